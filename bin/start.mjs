@@ -1,0 +1,309 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: one command from a fresh clone to a running site with demo content.
+ *
+ * 1. builds the plugin (`npm run build`) when build/ is missing or older than src/;
+ * 2. provisions WordPress core into .cache/wordpress (bin/wp-core.sh, works offline);
+ * 3. points wp-env at that core (.wp-env.override.json) and seeds wp-env's version cache,
+ *    so it never needs wordpress.org;
+ * 4. `wp-env start --runtime=playground` (WordPress in WebAssembly + SQLite, no Docker). wp-env
+ *    spawns the Playground server detached and records its pid in its work directory, so the
+ *    site keeps running after this script exits; `npm stop` ends it;
+ * 5. seeds demo content over the REST API (bin/seed.mjs) and prints the URL and the log-in.
+ *
+ * Re-running while the site is up skips the start and only re-seeds (idempotent).
+ *
+ * Options (flags or environment):
+ *   --port=N     | WP_ENV_PORT=N        port (default: .wp-env.json's, 8888)
+ *   --no-seed    | CAIRN_SEED=none      no demo content (tests)
+ *   --no-build   | CAIRN_BUILD=skip     never run the build
+ *   WP_ENV_HOME                          wp-env's work folder (default ~/.wp-env); a second site
+ *                                        needs its own WP_ENV_HOME as well as its own port
+ *   CAIRN_START_TIMEOUT=seconds          give up on wp-env start after this long (default 180)
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = path.resolve( path.dirname( fileURLToPath( import.meta.url ) ), '..' );
+const WP_ENV_BIN = path.join( ROOT, 'node_modules', '@wordpress', 'env', 'bin', 'wp-env' );
+
+export function log( message ) {
+	process.stderr.write( `[cairn] ${ message }\n` );
+}
+
+export function fail( message ) {
+	process.stderr.write( `[cairn] ERROR: ${ message }\n` );
+	process.exit( 1 );
+}
+
+/** The site's port: WP_ENV_PORT, else .wp-env.json's "port", else wp-env's default. */
+export function sitePort() {
+	if ( process.env.WP_ENV_PORT ) {
+		return Number( process.env.WP_ENV_PORT );
+	}
+	try {
+		const config = JSON.parse( fs.readFileSync( path.join( ROOT, '.wp-env.json' ), 'utf8' ) );
+		return Number( config.port ) || 8888;
+	} catch {
+		return 8888;
+	}
+}
+
+/**
+ * wp-env's per-project work folder, computed the way @wordpress/env 11 does
+ * (lib/config/load-config.js + get-cache-directory.js): WP_ENV_HOME or ~/.wp-env (~/wp-env when
+ * /snap exists), then md5( config path ) if that legacy folder exists, else
+ * `wp-env-<project>-<md5 prefix>`. It holds wp-env-cache.json, playground.pid and playground.log.
+ */
+export function wpEnvWorkDirectory() {
+	const home = process.env.WP_ENV_HOME
+		? path.resolve( process.env.WP_ENV_HOME )
+		: path.join( os.homedir(), fs.existsSync( '/snap' ) ? 'wp-env' : '.wp-env' );
+	const configFile = path.resolve( ROOT, '.wp-env.json' );
+	const hash = createHash( 'md5' ).update( configFile ).digest( 'hex' );
+	const legacy = path.join( home, hash );
+	if ( fs.existsSync( legacy ) ) {
+		return legacy;
+	}
+	return path.join( home, `wp-env-${ path.basename( ROOT ) }-${ hash.slice( 0, 8 ) }` );
+}
+
+/** Pid of the Playground server wp-env recorded, if that process is alive. */
+export function runningServerPid() {
+	const pidFile = path.join( wpEnvWorkDirectory(), 'playground.pid' );
+	let pid;
+	try {
+		pid = Number.parseInt( fs.readFileSync( pidFile, 'utf8' ).trim(), 10 );
+	} catch {
+		return null;
+	}
+	if ( ! pid ) {
+		return null;
+	}
+	try {
+		process.kill( pid, 0 );
+		return pid;
+	} catch {
+		return null;
+	}
+}
+
+/** GET with a hard timeout; resolves to the Response or null when nothing answers. */
+export async function probe( url, { timeoutMs = 5000, headers = {} } = {} ) {
+	try {
+		return await fetch( url, {
+			redirect: 'manual',
+			headers,
+			signal: AbortSignal.timeout( timeoutMs ),
+		} );
+	} catch {
+		return null;
+	}
+}
+
+/** Runs wp-env with the given arguments; resolves to its exit code. */
+export function runWpEnv( args, { timeoutMs = 180000 } = {} ) {
+	if ( ! fs.existsSync( WP_ENV_BIN ) ) {
+		fail( 'node_modules/@wordpress/env is missing: run `npm install` first.' );
+	}
+	return new Promise( ( resolve ) => {
+		const child = spawn( process.execPath, [ WP_ENV_BIN, ...args ], {
+			cwd: ROOT,
+			stdio: [ 'ignore', 'inherit', 'inherit' ],
+			env: process.env,
+		} );
+		const timer = setTimeout( () => {
+			log( `wp-env ${ args[ 0 ] } did not finish within ${ timeoutMs / 1000 } s; stopping it.` );
+			child.kill( 'SIGTERM' );
+		}, timeoutMs );
+		child.on( 'exit', ( code, signal ) => {
+			clearTimeout( timer );
+			resolve( code ?? ( signal ? 1 : 0 ) );
+		} );
+		child.on( 'error', ( error ) => {
+			clearTimeout( timer );
+			log( `could not run wp-env: ${ error.message }` );
+			resolve( 1 );
+		} );
+	} );
+}
+
+/**
+ * Everything wp-env needs to run offline: the local core in .wp-env.override.json and the
+ * "latest WordPress version" it insists on looking up (it asks wordpress.org unless its cache
+ * holds one, even when "core" is a local folder). Returns the core folder.
+ */
+export function prepareWpEnv() {
+	const result = spawnSync( 'bash', [ path.join( ROOT, 'bin', 'wp-core.sh' ) ], {
+		cwd: ROOT,
+		stdio: [ 'ignore', 'pipe', 'inherit' ],
+		encoding: 'utf8',
+		timeout: 15 * 60 * 1000,
+	} );
+	if ( result.status !== 0 ) {
+		fail( 'bin/wp-core.sh could not provision WordPress core (see its message above).' );
+	}
+	const core = result.stdout.trim().split( '\n' ).pop();
+	const version = fs
+		.readFileSync( path.join( core, 'wp-includes', 'version.php' ), 'utf8' )
+		.match( /\$wp_version = '([^']+)'/ )?.[ 1 ];
+
+	// Keep any other override a developer wrote; only fill in "core".
+	const overrideFile = path.join( ROOT, '.wp-env.override.json' );
+	let override = {};
+	if ( fs.existsSync( overrideFile ) ) {
+		try {
+			override = JSON.parse( fs.readFileSync( overrideFile, 'utf8' ) );
+		} catch {
+			fail( `${ overrideFile } is not valid JSON; fix or delete it.` );
+		}
+	}
+	if ( ! override.core ) {
+		override.core = './' + path.relative( ROOT, core ).split( path.sep ).join( '/' );
+		fs.writeFileSync( overrideFile, JSON.stringify( override, null, '\t' ) + '\n' );
+	}
+
+	const workDirectory = wpEnvWorkDirectory();
+	const cacheFile = path.join( workDirectory, 'wp-env-cache.json' );
+	let cache = {};
+	try {
+		cache = JSON.parse( fs.readFileSync( cacheFile, 'utf8' ) );
+	} catch {
+		// No cache yet.
+	}
+	if ( ! cache.latestWordPressVersion && version ) {
+		cache.latestWordPressVersion = version;
+		fs.mkdirSync( workDirectory, { recursive: true } );
+		fs.writeFileSync( cacheFile, JSON.stringify( cache ) );
+	}
+	return core;
+}
+
+/** Newest modification time (ms) of any file under dir, 0 when it does not exist. */
+function newestMtime( dir ) {
+	let newest = 0;
+	let entries;
+	try {
+		entries = fs.readdirSync( dir, { withFileTypes: true } );
+	} catch {
+		return 0;
+	}
+	for ( const entry of entries ) {
+		const full = path.join( dir, entry.name );
+		newest = Math.max(
+			newest,
+			entry.isDirectory() ? newestMtime( full ) : fs.statSync( full ).mtimeMs
+		);
+	}
+	return newest;
+}
+
+function buildIfNeeded() {
+	const built = path.join( ROOT, 'build', 'blocks', 'map', 'block.json' );
+	const sourceTime = Math.max(
+		newestMtime( path.join( ROOT, 'src' ) ),
+		fs.statSync( path.join( ROOT, 'package.json' ) ).mtimeMs
+	);
+	if ( fs.existsSync( built ) && newestMtime( path.join( ROOT, 'build' ) ) >= sourceTime ) {
+		return;
+	}
+	log( 'building the plugin (npm run build)…' );
+	const result = spawnSync( 'npm', [ 'run', 'build' ], { cwd: ROOT, stdio: 'inherit' } );
+	if ( result.status !== 0 ) {
+		fail( '`npm run build` failed; fix the build or run with --no-build.' );
+	}
+}
+
+async function waitForSite( url, timeoutMs ) {
+	const deadline = Date.now() + timeoutMs;
+	while ( Date.now() < deadline ) {
+		const response = await probe( url, { timeoutMs: 5000 } );
+		if ( response && response.status < 500 ) {
+			return true;
+		}
+		await new Promise( ( r ) => setTimeout( r, 1000 ) );
+	}
+	return false;
+}
+
+async function main() {
+	const args = process.argv.slice( 2 );
+	for ( const arg of args ) {
+		if ( arg.startsWith( '--port=' ) ) {
+			process.env.WP_ENV_PORT = arg.slice( 7 );
+		} else if ( arg === '--no-seed' ) {
+			process.env.CAIRN_SEED = 'none';
+		} else if ( arg === '--no-build' ) {
+			process.env.CAIRN_BUILD = 'skip';
+		} else {
+			fail( `unknown option ${ arg } (known: --port=N, --no-seed, --no-build)` );
+		}
+	}
+	const started = Date.now();
+	const port = sitePort();
+	const siteUrl = `http://localhost:${ port }`;
+	process.env.WP_ENV_PORT = String( port );
+
+	if ( process.env.CAIRN_BUILD !== 'skip' ) {
+		buildIfNeeded();
+	}
+	prepareWpEnv();
+
+	const ourPid = runningServerPid();
+	const answering = await probe( siteUrl + '/', { timeoutMs: 3000 } );
+	if ( ourPid && answering ) {
+		log( `the site is already running at ${ siteUrl } (pid ${ ourPid }); not starting it again.` );
+	} else {
+		if ( answering ) {
+			fail(
+				`something else answers on port ${ port }. Stop it, or pick another port: WP_ENV_PORT=8890 npm start`
+			);
+		}
+		log( `starting WordPress Playground on port ${ port } (wp-env --runtime=playground)…` );
+		const timeoutMs = Number( process.env.CAIRN_START_TIMEOUT || 180 ) * 1000;
+		const code = await runWpEnv( [ 'start', '--runtime=playground' ], { timeoutMs } );
+		if ( code !== 0 ) {
+			fail(
+				`wp-env start failed (exit ${ code }). Its server log: ${ path.join(
+					wpEnvWorkDirectory(),
+					'playground.log'
+				) }`
+			);
+		}
+		if ( ! ( await waitForSite( siteUrl + '/', 60000 ) ) ) {
+			fail( `wp-env started but ${ siteUrl } does not answer.` );
+		}
+	}
+	log( `site up after ${ ( ( Date.now() - started ) / 1000 ).toFixed( 1 ) } s` );
+
+	let pageUrl = null;
+	if ( ( process.env.CAIRN_SEED || 'demo' ) !== 'none' ) {
+		const { seed } = await import( pathToFileURL( path.join( ROOT, 'bin', 'seed.mjs' ) ).href );
+		try {
+			( { pageUrl } = await seed( { siteUrl } ) );
+		} catch ( error ) {
+			fail( `seeding demo content failed: ${ error.message }` );
+		}
+	}
+
+	const lines = [
+		'',
+		`Cairn Maps is running (${ ( ( Date.now() - started ) / 1000 ).toFixed( 1 ) } s).`,
+		pageUrl ? `  Demo page:  ${ pageUrl }` : null,
+		`  Site:       ${ siteUrl }/`,
+		`  Dashboard:  ${ siteUrl }/wp-admin/   log in as admin / password`,
+		'  Note: the Playground site logs every new browser in as admin automatically.',
+		'  The database lives in memory: `npm stop` (or a restart) resets it.',
+		'  Stop it with: npm stop',
+		'',
+	];
+	process.stdout.write( lines.filter( ( line ) => line !== null ).join( '\n' ) + '\n' );
+}
+
+if ( import.meta.url === pathToFileURL( process.argv[ 1 ] ).href ) {
+	main().catch( ( error ) => fail( error.stack || String( error ) ) );
+}

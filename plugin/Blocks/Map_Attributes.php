@@ -1,0 +1,167 @@
+<?php
+/**
+ * Validation of the map block's attributes.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Blocks;
+
+use Cairn\Maps\Limits;
+
+/**
+ * Turns stored block attributes (which anyone with the code editor can write) into a clean view
+ * configuration. Out-of-range or wrongly typed values fall back to the block.json default; a minimum
+ * zoom above the maximum is the `zoom-range` configuration error of the contract.
+ *
+ * @since 0.1.0
+ */
+final class Map_Attributes {
+
+	public const CONTROLS = array( 'zoom', 'compass', 'scale', 'fullscreen', 'geolocate' );
+
+	/**
+	 * Parses attributes.
+	 *
+	 * @param array<string, mixed> $attributes Attributes as stored (defaults already merged by core).
+	 * @param array<string, mixed> $defaults   The block.json defaults.
+	 * @return array{config: array<string, mixed>, error: string}
+	 */
+	public static function parse( array $attributes, array $defaults ): array {
+		$a     = array_merge( $defaults, $attributes );
+		$error = '';
+
+		$min_zoom = self::number( $a['minZoom'], Limits::get( 'zoom.min' ), Limits::get( 'zoom.max' ), $defaults['minZoom'] );
+		$max_zoom = self::number( $a['maxZoom'], Limits::get( 'zoom.min' ), Limits::get( 'zoom.max' ), $defaults['maxZoom'] );
+		if ( $min_zoom > $max_zoom ) {
+			$error = 'zoom-range';
+		}
+		$zoom = self::number( $a['zoom'], Limits::get( 'zoom.min' ), Limits::get( 'zoom.max' ), $defaults['zoom'] );
+		$zoom = max( $min_zoom, min( $max_zoom, $zoom ) );
+
+		$center = is_array( $a['center'] ) ? $a['center'] : array();
+		$config = array(
+			'style'               => self::style( $a['mapStyle'], $defaults['mapStyle'] ),
+			'center'              => array(
+				'lng' => self::number( $center['lng'] ?? null, Limits::get( 'longitude.min' ), Limits::get( 'longitude.max' ), $defaults['center']['lng'] ),
+				'lat' => self::number( $center['lat'] ?? null, Limits::get( 'latitude.min' ), Limits::get( 'latitude.max' ), $defaults['center']['lat'] ),
+			),
+			'zoom'                => $zoom,
+			'bearing'             => self::number( $a['bearing'], Limits::get( 'bearing.min' ), Limits::get( 'bearing.max' ), $defaults['bearing'] ),
+			'pitch'               => self::number( $a['pitch'], Limits::get( 'pitch.min' ), Limits::get( 'pitch.max' ), $defaults['pitch'] ),
+			'minZoom'             => $min_zoom,
+			'maxZoom'             => $max_zoom,
+			'controls'            => self::controls( $a['controls'], $defaults['controls'] ),
+			'language'            => self::language( $a['language'], $defaults['language'] ),
+			'cluster'             => self::cluster( $a['cluster'], $defaults['cluster'] ),
+			'hash'                => true === $a['hash'],
+			'cooperativeGestures' => is_bool( $a['cooperativeGestures'] ) ? $a['cooperativeGestures'] : $defaults['cooperativeGestures'],
+			'height'              => self::height( $a['height'], $defaults['height'] ),
+			'markers'             => self::markers( $a['markers'], $defaults['markers'] ),
+		);
+		return array(
+			'config' => $config,
+			'error'  => $error,
+		);
+	}
+
+	/**
+	 * A finite number inside a range, or the default.
+	 *
+	 * @param mixed     $value    Value.
+	 * @param int|float $min      Minimum.
+	 * @param int|float $max      Maximum.
+	 * @param int|float $fallback Default.
+	 */
+	private static function number( $value, $min, $max, $fallback ): float {
+		if ( ( ! is_int( $value ) && ! is_float( $value ) ) || ! is_finite( (float) $value ) || $value < $min || $value > $max ) {
+			return (float) $fallback;
+		}
+		return (float) $value;
+	}
+
+	/**
+	 * A `mapbox://styles/…` or https style URL.
+	 *
+	 * @param mixed  $value    Value.
+	 * @param string $fallback Default.
+	 */
+	private static function style( $value, string $fallback ): string {
+		if ( is_string( $value ) && 1 === preg_match( '#^mapbox://styles/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$#', $value ) ) {
+			return $value;
+		}
+		if ( is_string( $value ) && 0 === strpos( $value, 'https://' ) && false !== wp_http_validate_url( $value ) ) {
+			return $value;
+		}
+		return $fallback;
+	}
+
+	/**
+	 * The controls switches.
+	 *
+	 * @param mixed               $value    Value.
+	 * @param array<string, bool> $fallback Default.
+	 * @return array<string, bool>
+	 */
+	private static function controls( $value, array $fallback ): array {
+		$controls = array();
+		foreach ( self::CONTROLS as $name ) {
+			$controls[ $name ] = is_array( $value ) && isset( $value[ $name ] ) && is_bool( $value[ $name ] ) ? $value[ $name ] : (bool) $fallback[ $name ];
+		}
+		return $controls;
+	}
+
+	/**
+	 * `auto` or a BCP 47 language tag.
+	 *
+	 * @param mixed  $value    Value.
+	 * @param string $fallback Default.
+	 */
+	private static function language( $value, string $fallback ): string {
+		return is_string( $value ) && ( 'auto' === $value || 1 === preg_match( '/^[a-z]{2,3}(-[A-Za-z]{4})?(-[A-Z]{2})?$/', $value ) ) ? $value : $fallback;
+	}
+
+	/**
+	 * Clustering switch and radius.
+	 *
+	 * @param mixed                $value    Value.
+	 * @param array<string, mixed> $fallback Default.
+	 * @return array{enabled: bool, radius: float}
+	 */
+	private static function cluster( $value, array $fallback ): array {
+		$value = is_array( $value ) ? $value : array();
+		return array(
+			'enabled' => isset( $value['enabled'] ) && is_bool( $value['enabled'] ) ? $value['enabled'] : (bool) $fallback['enabled'],
+			'radius'  => self::number( $value['radius'] ?? null, Limits::get( 'cluster.minRadius' ), Limits::get( 'cluster.maxRadius' ), $fallback['radius'] ),
+		);
+	}
+
+	/**
+	 * A CSS length for the map's height.
+	 *
+	 * @param mixed  $value    Value.
+	 * @param string $fallback Default.
+	 */
+	private static function height( $value, string $fallback ): string {
+		return is_string( $value ) && 1 === preg_match( '/^(?:[1-9]\d{0,3}|\d{1,4}\.\d{1,3})(px|em|rem|vh|svh|dvh)$/', $value ) ? $value : $fallback;
+	}
+
+	/**
+	 * Which markers the map shows.
+	 *
+	 * @param mixed                $value    Value.
+	 * @param array<string, mixed> $fallback Default.
+	 * @return array{source: string, groups: string[], ids: int[]}
+	 */
+	private static function markers( $value, array $fallback ): array {
+		$value  = is_array( $value ) ? $value : array();
+		$source = isset( $value['source'] ) && in_array( $value['source'], array( 'all', 'groups', 'ids' ), true ) ? $value['source'] : $fallback['source'];
+		$groups = array_values( array_filter( is_array( $value['groups'] ?? null ) ? $value['groups'] : array(), static fn( $slug ) => is_string( $slug ) && 1 === preg_match( '/^[a-z0-9_-]+$/', $slug ) ) );
+		$ids    = array_values( array_filter( is_array( $value['ids'] ?? null ) ? $value['ids'] : array(), static fn( $id ) => is_int( $id ) && $id > 0 ) );
+		return array(
+			'source' => $source,
+			'groups' => array_slice( $groups, 0, Limits::get( 'markersQuery.maxGroups' ) ),
+			'ids'    => array_slice( $ids, 0, Limits::get( 'markersQuery.maxInclude' ) ),
+		);
+	}
+}

@@ -1,0 +1,222 @@
+<?php
+/**
+ * The `cairn/map` block.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Blocks;
+
+use Cairn\Maps\Limits;
+use Cairn\Maps\Markers\Marker_Repository;
+use Cairn\Maps\Settings\Settings;
+use WP_Block;
+
+/**
+ * Registers the block from its built block.json and renders it on the server.
+ *
+ * The markup works without JavaScript: a labelled map region, an error message when the map cannot
+ * start, and the list of markers. The view script turns the region into a live map.
+ *
+ * @since 0.1.0
+ */
+class Map_Block {
+
+	/**
+	 * Settings.
+	 *
+	 * @var Settings
+	 */
+	private Settings $settings;
+
+	/**
+	 * Marker reads.
+	 *
+	 * @var Marker_Repository
+	 */
+	private Marker_Repository $markers;
+
+	/**
+	 * Creates the block.
+	 *
+	 * @param Settings               $settings Settings.
+	 * @param Marker_Repository|null $markers  Marker reads.
+	 */
+	public function __construct( Settings $settings, ?Marker_Repository $markers = null ) {
+		$this->settings = $settings;
+		$this->markers  = $markers ?? new Marker_Repository();
+	}
+
+	/**
+	 * Wires hooks.
+	 */
+	public function add_hooks(): void {
+		add_action( 'init', array( $this, 'register' ) );
+	}
+
+	/**
+	 * Registers the block type from the build folder.
+	 */
+	public function register(): void {
+		register_block_type(
+			CAIRN_MAPS_DIR . 'build/blocks/map',
+			array( 'render_callback' => array( $this, 'render' ) )
+		);
+	}
+
+	/**
+	 * Messages for the errors the server can detect, by front-end error code.
+	 *
+	 * @param string $code Error code.
+	 */
+	public static function error_message( string $code ): string {
+		switch ( $code ) {
+			case 'missing-token':
+				return __( 'This map cannot be shown yet: a public Mapbox access token must be provided in Settings → Cairn Maps.', 'cairn-maps' );
+			case 'secret-token':
+				return __( 'This map cannot be shown: only a public Mapbox access token may be used.', 'cairn-maps' );
+			case 'invalid-token':
+				return __( 'This map cannot be shown: the Mapbox access token is invalid or not allowed for this site.', 'cairn-maps' );
+			case 'zoom-range':
+				return __( 'This map cannot be shown because of a configuration error: the minimum zoom is above the maximum zoom.', 'cairn-maps' );
+			default:
+				return __( 'The map could not be loaded.', 'cairn-maps' );
+		}
+	}
+
+	/**
+	 * Renders the block.
+	 *
+	 * @param array<string, mixed> $attributes Block attributes.
+	 * @param string               $content    Inner content (none).
+	 * @param WP_Block|null        $block      Block instance.
+	 */
+	public function render( array $attributes, string $content = '', ?WP_Block $block = null ): string {
+		$defaults = array();
+		$type     = $block ? $block->block_type : \WP_Block_Type_Registry::get_instance()->get_registered( 'cairn/map' );
+		foreach ( $type ? $type->attributes : array() as $name => $schema ) {
+			$defaults[ $name ] = $schema['default'] ?? null;
+		}
+		$parsed = Map_Attributes::parse( $attributes, $defaults );
+		$config = $parsed['config'];
+		$token  = $this->settings->map_token();
+		$error  = '' !== $token['error'] ? $token['error'] : $parsed['error'];
+
+		$filters     = $this->filters( $config['markers'] );
+		$list        = null === $filters ? array(
+			'items' => array(),
+			'total' => 0,
+		) : $this->markers->first( $filters, (int) Limits::get( 'markerList.maxItems' ) );
+		$client      = array_merge(
+			$config,
+			array(
+				'accessToken' => $token['token'],
+				'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
+				'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
+			)
+		);
+		$wrapper     = get_block_wrapper_attributes(
+			array(
+				'data-cairn-state'  => '' === $error ? 'loading' : 'error',
+				'data-cairn-config' => (string) wp_json_encode( $client ),
+				'style'             => '--cairn-map-height:' . $config['height'] . ';',
+			)
+		);
+		$list_id     = wp_unique_id( 'cairn-map-list-' );
+		$region_name = __( 'Interactive map', 'cairn-maps' );
+
+		$html  = '<div ' . $wrapper . '>';
+		$html .= sprintf(
+			'<div class="wp-block-cairn-map__map" role="region" aria-label="%1$s" aria-describedby="%2$s"></div>',
+			esc_attr( $region_name ),
+			esc_attr( $list_id )
+		);
+		if ( '' !== $error ) {
+			$html .= sprintf(
+				'<div class="wp-block-cairn-map__error" role="alert" data-cairn-error="%1$s">%2$s</div>',
+				esc_attr( $error ),
+				esc_html( self::error_message( $error ) )
+			);
+		}
+		$html .= $this->render_list( $list, $list_id );
+		$html .= '</div>';
+		return $html;
+	}
+
+	/**
+	 * The accessible list of markers: what remains without JavaScript or WebGL.
+	 *
+	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int} $list    Markers.
+	 * @param string                                                                                       $list_id Element id.
+	 */
+	private function render_list( array $list, string $list_id ): string {
+		$html = sprintf(
+			'<div class="wp-block-cairn-map__markers" id="%1$s"><h2 class="wp-block-cairn-map__markers-title">%2$s</h2>',
+			esc_attr( $list_id ),
+			esc_html(
+				sprintf(
+					/* translators: %d: number of markers on the map. */
+					_n( '%d place on this map', '%d places on this map', $list['total'], 'cairn-maps' ),
+					$list['total']
+				)
+			)
+		);
+		if ( array() !== $list['items'] ) {
+			$html .= '<ul class="wp-block-cairn-map__list">';
+			foreach ( $list['items'] as $item ) {
+				$html .= sprintf(
+					'<li data-cairn-marker-id="%1$d" data-lng="%2$s" data-lat="%3$s">%4$s</li>',
+					$item['id'],
+					esc_attr( (string) $item['lng'] ),
+					esc_attr( (string) $item['lat'] ),
+					esc_html( wp_strip_all_tags( $item['title'] ) )
+				);
+			}
+			$html .= '</ul>';
+		}
+		$rest = $list['total'] - count( $list['items'] );
+		if ( $rest > 0 ) {
+			$html .= '<p class="wp-block-cairn-map__more">' . esc_html(
+				sprintf(
+					/* translators: %d: number of markers not listed. */
+					_n( 'and %d more place', 'and %d more places', $rest, 'cairn-maps' ),
+					$rest
+				)
+			) . '</p>';
+		}
+		return $html . '</div>';
+	}
+
+	/**
+	 * Repository filters for the block's marker selection.
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $markers Marker selection.
+	 * @return array{groups?: string[], ids?: int[]}|null Null when the selection is empty.
+	 */
+	private function filters( array $markers ): ?array {
+		if ( 'groups' === $markers['source'] ) {
+			return array() !== $markers['groups'] ? array( 'groups' => $markers['groups'] ) : null;
+		}
+		if ( 'ids' === $markers['source'] ) {
+			return array() !== $markers['ids'] ? array( 'ids' => $markers['ids'] ) : null;
+		}
+		return array();
+	}
+
+	/**
+	 * Query arguments of the feed URL for these filters.
+	 *
+	 * @param array{groups?: string[], ids?: int[]} $filters Filters.
+	 * @return array<string, string>
+	 */
+	private function query_args( array $filters ): array {
+		$args = array();
+		if ( isset( $filters['groups'] ) ) {
+			$args['group'] = implode( ',', $filters['groups'] );
+		}
+		if ( isset( $filters['ids'] ) ) {
+			$args['include'] = implode( ',', $filters['ids'] );
+		}
+		return $args;
+	}
+}

@@ -1,0 +1,56 @@
+<?php
+/**
+ * Limits and fixed defaults shared with the TypeScript runtime.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps;
+
+/**
+ * Reads src/map/limits.json, the one home of the map's numbers, so PHP and TypeScript never disagree.
+ *
+ * @since 0.1.0
+ */
+final class Limits {
+
+	/**
+	 * Parsed limits, read once per request.
+	 *
+	 * @var array<string, mixed>|null
+	 */
+	private static ?array $limits = null;
+
+	/**
+	 * A value by dotted path, e.g. `zoom.max` or `token.pattern`.
+	 *
+	 * @param string $path Dotted path into limits.json.
+	 * @return mixed The value.
+	 * @throws \OutOfBoundsException When the path does not exist: a programming error, not user input.
+	 */
+	public static function get( string $path ) {
+		$value = self::all();
+		foreach ( explode( '.', $path ) as $key ) {
+			if ( ! is_array( $value ) || ! array_key_exists( $key, $value ) ) {
+				throw new \OutOfBoundsException( esc_html( "Unknown Cairn Maps limit: $path" ) );
+			}
+			$value = $value[ $key ];
+		}
+		return $value;
+	}
+
+	/**
+	 * All limits.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public static function all(): array {
+		if ( null === self::$limits ) {
+			// A local file shipped with the plugin, not a remote URL.
+			$json         = file_get_contents( CAIRN_MAPS_DIR . 'src/map/limits.json' ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
+			$decoded      = is_string( $json ) ? json_decode( $json, true ) : null;
+			self::$limits = is_array( $decoded ) ? $decoded : array();
+		}
+		return self::$limits;
+	}
+}

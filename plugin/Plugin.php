@@ -1,0 +1,82 @@
+<?php
+/**
+ * The plugin object: creates each part once and lets it wire its own hooks.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps;
+
+use Cairn\Maps\Blocks\Map_Block;
+use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Rest\Markers_Controller;
+use Cairn\Maps\Settings\Settings;
+
+/**
+ * Boots Cairn Maps.
+ *
+ * @since 0.1.0
+ */
+final class Plugin {
+
+	/**
+	 * The single instance.
+	 *
+	 * @var Plugin|null
+	 */
+	private static ?Plugin $instance = null;
+
+	/**
+	 * Parts of the plugin, by name.
+	 *
+	 * @var array<string, object>
+	 */
+	private array $parts = array();
+
+	/**
+	 * The shared instance.
+	 */
+	public static function instance(): Plugin {
+		if ( null === self::$instance ) {
+			self::$instance = new Plugin();
+		}
+		return self::$instance;
+	}
+
+	/**
+	 * Creates the parts and hooks them in. Safe to call twice.
+	 */
+	public function boot(): void {
+		if ( array() !== $this->parts ) {
+			return;
+		}
+		$settings    = new Settings();
+		$post_type   = new Post_Type();
+		$this->parts = array(
+			'settings'  => $settings,
+			'post_type' => $post_type,
+			'map_block' => new Map_Block( $settings ),
+			'markers'   => new Markers_Controller(),
+		);
+		foreach ( $this->parts as $part ) {
+			$part->add_hooks();
+		}
+		add_action( 'init', array( $this, 'load_textdomain' ) );
+	}
+
+	/**
+	 * A part of the plugin, for integrations and tests.
+	 *
+	 * @param string $name One of settings, post_type, map_block, markers.
+	 */
+	public function get( string $name ): ?object {
+		return $this->parts[ $name ] ?? null;
+	}
+
+	/**
+	 * Loads translations shipped with the plugin (WordPress.org language packs load by themselves).
+	 */
+	public function load_textdomain(): void {
+		load_plugin_textdomain( 'cairn-maps', false, dirname( plugin_basename( CAIRN_MAPS_FILE ) ) . '/languages' );
+	}
+}

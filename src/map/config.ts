@@ -1,0 +1,173 @@
+/**
+ * Turns untrusted input (a data attribute, a headless caller's object) into a `MapConfig`.
+ * Invalid values fall back to the block's defaults; a minimum zoom above the maximum is an error.
+ */
+import metadata from '../blocks/map/block.json';
+import { MapError } from './errors';
+import { LIMITS } from './limits';
+import type {
+	ClusterConfig,
+	ControlsConfig,
+	MapConfig,
+	MarkerSelection,
+} from './types';
+
+const DEFAULTS = metadata.attributes;
+
+type Record_ = Record< string, unknown >;
+
+function isRecord( value: unknown ): value is Record_ {
+	return typeof value === 'object' && value !== null && ! Array.isArray( value );
+}
+
+function numberIn(
+	value: unknown,
+	range: { min: number; max: number },
+	fallback: number
+): number {
+	return typeof value === 'number' &&
+		Number.isFinite( value ) &&
+		value >= range.min &&
+		value <= range.max
+		? value
+		: fallback;
+}
+
+function bool( value: unknown, fallback: boolean ): boolean {
+	return typeof value === 'boolean' ? value : fallback;
+}
+
+export const STYLE_PATTERN = /^mapbox:\/\/styles\/[\w.-]+\/[\w.-]+$/;
+
+export function isValidStyleUrl( value: string ): boolean {
+	if ( STYLE_PATTERN.test( value ) ) {
+		return true;
+	}
+	try {
+		return new URL( value ).protocol === 'https:';
+	} catch {
+		return false;
+	}
+}
+
+export const LANGUAGE_PATTERN = /^[a-z]{2,3}(-[A-Za-z]{4})?(-[A-Z]{2})?$/;
+
+function controls( value: unknown ): ControlsConfig {
+	const input = isRecord( value ) ? value : {};
+	const fallback = DEFAULTS.controls.default;
+	return {
+		zoom: bool( input.zoom, fallback.zoom ),
+		compass: bool( input.compass, fallback.compass ),
+		scale: bool( input.scale, fallback.scale ),
+		fullscreen: bool( input.fullscreen, fallback.fullscreen ),
+		geolocate: bool( input.geolocate, fallback.geolocate ),
+	};
+}
+
+function cluster( value: unknown ): ClusterConfig {
+	const input = isRecord( value ) ? value : {};
+	const fallback = DEFAULTS.cluster.default;
+	return {
+		enabled: bool( input.enabled, fallback.enabled ),
+		radius: numberIn(
+			input.radius,
+			{ min: LIMITS.cluster.minRadius, max: LIMITS.cluster.maxRadius },
+			fallback.radius
+		),
+	};
+}
+
+export function parseMarkerSelection( value: unknown ): MarkerSelection {
+	const input = isRecord( value ) ? value : {};
+	const source =
+		input.source === 'groups' || input.source === 'ids'
+			? input.source
+			: 'all';
+	return {
+		source,
+		groups: Array.isArray( input.groups )
+			? input.groups.filter(
+					( slug ): slug is string =>
+						typeof slug === 'string' && /^[a-z0-9_-]+$/.test( slug )
+			  )
+			: [],
+		ids: Array.isArray( input.ids )
+			? input.ids.filter(
+					( id ): id is number => Number.isInteger( id ) && id > 0
+			  )
+			: [],
+	};
+}
+
+/**
+ * Parses a configuration.
+ *
+ * @throws MapError `zoom-range` when the minimum zoom is above the maximum.
+ */
+export function parseMapConfig( input: unknown ): MapConfig {
+	const value = isRecord( input ) ? input : {};
+	const minZoom = numberIn(
+		value.minZoom,
+		LIMITS.zoom,
+		DEFAULTS.minZoom.default
+	);
+	const maxZoom = numberIn(
+		value.maxZoom,
+		LIMITS.zoom,
+		DEFAULTS.maxZoom.default
+	);
+	if ( minZoom > maxZoom ) {
+		throw new MapError( 'zoom-range' );
+	}
+	const center = isRecord( value.center ) ? value.center : {};
+	const style = typeof value.style === 'string' ? value.style : '';
+	const language =
+		typeof value.language === 'string' &&
+		( value.language === 'auto' || LANGUAGE_PATTERN.test( value.language ) )
+			? value.language
+			: DEFAULTS.language.default;
+	return {
+		accessToken:
+			typeof value.accessToken === 'string'
+				? value.accessToken.trim()
+				: '',
+		style: isValidStyleUrl( style ) ? style : DEFAULTS.mapStyle.default,
+		center: {
+			lng: numberIn(
+				center.lng,
+				LIMITS.longitude,
+				DEFAULTS.center.default.lng
+			),
+			lat: numberIn(
+				center.lat,
+				LIMITS.latitude,
+				DEFAULTS.center.default.lat
+			),
+		},
+		zoom: Math.min(
+			maxZoom,
+			Math.max(
+				minZoom,
+				numberIn( value.zoom, LIMITS.zoom, DEFAULTS.zoom.default )
+			)
+		),
+		bearing: numberIn(
+			value.bearing,
+			LIMITS.bearing,
+			DEFAULTS.bearing.default
+		),
+		pitch: numberIn( value.pitch, LIMITS.pitch, DEFAULTS.pitch.default ),
+		minZoom,
+		maxZoom,
+		controls: controls( value.controls ),
+		language,
+		cluster: cluster( value.cluster ),
+		hash: bool( value.hash, DEFAULTS.hash.default ),
+		cooperativeGestures: bool(
+			value.cooperativeGestures,
+			DEFAULTS.cooperativeGestures.default
+		),
+		markersUrl: typeof value.markersUrl === 'string' ? value.markersUrl : '',
+		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
+	};
+}

@@ -1,0 +1,225 @@
+/**
+ * `createMap( container, config )`: the one map runtime behind the editor preview, the front-end
+ * view script and headless pages. It validates everything it can before mapbox-gl is constructed
+ * (a throw inside mapbox-gl's constructor leaves a half-built map), then reports every failure the
+ * same way: `data-cairn-state="error"`, one `role="alert"` message and a `cairn:map-error` event.
+ */
+import mapboxgl from 'mapbox-gl';
+import type { ErrorEvent as MapboxErrorEvent, Map as MapboxMap } from 'mapbox-gl';
+import 'mapbox-gl/dist/mapbox-gl.css';
+
+import { parseMapConfig } from './config';
+import { addControls } from './controls';
+import { MapError, errorMessage } from './errors';
+import { attachKeyboardPanning } from './keyboard';
+import { PINNED_MAP_OPTIONS } from './limits';
+import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
+import { checkToken } from './token';
+import type { MapConfig, MapErrorCode } from './types';
+
+export interface CreateMapOptions {
+	/**
+	 * The element that carries `data-cairn-state`, the alert and the events. Defaults to the
+	 * container. The block passes its wrapper.
+	 */
+	host?: HTMLElement;
+	/** How long the style may take before the map gives up, in ms. */
+	loadTimeout?: number;
+}
+
+export interface CairnMap {
+	/** The mapbox-gl map, or null when the map could not be created. */
+	map: MapboxMap | null;
+	/** Resolves with the map when it is ready; rejects with a `MapError`. */
+	ready: Promise< MapboxMap >;
+	/** Releases the map and its listeners. Safe to call more than once. */
+	destroy: () => void;
+}
+
+const DEFAULT_LOAD_TIMEOUT = 30_000;
+
+function isElement( value: unknown ): value is HTMLElement {
+	// `instanceof HTMLElement` fails across documents (the iframed editor), so check the node type.
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		( value as Node ).nodeType === 1 &&
+		typeof ( value as HTMLElement ).getBoundingClientRect === 'function'
+	);
+}
+
+function setState( host: HTMLElement, state: 'loading' | 'ready' | 'error' ) {
+	host.dataset.cairnState = state;
+}
+
+export function showError( host: HTMLElement, code: MapErrorCode ): MapError {
+	const error = new MapError( code );
+	setState( host, 'error' );
+	for ( const old of host.querySelectorAll( ':scope > [role="alert"]' ) ) {
+		old.remove();
+	}
+	const alert = host.ownerDocument.createElement( 'div' );
+	alert.className = 'wp-block-cairn-map__error';
+	alert.setAttribute( 'role', 'alert' );
+	alert.dataset.cairnError = code;
+	alert.textContent = errorMessage( code );
+	const list = host.querySelector( ':scope > .wp-block-cairn-map__markers' );
+	host.insertBefore( alert, list );
+	const view = host.ownerDocument.defaultView;
+	if ( view ) {
+		host.dispatchEvent(
+			new view.CustomEvent( 'cairn:map-error', {
+				bubbles: true,
+				detail: { code, message: error.message },
+			} )
+		);
+	}
+	return error;
+}
+
+function failed( host: HTMLElement | null, code: MapErrorCode ): CairnMap {
+	const error = host ? showError( host, code ) : new MapError( code );
+	const ready = Promise.reject( error );
+	// Callers that do not await `ready` must not see an unhandled rejection: the error is on the page.
+	ready.catch( () => undefined );
+	return { map: null, ready, destroy: () => undefined };
+}
+
+/** The error code for a mapbox-gl `error` event, or null when the event is not fatal. */
+function classify( event: MapboxErrorEvent, loaded: boolean ): MapErrorCode | null {
+	const status = ( event.error as { status?: unknown } | undefined )?.status;
+	if ( status === 401 || status === 403 ) {
+		return 'invalid-token';
+	}
+	const sourceId = ( event as { sourceId?: unknown } ).sourceId;
+	if ( sourceId === MARKERS_SOURCE ) {
+		return 'markers';
+	}
+	return loaded ? null : 'style';
+}
+
+export function createMap(
+	container: unknown,
+	input: unknown,
+	options: CreateMapOptions = {}
+): CairnMap {
+	const host = options.host ?? ( isElement( container ) ? container : null );
+	if ( ! isElement( container ) ) {
+		return failed( host, 'bad-container' );
+	}
+	if ( ! host ) {
+		return failed( null, 'bad-container' );
+	}
+	setState( host, 'loading' );
+
+	let config: MapConfig;
+	try {
+		config = parseMapConfig( input );
+	} catch ( error ) {
+		return failed( host, error instanceof MapError ? error.code : 'style' );
+	}
+
+	const token = checkToken( config.accessToken );
+	if ( token.kind === 'empty' ) {
+		return failed( host, 'missing-token' );
+	}
+	if ( token.kind === 'secret' || token.kind === 'temporary' ) {
+		return failed( host, 'secret-token' );
+	}
+	if ( token.kind === 'malformed' ) {
+		return failed( host, 'invalid-token' );
+	}
+	if ( ! mapboxgl.supported() ) {
+		return failed( host, 'webgl' );
+	}
+
+	let map: MapboxMap;
+	try {
+		map = new mapboxgl.Map( {
+			...PINNED_MAP_OPTIONS,
+			container,
+			accessToken: config.accessToken,
+			style: config.style,
+			center: [ config.center.lng, config.center.lat ],
+			zoom: config.zoom,
+			bearing: config.bearing,
+			pitch: config.pitch,
+			minZoom: config.minZoom,
+			maxZoom: config.maxZoom,
+			language: config.language,
+			cooperativeGestures: config.cooperativeGestures,
+			performanceMetricsCollection: false,
+		} );
+	} catch ( error ) {
+		const message = error instanceof Error ? error.message : '';
+		return failed( host, /webgl/i.test( message ) ? 'webgl' : 'style' );
+	}
+
+	const cleanups: Array< () => void > = [];
+	let loaded = false;
+	let destroyed = false;
+	let settle: { resolve: ( map: MapboxMap ) => void; reject: ( e: MapError ) => void };
+	const ready = new Promise< MapboxMap >( ( resolve, reject ) => {
+		settle = { resolve, reject };
+	} );
+	ready.catch( () => undefined );
+
+	const fail = ( code: MapErrorCode ) => {
+		if ( destroyed || host.dataset.cairnState === 'error' ) {
+			return;
+		}
+		settle.reject( showError( host, code ) );
+	};
+
+	const timeout = window.setTimeout( () => {
+		if ( ! loaded ) {
+			fail( 'style' );
+		}
+	}, options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT );
+	cleanups.push( () => window.clearTimeout( timeout ) );
+
+	map.on( 'error', ( event ) => {
+		const code = classify( event, loaded );
+		if ( code ) {
+			fail( code );
+		}
+	} );
+
+	map.on( 'load', () => {
+		loaded = true;
+		window.clearTimeout( timeout );
+		if ( config.markersUrl ) {
+			cleanups.push( addMarkersLayer( map, config.markersUrl, config.cluster ) );
+		}
+		if ( host.dataset.cairnState === 'error' ) {
+			return;
+		}
+		setState( host, 'ready' );
+		settle.resolve( map );
+		const view = host.ownerDocument.defaultView;
+		if ( view ) {
+			host.dispatchEvent(
+				new view.CustomEvent( 'cairn:map-ready', {
+					bubbles: true,
+					detail: { map },
+				} )
+			);
+		}
+	} );
+
+	cleanups.push( addControls( map, config.controls ) );
+	cleanups.push( attachKeyboardPanning( map ) );
+
+	return {
+		map,
+		ready,
+		destroy: () => {
+			if ( destroyed ) {
+				return;
+			}
+			destroyed = true;
+			cleanups.forEach( ( cleanup ) => cleanup() );
+			map.remove();
+		},
+	};
+}

@@ -1,0 +1,67 @@
+/**
+ * The error codes of the map and the plain-language messages visitors see.
+ * Messages never contain a token or a URL.
+ */
+import { __ } from '@wordpress/i18n';
+
+import type { MapErrorCode } from './types';
+
+export class MapError extends Error {
+	readonly code: MapErrorCode;
+
+	constructor( code: MapErrorCode, cause?: unknown ) {
+		super( errorMessage( code ), { cause } );
+		this.name = 'MapError';
+		this.code = code;
+	}
+}
+
+export function errorMessage( code: MapErrorCode ): string {
+	switch ( code ) {
+		case 'missing-token':
+			return __(
+				'This map cannot be shown yet: a public Mapbox access token must be provided in Settings → Cairn Maps.',
+				'cairn-maps'
+			);
+		case 'secret-token':
+			return __(
+				'This map cannot be shown: only a public Mapbox access token may be used.',
+				'cairn-maps'
+			);
+		case 'invalid-token':
+			return __(
+				'This map cannot be shown: the Mapbox access token is invalid or not allowed for this site.',
+				'cairn-maps'
+			);
+		case 'bad-container':
+			return __(
+				'This map cannot be shown because of a configuration error: it has no place on the page to draw in.',
+				'cairn-maps'
+			);
+		case 'zoom-range':
+			return __(
+				'This map cannot be shown because of a configuration error: the minimum zoom is above the maximum zoom.',
+				'cairn-maps'
+			);
+		case 'webgl':
+			return __(
+				'The map could not start because this browser cannot draw it (WebGL is unavailable). The list of places below still works.',
+				'cairn-maps'
+			);
+		case 'image-type':
+			return __(
+				'A marker image could not be loaded: a supported PNG or JPEG image is required.',
+				'cairn-maps'
+			);
+		case 'style':
+			return __(
+				'The map could not be loaded. Please try again later.',
+				'cairn-maps'
+			);
+		case 'markers':
+			return __(
+				'The places on this map could not be loaded. Please try again later.',
+				'cairn-maps'
+			);
+	}
+}

@@ -1,0 +1,61 @@
+/**
+ * Types of the map runtime, shared by every host (editor preview, view script, headless pages).
+ */
+
+export interface LngLat {
+	lng: number;
+	lat: number;
+}
+
+export interface ControlsConfig {
+	zoom: boolean;
+	compass: boolean;
+	scale: boolean;
+	fullscreen: boolean;
+	geolocate: boolean;
+}
+
+export interface ClusterConfig {
+	enabled: boolean;
+	radius: number;
+}
+
+export type MarkerSource = 'all' | 'groups' | 'ids';
+
+export interface MarkerSelection {
+	source: MarkerSource;
+	groups: string[];
+	ids: number[];
+}
+
+/** A validated map configuration: code past `parseMapConfig` trusts it. */
+export interface MapConfig {
+	accessToken: string;
+	style: string;
+	center: LngLat;
+	zoom: number;
+	bearing: number;
+	pitch: number;
+	minZoom: number;
+	maxZoom: number;
+	controls: ControlsConfig;
+	language: string;
+	cluster: ClusterConfig;
+	hash: boolean;
+	cooperativeGestures: boolean;
+	/** GeoJSON feed of the markers to show; empty for none. */
+	markersUrl: string;
+	/** Base URL of the single-marker route, ending in `/`. */
+	markerUrl: string;
+}
+
+export type MapErrorCode =
+	| 'missing-token'
+	| 'secret-token'
+	| 'invalid-token'
+	| 'bad-container'
+	| 'zoom-range'
+	| 'webgl'
+	| 'image-type'
+	| 'style'
+	| 'markers';
