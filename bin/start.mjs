@@ -133,9 +133,37 @@ export function runWpEnv( args, { timeoutMs = 180000 } = {} ) {
 }
 
 /**
- * Everything wp-env needs to run offline: the local core in .wp-env.override.json and the
- * "latest WordPress version" it insists on looking up (it asks wordpress.org unless its cache
- * holds one, even when "core" is a local folder). Returns the core folder.
+ * A stable folder named `cairn-maps` that links to this repository, so the plugin is mounted as
+ * wp-content/plugins/cairn-maps whatever the clone is called (wp-env names a plugin folder after
+ * the mounted path's basename). It lives outside the repository so that no tool walking the
+ * repository meets a link back to its own root.
+ */
+export function pluginLink() {
+	const cacheHome = process.env.XDG_CACHE_HOME || path.join( os.homedir(), '.cache' );
+	const hash = createHash( 'md5' ).update( ROOT ).digest( 'hex' ).slice( 0, 8 );
+	const link = path.join( cacheHome, 'cairn-maps', 'links', `${ path.basename( ROOT ) }-${ hash }`, 'cairn-maps' );
+	let current = null;
+	try {
+		current = fs.readlinkSync( link );
+	} catch {
+		// Missing (or not a link): (re)create below.
+	}
+	if ( current !== ROOT ) {
+		fs.mkdirSync( path.dirname( link ), { recursive: true } );
+		fs.rmSync( link, { force: true } );
+		fs.symlinkSync( ROOT, link, 'dir' );
+	}
+	return link;
+}
+
+/**
+ * Everything wp-env needs to run offline:
+ * - WordPress core from bin/wp-core.sh (the pristine tree in .cache/wordpress);
+ * - .wp-env.override.json with that core and the plugin mounted as `cairn-maps` (for hand-run
+ *   wp-env commands too; other keys a developer put there are kept);
+ * - the "latest WordPress version" wp-env insists on looking up: it asks wordpress.org unless its
+ *   cache file holds one, even when "core" is a local folder.
+ * Returns the pristine core folder and its version.
  */
 export function prepareWpEnv() {
 	const result = spawnSync( 'bash', [ path.join( ROOT, 'bin', 'wp-core.sh' ) ], {
@@ -152,7 +180,6 @@ export function prepareWpEnv() {
 		.readFileSync( path.join( core, 'wp-includes', 'version.php' ), 'utf8' )
 		.match( /\$wp_version = '([^']+)'/ )?.[ 1 ];
 
-	// Keep any other override a developer wrote; only fill in "core".
 	const overrideFile = path.join( ROOT, '.wp-env.override.json' );
 	let override = {};
 	if ( fs.existsSync( overrideFile ) ) {
@@ -162,9 +189,13 @@ export function prepareWpEnv() {
 			fail( `${ overrideFile } is not valid JSON; fix or delete it.` );
 		}
 	}
-	if ( ! override.core ) {
-		override.core = './' + path.relative( ROOT, core ).split( path.sep ).join( '/' );
-		fs.writeFileSync( overrideFile, JSON.stringify( override, null, '\t' ) + '\n' );
+	const wanted = {
+		...override,
+		core: './' + path.relative( ROOT, core ).split( path.sep ).join( '/' ),
+		plugins: [ pluginLink() ],
+	};
+	if ( JSON.stringify( wanted ) !== JSON.stringify( override ) ) {
+		fs.writeFileSync( overrideFile, JSON.stringify( wanted, null, '\t' ) + '\n' );
 	}
 
 	const workDirectory = wpEnvWorkDirectory();
@@ -180,7 +211,23 @@ export function prepareWpEnv() {
 		fs.mkdirSync( workDirectory, { recursive: true } );
 		fs.writeFileSync( cacheFile, JSON.stringify( cache ) );
 	}
-	return core;
+	return { core, version };
+}
+
+/**
+ * A fresh copy of core for one site, in wp-env's work folder. Playground writes into the core it
+ * mounts (wp-config.php, the SQLite database in wp-content/database, mount points), so a shared
+ * core would leak one site's database into the next start and into every other site.
+ */
+export function freshSiteCore( core ) {
+	const siteCore = path.join( wpEnvWorkDirectory(), 'wordpress' );
+	fs.rmSync( siteCore, { recursive: true, force: true } );
+	fs.mkdirSync( path.dirname( siteCore ), { recursive: true } );
+	const copy = spawnSync( 'cp', [ '-a', core, siteCore ], { stdio: 'inherit' } );
+	if ( copy.status !== 0 ) {
+		fail( `could not copy ${ core } to ${ siteCore }` );
+	}
+	return siteCore;
 }
 
 /** Newest modification time (ms) of any file under dir, 0 when it does not exist. */
@@ -251,7 +298,7 @@ async function main() {
 	if ( process.env.CAIRN_BUILD !== 'skip' ) {
 		buildIfNeeded();
 	}
-	prepareWpEnv();
+	const { core } = prepareWpEnv();
 
 	const ourPid = runningServerPid();
 	const answering = await probe( siteUrl + '/', { timeoutMs: 3000 } );
@@ -263,6 +310,8 @@ async function main() {
 				`something else answers on port ${ port }. Stop it, or pick another port: WP_ENV_PORT=8890 npm start`
 			);
 		}
+		// WP_ENV_CORE outranks the override file: this site runs in its own copy of core.
+		process.env.WP_ENV_CORE = freshSiteCore( core );
 		log( `starting WordPress Playground on port ${ port } (wp-env --runtime=playground)…` );
 		const timeoutMs = Number( process.env.CAIRN_START_TIMEOUT || 180 ) * 1000;
 		const code = await runWpEnv( [ 'start', '--runtime=playground' ], { timeoutMs } );

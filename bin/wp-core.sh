@@ -49,9 +49,22 @@ verify() {
 	return 0
 }
 
+# A site that ran directly in this folder (e.g. a hand-run `wp-env start` with "core" pointing
+# here) leaves wp-config.php, a database and mount points behind: the tree is no longer pristine.
+# bin/start.mjs gives every site its own copy instead.
+pristine() {
+	local dir="$1" extra
+	[[ ! -e "$dir/wp-config.php" && ! -e "$dir/wp-content/database" && ! -e "$dir/wp-content/db.php" ]] || return 1
+	extra="$(find "$dir/wp-content/plugins" -mindepth 1 -maxdepth 1 ! -name akismet ! -name index.php | head -n 1)"
+	[[ -z "$extra" ]]
+}
+
 if [[ "${CAIRN_WP_FORCE:-0}" != 1 && -f "$MARKER" ]] && verify "$DEST" 2>/dev/null; then
-	echo "$DEST"
-	exit 0
+	if pristine "$DEST"; then
+		echo "$DEST"
+		exit 0
+	fi
+	log "$DEST was used to run a site (wp-config.php, database or mount points found); rebuilding it"
 fi
 
 mkdir -p "$CACHE"

@@ -147,7 +147,7 @@ class Map_Block {
 	 * The accessible list of markers: what remains without JavaScript or WebGL.
 	 *
 	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int} $list    Markers.
-	 * @param string                                                                                       $list_id Element id.
+	 * @param string                                                                                      $list_id Element id.
 	 */
 	private function render_list( array $list, string $list_id ): string {
 		$html = sprintf(

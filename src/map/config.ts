@@ -17,7 +17,9 @@ const DEFAULTS = metadata.attributes;
 type Record_ = Record< string, unknown >;
 
 function isRecord( value: unknown ): value is Record_ {
-	return typeof value === 'object' && value !== null && ! Array.isArray( value );
+	return (
+		typeof value === 'object' && value !== null && ! Array.isArray( value )
+	);
 }
 
 function numberIn(
@@ -89,12 +91,12 @@ export function parseMarkerSelection( value: unknown ): MarkerSelection {
 			? input.groups.filter(
 					( slug ): slug is string =>
 						typeof slug === 'string' && /^[a-z0-9_-]+$/.test( slug )
-			  )
+				)
 			: [],
 		ids: Array.isArray( input.ids )
 			? input.ids.filter(
 					( id ): id is number => Number.isInteger( id ) && id > 0
-			  )
+				)
 			: [],
 	};
 }
@@ -102,6 +104,7 @@ export function parseMarkerSelection( value: unknown ): MarkerSelection {
 /**
  * Parses a configuration.
  *
+ * @param input
  * @throws MapError `zoom-range` when the minimum zoom is above the maximum.
  */
 export function parseMapConfig( input: unknown ): MapConfig {
@@ -167,7 +170,8 @@ export function parseMapConfig( input: unknown ): MapConfig {
 			value.cooperativeGestures,
 			DEFAULTS.cooperativeGestures.default
 		),
-		markersUrl: typeof value.markersUrl === 'string' ? value.markersUrl : '',
+		markersUrl:
+			typeof value.markersUrl === 'string' ? value.markersUrl : '',
 		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
 	};
 }

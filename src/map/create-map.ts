@@ -5,7 +5,10 @@
  * same way: `data-cairn-state="error"`, one `role="alert"` message and a `cairn:map-error` event.
  */
 import mapboxgl from 'mapbox-gl';
-import type { ErrorEvent as MapboxErrorEvent, Map as MapboxMap } from 'mapbox-gl';
+import type {
+	ErrorEvent as MapboxErrorEvent,
+	Map as MapboxMap,
+} from 'mapbox-gl';
 import 'mapbox-gl/dist/mapbox-gl.css';
 
 import { parseMapConfig } from './config';
@@ -85,8 +88,15 @@ function failed( host: HTMLElement | null, code: MapErrorCode ): CairnMap {
 	return { map: null, ready, destroy: () => undefined };
 }
 
-/** The error code for a mapbox-gl `error` event, or null when the event is not fatal. */
-function classify( event: MapboxErrorEvent, loaded: boolean ): MapErrorCode | null {
+/**
+ * The error code for a mapbox-gl `error` event, or null when the event is not fatal.
+ * @param event
+ * @param loaded
+ */
+function classify(
+	event: MapboxErrorEvent,
+	loaded: boolean
+): MapErrorCode | null {
 	const status = ( event.error as { status?: unknown } | undefined )?.status;
 	if ( status === 401 || status === 403 ) {
 		return 'invalid-token';
@@ -158,7 +168,10 @@ export function createMap(
 	const cleanups: Array< () => void > = [];
 	let loaded = false;
 	let destroyed = false;
-	let settle: { resolve: ( map: MapboxMap ) => void; reject: ( e: MapError ) => void };
+	let settle: {
+		resolve: ( map: MapboxMap ) => void;
+		reject: ( e: MapError ) => void;
+	};
 	const ready = new Promise< MapboxMap >( ( resolve, reject ) => {
 		settle = { resolve, reject };
 	} );
@@ -189,7 +202,9 @@ export function createMap(
 		loaded = true;
 		window.clearTimeout( timeout );
 		if ( config.markersUrl ) {
-			cleanups.push( addMarkersLayer( map, config.markersUrl, config.cluster ) );
+			cleanups.push(
+				addMarkersLayer( map, config.markersUrl, config.cluster )
+			);
 		}
 		if ( host.dataset.cairnState === 'error' ) {
 			return;

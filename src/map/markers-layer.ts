@@ -2,11 +2,7 @@
  * Markers as a clustered GeoJSON source drawn by mapbox-gl on the GPU: clustering runs in
  * mapbox-gl's worker (Supercluster), so no marker ever becomes a DOM element.
  */
-import type {
-	GeoJSONSource,
-	Map as MapboxMap,
-	MapMouseEvent,
-} from 'mapbox-gl';
+import type { GeoJSONSource, Map as MapboxMap, MapMouseEvent } from 'mapbox-gl';
 
 import type { ClusterConfig } from './types';
 import { LIMITS } from './limits';

@@ -14,7 +14,9 @@ function decodeBase64Url( part: string ): string | null {
 		const base64 = part.replace( /-/g, '+' ).replace( /_/g, '/' );
 		const padded = base64 + '='.repeat( ( 4 - ( base64.length % 4 ) ) % 4 );
 		const binary = atob( padded );
-		const bytes = Uint8Array.from( binary, ( char ) => char.charCodeAt( 0 ) );
+		const bytes = Uint8Array.from( binary, ( char ) =>
+			char.charCodeAt( 0 )
+		);
 		return new TextDecoder( 'utf-8', { fatal: true } ).decode( bytes );
 	} catch {
 		// Not base64url or not UTF-8: the caller reports the token as malformed.
@@ -37,7 +39,7 @@ export function checkToken( raw: string ): TokenCheck {
 	if ( parts[ 1 ] !== LIMITS.token.publicPrefix ) {
 		return { kind: 'temporary' };
 	}
-	const json = decodeBase64Url( parts[ 2 ] );
+	const json = decodeBase64Url( parts[ 2 ] ?? '' );
 	let payload: unknown = null;
 	try {
 		payload = json === null ? null : JSON.parse( json );

@@ -27,7 +27,7 @@ export default function Edit( {
 					),
 					center.lat.toFixed( 4 ),
 					center.lng.toFixed( 4 ),
-					zoom
+					String( zoom )
 				) }
 			/>
 		</div>

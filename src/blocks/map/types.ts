@@ -8,7 +8,7 @@ import type {
 	MarkerSelection,
 } from '../../map/types';
 
-export interface MapBlockAttributes {
+export type MapBlockAttributes = {
 	center: LngLat;
 	zoom: number;
 	bearing: number;
@@ -23,4 +23,4 @@ export interface MapBlockAttributes {
 	hash: boolean;
 	height: string;
 	cooperativeGestures: boolean;
-}
+};

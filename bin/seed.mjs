@@ -1,0 +1,337 @@
+#!/usr/bin/env node
+/**
+ * Seeds demo content into a running site through its REST API (no WP-CLI: the Playground
+ * runtime has none). Idempotent: groups, markers and the page are matched by slug, so running it
+ * again adds only what is missing.
+ *
+ *   node bin/seed.mjs [--url=http://localhost:8888]      (or WP_BASE_URL / WP_ENV_PORT)
+ *
+ * Seeds
+ * - MAPBOX_ACCESS_TOKEN, when set, as the `cairn_maps_access_token` setting;
+ * - the marker groups and ~200 markers of bin/demo-markers.json (real places);
+ * - a published page "Cairn Maps demo" holding the map block.
+ *
+ * Authentication: logs in through wp-login.php (admin / password, override with
+ * WP_USERNAME / WP_PASSWORD) and asks admin-ajax for a REST nonce. The log-in request carries the
+ * `playground_auto_login_already_happened` cookie so the Playground runtime's auto-login does not
+ * get in the way; the same code works on a Docker wp-env site.
+ *
+ * Markers go in /batch/v1 requests of 25 (core's limit): Playground runs one PHP worker, so the
+ * number of HTTP round trips is what costs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const HERE = path.dirname( fileURLToPath( import.meta.url ) );
+const BATCH_SIZE = 25;
+const PAGE_SLUG = 'cairn-maps-demo';
+const REQUEST_TIMEOUT_MS = 120000;
+
+/** ASCII slug, stable under WordPress' sanitize_title(). */
+export function slugify( text ) {
+	return text
+		.replace( /[øØ]/g, 'o' )
+		.replace( /[æÆ]/g, 'ae' )
+		.replace( /ß/g, 'ss' )
+		.replace( /[łŁ]/g, 'l' )
+		.normalize( 'NFKD' )
+		.replace( /[\u0300-\u036f]/g, '' )
+		.toLowerCase()
+		.replace( /[^a-z0-9]+/g, '-' )
+		.replace( /^-+|-+$/g, '' );
+}
+
+/** A minimal cookie-and-nonce REST client for one site. */
+class Site {
+	constructor( siteUrl ) {
+		this.siteUrl = siteUrl.replace( /\/+$/, '' );
+		this.cookies = new Map( [
+			// Stops Playground's auto-login redirect; harmless elsewhere.
+			[ 'playground_auto_login_already_happened', '1' ],
+			[ 'wordpress_test_cookie', 'WP%20Cookie%20check' ],
+		] );
+		this.nonce = null;
+	}
+
+	cookieHeader() {
+		return [ ...this.cookies ].map( ( [ k, v ] ) => `${ k }=${ v }` ).join( '; ' );
+	}
+
+	remember( response ) {
+		for ( const line of response.headers.getSetCookie() ) {
+			const [ pair ] = line.split( ';' );
+			const eq = pair.indexOf( '=' );
+			const name = pair.slice( 0, eq ).trim();
+			const value = pair.slice( eq + 1 ).trim();
+			if ( /expires=Thu, 01[- ]Jan[- ]1970/i.test( line ) || value === 'deleted' ) {
+				this.cookies.delete( name );
+			} else {
+				this.cookies.set( name, value );
+			}
+		}
+	}
+
+	async http( url, init = {} ) {
+		const response = await fetch( url, {
+			redirect: 'manual',
+			...init,
+			headers: { Cookie: this.cookieHeader(), ...( init.headers || {} ) },
+			signal: AbortSignal.timeout( REQUEST_TIMEOUT_MS ),
+		} );
+		this.remember( response );
+		return response;
+	}
+
+	async login( username, password ) {
+		const response = await this.http( `${ this.siteUrl }/wp-login.php`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams( {
+				log: username,
+				pwd: password,
+				rememberme: 'forever',
+				redirect_to: `${ this.siteUrl }/wp-admin/`,
+				testcookie: '1',
+			} ),
+		} );
+		const loggedIn = [ ...this.cookies.keys() ].some( ( name ) =>
+			name.startsWith( 'wordpress_logged_in_' )
+		);
+		if ( ! loggedIn ) {
+			throw new Error(
+				`could not log in to ${ this.siteUrl } as ${ username } (HTTP ${ response.status })`
+			);
+		}
+		const nonceResponse = await this.http(
+			`${ this.siteUrl }/wp-admin/admin-ajax.php?action=rest-nonce`
+		);
+		const nonce = ( await nonceResponse.text() ).trim();
+		if ( ! nonceResponse.ok || ! /^[a-f0-9]{6,}$/i.test( nonce ) ) {
+			throw new Error( `no REST nonce from admin-ajax.php (HTTP ${ nonceResponse.status })` );
+		}
+		this.nonce = nonce;
+	}
+
+	/** A REST request through ?rest_route= (works with plain permalinks). Returns { status, headers, body }. */
+	async rest( method, route, { query = {}, body } = {} ) {
+		const url = new URL( `${ this.siteUrl }/` );
+		url.searchParams.set( 'rest_route', route );
+		for ( const [ key, value ] of Object.entries( query ) ) {
+			url.searchParams.set( key, String( value ) );
+		}
+		const response = await this.http( url, {
+			method,
+			headers: {
+				'X-WP-Nonce': this.nonce,
+				...( body ? { 'Content-Type': 'application/json' } : {} ),
+			},
+			body: body ? JSON.stringify( body ) : undefined,
+		} );
+		const text = await response.text();
+		let parsed;
+		try {
+			parsed = JSON.parse( text );
+		} catch {
+			throw new Error(
+				`${ method } ${ route }: HTTP ${ response.status }, not JSON: ${ text.slice( 0, 300 ) }`
+			);
+		}
+		return { status: response.status, headers: response.headers, body: parsed };
+	}
+
+	async restOk( method, route, options ) {
+		const result = await this.rest( method, route, options );
+		if ( result.status >= 300 ) {
+			throw new Error(
+				`${ method } ${ route }: HTTP ${ result.status } ${ result.body?.code ?? '' } ${
+					result.body?.message ?? ''
+				}`.trim()
+			);
+		}
+		return result;
+	}
+
+	/** Every item of a collection route (follows X-WP-TotalPages). */
+	async all( route, query = {} ) {
+		const items = [];
+		for ( let page = 1; ; page++ ) {
+			const { headers, body } = await this.restOk( 'GET', route, {
+				query: { per_page: 100, page, ...query },
+			} );
+			items.push( ...body );
+			if ( page >= Number( headers.get( 'x-wp-totalpages' ) || 1 ) ) {
+				return items;
+			}
+		}
+	}
+
+	/** Runs requests through /batch/v1 in chunks; throws on the first failed sub-request. */
+	async batch( requests ) {
+		const results = [];
+		for ( let i = 0; i < requests.length; i += BATCH_SIZE ) {
+			const chunk = requests.slice( i, i + BATCH_SIZE );
+			const { body } = await this.restOk( 'POST', '/batch/v1', {
+				body: { validation: 'normal', requests: chunk },
+			} );
+			const responses = body.responses ?? [];
+			responses.forEach( ( response, index ) => {
+				if ( response.status >= 300 ) {
+					const failed = response.body;
+					throw new Error(
+						`${ chunk[ index ].method } ${ chunk[ index ].path } (${
+							chunk[ index ].body?.slug ?? ''
+						}): HTTP ${ response.status } ${ failed?.code ?? '' } ${ failed?.message ?? '' }`
+					);
+				}
+			} );
+			if ( responses.length !== chunk.length ) {
+				// validation: 'normal' answers with the validation failures only.
+				throw new Error( `batch request rejected: ${ JSON.stringify( body ).slice( 0, 500 ) }` );
+			}
+			results.push( ...responses.map( ( response ) => response.body ) );
+		}
+		return results;
+	}
+}
+
+const PAGE_CONTENT = `<!-- wp:heading -->
+<h2 class="wp-block-heading">Cairn Maps demo</h2>
+<!-- /wp:heading -->
+
+<!-- wp:paragraph -->
+<p>Two hundred real places — lighthouses, mountain summits, museums and railway stations — served as GeoJSON by the Cairn Maps REST API and clustered on the map below. Zoom in to open the clusters; select a marker for its details.</p>
+<!-- /wp:paragraph -->
+
+<!-- wp:cairn/map /-->
+`;
+
+/**
+ * Seeds the site; returns { pageUrl, created } .
+ *
+ * @param {Object}   options
+ * @param {string}   options.siteUrl  Site address, e.g. http://localhost:8888.
+ * @param {string}   [options.dataFile] Marker data (default bin/demo-markers.json).
+ * @param {Function} [options.log]    Progress logger.
+ */
+export async function seed( {
+	siteUrl,
+	dataFile = path.join( HERE, 'demo-markers.json' ),
+	log = ( message ) => process.stderr.write( `[seed] ${ message }\n` ),
+} ) {
+	const started = Date.now();
+	const data = JSON.parse( fs.readFileSync( dataFile, 'utf8' ) );
+	const site = new Site( siteUrl );
+	await site.login( process.env.WP_USERNAME || 'admin', process.env.WP_PASSWORD || 'password' );
+	const created = { groups: 0, markers: 0, page: 0 };
+
+	const token = process.env.MAPBOX_ACCESS_TOKEN;
+	if ( token ) {
+		const result = await site.rest( 'POST', '/wp/v2/settings', {
+			body: { cairn_maps_access_token: token },
+		} );
+		if ( result.status >= 300 ) {
+			// The site refuses secret or malformed tokens; say so without echoing the token.
+			throw new Error(
+				`the site refused MAPBOX_ACCESS_TOKEN (HTTP ${ result.status }: ${ result.body?.message ?? '' }). Use a public pk. token.`
+			);
+		}
+		log( 'stored MAPBOX_ACCESS_TOKEN as the access token' );
+	}
+
+	// Marker groups.
+	const groupIds = new Map(
+		( await site.all( '/wp/v2/cairn-marker-groups', { _fields: 'id,slug', hide_empty: false } ) ).map(
+			( term ) => [ term.slug, term.id ]
+		)
+	);
+	const missingGroups = data.groups.filter( ( group ) => ! groupIds.has( group.slug ) );
+	if ( missingGroups.length ) {
+		const terms = await site.batch(
+			missingGroups.map( ( group ) => ( {
+				method: 'POST',
+				path: '/wp/v2/cairn-marker-groups',
+				body: { name: group.name, slug: group.slug, description: group.description ?? '' },
+			} ) )
+		);
+		for ( const term of terms ) {
+			groupIds.set( term.slug, term.id );
+		}
+		created.groups = terms.length;
+	}
+
+	// Markers, matched by slug.
+	const existing = new Set(
+		( await site.all( '/wp/v2/cairn-markers', { status: 'any', _fields: 'slug', context: 'edit' } ) ).map(
+			( post ) => post.slug
+		)
+	);
+	const missingMarkers = data.markers.filter( ( marker ) => ! existing.has( slugify( marker.title ) ) );
+	if ( missingMarkers.length ) {
+		const groupName = new Map( data.groups.map( ( group ) => [ group.slug, group.name ] ) );
+		const posts = await site.batch(
+			missingMarkers.map( ( marker ) => {
+				if ( ! groupIds.has( marker.group ) ) {
+					throw new Error( `marker "${ marker.title }" names an unknown group "${ marker.group }"` );
+				}
+				return {
+					method: 'POST',
+					path: '/wp/v2/cairn-markers',
+					body: {
+						title: marker.title,
+						slug: slugify( marker.title ),
+						status: 'publish',
+						content: `<!-- wp:paragraph -->\n<p>${ escapeHtml(
+							`${ groupName.get( marker.group ) } · ${ marker.place }`
+						) }</p>\n<!-- /wp:paragraph -->`,
+						meta: { cairn_lat: marker.lat, cairn_lng: marker.lng },
+						'cairn-marker-groups': [ groupIds.get( marker.group ) ],
+					},
+				};
+			} )
+		);
+		created.markers = posts.length;
+	}
+
+	// The demo page.
+	const pages = await site.all( '/wp/v2/pages', {
+		slug: PAGE_SLUG,
+		status: 'any',
+		context: 'edit',
+		_fields: 'id,link,status',
+	} );
+	let page = pages[ 0 ];
+	if ( ! page ) {
+		( { body: page } = await site.restOk( 'POST', '/wp/v2/pages', {
+			body: { title: 'Cairn Maps demo', slug: PAGE_SLUG, status: 'publish', content: PAGE_CONTENT },
+		} ) );
+		created.page = 1;
+	}
+
+	log(
+		`created ${ created.groups } groups, ${ created.markers } markers, ${ created.page } page ` +
+			`(${ data.markers.length - missingMarkers.length } markers were already there) in ${ (
+				( Date.now() - started ) /
+				1000
+			).toFixed( 1 ) } s`
+	);
+	return { pageUrl: page.link, created };
+}
+
+function escapeHtml( text ) {
+	return text.replace( /[&<>"']/g, ( c ) => `&#${ c.charCodeAt( 0 ) };` );
+}
+
+if ( import.meta.url === pathToFileURL( process.argv[ 1 ] ).href ) {
+	const urlArg = process.argv.slice( 2 ).find( ( arg ) => arg.startsWith( '--url=' ) );
+	const siteUrl =
+		urlArg?.slice( 6 ) ||
+		process.env.WP_BASE_URL ||
+		`http://localhost:${ process.env.WP_ENV_PORT || 8888 }`;
+	seed( { siteUrl } )
+		.then( ( { pageUrl } ) => process.stdout.write( `${ pageUrl }\n` ) )
+		.catch( ( error ) => {
+			process.stderr.write( `[seed] ERROR: ${ error.message }\n` );
+			process.exit( 1 );
+		} );
+}

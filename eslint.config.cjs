@@ -1,0 +1,37 @@
+/**
+ * wp-scripts' ESLint config, with TypeScript types standing in for JSDoc types.
+ */
+const defaultConfig = require( '@wordpress/scripts/config/eslint.config.cjs' );
+const wpPlugin = require( '@wordpress/eslint-plugin' );
+
+module.exports = [
+	...defaultConfig,
+	{
+		ignores: [ 'tests/fixtures/mapbox/generated/**', 'artifacts/**' ],
+	},
+	...wpPlugin.configs[ 'test-unit' ].map( ( c ) => ( {
+		...c,
+		files: [ 'tests/unit/**/*.{js,ts,tsx}' ],
+	} ) ),
+	{
+		files: [ '**/*.ts', '**/*.tsx' ],
+		rules: {
+			// Parameters are typed and named in TypeScript; JSDoc repeats would drift.
+			'jsdoc/require-param': 'off',
+			'jsdoc/require-returns': 'off',
+		},
+	},
+	{
+		files: [
+			'bin/**',
+			'tests/e2e/**',
+			'playwright.config.ts',
+			'*.config.js',
+			'*.config.cjs',
+		],
+		rules: {
+			'no-console': 'off',
+			'import/no-extraneous-dependencies': 'off',
+		},
+	},
+];
