@@ -7,10 +7,13 @@
 
 namespace Cairn\Maps;
 
+use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Rest\Markers_Controller;
+use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Settings\Settings_Page;
 
 /**
  * Boots Cairn Maps.
@@ -54,8 +57,11 @@ final class Plugin {
 		$post_type   = new Post_Type();
 		$this->parts = array(
 			'settings'  => $settings,
+			'page'      => new Settings_Page( $settings ),
+			'defaults'  => new Editor_Defaults( $settings ),
 			'post_type' => $post_type,
 			'map_block' => new Map_Block( $settings ),
+			'editor'    => new Editor_Data( $settings ),
 			'markers'   => new Markers_Controller(),
 		);
 		foreach ( $this->parts as $part ) {

@@ -87,7 +87,7 @@ final class Map_Attributes {
 	 * @param string $fallback Default.
 	 */
 	private static function style( $value, string $fallback ): string {
-		if ( is_string( $value ) && 1 === preg_match( '#^mapbox://styles/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$#', $value ) ) {
+		if ( is_string( $value ) && 1 === preg_match( '#' . Limits::get( 'mapStyle.pattern' ) . '#', $value ) ) {
 			return $value;
 		}
 		if ( is_string( $value ) && 0 === strpos( $value, 'https://' ) && false !== wp_http_validate_url( $value ) ) {
@@ -118,7 +118,7 @@ final class Map_Attributes {
 	 * @param string $fallback Default.
 	 */
 	private static function language( $value, string $fallback ): string {
-		return is_string( $value ) && ( 'auto' === $value || 1 === preg_match( '/^[a-z]{2,3}(-[A-Za-z]{4})?(-[A-Z]{2})?$/', $value ) ) ? $value : $fallback;
+		return is_string( $value ) && ( 'auto' === $value || 1 === preg_match( '/' . Limits::get( 'language.pattern' ) . '/', $value ) ) ? $value : $fallback;
 	}
 
 	/**

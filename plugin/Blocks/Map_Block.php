@@ -115,21 +115,26 @@ class Map_Block {
 				'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
 			)
 		);
-		$wrapper     = get_block_wrapper_attributes(
-			array(
-				'data-cairn-state'  => '' === $error ? 'loading' : 'error',
-				'data-cairn-config' => (string) wp_json_encode( $client ),
-				'style'             => '--cairn-map-height:' . $config['height'] . ';',
-			)
+		$consent     = '' === $error && $this->settings->require_consent();
+		$extra       = array(
+			'data-cairn-state'  => '' === $error ? 'loading' : 'error',
+			'data-cairn-config' => (string) wp_json_encode( $client ),
+			'style'             => '--cairn-map-height:' . $config['height'] . ';',
 		);
+		if ( $consent ) {
+			// The view script contacts no Mapbox host until the visitor selects "Load map".
+			$extra['data-cairn-consent'] = 'required';
+		}
+		$wrapper     = get_block_wrapper_attributes( $extra );
 		$list_id     = wp_unique_id( 'cairn-map-list-' );
 		$region_name = __( 'Interactive map', 'cairn-maps' );
 
 		$html  = '<div ' . $wrapper . '>';
 		$html .= sprintf(
-			'<div class="wp-block-cairn-map__map" role="region" aria-label="%1$s" aria-describedby="%2$s"></div>',
+			'<div class="wp-block-cairn-map__map" role="region" aria-label="%1$s" aria-describedby="%2$s">%3$s</div>',
 			esc_attr( $region_name ),
-			esc_attr( $list_id )
+			esc_attr( $list_id ),
+			$consent ? $this->render_consent() : ''
 		);
 		if ( '' !== $error ) {
 			$html .= sprintf(
@@ -141,6 +146,22 @@ class Map_Block {
 		$html .= $this->render_list( $list, $list_id );
 		$html .= '</div>';
 		return $html;
+	}
+
+	/**
+	 * The click-to-load placeholder shown when maps wait for the visitor's consent.
+	 */
+	private function render_consent(): string {
+		$policy = get_privacy_policy_url();
+		$note   = esc_html__( 'Loading this map connects your browser to Mapbox, which receives your IP address and browser details and records usage events.', 'cairn-maps' );
+		if ( '' !== $policy ) {
+			$note .= sprintf( ' <a href="%1$s">%2$s</a>', esc_url( $policy ), esc_html__( 'Privacy policy', 'cairn-maps' ) );
+		}
+		return sprintf(
+			'<div class="wp-block-cairn-map__consent"><p class="wp-block-cairn-map__consent-note">%1$s</p><button type="button" class="wp-block-cairn-map__consent-button wp-element-button">%2$s</button></div>',
+			$note,
+			esc_html__( 'Load map', 'cairn-maps' )
+		);
 	}
 
 	/**

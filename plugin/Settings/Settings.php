@@ -9,22 +9,33 @@ namespace Cairn\Maps\Settings;
 
 use WP_Error;
 use WP_REST_Request;
+use WP_REST_Settings_Controller;
 
 /**
- * Registers the access-token setting and tells other parts which token, if any, may be used.
+ * Registers the settings (all in `/wp/v2/settings`, each with a schema and a sanitizer) and tells
+ * other parts which token, if any, may be used.
+ *
+ * Every way in refuses a bad value and keeps the stored one: the REST guard answers 400 with a
+ * message; the sanitizers cover options.php and update_option(). A refused token is never stored,
+ * echoed back or logged.
  *
  * @since 0.1.0
  */
 class Settings {
 
-	public const TOKEN_OPTION = 'cairn_maps_access_token';
+	public const GROUP              = 'cairn_maps';
+	public const TOKEN_OPTION       = 'cairn_maps_access_token';
+	public const DEFAULTS_OPTION    = 'cairn_maps_defaults';
+	public const CONSENT_OPTION     = 'cairn_maps_require_consent';
+	public const DELETE_DATA_OPTION = 'cairn_maps_delete_data_on_uninstall';
 
 	/**
 	 * Wires hooks.
 	 */
 	public function add_hooks(): void {
 		add_action( 'init', array( $this, 'register' ) );
-		add_filter( 'rest_pre_dispatch', array( $this, 'refuse_bad_token' ), 10, 3 );
+		add_filter( 'rest_request_before_callbacks', array( $this, 'refuse_invalid_settings' ), 10, 3 );
+		add_filter( 'rest_pre_get_setting', array( $this, 'hide_refused_token' ), 10, 2 );
 	}
 
 	/**
@@ -32,7 +43,7 @@ class Settings {
 	 */
 	public function register(): void {
 		register_setting(
-			'cairn_maps',
+			self::GROUP,
 			self::TOKEN_OPTION,
 			array(
 				'type'              => 'string',
@@ -48,38 +59,110 @@ class Settings {
 				),
 			)
 		);
+		register_setting(
+			self::GROUP,
+			self::DEFAULTS_OPTION,
+			array(
+				'type'              => 'object',
+				'description'       => __( 'Style, label language and controls that new map blocks start with.', 'cairn-maps' ),
+				'default'           => Site_Defaults::builtin(),
+				'sanitize_callback' => array( $this, 'sanitize_defaults' ),
+				'show_in_rest'      => array(
+					'name'   => self::DEFAULTS_OPTION,
+					'schema' => Site_Defaults::schema(),
+				),
+			)
+		);
+		register_setting(
+			self::GROUP,
+			self::CONSENT_OPTION,
+			array(
+				'type'              => 'boolean',
+				'description'       => __( 'Load maps only after the visitor agrees to contact Mapbox.', 'cairn-maps' ),
+				'default'           => false,
+				'sanitize_callback' => 'rest_sanitize_boolean',
+				'show_in_rest'      => true,
+			)
+		);
+		register_setting(
+			self::GROUP,
+			self::DELETE_DATA_OPTION,
+			array(
+				'type'              => 'boolean',
+				'description'       => __( 'Delete all markers and marker groups when the plugin is deleted.', 'cairn-maps' ),
+				'default'           => false,
+				'sanitize_callback' => 'rest_sanitize_boolean',
+				'show_in_rest'      => true,
+			)
+		);
 	}
 
 	/**
-	 * Refuses a bad token in `/wp/v2/settings` before core's controller stores anything, so the
-	 * answer is a 400 with a message and the stored value stays as it was.
+	 * Refuses a bad token or bad defaults sent to `/wp/v2/settings` before core's controller stores
+	 * anything, so the answer is a 400 with a message and the stored values stay as they were.
 	 *
-	 * @param mixed           $result  Response to replace the requested one with.
-	 * @param \WP_REST_Server $server  Server instance.
-	 * @param WP_REST_Request $request The request.
+	 * Runs after the route is matched (so `/wp/v2/Settings/` or a value in the query string cannot
+	 * slip past) and only for users who may change settings: others get core's 401/403 without their
+	 * values being looked at.
+	 *
+	 * @param mixed                $response Result so far: null, or a WP_Error from the schema check.
+	 * @param array<string, mixed> $handler  The matched route handler.
+	 * @param WP_REST_Request      $request  The request.
 	 * @return mixed The unchanged result, or a WP_Error.
 	 */
-	public function refuse_bad_token( $result, $server, $request ) {
-		if ( null !== $result || ! $request instanceof WP_REST_Request ) {
-			return $result;
+	public function refuse_invalid_settings( $response, $handler, $request ) {
+		$callback = $handler['callback'] ?? null;
+		if ( ! $request instanceof WP_REST_Request
+			|| ! is_array( $callback )
+			|| ! ( $callback[0] ?? null ) instanceof WP_REST_Settings_Controller
+			|| in_array( $request->get_method(), array( 'GET', 'HEAD', 'OPTIONS' ), true )
+			|| ! current_user_can( 'manage_options' ) ) {
+			return $response;
 		}
-		if ( '/wp/v2/settings' !== untrailingslashit( $request->get_route() ) || 'GET' === $request->get_method() ) {
-			return $result;
+		if ( $request->has_param( self::TOKEN_OPTION ) ) {
+			$error = self::token_error( $request->get_param( self::TOKEN_OPTION ) );
+			if ( null !== $error ) {
+				return $error;
+			}
 		}
-		$params = $request->get_json_params();
-		$params = is_array( $params ) && array_key_exists( self::TOKEN_OPTION, $params ) ? $params : $request->get_body_params();
-		if ( ! is_array( $params ) || ! array_key_exists( self::TOKEN_OPTION, $params ) ) {
-			return $result;
+		if ( $request->has_param( self::DEFAULTS_OPTION ) && null !== $request->get_param( self::DEFAULTS_OPTION ) ) {
+			$defaults = Site_Defaults::validate( $request->get_param( self::DEFAULTS_OPTION ) );
+			if ( is_wp_error( $defaults ) ) {
+				return $defaults;
+			}
 		}
-		$token = $params[ self::TOKEN_OPTION ];
+		return $response;
+	}
+
+	/**
+	 * Why a submitted token is refused, or null when it may be stored. Empty clears the token.
+	 *
+	 * @param mixed $token The submitted value.
+	 */
+	public static function token_error( $token ): ?WP_Error {
 		if ( null === $token || '' === $token ) {
-			return $result;
+			return null;
 		}
 		if ( ! is_string( $token ) ) {
 			return Token_Rules::error( 'malformed' );
 		}
 		$parsed = Token_Rules::parse( $token );
-		return is_wp_error( $parsed ) ? $parsed : $result;
+		return is_wp_error( $parsed ) ? $parsed : null;
+	}
+
+	/**
+	 * `/wp/v2/settings` never shows a stored token the maps would refuse (a database edit, an old
+	 * version): the screen shows an empty field and explains the problem instead.
+	 *
+	 * @param mixed  $result Value to answer with; null lets core read the option.
+	 * @param string $name   Setting name.
+	 * @return mixed
+	 */
+	public function hide_refused_token( $result, $name ) {
+		if ( self::TOKEN_OPTION !== $name || null !== $result ) {
+			return $result;
+		}
+		return '' === $this->stored_token_problem() ? $result : '';
 	}
 
 	/**
@@ -92,28 +175,92 @@ class Settings {
 	public function sanitize_token( $value ): string {
 		$previous = get_option( self::TOKEN_OPTION, '' );
 		$previous = is_string( $previous ) ? $previous : '';
-		if ( null === $value || '' === $value ) {
+		if ( null === $value ) {
+			// options.php sends null for a field the form did not include: keep the token.
+			return $previous;
+		}
+		if ( '' === $value ) {
 			return '';
 		}
-		if ( ! is_string( $value ) ) {
+		$error = self::token_error( $value );
+		if ( null !== $error ) {
+			$this->report( self::TOKEN_OPTION, $error );
 			return $previous;
 		}
-		$value  = trim( $value );
-		$parsed = Token_Rules::parse( $value );
-		if ( is_wp_error( $parsed ) ) {
-			if ( function_exists( 'add_settings_error' ) ) {
-				add_settings_error( self::TOKEN_OPTION, $parsed->get_error_code(), $parsed->get_error_message() );
-			}
+		return trim( $value );
+	}
+
+	/**
+	 * Sanitizes the defaults for every way in; a refused value keeps the stored one.
+	 *
+	 * @param mixed $value The submitted value.
+	 * @return array{mapStyle: string, language: string, controls: array<string, bool>}
+	 */
+	public function sanitize_defaults( $value ): array {
+		$previous = Site_Defaults::normalize( get_option( self::DEFAULTS_OPTION ) );
+		if ( null === $value ) {
 			return $previous;
 		}
-		return $value;
+		$clean = Site_Defaults::validate( $value );
+		if ( is_wp_error( $clean ) ) {
+			$this->report( self::DEFAULTS_OPTION, $clean );
+			return $previous;
+		}
+		return $clean;
+	}
+
+	/**
+	 * Shows a refusal on the classic settings screens (options.php); elsewhere it is silent. Never
+	 * logs anything.
+	 *
+	 * @param string   $setting Setting name.
+	 * @param WP_Error $error   The refusal.
+	 */
+	private function report( string $setting, WP_Error $error ): void {
+		if ( function_exists( 'add_settings_error' ) ) {
+			add_settings_error( $setting, (string) $error->get_error_code(), $error->get_error_message() );
+		}
+	}
+
+	/**
+	 * The site-wide defaults for new map blocks.
+	 *
+	 * @return array{mapStyle: string, language: string, controls: array<string, bool>}
+	 */
+	public function defaults(): array {
+		return Site_Defaults::normalize( get_option( self::DEFAULTS_OPTION ) );
+	}
+
+	/**
+	 * Whether maps wait for the visitor's click before contacting Mapbox.
+	 */
+	public function require_consent(): bool {
+		/**
+		 * Filters whether maps load only after the visitor agrees (click-to-load).
+		 *
+		 * @since 0.1.0
+		 * @param bool $required The stored setting.
+		 */
+		return (bool) apply_filters( 'cairn_maps_require_consent', (bool) get_option( self::CONSENT_OPTION, false ) );
+	}
+
+	/**
+	 * Why the stored token (before filters) cannot be used: '' when it is empty or public, else a
+	 * front-end error code (`secret-token`, `invalid-token`).
+	 */
+	public function stored_token_problem(): string {
+		$stored = get_option( self::TOKEN_OPTION, '' );
+		if ( '' === $stored || null === $stored || false === $stored ) {
+			return '';
+		}
+		return self::problem_code( is_string( $stored ) ? Token_Rules::parse( $stored ) : Token_Rules::error( 'malformed' ) );
 	}
 
 	/**
 	 * The token the maps may use, or why there is none. Runs the rules again so that a secret token
 	 * that arrived by a filter or a database edit never reaches a page.
 	 *
-	 * @return array{token: string, error: string} `error` is '' or a front-end error code.
+	 * @return array{token: string, account: string, error: string} `error` is '' or a front-end error code.
 	 */
 	public function map_token(): array {
 		/**
@@ -126,20 +273,35 @@ class Settings {
 		$token = is_string( $token ) ? trim( $token ) : '';
 		if ( '' === $token ) {
 			return array(
-				'token' => '',
-				'error' => 'missing-token',
+				'token'   => '',
+				'account' => '',
+				'error'   => 'missing-token',
 			);
 		}
 		$parsed = Token_Rules::parse( $token );
 		if ( $parsed instanceof WP_Error ) {
 			return array(
-				'token' => '',
-				'error' => 'cairn_maps_token_malformed' === $parsed->get_error_code() ? 'invalid-token' : 'secret-token',
+				'token'   => '',
+				'account' => '',
+				'error'   => self::problem_code( $parsed ),
 			);
 		}
 		return array(
-			'token' => $token,
-			'error' => '',
+			'token'   => $token,
+			'account' => $parsed['account'],
+			'error'   => '',
 		);
+	}
+
+	/**
+	 * The front-end error code for a token check.
+	 *
+	 * @param array{account: string}|WP_Error $parsed Result of Token_Rules::parse().
+	 */
+	private static function problem_code( $parsed ): string {
+		if ( ! $parsed instanceof WP_Error ) {
+			return '';
+		}
+		return 'cairn_maps_token_malformed' === $parsed->get_error_code() ? 'invalid-token' : 'secret-token';
 	}
 }

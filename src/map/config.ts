@@ -39,7 +39,7 @@ function bool( value: unknown, fallback: boolean ): boolean {
 	return typeof value === 'boolean' ? value : fallback;
 }
 
-export const STYLE_PATTERN = /^mapbox:\/\/styles\/[\w.-]+\/[\w.-]+$/;
+export const STYLE_PATTERN = new RegExp( LIMITS.mapStyle.pattern );
 
 export function isValidStyleUrl( value: string ): boolean {
 	if ( STYLE_PATTERN.test( value ) ) {
@@ -52,7 +52,7 @@ export function isValidStyleUrl( value: string ): boolean {
 	}
 }
 
-export const LANGUAGE_PATTERN = /^[a-z]{2,3}(-[A-Za-z]{4})?(-[A-Z]{2})?$/;
+export const LANGUAGE_PATTERN = new RegExp( LIMITS.language.pattern );
 
 function controls( value: unknown ): ControlsConfig {
 	const input = isRecord( value ) ? value : {};

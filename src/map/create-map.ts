@@ -121,6 +121,9 @@ export function createMap(
 		return failed( null, 'bad-container' );
 	}
 	setState( host, 'loading' );
+	for ( const old of host.querySelectorAll( ':scope > [role="alert"]' ) ) {
+		old.remove();
+	}
 
 	let config: MapConfig;
 	try {

@@ -1,34 +1,151 @@
 /**
- * The block in the editor. For now a placeholder that summarises the view; the live preview
- * follows in the editor issue.
+ * The map block in the editor: a live preview through the shared runtime, the settings sidebar,
+ * and markers placed on the map.
  */
-import { useBlockProps } from '@wordpress/block-editor';
+import type { Map as MapboxMap } from 'mapbox-gl';
+import { BlockControls, useBlockProps } from '@wordpress/block-editor';
 import type { BlockEditProps } from '@wordpress/blocks';
-import { Placeholder } from '@wordpress/components';
-import { __, sprintf } from '@wordpress/i18n';
+import {
+	Placeholder,
+	ToolbarButton,
+	ToolbarGroup,
+} from '@wordpress/components';
+import { store as coreStore } from '@wordpress/core-data';
+import { useDispatch } from '@wordpress/data';
+import {
+	createInterpolateElement,
+	useCallback,
+	useEffect,
+	useMemo,
+	useRef,
+	useState,
+} from '@wordpress/element';
+import { __ } from '@wordpress/i18n';
 
+import { errorMessage } from '../../map/errors';
+import { getEditorData, markersFeedUrl } from './editor-data';
+import { Inspector } from './inspector';
+import { MarkerEditor } from './marker-editor';
+import { MapPreview } from './preview';
 import type { MapBlockAttributes } from './types';
 
 export default function Edit( {
 	attributes,
+	setAttributes,
 }: BlockEditProps< MapBlockAttributes > ) {
 	const blockProps = useBlockProps();
-	const { center, zoom } = attributes;
+	const data = useMemo( getEditorData, [] );
+	const [ map, setMap ] = useState< MapboxMap | null >( null );
+	const [ adding, setAdding ] = useState( false );
+	const [ feedVersion, setFeedVersion ] = useState( 0 );
+	const created = useRef( new Set< number >() );
+	const { deleteEntityRecord, saveEntityRecord } = useDispatch( coreStore );
+
+	const feed = markersFeedUrl( data.markersUrl, attributes.markers );
+	// A fresh URL after each change in the editor, so neither the browser nor a CDN serves old data.
+	const markersUrl = feed
+		? `${ feed }${ feed.includes( '?' ) ? '&' : '?' }cairn_v=${ feedVersion }`
+		: '';
+	const refresh = useCallback(
+		() => setFeedVersion( ( version ) => version + 1 ),
+		[]
+	);
+
+	// Undo of "marker added to this map" must not leave an orphan: a marker this editor created
+	// that leaves the hand-picked selection goes to the trash, and comes back on redo.
+	const { source, ids } = attributes.markers;
+	const previousIds = useRef( ids );
+	useEffect( () => {
+		if ( source !== 'ids' ) {
+			previousIds.current = ids;
+			return;
+		}
+		for ( const id of previousIds.current ) {
+			if ( created.current.has( id ) && ! ids.includes( id ) ) {
+				deleteEntityRecord( 'postType', 'cairn_marker', id, {} ).then(
+					refresh
+				);
+			}
+		}
+		for ( const id of ids ) {
+			if (
+				created.current.has( id ) &&
+				! previousIds.current.includes( id )
+			) {
+				saveEntityRecord( 'postType', 'cairn_marker', {
+					id,
+					status: 'publish',
+				} ).then( refresh );
+			}
+		}
+		previousIds.current = ids;
+	}, [ source, ids, deleteEntityRecord, saveEntityRecord, refresh ] );
+
+	if ( data.tokenError ) {
+		return (
+			<div { ...blockProps }>
+				<Placeholder
+					icon="location-alt"
+					label={ __( 'Cairn Map', 'cairn-maps' ) }
+					instructions={ errorMessage( data.tokenError ) }
+				>
+					{ data.canManageOptions ? (
+						<a href={ data.settingsUrl }>
+							{ __( 'Open Settings → Cairn Maps', 'cairn-maps' ) }
+						</a>
+					) : (
+						<p>
+							{ createInterpolateElement(
+								__(
+									'Ask a site administrator to add a public Mapbox token in <strong>Settings → Cairn Maps</strong>.',
+									'cairn-maps'
+								),
+								{ strong: <strong /> }
+							) }
+						</p>
+					) }
+				</Placeholder>
+			</div>
+		);
+	}
+
 	return (
 		<div { ...blockProps }>
-			<Placeholder
-				icon="location-alt"
-				label={ __( 'Cairn Map', 'cairn-maps' ) }
-				instructions={ sprintf(
-					/* translators: 1: latitude, 2: longitude, 3: zoom level. */
-					__(
-						'An interactive map centred on %1$s, %2$s at zoom %3$s. Publish or preview the page to see it.',
-						'cairn-maps'
-					),
-					center.lat.toFixed( 4 ),
-					center.lng.toFixed( 4 ),
-					String( zoom )
-				) }
+			<BlockControls>
+				<ToolbarGroup>
+					<ToolbarButton
+						icon="location"
+						label={ __( 'Add marker', 'cairn-maps' ) }
+						isPressed={ adding }
+						disabled={ ! map }
+						onClick={ () => setAdding( ! adding ) }
+					>
+						{ __( 'Add marker', 'cairn-maps' ) }
+					</ToolbarButton>
+				</ToolbarGroup>
+			</BlockControls>
+			<Inspector
+				attributes={ attributes }
+				setAttributes={ setAttributes }
+				map={ map }
+				accessToken={ data.accessToken }
+			/>
+			<MapPreview
+				attributes={ attributes }
+				accessToken={ data.accessToken }
+				markersUrl={ markersUrl }
+				markerUrl={ data.markerUrl }
+				onMap={ setMap }
+			/>
+			<MarkerEditor
+				map={ map }
+				markers={ attributes.markers }
+				setMarkers={ ( markers ) => setAttributes( { markers } ) }
+				onChanged={ refresh }
+				onCreated={ ( id ) => created.current.add( id ) }
+				editUrl={ data.markerEditUrl }
+				adding={ adding }
+				setAdding={ setAdding }
 			/>
 		</div>
 	);

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# npm run test:e2e [-- playwright args]
+#
+# Runs the Playwright suite against a WordPress site:
+# - if a site already answers at WP_BASE_URL (default http://localhost:8889), it is reused as is
+#   (tests must then tolerate whatever content it holds);
+# - otherwise a test site is started on port 8889 with no demo content, in its own wp-env work
+#   folder (WP_ENV_HOME=.cache/wp-env-e2e), so it runs beside the `npm start` site on 8888, and
+#   it is stopped again when the run ends, however it ends.
+# Arguments go to `playwright test` unchanged (e.g. `npm run test:e2e -- tests/e2e/smoke.spec.ts`).
+#
+# Environment: WP_BASE_URL, CAIRN_E2E_PORT (8889), CHROMIUM_PATH (/usr/bin/chromium),
+# CAIRN_E2E_TIMEOUT (seconds for the whole Playwright run, default 1800).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+say() { printf '[test-e2e] %s\n' "$*" >&2; }
+
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [[ ! -x "$CHROMIUM" ]]; then
+	say "ERROR: no Chromium at $CHROMIUM. Install Debian's (apt-get install chromium) or set CHROMIUM_PATH."
+	say "(npx playwright install cannot download browsers on this network.)"
+	exit 1
+fi
+[[ -d node_modules/@playwright/test ]] || { say "ERROR: run npm install first."; exit 1; }
+
+PORT="${CAIRN_E2E_PORT:-8889}"
+export WP_BASE_URL="${WP_BASE_URL:-http://localhost:$PORT}"
+SITE_HOME="$ROOT/.cache/wp-env-e2e"
+
+answers() { curl -s -o /dev/null --connect-timeout 2 -m 15 "$WP_BASE_URL/"; }
+
+STARTED=0
+stop_site() {
+	local code=$?
+	if [[ $STARTED == 1 ]]; then
+		say "stopping the test site on port $PORT"
+		WP_ENV_HOME="$SITE_HOME" WP_ENV_PORT="$PORT" timeout -k 10 120 node bin/stop.mjs || say "WARNING: could not stop the test site"
+	fi
+	exit "$code"
+}
+trap stop_site EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if answers; then
+	say "reusing the site that answers at $WP_BASE_URL"
+else
+	if [[ "$WP_BASE_URL" != "http://localhost:$PORT" ]]; then
+		say "ERROR: nothing answers at $WP_BASE_URL (and it is not the local test port $PORT, so it is not started here)."
+		exit 1
+	fi
+	say "starting a test site on port $PORT (no demo content)"
+	STARTED=1
+	WP_ENV_HOME="$SITE_HOME" WP_ENV_PORT="$PORT" CAIRN_SEED=none timeout -k 10 600 node bin/start.mjs ||
+		{ say "ERROR: the test site did not start (see above)."; exit 1; }
+	answers || { say "ERROR: the test site started but does not answer at $WP_BASE_URL."; exit 1; }
+fi
+
+say "running playwright test $*"
+timeout -k 30 "${CAIRN_E2E_TIMEOUT:-1800}" npx --no-install playwright test "$@"

@@ -1,0 +1,64 @@
+/**
+ * Playwright configuration for the end-to-end suite (run it with `npm run test:e2e`, which
+ * starts a site on port 8889 when none answers there; see bin/test-e2e.sh).
+ *
+ * The browser is Debian's Chromium (Playwright cannot download its own here) with WebGL on the
+ * CPU through SwiftShader, so mapbox-gl renders headless. The background-networking flags stop
+ * Chromium from flooding the closed network with refused connections.
+ */
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// @wordpress/e2e-test-utils-playwright reads these from the environment when it loads.
+process.env.WP_BASE_URL ??= 'http://localhost:8889';
+process.env.STORAGE_STATE_PATH ??= path.join(
+	__dirname,
+	'artifacts',
+	'storage-states',
+	'admin.json'
+);
+
+export default defineConfig( {
+	testDir: 'tests/e2e',
+	outputDir: 'artifacts/test-results',
+	globalSetup: './tests/e2e/global-setup.ts',
+	// One PHP worker serves the whole Playground site: run tests one at a time.
+	workers: 1,
+	fullyParallel: false,
+	forbidOnly: !! process.env.CI,
+	retries: 0,
+	// Generous: Playground answers a page in ~1 s and opens the block editor in 4–8 s.
+	timeout: 120_000,
+	expect: { timeout: 20_000 },
+	reporter: process.env.CI
+		? [
+				[ 'list' ],
+				[ 'html', { open: 'never', outputFolder: 'artifacts/playwright-report' } ],
+		  ]
+		: [ [ 'list' ] ],
+	use: {
+		baseURL: process.env.WP_BASE_URL,
+		storageState: process.env.STORAGE_STATE_PATH,
+		headless: true,
+		viewport: { width: 1280, height: 800 },
+		actionTimeout: 20_000,
+		navigationTimeout: 60_000,
+		trace: 'retain-on-failure',
+		screenshot: 'only-on-failure',
+		video: 'off',
+		launchOptions: {
+			executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+			args: [
+				'--no-sandbox',
+				'--use-angle=swiftshader',
+				'--enable-unsafe-swiftshader',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+				'--no-first-run',
+				'--ignore-gpu-blocklist',
+			],
+		},
+	},
+	projects: [ { name: 'chromium', use: { browserName: 'chromium' } } ],
+} );

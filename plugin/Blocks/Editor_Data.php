@@ -1,0 +1,74 @@
+<?php
+/**
+ * What the map block needs to know in the editor.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Blocks;
+
+use Cairn\Maps\Settings\Settings;
+
+/**
+ * Prints `window.cairnMapsEditor` before the block's editor script: the public token (pages print it
+ * anyway), why there is none, and where things are. Never a secret token: `Settings::map_token()`
+ * refuses those.
+ *
+ * @since 0.1.0
+ */
+class Editor_Data {
+
+	public const SCRIPT_HANDLE = 'cairn-map-editor-script';
+
+	/**
+	 * Settings.
+	 *
+	 * @var Settings
+	 */
+	private Settings $settings;
+
+	/**
+	 * Creates the part.
+	 *
+	 * @param Settings $settings Settings.
+	 */
+	public function __construct( Settings $settings ) {
+		$this->settings = $settings;
+	}
+
+	/**
+	 * Wires hooks.
+	 */
+	public function add_hooks(): void {
+		add_action( 'enqueue_block_editor_assets', array( $this, 'print_data' ) );
+	}
+
+	/**
+	 * The data for the editor.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function data(): array {
+		$token = $this->settings->map_token();
+		return array(
+			'accessToken'      => $token['token'],
+			'tokenError'       => $token['error'],
+			'canManageOptions' => current_user_can( 'manage_options' ),
+			'settingsUrl'      => admin_url( 'options-general.php?page=cairn-maps' ),
+			'markersUrl'       => rest_url( 'cairn/v1/markers' ),
+			'markerUrl'        => rest_url( 'cairn/v1/markers/' ),
+			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
+		);
+	}
+
+	/**
+	 * Prints the data before the block's editor script.
+	 */
+	public function print_data(): void {
+		wp_add_inline_script(
+			self::SCRIPT_HANDLE,
+			'window.cairnMapsEditor = ' . wp_json_encode( $this->data(), JSON_HEX_TAG | JSON_HEX_AMP ) . ';',
+			'before'
+		);
+	}
+}

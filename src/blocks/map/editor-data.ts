@@ -1,0 +1,69 @@
+/**
+ * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
+ */
+import type { MapErrorCode } from '../../map/types';
+
+export interface EditorData {
+	accessToken: string;
+	tokenError: MapErrorCode | '';
+	canManageOptions: boolean;
+	settingsUrl: string;
+	markersUrl: string;
+	markerUrl: string;
+	markerEditUrl: string;
+}
+
+const TOKEN_ERRORS: ReadonlyArray< string > = [
+	'missing-token',
+	'secret-token',
+	'invalid-token',
+];
+
+function text( value: unknown ): string {
+	return typeof value === 'string' ? value : '';
+}
+
+export function getEditorData(): EditorData {
+	const raw: unknown = ( window as { cairnMapsEditor?: unknown } )
+		.cairnMapsEditor;
+	const data =
+		typeof raw === 'object' && raw !== null
+			? ( raw as Record< string, unknown > )
+			: {};
+	const tokenError = text( data.tokenError );
+	return {
+		accessToken: text( data.accessToken ),
+		tokenError: TOKEN_ERRORS.includes( tokenError )
+			? ( tokenError as MapErrorCode )
+			: '',
+		canManageOptions: data.canManageOptions === true,
+		settingsUrl: text( data.settingsUrl ),
+		markersUrl: text( data.markersUrl ),
+		markerUrl: text( data.markerUrl ),
+		markerEditUrl: text( data.markerEditUrl ),
+	};
+}
+
+/** The feed URL for a marker selection, or '' when the selection is empty. */
+export function markersFeedUrl(
+	base: string,
+	selection: { source: string; groups: string[]; ids: number[] }
+): string {
+	if ( ! base ) {
+		return '';
+	}
+	const url = new URL( base, window.location.href );
+	if ( selection.source === 'groups' ) {
+		if ( selection.groups.length === 0 ) {
+			return '';
+		}
+		url.searchParams.set( 'group', selection.groups.join( ',' ) );
+	}
+	if ( selection.source === 'ids' ) {
+		if ( selection.ids.length === 0 ) {
+			return '';
+		}
+		url.searchParams.set( 'include', selection.ids.join( ',' ) );
+	}
+	return url.toString();
+}

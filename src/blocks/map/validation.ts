@@ -1,0 +1,70 @@
+/**
+ * Editor-side checks of values an editor types, with the messages shown next to the fields.
+ */
+import { __ } from '@wordpress/i18n';
+
+import { isValidStyleUrl } from '../../map/config';
+import { LIMITS } from '../../map/limits';
+
+export const HEIGHT_PATTERN =
+	/^(?:[1-9]\d{0,3}|\d{1,4}\.\d{1,3})(px|em|rem|vh|svh|dvh)$/;
+
+export function heightError( value: string ): string {
+	return HEIGHT_PATTERN.test( value )
+		? ''
+		: __( 'Use a CSS length such as 480px, 30rem or 60vh.', 'cairn-maps' );
+}
+
+export function styleError( value: string ): string {
+	return isValidStyleUrl( value )
+		? ''
+		: __(
+				'Use a Mapbox style URL (mapbox://styles/owner/style) or an https:// address of a style JSON.',
+				'cairn-maps'
+			);
+}
+
+export function zoomRangeError( minZoom: number, maxZoom: number ): string {
+	return minZoom > maxZoom
+		? __(
+				'The minimum zoom cannot be above the maximum zoom.',
+				'cairn-maps'
+			)
+		: '';
+}
+
+/** Parses a typed number, or null when it is not a finite number inside the range. */
+export function parseNumberIn(
+	value: string | number | undefined,
+	range: { min: number; max: number }
+): number | null {
+	const number = typeof value === 'number' ? value : Number( value );
+	if (
+		value === '' ||
+		value === undefined ||
+		! Number.isFinite( number ) ||
+		number < range.min ||
+		number > range.max
+	) {
+		return null;
+	}
+	return number;
+}
+
+export const RANGES = {
+	lat: LIMITS.latitude,
+	lng: LIMITS.longitude,
+	zoom: LIMITS.zoom,
+	bearing: LIMITS.bearing,
+	pitch: LIMITS.pitch,
+	clusterRadius: {
+		min: LIMITS.cluster.minRadius,
+		max: LIMITS.cluster.maxRadius,
+	},
+};
+
+/** Rounds a camera value for storage: enough precision, no float noise in the post content. */
+export function roundTo( value: number, digits: number ): number {
+	const factor = 10 ** digits;
+	return Math.round( value * factor ) / factor;
+}

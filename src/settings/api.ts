@@ -1,0 +1,79 @@
+/**
+ * The plugin's settings as `/wp/v2/settings` holds them, read and saved through api-fetch.
+ */
+import apiFetch from '@wordpress/api-fetch';
+import { __ } from '@wordpress/i18n';
+
+import { parseSiteDefaults } from './defaults';
+import type { SiteDefaults } from './defaults';
+
+export interface PluginSettings {
+	accessToken: string;
+	defaults: SiteDefaults;
+	requireConsent: boolean;
+	deleteDataOnUninstall: boolean;
+}
+
+/** Option names, fixed by the REST contract. */
+export const OPTION = {
+	accessToken: 'cairn_maps_access_token',
+	defaults: 'cairn_maps_defaults',
+	requireConsent: 'cairn_maps_require_consent',
+	deleteDataOnUninstall: 'cairn_maps_delete_data_on_uninstall',
+} as const;
+
+function isRecord( value: unknown ): value is Record< string, unknown > {
+	return typeof value === 'object' && value !== null && ! Array.isArray( value );
+}
+
+export function parsePluginSettings( value: unknown ): PluginSettings {
+	const input = isRecord( value ) ? value : {};
+	const token = input[ OPTION.accessToken ];
+	return {
+		accessToken: typeof token === 'string' ? token : '',
+		defaults: parseSiteDefaults( input[ OPTION.defaults ] ),
+		requireConsent: input[ OPTION.requireConsent ] === true,
+		deleteDataOnUninstall: input[ OPTION.deleteDataOnUninstall ] === true,
+	};
+}
+
+export async function fetchPluginSettings(): Promise< PluginSettings > {
+	const response: unknown = await apiFetch( { path: '/wp/v2/settings' } );
+	return parsePluginSettings( response );
+}
+
+/**
+ * Saves some or all settings; answers with what the server stored. The server refuses a bad token
+ * or bad defaults with a 400 and stores nothing.
+ */
+export async function savePluginSettings(
+	changes: Partial< PluginSettings >
+): Promise< PluginSettings > {
+	const data: Record< string, unknown > = {};
+	if ( changes.accessToken !== undefined ) {
+		data[ OPTION.accessToken ] = changes.accessToken.trim();
+	}
+	if ( changes.defaults !== undefined ) {
+		data[ OPTION.defaults ] = changes.defaults;
+	}
+	if ( changes.requireConsent !== undefined ) {
+		data[ OPTION.requireConsent ] = changes.requireConsent;
+	}
+	if ( changes.deleteDataOnUninstall !== undefined ) {
+		data[ OPTION.deleteDataOnUninstall ] = changes.deleteDataOnUninstall;
+	}
+	const response: unknown = await apiFetch( {
+		path: '/wp/v2/settings',
+		method: 'POST',
+		data,
+	} );
+	return parsePluginSettings( response );
+}
+
+/** A message for a failed request: the server's own (never containing a token) or a generic one. */
+export function requestErrorMessage( error: unknown ): string {
+	if ( isRecord( error ) && typeof error.message === 'string' && error.message ) {
+		return error.message;
+	}
+	return __( 'The settings could not be saved. Please try again.', 'cairn-maps' );
+}

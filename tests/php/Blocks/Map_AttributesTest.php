@@ -1,0 +1,225 @@
+<?php
+/**
+ * Validation of stored block attributes.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Tests\Blocks;
+
+use Cairn\Maps\Blocks\Map_Attributes;
+use Cairn\Maps\Tests\TestCase;
+
+/**
+ * Attributes anyone with the code editor can write become a clean configuration.
+ *
+ * @since 0.1.0
+ */
+final class Map_AttributesTest extends TestCase {
+
+	/**
+	 * The block.json defaults, as registered.
+	 *
+	 * @return array<string, mixed>
+	 */
+	private function defaults(): array {
+		$defaults = array();
+		foreach ( \WP_Block_Type_Registry::get_instance()->get_registered( 'cairn/map' )->attributes as $name => $schema ) {
+			$defaults[ $name ] = $schema['default'] ?? null;
+		}
+		return $defaults;
+	}
+
+	/**
+	 * Defaults pass unchanged.
+	 */
+	public function test_defaults_pass_unchanged(): void {
+		$parsed = Map_Attributes::parse( array(), $this->defaults() );
+		$this->assertSame( '', $parsed['error'] );
+		$this->assertSame( 'mapbox://styles/mapbox/standard', $parsed['config']['style'] );
+		$this->assertEquals(
+			array(
+				'lng' => 0,
+				'lat' => 20,
+			),
+			$parsed['config']['center']
+		);
+		$this->assertEquals( 2, $parsed['config']['zoom'] );
+		$this->assertSame( '480px', $parsed['config']['height'] );
+	}
+
+	/**
+	 * Bad values, the config key they land in, and what must come out (the default).
+	 *
+	 * @return array<string, array{0: array<string, mixed>, 1: string, 2: mixed}>
+	 */
+	public function bad_values(): array {
+		return array(
+			'longitude out of range'     => array(
+				array(
+					'center' => array(
+						'lng' => 181,
+						'lat' => 10,
+					),
+				),
+				'center',
+				array(
+					'lng' => 0.0,
+					'lat' => 10.0,
+				),
+			),
+			'latitude beyond mercator'   => array(
+				array(
+					'center' => array(
+						'lng' => 5,
+						'lat' => 86,
+					),
+				),
+				'center',
+				array(
+					'lng' => 5.0,
+					'lat' => 20.0,
+				),
+			),
+			'center not an object'       => array(
+				array( 'center' => 'x' ),
+				'center',
+				array(
+					'lng' => 0.0,
+					'lat' => 20.0,
+				),
+			),
+			'zoom as a string'           => array( array( 'zoom' => '5' ), 'zoom', 2.0 ),
+			'zoom above 22'              => array( array( 'zoom' => 23 ), 'zoom', 2.0 ),
+			'bearing out of range'       => array( array( 'bearing' => 190 ), 'bearing', 0.0 ),
+			'pitch above 60'             => array( array( 'pitch' => 61 ), 'pitch', 0.0 ),
+			'negative pitch'             => array( array( 'pitch' => -1 ), 'pitch', 0.0 ),
+			'javascript style URL'       => array( array( 'mapStyle' => 'javascript:alert(1)' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'plain http style URL'       => array( array( 'mapStyle' => 'http://example.com/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'mapbox style without owner' => array( array( 'mapStyle' => 'mapbox://styles/standard' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'language with markup'       => array( array( 'language' => 'en"><script>' ), 'language', 'auto' ),
+			'CSS injection in height'    => array( array( 'height' => '100px;background:url(x)' ), 'height', '480px' ),
+			'percent height'             => array( array( 'height' => '50%' ), 'height', '480px' ),
+			'controls not booleans'      => array(
+				array(
+					'controls' => array(
+						'zoom'  => 'yes',
+						'scale' => 1,
+					),
+				),
+				'controls',
+				array(
+					'zoom'       => true,
+					'compass'    => true,
+					'scale'      => false,
+					'fullscreen' => true,
+					'geolocate'  => false,
+				),
+			),
+			'cluster radius too big'     => array(
+				array(
+					'cluster' => array(
+						'enabled' => 'no',
+						'radius'  => 5000,
+					),
+				),
+				'cluster',
+				array(
+					'enabled' => true,
+					'radius'  => 80.0,
+				),
+			),
+			'hash as a string'           => array( array( 'hash' => 'true' ), 'hash', false ),
+			'cooperative gestures int'   => array( array( 'cooperativeGestures' => 0 ), 'cooperativeGestures', true ),
+			'unknown marker source'      => array(
+				array(
+					'markers' => array(
+						'source' => 'sql',
+						'groups' => array( 'ok-slug', 'Bad Slug', '<b>' ),
+						'ids'    => array( 3, -1, '4', 0 ),
+					),
+				),
+				'markers',
+				array(
+					'source' => 'all',
+					'groups' => array( 'ok-slug' ),
+					'ids'    => array( 3 ),
+				),
+			),
+		);
+	}
+
+	/**
+	 * Each bad value falls back to its block.json default.
+	 *
+	 * @dataProvider bad_values
+	 *
+	 * @param array<string, mixed> $attributes Stored attributes.
+	 * @param string               $key        Config key.
+	 * @param mixed                $expected   Expected value.
+	 */
+	public function test_bad_values_fall_back_to_the_default( array $attributes, string $key, $expected ): void {
+		$parsed = Map_Attributes::parse( $attributes, $this->defaults() );
+		$this->assertSame( $expected, $parsed['config'][ $key ] );
+		$this->assertSame( '', $parsed['error'] );
+	}
+
+	/**
+	 * Min zoom above max zoom is the zoom range error.
+	 */
+	public function test_min_zoom_above_max_zoom_is_the_zoom_range_error(): void {
+		$parsed = Map_Attributes::parse(
+			array(
+				'minZoom' => 10,
+				'maxZoom' => 3,
+			),
+			$this->defaults()
+		);
+		$this->assertSame( 'zoom-range', $parsed['error'] );
+	}
+
+	/**
+	 * Zoom is kept inside the zoom range.
+	 */
+	public function test_zoom_is_kept_inside_the_zoom_range(): void {
+		$parsed = Map_Attributes::parse(
+			array(
+				'minZoom' => 4,
+				'maxZoom' => 8,
+				'zoom'    => 2,
+			),
+			$this->defaults()
+		);
+		$this->assertSame( '', $parsed['error'] );
+		$this->assertSame( 4.0, $parsed['config']['zoom'] );
+	}
+
+	/**
+	 * Valid values are kept.
+	 */
+	public function test_valid_values_are_kept(): void {
+		$parsed = Map_Attributes::parse(
+			array(
+				'center'   => array(
+					'lng' => -122.4,
+					'lat' => 37.8,
+				),
+				'bearing'  => -45,
+				'pitch'    => 60,
+				'mapStyle' => 'mapbox://styles/cairn-maps/outdoors-v1',
+				'language' => 'zh-Hant',
+				'height'   => '60vh',
+				'hash'     => true,
+			),
+			$this->defaults()
+		);
+		$config = $parsed['config'];
+		$this->assertSame( -122.4, $config['center']['lng'] );
+		$this->assertSame( -45.0, $config['bearing'] );
+		$this->assertSame( 60.0, $config['pitch'] );
+		$this->assertSame( 'mapbox://styles/cairn-maps/outdoors-v1', $config['style'] );
+		$this->assertSame( 'zh-Hant', $config['language'] );
+		$this->assertSame( '60vh', $config['height'] );
+		$this->assertTrue( $config['hash'] );
+	}
+}

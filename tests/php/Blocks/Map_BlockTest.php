@@ -1,0 +1,211 @@
+<?php
+/**
+ * Server rendering of the map block.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Tests\Blocks;
+
+use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Tests\TestCase;
+
+/**
+ * `<!-- wp:cairn/map /-->` rendered by WordPress' block renderer.
+ *
+ * @since 0.1.0
+ */
+final class Map_BlockTest extends TestCase {
+
+	/**
+	 * A well-formed public token.
+	 */
+	public static function public_token(): string {
+		return 'pk.' . rtrim( strtr( base64_encode( '{"u":"cairn","a":"test"}' ), '+/', '-_' ), '=' ) . '.c2lnbmF0dXJl'; // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.obfuscation_base64_encode
+	}
+
+	/**
+	 * Renders a block comment through core's parser and renderer.
+	 *
+	 * @param array<string, mixed> $attributes Block attributes.
+	 */
+	private function render( array $attributes = array() ): string {
+		$json = array() === $attributes ? '' : ' ' . wp_json_encode( $attributes );
+		return do_blocks( "<!-- wp:cairn/map{$json} /-->" );
+	}
+
+	/**
+	 * The wrapper element as a tag processor positioned on it.
+	 *
+	 * @param string $html Rendered HTML.
+	 */
+	private function wrapper( string $html ): \WP_HTML_Tag_Processor {
+		$tags = new \WP_HTML_Tag_Processor( $html );
+		$this->assertTrue( $tags->next_tag( array( 'class_name' => 'wp-block-cairn-map' ) ), 'the wrapper has class wp-block-cairn-map' );
+		return $tags;
+	}
+
+	/**
+	 * Block is registered from the build folder.
+	 */
+	public function test_block_is_registered_from_the_build_folder(): void {
+		$type = \WP_Block_Type_Registry::get_instance()->get_registered( 'cairn/map' );
+		$this->assertNotNull( $type );
+		$this->assertTrue( $type->is_dynamic() );
+		$this->assertSame( 'mapbox://styles/mapbox/standard', $type->attributes['mapStyle']['default'] );
+	}
+
+	/**
+	 * Without a token the block shows the missing token alert.
+	 */
+	public function test_without_a_token_the_block_shows_the_missing_token_alert(): void {
+		$html    = $this->render();
+		$wrapper = $this->wrapper( $html );
+		$this->assertSame( 'error', $wrapper->get_attribute( 'data-cairn-state' ) );
+
+		$alerts = new \WP_HTML_Tag_Processor( $html );
+		$this->assertTrue( $alerts->next_tag( array( 'class_name' => 'wp-block-cairn-map__error' ) ) );
+		$this->assertSame( 'alert', $alerts->get_attribute( 'role' ) );
+		$this->assertSame( 'missing-token', $alerts->get_attribute( 'data-cairn-error' ) );
+		$this->assertStringContainsString( 'public Mapbox access token must be provided', $html );
+		$this->assertSame( 1, substr_count( $html, 'role="alert"' ), 'exactly one alert' );
+	}
+
+	/**
+	 * With a public token the block starts loading and carries the config.
+	 */
+	public function test_with_a_public_token_the_block_starts_loading_and_carries_the_config(): void {
+		update_option( Settings::TOKEN_OPTION, self::public_token() );
+		$html    = $this->render( array( 'zoom' => 5 ) );
+		$wrapper = $this->wrapper( $html );
+
+		$this->assertSame( 'loading', $wrapper->get_attribute( 'data-cairn-state' ) );
+		$this->assertStringNotContainsString( 'role="alert"', $html );
+		$config = json_decode( (string) $wrapper->get_attribute( 'data-cairn-config' ), true );
+		$this->assertIsArray( $config );
+		$this->assertSame( self::public_token(), $config['accessToken'] );
+		$this->assertEquals( 5, $config['zoom'] );
+		$this->assertStringContainsString( '/cairn/v1/markers', $config['markersUrl'] );
+	}
+
+	/**
+	 * A secret token never reaches the page.
+	 */
+	public function test_a_secret_token_never_reaches_the_page(): void {
+		$secret = 'sk.' . substr( self::public_token(), 3 );
+		add_filter(
+			'cairn_maps_access_token',
+			static function () use ( $secret ) {
+				return $secret;
+			}
+		);
+		$html = $this->render();
+		$this->assertStringNotContainsString( $secret, $html );
+		$this->assertStringContainsString( 'data-cairn-error="secret-token"', $html );
+	}
+
+	/**
+	 * Min zoom above max zoom is the zoom range error.
+	 */
+	public function test_min_zoom_above_max_zoom_is_the_zoom_range_error(): void {
+		update_option( Settings::TOKEN_OPTION, self::public_token() );
+		$html = $this->render(
+			array(
+				'minZoom' => 12,
+				'maxZoom' => 4,
+			)
+		);
+		$this->assertSame( 'error', $this->wrapper( $html )->get_attribute( 'data-cairn-state' ) );
+		$this->assertStringContainsString( 'data-cairn-error="zoom-range"', $html );
+	}
+
+	/**
+	 * The marker list shows published titles escaped.
+	 */
+	public function test_the_marker_list_shows_published_titles_escaped(): void {
+		$this->act_as( 'administrator' ); // May store markup in titles (unfiltered_html).
+		$hostile = $this->create_marker( array( 'post_title' => 'Fish & Chips <img src=x onerror=alert(1)> <script>alert(2)</script>' ) );
+		$angle   = $this->create_marker( array( 'post_title' => 'a < b > c "quoted"' ) );
+		$this->create_marker(
+			array(
+				'post_title'  => 'Draft marker',
+				'post_status' => 'draft',
+			)
+		);
+		wp_set_current_user( 0 );
+
+		$html = $this->render();
+		$this->assertStringContainsString( '2 places on this map', $html );
+		$this->assertStringNotContainsString( 'Draft marker', $html );
+		$this->assertStringNotContainsString( '<img', $html );
+		$this->assertStringNotContainsString( '<script', $html );
+		$this->assertStringContainsString( "data-cairn-marker-id=\"{$hostile}\"", $html );
+		$this->assertStringContainsString( 'Fish &amp; Chips', $html );
+		$this->assertMatchesRegularExpression( '/data-cairn-marker-id="' . $angle . '"[^>]*>a &lt; b &gt; c (&quot;|")quoted(&quot;|")<\/li>/', $html );
+	}
+
+	/**
+	 * The marker list is capped with a count of the rest.
+	 */
+	public function test_the_marker_list_is_capped_with_a_count_of_the_rest(): void {
+		for ( $i = 1; $i <= 53; $i++ ) {
+			$this->create_marker( array( 'post_title' => "Place {$i}" ) );
+		}
+		$html = $this->render();
+		$this->assertSame( 50, substr_count( $html, '<li ' ), 'the list shows 50 markers' );
+		$this->assertStringContainsString( '53 places on this map', $html );
+		$this->assertStringContainsString( 'and 3 more places', $html );
+		$this->assertStringContainsString( '>Place 1<', $html );
+		$this->assertStringNotContainsString( '>Place 51<', $html );
+	}
+
+	/**
+	 * The marker list follows the group selection.
+	 */
+	public function test_the_marker_list_follows_the_group_selection(): void {
+		$this->create_marker(
+			array(
+				'post_title' => 'Summit',
+				'groups'     => array( 'peaks' ),
+			)
+		);
+		$this->create_marker(
+			array(
+				'post_title' => 'Bakery',
+				'groups'     => array( 'food' ),
+			)
+		);
+		$html = $this->render(
+			array(
+				'markers' => array(
+					'source' => 'groups',
+					'groups' => array( 'peaks' ),
+					'ids'    => array(),
+				),
+			)
+		);
+		$this->assertStringContainsString( '>Summit<', $html );
+		$this->assertStringNotContainsString( 'Bakery', $html );
+		$config = json_decode( (string) $this->wrapper( $html )->get_attribute( 'data-cairn-config' ), true );
+		$this->assertStringContainsString( 'group=peaks', $config['markersUrl'] );
+	}
+
+	/**
+	 * An empty selection lists nothing and loads nothing.
+	 */
+	public function test_an_empty_selection_lists_nothing_and_loads_nothing(): void {
+		$this->create_marker();
+		$html   = $this->render(
+			array(
+				'markers' => array(
+					'source' => 'ids',
+					'groups' => array(),
+					'ids'    => array(),
+				),
+			)
+		);
+		$config = json_decode( (string) $this->wrapper( $html )->get_attribute( 'data-cairn-config' ), true );
+		$this->assertStringContainsString( '0 places on this map', $html );
+		$this->assertSame( '', $config['markersUrl'] );
+	}
+}

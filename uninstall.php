@@ -1,0 +1,22 @@
+<?php
+/**
+ * Runs when the plugin is deleted from the Plugins screen (not on deactivation): removes the
+ * settings, and the markers and marker groups only if the owner opted in. See Cairn\Maps\Uninstaller.
+ *
+ * @package Cairn\Maps
+ */
+
+defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
+
+// The plugin itself is not loaded during uninstall: load just the classes the uninstaller uses.
+foreach ( array(
+	'Cairn\\Maps\\Settings\\Settings' => 'plugin/Settings/Settings.php',
+	'Cairn\\Maps\\Markers\\Post_Type' => 'plugin/Markers/Post_Type.php',
+	'Cairn\\Maps\\Uninstaller'        => 'plugin/Uninstaller.php',
+) as $cairn_maps_class => $cairn_maps_file ) {
+	if ( ! class_exists( $cairn_maps_class, false ) ) {
+		require_once __DIR__ . '/' . $cairn_maps_file;
+	}
+}
+
+( new Cairn\Maps\Uninstaller() )->run();
