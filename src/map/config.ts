@@ -166,6 +166,11 @@ export function parseMapConfig( input: unknown ): MapConfig {
 		language,
 		cluster: cluster( value.cluster ),
 		hash: bool( value.hash, DEFAULTS.hash.default ),
+		hashName:
+			typeof value.hashName === 'string' &&
+			/^[A-Za-z][\w-]{0,63}$/.test( value.hashName )
+				? value.hashName
+				: '',
 		cooperativeGestures: bool(
 			value.cooperativeGestures,
 			DEFAULTS.cooperativeGestures.default

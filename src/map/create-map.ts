@@ -14,6 +14,7 @@ import 'mapbox-gl/dist/mapbox-gl.css';
 import { parseMapConfig } from './config';
 import { addControls } from './controls';
 import { MapError, errorMessage } from './errors';
+import { attachHashSync, viewFromAddress } from './hash-sync';
 import { attachKeyboardPanning } from './keyboard';
 import { PINNED_MAP_OPTIONS } from './limits';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
@@ -146,6 +147,22 @@ export function createMap(
 		return failed( host, 'webgl' );
 	}
 
+	const view = host.ownerDocument.defaultView ?? window;
+	const fromAddress = config.hash
+		? viewFromAddress( view, config.hashName, {
+				min: config.minZoom,
+				max: config.maxZoom,
+			} )
+		: null;
+	const camera = fromAddress
+		? {
+				center: { lng: fromAddress.lng, lat: fromAddress.lat },
+				zoom: fromAddress.zoom,
+				bearing: fromAddress.bearing,
+				pitch: fromAddress.pitch,
+			}
+		: config;
+
 	let map: MapboxMap;
 	try {
 		map = new mapboxgl.Map( {
@@ -153,10 +170,10 @@ export function createMap(
 			container,
 			accessToken: config.accessToken,
 			style: config.style,
-			center: [ config.center.lng, config.center.lat ],
-			zoom: config.zoom,
-			bearing: config.bearing,
-			pitch: config.pitch,
+			center: [ camera.center.lng, camera.center.lat ],
+			zoom: camera.zoom,
+			bearing: camera.bearing,
+			pitch: camera.pitch,
 			minZoom: config.minZoom,
 			maxZoom: config.maxZoom,
 			language: config.language,
@@ -227,6 +244,9 @@ export function createMap(
 
 	cleanups.push( addControls( map, config.controls ) );
 	cleanups.push( attachKeyboardPanning( map ) );
+	if ( config.hash ) {
+		cleanups.push( attachHashSync( map, view, config.hashName ) );
+	}
 
 	return {
 		map,

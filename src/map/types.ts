@@ -42,6 +42,8 @@ export interface MapConfig {
 	language: string;
 	cluster: ClusterConfig;
 	hash: boolean;
+	/** Name of this map's part of the address fragment; '' for the page's only hashed map. */
+	hashName: string;
 	cooperativeGestures: boolean;
 	/** GeoJSON feed of the markers to show; empty for none. */
 	markersUrl: string;
