@@ -16,8 +16,11 @@ import { addControls } from './controls';
 import { MapError, errorMessage } from './errors';
 import { attachHashSync, viewFromAddress } from './hash-sync';
 import { attachKeyboardPanning } from './keyboard';
+import { localizeClassicStyle } from './language';
 import { PINNED_MAP_OPTIONS } from './limits';
+import { announceView, upgradeMarkerList } from './marker-list';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
+import { PopupController } from './popup';
 import { checkToken } from './token';
 import type { MapConfig, MapErrorCode } from './types';
 
@@ -211,6 +214,10 @@ export function createMap(
 	}, options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT );
 	cleanups.push( () => window.clearTimeout( timeout ) );
 
+	const localize = () =>
+		localizeClassicStyle( map, config.language, view.navigator.languages );
+	map.on( 'style.load', localize );
+
 	map.on( 'error', ( event ) => {
 		const code = classify( event, loaded );
 		if ( code ) {
@@ -222,8 +229,17 @@ export function createMap(
 		loaded = true;
 		window.clearTimeout( timeout );
 		if ( config.markersUrl ) {
+			const popups = new PopupController( map, config.markerUrl );
 			cleanups.push(
-				addMarkersLayer( map, config.markersUrl, config.cluster )
+				addMarkersLayer(
+					map,
+					config.markersUrl,
+					config.cluster,
+					( id, lngLat ) => popups.open( id, lngLat )
+				),
+				upgradeMarkerList( host, map, popups ),
+				announceView( host, map ),
+				() => popups.close()
 			);
 		}
 		if ( host.dataset.cairnState === 'error' ) {
@@ -231,15 +247,12 @@ export function createMap(
 		}
 		setState( host, 'ready' );
 		settle.resolve( map );
-		const view = host.ownerDocument.defaultView;
-		if ( view ) {
-			host.dispatchEvent(
-				new view.CustomEvent( 'cairn:map-ready', {
-					bubbles: true,
-					detail: { map },
-				} )
-			);
-		}
+		host.dispatchEvent(
+			new view.CustomEvent( 'cairn:map-ready', {
+				bubbles: true,
+				detail: { map },
+			} )
+		);
 	} );
 
 	cleanups.push( addControls( map, config.controls ) );

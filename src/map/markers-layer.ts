@@ -15,7 +15,8 @@ export const POINTS_LAYER = 'cairn-points';
 export function addMarkersLayer(
 	map: MapboxMap,
 	url: string,
-	cluster: ClusterConfig
+	cluster: ClusterConfig,
+	onPointClick?: ( id: number, lngLat: { lng: number; lat: number } ) => void
 ): () => void {
 	map.addSource( MARKERS_SOURCE, {
 		type: 'geojson',
@@ -90,6 +91,16 @@ export function addMarkersLayer(
 			}
 		} );
 	};
+	const openPoint = ( event: MapMouseEvent ) => {
+		const feature = event.features?.[ 0 ];
+		const id = Number( feature?.id );
+		if ( onPointClick && feature && Number.isInteger( id ) && id > 0 ) {
+			const geometry = feature.geometry;
+			const [ lng = 0, lat = 0 ] =
+				geometry.type === 'Point' ? geometry.coordinates : [];
+			onPointClick( id, { lng, lat } );
+		}
+	};
 	const pointer = () => {
 		map.getCanvas().style.cursor = 'pointer';
 	};
@@ -97,11 +108,17 @@ export function addMarkersLayer(
 		map.getCanvas().style.cursor = '';
 	};
 	map.on( 'click', CLUSTERS_LAYER, expandCluster );
-	map.on( 'mouseenter', CLUSTERS_LAYER, pointer );
-	map.on( 'mouseleave', CLUSTERS_LAYER, noPointer );
+	map.on( 'click', POINTS_LAYER, openPoint );
+	for ( const layer of [ CLUSTERS_LAYER, POINTS_LAYER ] ) {
+		map.on( 'mouseenter', layer, pointer );
+		map.on( 'mouseleave', layer, noPointer );
+	}
 	return () => {
 		map.off( 'click', CLUSTERS_LAYER, expandCluster );
-		map.off( 'mouseenter', CLUSTERS_LAYER, pointer );
-		map.off( 'mouseleave', CLUSTERS_LAYER, noPointer );
+		map.off( 'click', POINTS_LAYER, openPoint );
+		for ( const layer of [ CLUSTERS_LAYER, POINTS_LAYER ] ) {
+			map.off( 'mouseenter', layer, pointer );
+			map.off( 'mouseleave', layer, noPointer );
+		}
 	};
 }
