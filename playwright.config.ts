@@ -33,8 +33,14 @@ export default defineConfig( {
 	reporter: process.env.CI
 		? [
 				[ 'list' ],
-				[ 'html', { open: 'never', outputFolder: 'artifacts/playwright-report' } ],
-		  ]
+				[
+					'html',
+					{
+						open: 'never',
+						outputFolder: 'artifacts/playwright-report',
+					},
+				],
+			]
 		: [ [ 'list' ] ],
 	use: {
 		baseURL: process.env.WP_BASE_URL,

@@ -81,6 +81,61 @@ function ringArea( ring ) {
 	return Math.abs( a / 2 );
 }
 
+/**
+ * world-atlas keeps spherical rings (for d3-geo): rings that cross the antimeridian jump from
+ * +180 to -180, and Antarctica winds around the pole. A planar tiler draws those jumps as lines
+ * across the world, so make longitudes continuous (geojson-vt wraps x beyond ±180), and close
+ * rings that wind around a pole along the pole.
+ */
+function unwrapRing( ring, near ) {
+	const out = [];
+	let prev = null;
+	for ( const [ x0, y ] of ring ) {
+		let x = x0;
+		if ( prev === null ) {
+			while ( near !== undefined && x - near > 180 ) {
+				x -= 360;
+			}
+			while ( near !== undefined && x - near < -180 ) {
+				x += 360;
+			}
+		} else {
+			while ( x - prev > 180 ) {
+				x -= 360;
+			}
+			while ( x - prev < -180 ) {
+				x += 360;
+			}
+		}
+		out.push( [ x, y ] );
+		prev = x;
+	}
+	const first = out[ 0 ];
+	const last = out[ out.length - 1 ];
+	if ( Math.abs( last[ 0 ] - first[ 0 ] ) > 180 ) {
+		const meanY = out.reduce( ( sum, p ) => sum + p[ 1 ], 0 ) / out.length;
+		const pole = meanY < 0 ? -90 : 90;
+		out.push( [ last[ 0 ], pole ], [ first[ 0 ], pole ], [ first[ 0 ], first[ 1 ] ] );
+	}
+	return out;
+}
+
+function unwrapGeometry( geometry ) {
+	const polygons = geometry.type === 'Polygon' ? [ geometry.coordinates ] : geometry.coordinates;
+	const fixed = [];
+	for ( const [ outer, ...holes ] of polygons ) {
+		// Antarctica: the "outer" ring is a tiny circle at -89.999 and the coast a "hole" that
+		// winds around the pole. Drop the circle; the coast, closed along the pole, is the polygon.
+		if ( outer.every( ( [ , y ] ) => Math.abs( y ) > 89.9 ) ) {
+			holes.forEach( ( h ) => fixed.push( [ unwrapRing( h ) ] ) );
+			continue;
+		}
+		const o = unwrapRing( outer );
+		fixed.push( [ o, ...holes.map( ( h ) => unwrapRing( h, o[ 0 ][ 0 ] ) ) ] );
+	}
+	return { type: 'MultiPolygon', coordinates: fixed };
+}
+
 /** A point inside the largest polygon: the middle of the widest horizontal run through it. */
 function labelPoint( geometry ) {
 	const polygons = geometry.type === 'Polygon' ? [ geometry.coordinates ] : geometry.coordinates;
@@ -122,7 +177,8 @@ function labelPoint( geometry ) {
 			}
 		}
 	}
-	return bestPoint.map( ( v ) => Math.round( v * 1e4 ) / 1e4 );
+	const lng = ( ( ( bestPoint[ 0 ] + 180 ) % 360 ) + 360 ) % 360 - 180;
+	return [ lng, bestPoint[ 1 ] ].map( ( v ) => Math.round( v * 1e4 ) / 1e4 );
 }
 
 async function buildTiles( outDir ) {
@@ -131,7 +187,9 @@ async function buildTiles( outDir ) {
 	const { default: GeoJSONVT } = await import( 'geojson-vt' );
 	const topo = JSON.parse( fs.readFileSync( require.resolve( 'world-atlas/countries-50m.json' ), 'utf8' ) );
 	const geometries = topo.objects.countries.geometries;
-	const countries = topojson.feature( topo, topo.objects.countries ).features;
+	const countries = topojson
+		.feature( topo, topo.objects.countries )
+		.features.map( ( f ) => ( { ...f, geometry: unwrapGeometry( f.geometry ) } ) );
 
 	// Five map colours so that neighbours differ (greedy colouring, biggest countries first).
 	const neighbours = topojson.neighbors( geometries );

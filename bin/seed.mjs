@@ -28,7 +28,12 @@ const BATCH_SIZE = 25;
 const PAGE_SLUG = 'cairn-maps-demo';
 const REQUEST_TIMEOUT_MS = 120000;
 
-/** ASCII slug, stable under WordPress' sanitize_title(). */
+/**
+ * ASCII slug, stable under WordPress' sanitize_title().
+ *
+ * @param {string} text A title.
+ * @return {string} Its slug.
+ */
 export function slugify( text ) {
 	return text
 		.replace( /[øØ]/g, 'o' )
@@ -55,7 +60,9 @@ class Site {
 	}
 
 	cookieHeader() {
-		return [ ...this.cookies ].map( ( [ k, v ] ) => `${ k }=${ v }` ).join( '; ' );
+		return [ ...this.cookies ]
+			.map( ( [ k, v ] ) => `${ k }=${ v }` )
+			.join( '; ' );
 	}
 
 	remember( response ) {
@@ -64,7 +71,10 @@ class Site {
 			const eq = pair.indexOf( '=' );
 			const name = pair.slice( 0, eq ).trim();
 			const value = pair.slice( eq + 1 ).trim();
-			if ( /expires=Thu, 01[- ]Jan[- ]1970/i.test( line ) || value === 'deleted' ) {
+			if (
+				/expires=Thu, 01[- ]Jan[- ]1970/i.test( line ) ||
+				value === 'deleted'
+			) {
 				this.cookies.delete( name );
 			} else {
 				this.cookies.set( name, value );
@@ -83,37 +93,82 @@ class Site {
 		return response;
 	}
 
+	/**
+	 * Logs in and fetches a REST nonce, then proves both with /wp/v2/users/me. On a fresh
+	 * Playground site the first log-in can hand out a cookie or nonce that the next request
+	 * rejects (the site has no salts in wp-config.php, so WordPress generates and stores them on
+	 * first use); a second attempt works, so try up to three times.
+	 *
+	 * @param {string} username Log-in name.
+	 * @param {string} password Password.
+	 */
 	async login( username, password ) {
-		const response = await this.http( `${ this.siteUrl }/wp-login.php`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams( {
-				log: username,
-				pwd: password,
-				rememberme: 'forever',
-				redirect_to: `${ this.siteUrl }/wp-admin/`,
-				testcookie: '1',
-			} ),
-		} );
-		const loggedIn = [ ...this.cookies.keys() ].some( ( name ) =>
-			name.startsWith( 'wordpress_logged_in_' )
-		);
-		if ( ! loggedIn ) {
-			throw new Error(
-				`could not log in to ${ this.siteUrl } as ${ username } (HTTP ${ response.status })`
+		let problem = '';
+		for ( let attempt = 1; attempt <= 3; attempt++ ) {
+			for ( const name of [ ...this.cookies.keys() ] ) {
+				if (
+					name.startsWith( 'wordpress_' ) &&
+					name !== 'wordpress_test_cookie'
+				) {
+					this.cookies.delete( name );
+				}
+			}
+			const response = await this.http(
+				`${ this.siteUrl }/wp-login.php`,
+				{
+					method: 'POST',
+					headers: {
+						'Content-Type': 'application/x-www-form-urlencoded',
+					},
+					body: new URLSearchParams( {
+						log: username,
+						pwd: password,
+						rememberme: 'forever',
+						redirect_to: `${ this.siteUrl }/wp-admin/`,
+						testcookie: '1',
+					} ),
+				}
 			);
+			const loggedIn = [ ...this.cookies.keys() ].some( ( name ) =>
+				name.startsWith( 'wordpress_logged_in_' )
+			);
+			if ( ! loggedIn ) {
+				throw new Error(
+					`could not log in to ${ this.siteUrl } as ${ username } (HTTP ${ response.status }): check WP_USERNAME / WP_PASSWORD`
+				);
+			}
+			const nonceResponse = await this.http(
+				`${ this.siteUrl }/wp-admin/admin-ajax.php?action=rest-nonce`
+			);
+			const nonce = ( await nonceResponse.text() ).trim();
+			if ( ! nonceResponse.ok || ! /^[a-f0-9]{6,}$/i.test( nonce ) ) {
+				problem = `admin-ajax.php gave no REST nonce (HTTP ${ nonceResponse.status })`;
+				continue;
+			}
+			this.nonce = nonce;
+			const me = await this.rest( 'GET', '/wp/v2/users/me', {
+				query: { _fields: 'id' },
+			} );
+			if ( me.status === 200 ) {
+				return;
+			}
+			problem = `the REST nonce was refused (HTTP ${ me.status } ${ me.body?.code ?? '' })`;
 		}
-		const nonceResponse = await this.http(
-			`${ this.siteUrl }/wp-admin/admin-ajax.php?action=rest-nonce`
+		throw new Error(
+			`could not open a REST session on ${ this.siteUrl }: ${ problem }`
 		);
-		const nonce = ( await nonceResponse.text() ).trim();
-		if ( ! nonceResponse.ok || ! /^[a-f0-9]{6,}$/i.test( nonce ) ) {
-			throw new Error( `no REST nonce from admin-ajax.php (HTTP ${ nonceResponse.status })` );
-		}
-		this.nonce = nonce;
 	}
 
-	/** A REST request through ?rest_route= (works with plain permalinks). Returns { status, headers, body }. */
+	/**
+	 * A REST request through ?rest_route= (works with plain permalinks).
+	 *
+	 * @param {string} method        HTTP method.
+	 * @param {string} route         REST route, e.g. /wp/v2/pages.
+	 * @param {Object} options       Options.
+	 * @param {Object} options.query Query arguments.
+	 * @param {Object} options.body  JSON body.
+	 * @return {Promise<{status: number, headers: Headers, body: any}>} The response.
+	 */
 	async rest( method, route, { query = {}, body } = {} ) {
 		const url = new URL( `${ this.siteUrl }/` );
 		url.searchParams.set( 'rest_route', route );
@@ -137,7 +192,11 @@ class Site {
 				`${ method } ${ route }: HTTP ${ response.status }, not JSON: ${ text.slice( 0, 300 ) }`
 			);
 		}
-		return { status: response.status, headers: response.headers, body: parsed };
+		return {
+			status: response.status,
+			headers: response.headers,
+			body: parsed,
+		};
 	}
 
 	async restOk( method, route, options ) {
@@ -152,7 +211,13 @@ class Site {
 		return result;
 	}
 
-	/** Every item of a collection route (follows X-WP-TotalPages). */
+	/**
+	 * Every item of a collection route (follows X-WP-TotalPages).
+	 *
+	 * @param {string} route Collection route, e.g. /wp/v2/pages.
+	 * @param {Object} query Query arguments.
+	 * @return {Promise<Object[]>} Every item.
+	 */
 	async all( route, query = {} ) {
 		const items = [];
 		for ( let page = 1; ; page++ ) {
@@ -166,7 +231,12 @@ class Site {
 		}
 	}
 
-	/** Runs requests through /batch/v1 in chunks; throws on the first failed sub-request. */
+	/**
+	 * Runs requests through /batch/v1 in chunks; throws on the first failed sub-request.
+	 *
+	 * @param {Object[]} requests Batch sub-requests ({ method, path, body }).
+	 * @return {Promise<Object[]>} The sub-responses' bodies, in order.
+	 */
 	async batch( requests ) {
 		const results = [];
 		for ( let i = 0; i < requests.length; i += BATCH_SIZE ) {
@@ -187,12 +257,29 @@ class Site {
 			} );
 			if ( responses.length !== chunk.length ) {
 				// validation: 'normal' answers with the validation failures only.
-				throw new Error( `batch request rejected: ${ JSON.stringify( body ).slice( 0, 500 ) }` );
+				throw new Error(
+					`batch request rejected: ${ JSON.stringify( body ).slice( 0, 500 ) }`
+				);
 			}
 			results.push( ...responses.map( ( response ) => response.body ) );
 		}
 		return results;
 	}
+}
+
+/**
+ * Opens (and proves) one admin REST session, which also makes a fresh site generate and store
+ * its salts; afterwards every log-in works the first time (tests log in once, in global setup).
+ *
+ * @param {Object} options         Options.
+ * @param {string} options.siteUrl Site address, e.g. http://localhost:8888.
+ */
+export async function warmUp( { siteUrl } ) {
+	const site = new Site( siteUrl );
+	await site.login(
+		process.env.WP_USERNAME || 'admin',
+		process.env.WP_PASSWORD || 'password'
+	);
 }
 
 const PAGE_CONTENT = `<!-- wp:heading -->
@@ -210,9 +297,9 @@ const PAGE_CONTENT = `<!-- wp:heading -->
  * Seeds the site; returns { pageUrl, created } .
  *
  * @param {Object}   options
- * @param {string}   options.siteUrl  Site address, e.g. http://localhost:8888.
+ * @param {string}   options.siteUrl    Site address, e.g. http://localhost:8888.
  * @param {string}   [options.dataFile] Marker data (default bin/demo-markers.json).
- * @param {Function} [options.log]    Progress logger.
+ * @param {Function} [options.log]      Progress logger.
  */
 export async function seed( {
 	siteUrl,
@@ -222,7 +309,10 @@ export async function seed( {
 	const started = Date.now();
 	const data = JSON.parse( fs.readFileSync( dataFile, 'utf8' ) );
 	const site = new Site( siteUrl );
-	await site.login( process.env.WP_USERNAME || 'admin', process.env.WP_PASSWORD || 'password' );
+	await site.login(
+		process.env.WP_USERNAME || 'admin',
+		process.env.WP_PASSWORD || 'password'
+	);
 	const created = { groups: 0, markers: 0, page: 0 };
 
 	const token = process.env.MAPBOX_ACCESS_TOKEN;
@@ -241,17 +331,26 @@ export async function seed( {
 
 	// Marker groups.
 	const groupIds = new Map(
-		( await site.all( '/wp/v2/cairn-marker-groups', { _fields: 'id,slug', hide_empty: false } ) ).map(
-			( term ) => [ term.slug, term.id ]
-		)
+		(
+			await site.all( '/wp/v2/cairn-marker-groups', {
+				_fields: 'id,slug',
+				hide_empty: false,
+			} )
+		).map( ( term ) => [ term.slug, term.id ] )
 	);
-	const missingGroups = data.groups.filter( ( group ) => ! groupIds.has( group.slug ) );
+	const missingGroups = data.groups.filter(
+		( group ) => ! groupIds.has( group.slug )
+	);
 	if ( missingGroups.length ) {
 		const terms = await site.batch(
 			missingGroups.map( ( group ) => ( {
 				method: 'POST',
 				path: '/wp/v2/cairn-marker-groups',
-				body: { name: group.name, slug: group.slug, description: group.description ?? '' },
+				body: {
+					name: group.name,
+					slug: group.slug,
+					description: group.description ?? '',
+				},
 			} ) )
 		);
 		for ( const term of terms ) {
@@ -262,17 +361,27 @@ export async function seed( {
 
 	// Markers, matched by slug.
 	const existing = new Set(
-		( await site.all( '/wp/v2/cairn-markers', { status: 'any', _fields: 'slug', context: 'edit' } ) ).map(
-			( post ) => post.slug
-		)
+		(
+			await site.all( '/wp/v2/cairn-markers', {
+				status: 'any',
+				_fields: 'slug',
+				context: 'edit',
+			} )
+		).map( ( post ) => post.slug )
 	);
-	const missingMarkers = data.markers.filter( ( marker ) => ! existing.has( slugify( marker.title ) ) );
+	const missingMarkers = data.markers.filter(
+		( marker ) => ! existing.has( slugify( marker.title ) )
+	);
 	if ( missingMarkers.length ) {
-		const groupName = new Map( data.groups.map( ( group ) => [ group.slug, group.name ] ) );
+		const groupName = new Map(
+			data.groups.map( ( group ) => [ group.slug, group.name ] )
+		);
 		const posts = await site.batch(
 			missingMarkers.map( ( marker ) => {
 				if ( ! groupIds.has( marker.group ) ) {
-					throw new Error( `marker "${ marker.title }" names an unknown group "${ marker.group }"` );
+					throw new Error(
+						`marker "${ marker.title }" names an unknown group "${ marker.group }"`
+					);
 				}
 				return {
 					method: 'POST',
@@ -303,7 +412,12 @@ export async function seed( {
 	let page = pages[ 0 ];
 	if ( ! page ) {
 		( { body: page } = await site.restOk( 'POST', '/wp/v2/pages', {
-			body: { title: 'Cairn Maps demo', slug: PAGE_SLUG, status: 'publish', content: PAGE_CONTENT },
+			body: {
+				title: 'Cairn Maps demo',
+				slug: PAGE_SLUG,
+				status: 'publish',
+				content: PAGE_CONTENT,
+			},
 		} ) );
 		created.page = 1;
 	}
@@ -323,7 +437,9 @@ function escapeHtml( text ) {
 }
 
 if ( import.meta.url === pathToFileURL( process.argv[ 1 ] ).href ) {
-	const urlArg = process.argv.slice( 2 ).find( ( arg ) => arg.startsWith( '--url=' ) );
+	const urlArg = process.argv
+		.slice( 2 )
+		.find( ( arg ) => arg.startsWith( '--url=' ) );
 	const siteUrl =
 		urlArg?.slice( 6 ) ||
 		process.env.WP_BASE_URL ||

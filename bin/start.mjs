@@ -6,9 +6,11 @@
  * 2. provisions WordPress core into .cache/wordpress (bin/wp-core.sh, works offline);
  * 3. points wp-env at that core (.wp-env.override.json) and seeds wp-env's version cache,
  *    so it never needs wordpress.org;
- * 4. `wp-env start --runtime=playground` (WordPress in WebAssembly + SQLite, no Docker). wp-env
- *    spawns the Playground server detached and records its pid in its work directory, so the
- *    site keeps running after this script exits; `npm stop` ends it;
+ * 4. `wp-env start --runtime=playground` (WordPress in WebAssembly + SQLite, no Docker) on a
+ *    fresh copy of core in wp-env's work folder (Playground writes wp-config.php and the SQLite
+ *    database into the core it mounts). wp-env spawns the Playground server detached and records
+ *    its pid in its work folder, so the site keeps running after this script exits; `npm stop`
+ *    ends it;
  * 5. seeds demo content over the REST API (bin/seed.mjs) and prints the URL and the log-in.
  *
  * Re-running while the site is up skips the start and only re-seeds (idempotent).
@@ -28,8 +30,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const ROOT = path.resolve( path.dirname( fileURLToPath( import.meta.url ) ), '..' );
-const WP_ENV_BIN = path.join( ROOT, 'node_modules', '@wordpress', 'env', 'bin', 'wp-env' );
+export const ROOT = path.resolve(
+	path.dirname( fileURLToPath( import.meta.url ) ),
+	'..'
+);
+const WP_ENV_BIN = path.join(
+	ROOT,
+	'node_modules',
+	'@wordpress',
+	'env',
+	'bin',
+	'wp-env'
+);
 
 export function log( message ) {
 	process.stderr.write( `[cairn] ${ message }\n` );
@@ -46,7 +58,9 @@ export function sitePort() {
 		return Number( process.env.WP_ENV_PORT );
 	}
 	try {
-		const config = JSON.parse( fs.readFileSync( path.join( ROOT, '.wp-env.json' ), 'utf8' ) );
+		const config = JSON.parse(
+			fs.readFileSync( path.join( ROOT, '.wp-env.json' ), 'utf8' )
+		);
 		return Number( config.port ) || 8888;
 	} catch {
 		return 8888;
@@ -62,14 +76,20 @@ export function sitePort() {
 export function wpEnvWorkDirectory() {
 	const home = process.env.WP_ENV_HOME
 		? path.resolve( process.env.WP_ENV_HOME )
-		: path.join( os.homedir(), fs.existsSync( '/snap' ) ? 'wp-env' : '.wp-env' );
+		: path.join(
+				os.homedir(),
+				fs.existsSync( '/snap' ) ? 'wp-env' : '.wp-env'
+			);
 	const configFile = path.resolve( ROOT, '.wp-env.json' );
 	const hash = createHash( 'md5' ).update( configFile ).digest( 'hex' );
 	const legacy = path.join( home, hash );
 	if ( fs.existsSync( legacy ) ) {
 		return legacy;
 	}
-	return path.join( home, `wp-env-${ path.basename( ROOT ) }-${ hash.slice( 0, 8 ) }` );
+	return path.join(
+		home,
+		`wp-env-${ path.basename( ROOT ) }-${ hash.slice( 0, 8 ) }`
+	);
 }
 
 /** Pid of the Playground server wp-env recorded, if that process is alive. */
@@ -92,7 +112,33 @@ export function runningServerPid() {
 	}
 }
 
-/** GET with a hard timeout; resolves to the Response or null when nothing answers. */
+/**
+ * The port a Playground server process listens on, read from its command line (Linux).
+ *
+ * @param {number} pid Server process id.
+ * @return {number|null} The port, or null when unknown.
+ */
+function serverPort( pid ) {
+	try {
+		const args = fs
+			.readFileSync( `/proc/${ pid }/cmdline`, 'utf8' )
+			.split( '\0' );
+		const index = args.indexOf( '--port' );
+		return index >= 0 ? Number( args[ index + 1 ] ) : null;
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * GET with a hard timeout.
+ *
+ * @param {string} url               Address.
+ * @param {Object} options           Options.
+ * @param {number} options.timeoutMs Give up after this long.
+ * @param {Object} options.headers   Request headers.
+ * @return {Promise<Response|null>} The response, or null when nothing answers.
+ */
 export async function probe( url, { timeoutMs = 5000, headers = {} } = {} ) {
 	try {
 		return await fetch( url, {
@@ -105,10 +151,19 @@ export async function probe( url, { timeoutMs = 5000, headers = {} } = {} ) {
 	}
 }
 
-/** Runs wp-env with the given arguments; resolves to its exit code. */
+/**
+ * Runs wp-env with the given arguments.
+ *
+ * @param {string[]} args              wp-env arguments.
+ * @param {Object}   options           Options.
+ * @param {number}   options.timeoutMs Stop it after this long.
+ * @return {Promise<number>} Its exit code.
+ */
 export function runWpEnv( args, { timeoutMs = 180000 } = {} ) {
 	if ( ! fs.existsSync( WP_ENV_BIN ) ) {
-		fail( 'node_modules/@wordpress/env is missing: run `npm install` first.' );
+		fail(
+			'node_modules/@wordpress/env is missing: run `npm install` first.'
+		);
 	}
 	return new Promise( ( resolve ) => {
 		const child = spawn( process.execPath, [ WP_ENV_BIN, ...args ], {
@@ -117,7 +172,9 @@ export function runWpEnv( args, { timeoutMs = 180000 } = {} ) {
 			env: process.env,
 		} );
 		const timer = setTimeout( () => {
-			log( `wp-env ${ args[ 0 ] } did not finish within ${ timeoutMs / 1000 } s; stopping it.` );
+			log(
+				`wp-env ${ args[ 0 ] } did not finish within ${ timeoutMs / 1000 } s; stopping it.`
+			);
 			child.kill( 'SIGTERM' );
 		}, timeoutMs );
 		child.on( 'exit', ( code, signal ) => {
@@ -139,9 +196,19 @@ export function runWpEnv( args, { timeoutMs = 180000 } = {} ) {
  * repository meets a link back to its own root.
  */
 export function pluginLink() {
-	const cacheHome = process.env.XDG_CACHE_HOME || path.join( os.homedir(), '.cache' );
-	const hash = createHash( 'md5' ).update( ROOT ).digest( 'hex' ).slice( 0, 8 );
-	const link = path.join( cacheHome, 'cairn-maps', 'links', `${ path.basename( ROOT ) }-${ hash }`, 'cairn-maps' );
+	const cacheHome =
+		process.env.XDG_CACHE_HOME || path.join( os.homedir(), '.cache' );
+	const hash = createHash( 'md5' )
+		.update( ROOT )
+		.digest( 'hex' )
+		.slice( 0, 8 );
+	const link = path.join(
+		cacheHome,
+		'cairn-maps',
+		'links',
+		`${ path.basename( ROOT ) }-${ hash }`,
+		'cairn-maps'
+	);
 	let current = null;
 	try {
 		current = fs.readlinkSync( link );
@@ -166,14 +233,20 @@ export function pluginLink() {
  * Returns the pristine core folder and its version.
  */
 export function prepareWpEnv() {
-	const result = spawnSync( 'bash', [ path.join( ROOT, 'bin', 'wp-core.sh' ) ], {
-		cwd: ROOT,
-		stdio: [ 'ignore', 'pipe', 'inherit' ],
-		encoding: 'utf8',
-		timeout: 15 * 60 * 1000,
-	} );
+	const result = spawnSync(
+		'bash',
+		[ path.join( ROOT, 'bin', 'wp-core.sh' ) ],
+		{
+			cwd: ROOT,
+			stdio: [ 'ignore', 'pipe', 'inherit' ],
+			encoding: 'utf8',
+			timeout: 15 * 60 * 1000,
+		}
+	);
 	if ( result.status !== 0 ) {
-		fail( 'bin/wp-core.sh could not provision WordPress core (see its message above).' );
+		fail(
+			'bin/wp-core.sh could not provision WordPress core (see its message above).'
+		);
 	}
 	const core = result.stdout.trim().split( '\n' ).pop();
 	const version = fs
@@ -195,7 +268,10 @@ export function prepareWpEnv() {
 		plugins: [ pluginLink() ],
 	};
 	if ( JSON.stringify( wanted ) !== JSON.stringify( override ) ) {
-		fs.writeFileSync( overrideFile, JSON.stringify( wanted, null, '\t' ) + '\n' );
+		fs.writeFileSync(
+			overrideFile,
+			JSON.stringify( wanted, null, '\t' ) + '\n'
+		);
 	}
 
 	const workDirectory = wpEnvWorkDirectory();
@@ -218,19 +294,29 @@ export function prepareWpEnv() {
  * A fresh copy of core for one site, in wp-env's work folder. Playground writes into the core it
  * mounts (wp-config.php, the SQLite database in wp-content/database, mount points), so a shared
  * core would leak one site's database into the next start and into every other site.
+ *
+ * @param {string} core The pristine core folder.
+ * @return {string} The site's copy.
  */
 export function freshSiteCore( core ) {
 	const siteCore = path.join( wpEnvWorkDirectory(), 'wordpress' );
 	fs.rmSync( siteCore, { recursive: true, force: true } );
 	fs.mkdirSync( path.dirname( siteCore ), { recursive: true } );
-	const copy = spawnSync( 'cp', [ '-a', core, siteCore ], { stdio: 'inherit' } );
+	const copy = spawnSync( 'cp', [ '-a', core, siteCore ], {
+		stdio: 'inherit',
+	} );
 	if ( copy.status !== 0 ) {
 		fail( `could not copy ${ core } to ${ siteCore }` );
 	}
 	return siteCore;
 }
 
-/** Newest modification time (ms) of any file under dir, 0 when it does not exist. */
+/**
+ * Newest modification time (ms) of any file under dir, 0 when it does not exist.
+ *
+ * @param {string} dir Folder.
+ * @return {number} Milliseconds since the epoch.
+ */
 function newestMtime( dir ) {
 	let newest = 0;
 	let entries;
@@ -243,7 +329,9 @@ function newestMtime( dir ) {
 		const full = path.join( dir, entry.name );
 		newest = Math.max(
 			newest,
-			entry.isDirectory() ? newestMtime( full ) : fs.statSync( full ).mtimeMs
+			entry.isDirectory()
+				? newestMtime( full )
+				: fs.statSync( full ).mtimeMs
 		);
 	}
 	return newest;
@@ -255,11 +343,17 @@ function buildIfNeeded() {
 		newestMtime( path.join( ROOT, 'src' ) ),
 		fs.statSync( path.join( ROOT, 'package.json' ) ).mtimeMs
 	);
-	if ( fs.existsSync( built ) && newestMtime( path.join( ROOT, 'build' ) ) >= sourceTime ) {
+	if (
+		fs.existsSync( built ) &&
+		newestMtime( path.join( ROOT, 'build' ) ) >= sourceTime
+	) {
 		return;
 	}
 	log( 'building the plugin (npm run build)…' );
-	const result = spawnSync( 'npm', [ 'run', 'build' ], { cwd: ROOT, stdio: 'inherit' } );
+	const result = spawnSync( 'npm', [ 'run', 'build' ], {
+		cwd: ROOT,
+		stdio: 'inherit',
+	} );
 	if ( result.status !== 0 ) {
 		fail( '`npm run build` failed; fix the build or run with --no-build.' );
 	}
@@ -287,7 +381,9 @@ async function main() {
 		} else if ( arg === '--no-build' ) {
 			process.env.CAIRN_BUILD = 'skip';
 		} else {
-			fail( `unknown option ${ arg } (known: --port=N, --no-seed, --no-build)` );
+			fail(
+				`unknown option ${ arg } (known: --port=N, --no-seed, --no-build)`
+			);
 		}
 	}
 	const started = Date.now();
@@ -301,20 +397,40 @@ async function main() {
 	const { core } = prepareWpEnv();
 
 	const ourPid = runningServerPid();
-	const answering = await probe( siteUrl + '/', { timeoutMs: 3000 } );
-	if ( ourPid && answering ) {
-		log( `the site is already running at ${ siteUrl } (pid ${ ourPid }); not starting it again.` );
+	if ( ourPid ) {
+		// One site per wp-env work folder: never start a second one over it (wp-env would
+		// overwrite its pid file and orphan the running server).
+		const runningPort = serverPort( ourPid );
+		if ( runningPort && runningPort !== port ) {
+			fail(
+				`this project's site already runs on port ${ runningPort } (pid ${ ourPid }). ` +
+					'Stop it first (npm stop), or give the second site its own WP_ENV_HOME.'
+			);
+		}
+		log(
+			`the site is already running at ${ siteUrl } (pid ${ ourPid }); not starting it again.`
+		);
+		if ( ! ( await waitForSite( siteUrl + '/', 60000 ) ) ) {
+			fail(
+				`the running site (pid ${ ourPid }) does not answer at ${ siteUrl }; run npm stop and start again.`
+			);
+		}
 	} else {
-		if ( answering ) {
+		if ( await probe( siteUrl + '/', { timeoutMs: 5000 } ) ) {
 			fail(
 				`something else answers on port ${ port }. Stop it, or pick another port: WP_ENV_PORT=8890 npm start`
 			);
 		}
 		// WP_ENV_CORE outranks the override file: this site runs in its own copy of core.
 		process.env.WP_ENV_CORE = freshSiteCore( core );
-		log( `starting WordPress Playground on port ${ port } (wp-env --runtime=playground)…` );
-		const timeoutMs = Number( process.env.CAIRN_START_TIMEOUT || 180 ) * 1000;
-		const code = await runWpEnv( [ 'start', '--runtime=playground' ], { timeoutMs } );
+		log(
+			`starting WordPress Playground on port ${ port } (wp-env --runtime=playground)…`
+		);
+		const timeoutMs =
+			Number( process.env.CAIRN_START_TIMEOUT || 180 ) * 1000;
+		const code = await runWpEnv( [ 'start', '--runtime=playground' ], {
+			timeoutMs,
+		} );
 		if ( code !== 0 ) {
 			fail(
 				`wp-env start failed (exit ${ code }). Its server log: ${ path.join(
@@ -326,12 +442,28 @@ async function main() {
 		if ( ! ( await waitForSite( siteUrl + '/', 60000 ) ) ) {
 			fail( `wp-env started but ${ siteUrl } does not answer.` );
 		}
+		// A fresh site has no salts yet, and its first log-in can be refused by the next
+		// request; one proven log-in now spares every later client (seed, tests) that trap.
+		const { warmUp } = await import(
+			pathToFileURL( path.join( ROOT, 'bin', 'seed.mjs' ) ).href
+		);
+		try {
+			await warmUp( { siteUrl } );
+		} catch ( error ) {
+			fail(
+				`the site does not accept the admin log-in: ${ error.message }`
+			);
+		}
 	}
-	log( `site up after ${ ( ( Date.now() - started ) / 1000 ).toFixed( 1 ) } s` );
+	log(
+		`site up after ${ ( ( Date.now() - started ) / 1000 ).toFixed( 1 ) } s`
+	);
 
 	let pageUrl = null;
 	if ( ( process.env.CAIRN_SEED || 'demo' ) !== 'none' ) {
-		const { seed } = await import( pathToFileURL( path.join( ROOT, 'bin', 'seed.mjs' ) ).href );
+		const { seed } = await import(
+			pathToFileURL( path.join( ROOT, 'bin', 'seed.mjs' ) ).href
+		);
 		try {
 			( { pageUrl } = await seed( { siteUrl } ) );
 		} catch ( error ) {
@@ -339,6 +471,15 @@ async function main() {
 		}
 	}
 
+	const stopCommand = [
+		process.env.WP_ENV_HOME
+			? `WP_ENV_HOME=${ process.env.WP_ENV_HOME }`
+			: null,
+		port !== 8888 ? `WP_ENV_PORT=${ port }` : null,
+		'npm stop',
+	]
+		.filter( Boolean )
+		.join( ' ' );
 	const lines = [
 		'',
 		`Cairn Maps is running (${ ( ( Date.now() - started ) / 1000 ).toFixed( 1 ) } s).`,
@@ -346,11 +487,13 @@ async function main() {
 		`  Site:       ${ siteUrl }/`,
 		`  Dashboard:  ${ siteUrl }/wp-admin/   log in as admin / password`,
 		'  Note: the Playground site logs every new browser in as admin automatically.',
-		'  The database lives in memory: `npm stop` (or a restart) resets it.',
-		'  Stop it with: npm stop',
+		'  Every start is a fresh site (SQLite in a per-site copy of core): stopping it resets it.',
+		`  Stop it with: ${ stopCommand }`,
 		'',
 	];
-	process.stdout.write( lines.filter( ( line ) => line !== null ).join( '\n' ) + '\n' );
+	process.stdout.write(
+		lines.filter( ( line ) => line !== null ).join( '\n' ) + '\n'
+	);
 }
 
 if ( import.meta.url === pathToFileURL( process.argv[ 1 ] ).href ) {

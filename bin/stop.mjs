@@ -41,9 +41,15 @@ async function main() {
 	const port = sitePort();
 
 	if ( ! pid ) {
-		log( `no Playground site recorded in ${ workDirectory }; nothing to stop.` );
-		if ( await probe( `http://localhost:${ port }/`, { timeoutMs: 2000 } ) ) {
-			log( `(something still answers on port ${ port }; it was not started by npm start here)` );
+		log(
+			`no Playground site recorded in ${ workDirectory }; nothing to stop.`
+		);
+		if (
+			await probe( `http://localhost:${ port }/`, { timeoutMs: 2000 } )
+		) {
+			log(
+				`(something still answers on port ${ port }; it was not started by npm start here)`
+			);
 		}
 		return;
 	}
@@ -51,7 +57,9 @@ async function main() {
 	// wp-env reads its configuration (and the cached WordPress version) even to stop.
 	const code = await runWpEnv( [ 'stop' ], { timeoutMs: 60000 } );
 	if ( code !== 0 ) {
-		log( `wp-env stop exited with ${ code }; stopping the server process group ${ pid } directly.` );
+		log(
+			`wp-env stop exited with ${ code }; stopping the server process group ${ pid } directly.`
+		);
 	}
 	if ( ! ( await waitForExit( pid, 5000 ) ) ) {
 		for ( const signal of [ 'SIGTERM', 'SIGKILL' ] ) {
@@ -71,7 +79,10 @@ async function main() {
 		process.exit( 1 );
 	}
 	fs.rmSync( path.join( workDirectory, 'playground.pid' ), { force: true } );
-	fs.rmSync( path.join( workDirectory, 'wordpress' ), { recursive: true, force: true } );
+	fs.rmSync( path.join( workDirectory, 'wordpress' ), {
+		recursive: true,
+		force: true,
+	} );
 	log( `stopped the site on port ${ port }.` );
 }
 

@@ -30,7 +30,7 @@ PORT="${CAIRN_E2E_PORT:-8889}"
 export WP_BASE_URL="${WP_BASE_URL:-http://localhost:$PORT}"
 SITE_HOME="$ROOT/.cache/wp-env-e2e"
 
-answers() { curl -s -o /dev/null --connect-timeout 2 -m 15 "$WP_BASE_URL/"; }
+answers() { curl -s -o /dev/null --connect-timeout 3 -m 60 "$WP_BASE_URL/"; }
 
 STARTED=0
 stop_site() {
@@ -56,6 +56,7 @@ else
 	STARTED=1
 	WP_ENV_HOME="$SITE_HOME" WP_ENV_PORT="$PORT" CAIRN_SEED=none timeout -k 10 600 node bin/start.mjs ||
 		{ say "ERROR: the test site did not start (see above)."; exit 1; }
+	for _ in 1 2 3 4 5; do answers && break || sleep 3; done
 	answers || { say "ERROR: the test site started but does not answer at $WP_BASE_URL."; exit 1; }
 fi
 

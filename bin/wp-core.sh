@@ -59,6 +59,13 @@ pristine() {
 	[[ -z "$extra" ]]
 }
 
+# One provisioning at a time (npm start, the PHPUnit bootstrap and CI may all call this).
+mkdir -p "$CACHE"
+if command -v flock >/dev/null; then
+	exec 9>"$CACHE/wp-core.lock"
+	flock -w 900 9 || die "another bin/wp-core.sh has held $CACHE/wp-core.lock for 15 minutes"
+fi
+
 if [[ "${CAIRN_WP_FORCE:-0}" != 1 && -f "$MARKER" ]] && verify "$DEST" 2>/dev/null; then
 	if pristine "$DEST"; then
 		echo "$DEST"
@@ -138,8 +145,10 @@ from_debian() {
 	)
 	# Lists older than a day are refreshed; otherwise reuse them (fast reruns after a failure).
 	if [[ -z "$(find "$apt/lists" -maxdepth 1 -name '*trixie*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]]; then
-		timeout 300 apt-get "${opts[@]}" -qq update >&2 ||
-			die "apt-get update against $mirror (trixie) failed; check network access to the Debian archive"
+		timeout 300 apt-get "${opts[@]}" -qq update >&2 || true
+		# apt-get update only warns when the archive is unreachable: check for the index itself.
+		[[ -n "$(find "$apt/lists" -maxdepth 1 -name '*trixie*Packages*' 2>/dev/null | head -n 1)" ]] ||
+			die "could not read the Debian archive at $mirror (suite trixie). Check network access, or set CAIRN_DEBIAN_MIRROR."
 	fi
 	local pkgs=(wordpress wordpress-theme-twentytwentyfive libjs-lodash libjs-underscore libjs-cropper php-getid3)
 	mkdir -p "$WORK/debs"

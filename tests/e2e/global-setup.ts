@@ -16,7 +16,9 @@ import { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 export const AUTO_LOGIN_COOKIE = 'playground_auto_login_already_happened';
 
 export const VISITOR_STATE = path.join(
-	path.dirname( process.env.STORAGE_STATE_PATH ?? 'artifacts/storage-states/admin.json' ),
+	path.dirname(
+		process.env.STORAGE_STATE_PATH ?? 'artifacts/storage-states/admin.json'
+	),
 	'visitor.json'
 );
 
@@ -42,13 +44,15 @@ function visitorState( baseURL: string ) {
 async function globalSetup( config: FullConfig ) {
 	const { baseURL, storageState } = config.projects[ 0 ]!.use;
 	if ( ! baseURL || typeof storageState !== 'string' ) {
-		throw new Error( 'playwright.config.ts must set use.baseURL and use.storageState (a path).' );
+		throw new Error(
+			'playwright.config.ts must set use.baseURL and use.storageState (a path).'
+		);
 	}
 
 	// Fail fast with a clear message when no site answers.
 	const probe = await request.newContext( { baseURL } );
 	try {
-		await probe.get( '/', { timeout: 30_000, maxRedirects: 0 } );
+		await probe.get( '/', { timeout: 60_000, maxRedirects: 0 } );
 	} catch ( error ) {
 		throw new Error(
 			`No WordPress site answers at ${ baseURL }. Run the suite with \`npm run test:e2e\` (it starts one), ` +
@@ -61,10 +65,19 @@ async function globalSetup( config: FullConfig ) {
 	// Seed both files with the auto-login cookie; RequestUtils.setup() loads the admin file
 	// into its request context before logging in, and setupRest() saves the result back.
 	await fs.mkdir( path.dirname( storageState ), { recursive: true } );
-	await fs.writeFile( VISITOR_STATE, JSON.stringify( visitorState( baseURL ) ) );
-	await fs.writeFile( storageState, JSON.stringify( visitorState( baseURL ) ) );
+	await fs.writeFile(
+		VISITOR_STATE,
+		JSON.stringify( visitorState( baseURL ) )
+	);
+	await fs.writeFile(
+		storageState,
+		JSON.stringify( visitorState( baseURL ) )
+	);
 
-	const requestUtils = await RequestUtils.setup( { baseURL, storageStatePath: storageState } );
+	const requestUtils = await RequestUtils.setup( {
+		baseURL,
+		storageStatePath: storageState,
+	} );
 	await requestUtils.setupRest();
 	await requestUtils.request.dispose();
 }
