@@ -11,7 +11,7 @@
  *   glyphs/{regular,bold}/{start}-{end}.pbf
  *                                 SDF glyph PBFs (glyphs.proto, 24 px, 3 px buffer, like Mapbox's
  *                                 font API) rasterised from the system's DejaVu Sans by
- *                                 @mapbox/tiny-sdf inside headless Chromium.
+ *                                 the tiny-sdf package inside headless Chromium.
  *   sprite/sprite{,@2x}.{json,png} a two-icon sprite sheet (`dot`, `pin`).
  *   raster/tile.png, raster/dem.png
  *                                 a plain raster tile and a flat (0 m) terrain-RGB tile.
@@ -36,16 +36,32 @@ export const OUT_DIR = path.join( ROOT, 'tests/fixtures/mapbox/generated' );
 
 export const TILE_MAX_ZOOM = 5;
 const TILE_EXTENT = 4096;
-export const TILE_LAYERS = { polygons: 'country_boundaries', labels: 'place_label' };
-/** First code point of each 256-glyph range that gets real glyphs (Latin-1, Latin Extended,
- * IPA/Greek, Greek/Cyrillic, Cyrillic, General Punctuation). Other ranges are answered empty. */
+export const TILE_LAYERS = {
+	polygons: 'country_boundaries',
+	labels: 'place_label',
+};
+/**
+ * First code point of each 256-glyph range that gets real glyphs (Latin-1, Latin Extended,
+ * IPA/Greek, Greek/Cyrillic, Cyrillic, General Punctuation). Other ranges are answered empty.
+ */
 export const GLYPH_RANGE_STARTS = [ 0, 256, 512, 768, 1024, 8192 ];
 export const GLYPH_FONTS = { regular: '400', bold: '700' };
 const FONT_FAMILY = '"DejaVu Sans", "Liberation Sans", sans-serif';
-const INPUT_PACKAGES = [ 'world-atlas', 'topojson-client', 'geojson-vt', 'vt-pbf', '@mapbox/tiny-sdf' ];
+const INPUT_PACKAGES = [
+	'world-atlas',
+	'topojson-client',
+	'geojson-vt',
+	'vt-pbf',
+	'@mapbox/tiny-sdf',
+];
 
 function packageVersion( name ) {
-	return JSON.parse( fs.readFileSync( path.join( ROOT, 'node_modules', name, 'package.json' ), 'utf8' ) ).version;
+	return JSON.parse(
+		fs.readFileSync(
+			path.join( ROOT, 'node_modules', name, 'package.json' ),
+			'utf8'
+		)
+	).version;
 }
 
 /** The hash stored in manifest.json: changes when this script or an input package changes. */
@@ -60,7 +76,9 @@ export function currentHash() {
 
 export function readManifest( dir = OUT_DIR ) {
 	try {
-		return JSON.parse( fs.readFileSync( path.join( dir, 'manifest.json' ), 'utf8' ) );
+		return JSON.parse(
+			fs.readFileSync( path.join( dir, 'manifest.json' ), 'utf8' )
+		);
 	} catch {
 		return null;
 	}
@@ -76,7 +94,9 @@ export function isUpToDate() {
 function ringArea( ring ) {
 	let a = 0;
 	for ( let i = 0, j = ring.length - 1; i < ring.length; j = i++ ) {
-		a += ( ring[ j ][ 0 ] - ring[ i ][ 0 ] ) * ( ring[ j ][ 1 ] + ring[ i ][ 1 ] );
+		a +=
+			( ring[ j ][ 0 ] - ring[ i ][ 0 ] ) *
+			( ring[ j ][ 1 ] + ring[ i ][ 1 ] );
 	}
 	return Math.abs( a / 2 );
 }
@@ -86,6 +106,9 @@ function ringArea( ring ) {
  * +180 to -180, and Antarctica winds around the pole. A planar tiler draws those jumps as lines
  * across the world, so make longitudes continuous (geojson-vt wraps x beyond ±180), and close
  * rings that wind around a pole along the pole.
+ * @param {number[][]} ring   A ring of [lng, lat] positions.
+ * @param {number}     [near] Shift the ring by whole turns to start near this longitude.
+ * @return {number[][]} The unwrapped ring.
  */
 function unwrapRing( ring, near ) {
 	const out = [];
@@ -115,13 +138,20 @@ function unwrapRing( ring, near ) {
 	if ( Math.abs( last[ 0 ] - first[ 0 ] ) > 180 ) {
 		const meanY = out.reduce( ( sum, p ) => sum + p[ 1 ], 0 ) / out.length;
 		const pole = meanY < 0 ? -90 : 90;
-		out.push( [ last[ 0 ], pole ], [ first[ 0 ], pole ], [ first[ 0 ], first[ 1 ] ] );
+		out.push(
+			[ last[ 0 ], pole ],
+			[ first[ 0 ], pole ],
+			[ first[ 0 ], first[ 1 ] ]
+		);
 	}
 	return out;
 }
 
 function unwrapGeometry( geometry ) {
-	const polygons = geometry.type === 'Polygon' ? [ geometry.coordinates ] : geometry.coordinates;
+	const polygons =
+		geometry.type === 'Polygon'
+			? [ geometry.coordinates ]
+			: geometry.coordinates;
 	const fixed = [];
 	for ( const [ outer, ...holes ] of polygons ) {
 		// Antarctica: the "outer" ring is a tiny circle at -89.999 and the coast a "hole" that
@@ -131,14 +161,24 @@ function unwrapGeometry( geometry ) {
 			continue;
 		}
 		const o = unwrapRing( outer );
-		fixed.push( [ o, ...holes.map( ( h ) => unwrapRing( h, o[ 0 ][ 0 ] ) ) ] );
+		fixed.push( [
+			o,
+			...holes.map( ( h ) => unwrapRing( h, o[ 0 ][ 0 ] ) ),
+		] );
 	}
 	return { type: 'MultiPolygon', coordinates: fixed };
 }
 
-/** A point inside the largest polygon: the middle of the widest horizontal run through it. */
+/**
+ * A point inside the largest polygon: the middle of the widest horizontal run through it.
+ * @param {Object} geometry A GeoJSON (Multi)Polygon.
+ * @return {number[]} [lng, lat]
+ */
 function labelPoint( geometry ) {
-	const polygons = geometry.type === 'Polygon' ? [ geometry.coordinates ] : geometry.coordinates;
+	const polygons =
+		geometry.type === 'Polygon'
+			? [ geometry.coordinates ]
+			: geometry.coordinates;
 	let best = polygons[ 0 ];
 	for ( const p of polygons ) {
 		if ( ringArea( p[ 0 ] ) > ringArea( best[ 0 ] ) ) {
@@ -161,7 +201,7 @@ function labelPoint( geometry ) {
 			for ( let i = 0, j = ring.length - 1; i < ring.length; j = i++ ) {
 				const [ x1, y1 ] = ring[ j ];
 				const [ x2, y2 ] = ring[ i ];
-				if ( ( y1 > y ) !== ( y2 > y ) ) {
+				if ( y1 > y !== y2 > y ) {
 					xs.push( x1 + ( ( y - y1 ) * ( x2 - x1 ) ) / ( y2 - y1 ) );
 				}
 			}
@@ -177,7 +217,7 @@ function labelPoint( geometry ) {
 			}
 		}
 	}
-	const lng = ( ( ( bestPoint[ 0 ] + 180 ) % 360 ) + 360 ) % 360 - 180;
+	const lng = ( ( ( ( bestPoint[ 0 ] + 180 ) % 360 ) + 360 ) % 360 ) - 180;
 	return [ lng, bestPoint[ 1 ] ].map( ( v ) => Math.round( v * 1e4 ) / 1e4 );
 }
 
@@ -185,19 +225,31 @@ async function buildTiles( outDir ) {
 	const topojson = require( 'topojson-client' );
 	const vtpbf = require( 'vt-pbf' );
 	const { default: GeoJSONVT } = await import( 'geojson-vt' );
-	const topo = JSON.parse( fs.readFileSync( require.resolve( 'world-atlas/countries-50m.json' ), 'utf8' ) );
+	const topo = JSON.parse(
+		fs.readFileSync(
+			require.resolve( 'world-atlas/countries-50m.json' ),
+			'utf8'
+		)
+	);
 	const geometries = topo.objects.countries.geometries;
 	const countries = topojson
 		.feature( topo, topo.objects.countries )
-		.features.map( ( f ) => ( { ...f, geometry: unwrapGeometry( f.geometry ) } ) );
+		.features.map( ( f ) => ( {
+			...f,
+			geometry: unwrapGeometry( f.geometry ),
+		} ) );
 
 	// Five map colours so that neighbours differ (greedy colouring, biggest countries first).
 	const neighbours = topojson.neighbors( geometries );
 	const area = countries.map( ( f ) =>
-		( f.geometry.type === 'Polygon' ? [ f.geometry.coordinates ] : f.geometry.coordinates )
-			.reduce( ( sum, p ) => sum + ringArea( p[ 0 ] ), 0 )
+		( f.geometry.type === 'Polygon'
+			? [ f.geometry.coordinates ]
+			: f.geometry.coordinates
+		).reduce( ( sum, p ) => sum + ringArea( p[ 0 ] ), 0 )
 	);
-	const order = countries.map( ( _, i ) => i ).sort( ( a, b ) => area[ b ] - area[ a ] || a - b );
+	const order = countries
+		.map( ( _, i ) => i )
+		.sort( ( a, b ) => area[ b ] - area[ a ] || a - b );
 	const colour = new Array( countries.length ).fill( -1 );
 	for ( const i of order ) {
 		const used = new Set( neighbours[ i ].map( ( n ) => colour[ n ] ) );
@@ -215,19 +267,44 @@ async function buildTiles( outDir ) {
 	countries.forEach( ( f, i ) => {
 		const name = f.properties.name;
 		const iso = f.id === undefined ? '' : String( f.id );
-		const props = { name, name_en: name, iso_3166_1_numeric: iso, color_group: colour[ i ] };
+		const props = {
+			name,
+			name_en: name,
+			iso_3166_1_numeric: iso,
+			color_group: colour[ i ],
+		};
 		const id = i + 1;
-		polygons.features.push( { type: 'Feature', id, properties: props, geometry: f.geometry } );
+		polygons.features.push( {
+			type: 'Feature',
+			id,
+			properties: props,
+			geometry: f.geometry,
+		} );
 		labels.features.push( {
 			type: 'Feature',
 			id,
-			properties: { name, name_en: name, class: 'country', iso_3166_1_numeric: iso, symbolrank: rank[ i ] },
+			properties: {
+				name,
+				name_en: name,
+				class: 'country',
+				iso_3166_1_numeric: iso,
+				symbolrank: rank[ i ],
+			},
 			geometry: { type: 'Point', coordinates: labelPoint( f.geometry ) },
 		} );
 	} );
 
-	const options = { maxZoom: TILE_MAX_ZOOM, indexMaxZoom: TILE_MAX_ZOOM, indexMaxPoints: 0, extent: TILE_EXTENT };
-	const polygonIndex = new GeoJSONVT( polygons, { ...options, tolerance: 3, buffer: 64 } );
+	const options = {
+		maxZoom: TILE_MAX_ZOOM,
+		indexMaxZoom: TILE_MAX_ZOOM,
+		indexMaxPoints: 0,
+		extent: TILE_EXTENT,
+	};
+	const polygonIndex = new GeoJSONVT( polygons, {
+		...options,
+		tolerance: 3,
+		buffer: 64,
+	} );
 	const labelIndex = new GeoJSONVT( labels, { ...options, buffer: 256 } );
 
 	let count = 0;
@@ -248,8 +325,16 @@ async function buildTiles( outDir ) {
 				if ( ! Object.keys( layers ).length ) {
 					continue;
 				}
-				const buf = vtpbf.fromGeojsonVt( layers, { version: 2, extent: TILE_EXTENT } );
-				const dir = path.join( outDir, 'tiles', String( z ), String( x ) );
+				const buf = vtpbf.fromGeojsonVt( layers, {
+					version: 2,
+					extent: TILE_EXTENT,
+				} );
+				const dir = path.join(
+					outDir,
+					'tiles',
+					String( z ),
+					String( x )
+				);
 				fs.mkdirSync( dir, { recursive: true } );
 				fs.writeFileSync( path.join( dir, `${ y }.pbf` ), buf );
 				count++;
@@ -265,11 +350,14 @@ async function buildTiles( outDir ) {
 		countries: countries.length,
 		count,
 		bytes,
-		source: 'Natural Earth 1:50m countries via world-atlas@' + packageVersion( 'world-atlas' ),
+		source:
+			'Natural Earth 1:50m countries via world-atlas@' +
+			packageVersion( 'world-atlas' ),
 	};
 }
 
 /* -------------------------------------------------------- protobuf writer -- */
+/* eslint-disable no-bitwise -- varint and zigzag encoding */
 
 class ProtoWriter {
 	constructor() {
@@ -311,8 +399,14 @@ class ProtoWriter {
 	}
 }
 
-/** glyphs.proto: glyphs { 1: fontstack { 1: name, 2: range, 3: glyph { 1 id, 2 bitmap, 3 width,
- * 4 height, 5 left (sint), 6 top (sint), 7 advance } } } */
+/**
+ * glyphs.proto: glyphs { 1: fontstack { 1: name, 2: range, 3: glyph { 1 id, 2 bitmap, 3 width,
+ * 4 height, 5 left (sint), 6 top (sint), 7 advance } } }
+ * @param {string}   name   Font stack name.
+ * @param {string}   range  Like `0-255`.
+ * @param {Object[]} glyphs {id, bitmap, width, height, left, top, advance}
+ * @return {Buffer} The PBF.
+ */
 export function encodeGlyphPbf( name, range, glyphs ) {
 	const stack = new ProtoWriter().string( 1, name ).string( 2, range );
 	for ( const g of glyphs ) {
@@ -320,11 +414,17 @@ export function encodeGlyphPbf( name, range, glyphs ) {
 		if ( g.bitmap && g.bitmap.length ) {
 			w.bytes( 2, g.bitmap );
 		}
-		w.uint( 3, g.width ).uint( 4, g.height ).sint( 5, g.left ).sint( 6, g.top ).uint( 7, g.advance );
+		w.uint( 3, g.width )
+			.uint( 4, g.height )
+			.sint( 5, g.left )
+			.sint( 6, g.top )
+			.uint( 7, g.advance );
 		stack.message( 3, w );
 	}
 	return new ProtoWriter().message( 1, stack ).finish();
 }
+
+/* eslint-enable no-bitwise */
 
 /* ------------------------------------------------------- browser-made art -- */
 
@@ -332,13 +432,29 @@ function chromiumPath() {
 	if ( process.env.CHROMIUM_PATH ) {
 		return process.env.CHROMIUM_PATH;
 	}
-	return fs.existsSync( '/usr/bin/chromium' ) ? '/usr/bin/chromium' : undefined;
+	return fs.existsSync( '/usr/bin/chromium' )
+		? '/usr/bin/chromium'
+		: undefined;
 }
 
-/** Runs in the page: returns the glyphs of the given ranges as base64 SDF bitmaps + metrics. */
+/**
+ * Runs in the page: returns the glyphs of the given ranges as base64 SDF bitmaps + metrics.
+ * @param {Object}   root0        Options.
+ * @param {number[]} root0.starts First code point of each range.
+ * @param {string}   root0.weight CSS font weight.
+ * @param {string}   root0.family CSS font family.
+ * @return {Object} Glyphs by range start.
+ */
 function drawGlyphsInPage( { starts, weight, family } ) {
 	/* global TinySDF */
-	const sdf = new TinySDF( { fontSize: 24, buffer: 3, radius: 8, cutoff: 0.25, fontFamily: family, fontWeight: weight } );
+	const sdf = new TinySDF( {
+		fontSize: 24,
+		buffer: 3,
+		radius: 8,
+		cutoff: 0.25,
+		fontFamily: family,
+		fontWeight: weight,
+	} );
 	const ranges = {};
 	for ( const start of starts ) {
 		const glyphs = [];
@@ -382,7 +498,10 @@ function drawImagesInPage() {
 		return c.toDataURL( 'image/png' ).split( ',' )[ 1 ];
 	};
 	const sprite = ( r ) => {
-		const icons = { dot: { x: 0, y: 0, width: 16 * r, height: 16 * r }, pin: { x: 16 * r, y: 0, width: 20 * r, height: 28 * r } };
+		const icons = {
+			dot: { x: 0, y: 0, width: 16 * r, height: 16 * r },
+			pin: { x: 16 * r, y: 0, width: 20 * r, height: 28 * r },
+		};
 		const image = png( 36 * r, 28 * r, ( ctx ) => {
 			ctx.scale( r, r );
 			ctx.fillStyle = '#c0392b';
@@ -431,28 +550,54 @@ async function buildBrowserAssets( outDir ) {
 	const { chromium } = await import( '@playwright/test' );
 	const browser = await chromium.launch( {
 		executablePath: chromiumPath(),
-		args: [ '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run' ],
+		args: [
+			'--no-sandbox',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--no-first-run',
+		],
 	} );
 	try {
 		const page = await browser.newPage();
 		// Nothing may leave the machine, not even from this throwaway page.
 		await page.route( '**/*', ( route ) => route.abort() );
-		await page.setContent( '<!doctype html><meta charset="utf-8"><title>fixtures</title>' );
+		await page.setContent(
+			'<!doctype html><meta charset="utf-8"><title>fixtures</title>'
+		);
 		const tinySdf = fs
 			.readFileSync( require.resolve( '@mapbox/tiny-sdf' ), 'utf8' )
 			.replace( 'export default class TinySDF', 'class TinySDF' );
-		await page.addScriptTag( { content: `${ tinySdf }\nwindow.TinySDF = TinySDF;` } );
+		await page.addScriptTag( {
+			content: `${ tinySdf }\nwindow.TinySDF = TinySDF;`,
+		} );
 
-		const glyphStats = { fontFamily: FONT_FAMILY, fonts: {}, rangeStarts: GLYPH_RANGE_STARTS, count: 0, bytes: 0 };
+		const glyphStats = {
+			fontFamily: FONT_FAMILY,
+			fonts: {},
+			rangeStarts: GLYPH_RANGE_STARTS,
+			count: 0,
+			bytes: 0,
+		};
 		for ( const [ font, weight ] of Object.entries( GLYPH_FONTS ) ) {
-			const ranges = await page.evaluate( drawGlyphsInPage, { starts: GLYPH_RANGE_STARTS, weight, family: FONT_FAMILY } );
+			const ranges = await page.evaluate( drawGlyphsInPage, {
+				starts: GLYPH_RANGE_STARTS,
+				weight,
+				family: FONT_FAMILY,
+			} );
 			const dir = path.join( outDir, 'glyphs', font );
 			fs.mkdirSync( dir, { recursive: true } );
 			glyphStats.fonts[ font ] = { weight };
 			for ( const start of GLYPH_RANGE_STARTS ) {
 				const range = `${ start }-${ start + 255 }`;
-				const glyphs = ranges[ start ].map( ( g ) => ( { ...g, bitmap: Buffer.from( g.bitmap, 'base64' ) } ) );
-				const buf = encodeGlyphPbf( `Cairn Fixture ${ font }`, range, glyphs );
+				const glyphs = ranges[ start ].map( ( g ) => ( {
+					...g,
+					bitmap: Buffer.from( g.bitmap, 'base64' ),
+				} ) );
+				const buf = encodeGlyphPbf(
+					`Cairn Fixture ${ font }`,
+					range,
+					glyphs
+				);
 				fs.writeFileSync( path.join( dir, `${ range }.pbf` ), buf );
 				glyphStats.count += glyphs.length;
 				glyphStats.bytes += buf.length;
@@ -462,14 +607,30 @@ async function buildBrowserAssets( outDir ) {
 		const images = await page.evaluate( drawImagesInPage );
 		fs.mkdirSync( path.join( outDir, 'sprite' ), { recursive: true } );
 		fs.mkdirSync( path.join( outDir, 'raster' ), { recursive: true } );
-		const write = ( rel, data ) => fs.writeFileSync( path.join( outDir, rel ), data );
-		write( 'sprite/sprite.png', Buffer.from( images.sprite1.image, 'base64' ) );
-		write( 'sprite/sprite.json', JSON.stringify( images.sprite1.json, null, 1 ) );
-		write( 'sprite/sprite@2x.png', Buffer.from( images.sprite2.image, 'base64' ) );
-		write( 'sprite/sprite@2x.json', JSON.stringify( images.sprite2.json, null, 1 ) );
+		const write = ( rel, data ) =>
+			fs.writeFileSync( path.join( outDir, rel ), data );
+		write(
+			'sprite/sprite.png',
+			Buffer.from( images.sprite1.image, 'base64' )
+		);
+		write(
+			'sprite/sprite.json',
+			JSON.stringify( images.sprite1.json, null, 1 )
+		);
+		write(
+			'sprite/sprite@2x.png',
+			Buffer.from( images.sprite2.image, 'base64' )
+		);
+		write(
+			'sprite/sprite@2x.json',
+			JSON.stringify( images.sprite2.json, null, 1 )
+		);
 		write( 'raster/tile.png', Buffer.from( images.tile, 'base64' ) );
 		write( 'raster/dem.png', Buffer.from( images.dem, 'base64' ) );
-		return { glyphs: glyphStats, sprite: { icons: Object.keys( images.sprite1.json ) } };
+		return {
+			glyphs: glyphStats,
+			sprite: { icons: Object.keys( images.sprite1.json ) },
+		};
 	} finally {
 		await browser.close();
 	}
@@ -495,7 +656,9 @@ export async function buildFixtures( { force = false, log = () => {} } = {} ) {
 	const hash = currentHash();
 	const existing = readManifest();
 	if ( ! force && existing && existing.hash === hash ) {
-		log( `maps fixtures up to date (${ hash }) in ${ path.relative( ROOT, OUT_DIR ) }` );
+		log(
+			`maps fixtures up to date (${ hash }) in ${ path.relative( ROOT, OUT_DIR ) }`
+		);
 		return existing;
 	}
 	const started = Date.now();
@@ -507,7 +670,10 @@ export async function buildFixtures( { force = false, log = () => {} } = {} ) {
 		const tilesMs = Date.now() - started;
 		const assets = await buildBrowserAssets( tmp );
 		const manifest = { hash, tiles, ...assets };
-		fs.writeFileSync( path.join( tmp, 'manifest.json' ), JSON.stringify( manifest, null, '\t' ) + '\n' );
+		fs.writeFileSync(
+			path.join( tmp, 'manifest.json' ),
+			JSON.stringify( manifest, null, '\t' ) + '\n'
+		);
 		manifest.totalBytes = dirBytes( tmp );
 
 		// Swap into place. Another process may have finished first: keep whichever is current.
@@ -548,7 +714,9 @@ if ( process.argv[ 1 ] && path.resolve( process.argv[ 1 ] ) === SELF ) {
 		force: args.has( '--force' ),
 		log: args.has( '--quiet' ) ? () => {} : ( msg ) => console.log( msg ),
 	} ).catch( ( e ) => {
-		console.error( `build-fixtures failed: ${ e && e.stack ? e.stack : e }` );
+		console.error(
+			`build-fixtures failed: ${ e && e.stack ? e.stack : e }`
+		);
 		process.exit( 1 );
 	} );
 }

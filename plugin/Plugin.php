@@ -9,6 +9,12 @@ namespace Cairn\Maps;
 
 use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
+use Cairn\Maps\Markers\Admin_Columns;
+use Cairn\Maps\Markers\Feed_Cache;
+use Cairn\Maps\Markers\Geojson_Feed;
+use Cairn\Maps\Markers\Marker_Repository;
+use Cairn\Maps\Markers\Marker_Validation;
+use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Settings\Editor_Defaults;
@@ -53,16 +59,21 @@ final class Plugin {
 		if ( array() !== $this->parts ) {
 			return;
 		}
-		$settings    = new Settings();
-		$post_type   = new Post_Type();
-		$this->parts = array(
-			'settings'  => $settings,
-			'page'      => new Settings_Page( $settings ),
-			'defaults'  => new Editor_Defaults( $settings ),
-			'post_type' => $post_type,
-			'map_block' => new Map_Block( $settings ),
-			'editor'    => new Editor_Data( $settings ),
-			'markers'   => new Markers_Controller(),
+		$settings        = new Settings();
+		$post_type       = new Post_Type();
+		$markers_version = new Markers_Version();
+		$repository      = new Marker_Repository( $markers_version );
+		$this->parts     = array(
+			'settings'          => $settings,
+			'page'              => new Settings_Page( $settings ),
+			'defaults'          => new Editor_Defaults( $settings ),
+			'post_type'         => $post_type,
+			'map_block'         => new Map_Block( $settings, $repository ),
+			'editor'            => new Editor_Data( $settings ),
+			'markers_version'   => $markers_version,
+			'marker_validation' => new Marker_Validation(),
+			'admin_columns'     => new Admin_Columns(),
+			'markers'           => new Markers_Controller( new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ), $repository ),
 		);
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();

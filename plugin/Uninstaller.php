@@ -59,7 +59,8 @@ final class Uninstaller {
 				restore_current_blog();
 			}
 			$offset += 100;
-		} while ( count( $site_ids ) === 100 );
+			$fetched = count( $site_ids );
+		} while ( 100 === $fetched );
 		$this->delete_network_options();
 	}
 
@@ -89,7 +90,7 @@ final class Uninstaller {
 				break;
 			}
 			$after = max( $ids );
-			$in = implode( ',', $ids );
+			$in    = implode( ',', $ids );
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- $in is a list of integers.
 			$children = array_map( 'intval', $wpdb->get_col( "SELECT ID FROM {$wpdb->posts} WHERE post_type = 'revision' AND post_parent IN ($in)" ) );
 			$all      = implode( ',', array_merge( $ids, $children ) );
@@ -101,7 +102,8 @@ final class Uninstaller {
 			foreach ( array_merge( $ids, $children ) as $id ) {
 				clean_post_cache( $id );
 			}
-		} while ( count( $ids ) === self::BATCH );
+			$fetched = count( $ids );
+		} while ( self::BATCH === $fetched );
 		wp_cache_set_posts_last_changed();
 	}
 
@@ -117,7 +119,7 @@ final class Uninstaller {
 			if ( ! is_array( $rows ) || array() === $rows ) {
 				break;
 			}
-			$after = max( array_map( static fn( $row ) => (int) $row->term_taxonomy_id, $rows ) );
+			$after    = max( array_map( static fn( $row ) => (int) $row->term_taxonomy_id, $rows ) );
 			$term_ids = implode( ',', array_map( static fn( $row ) => (int) $row->term_id, $rows ) );
 			$tt_ids   = implode( ',', array_map( static fn( $row ) => (int) $row->term_taxonomy_id, $rows ) );
 			// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- lists of integers.
@@ -131,7 +133,8 @@ final class Uninstaller {
 				wp_cache_delete( (int) $row->term_id, 'terms' );
 				wp_cache_delete( (int) $row->term_id, 'term_meta' );
 			}
-		} while ( count( $rows ) === self::BATCH );
+			$fetched = count( $rows );
+		} while ( self::BATCH === $fetched );
 		wp_cache_delete( 'all_ids', Post_Type::TAXONOMY );
 		wp_cache_delete( 'get', Post_Type::TAXONOMY );
 		delete_option( Post_Type::TAXONOMY . '_children' );

@@ -90,8 +90,13 @@ final class Map_Attributes {
 		if ( is_string( $value ) && 1 === preg_match( '#' . Limits::get( 'mapStyle.pattern' ) . '#', $value ) ) {
 			return $value;
 		}
-		if ( is_string( $value ) && 0 === strpos( $value, 'https://' ) && false !== wp_http_validate_url( $value ) ) {
-			return $value;
+		// A syntactic check only: validating with a DNS lookup (wp_http_validate_url) on every render
+		// would be slow, and would refuse every style while the server is offline.
+		if ( is_string( $value ) && 0 === strpos( $value, 'https://' ) && false === strpbrk( $value, " \t\n\r\"'<>\\" ) ) {
+			$host = wp_parse_url( $value, PHP_URL_HOST );
+			if ( is_string( $host ) && 1 === preg_match( '/^[A-Za-z0-9.-]+$/', $host ) ) {
+				return $value;
+			}
 		}
 		return $fallback;
 	}

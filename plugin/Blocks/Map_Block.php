@@ -102,12 +102,12 @@ class Map_Block {
 		$token  = $this->settings->map_token();
 		$error  = '' !== $token['error'] ? $token['error'] : $parsed['error'];
 
-		$filters     = $this->filters( $config['markers'] );
-		$list        = null === $filters ? array(
+		$filters = $this->filters( $config['markers'] );
+		$list    = null === $filters ? array(
 			'items' => array(),
 			'total' => 0,
 		) : $this->markers->first( $filters, (int) Limits::get( 'markerList.maxItems' ) );
-		$client      = array_merge(
+		$client  = array_merge(
 			$config,
 			array(
 				'accessToken' => $token['token'],
@@ -115,8 +115,8 @@ class Map_Block {
 				'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
 			)
 		);
-		$consent     = '' === $error && $this->settings->require_consent();
-		$extra       = array(
+		$consent = '' === $error && $this->settings->require_consent();
+		$extra   = array(
 			'data-cairn-state'  => '' === $error ? 'loading' : 'error',
 			'data-cairn-config' => (string) wp_json_encode( $client ),
 			'style'             => '--cairn-map-height:' . $config['height'] . ';',

@@ -26,6 +26,7 @@ class Post_Type {
 	 */
 	public function add_hooks(): void {
 		add_action( 'init', array( $this, 'register' ) );
+		add_filter( 'rest_prepare_' . self::POST_TYPE, array( $this, 'null_missing_coordinates' ), 10, 2 );
 	}
 
 	/**
@@ -110,13 +111,56 @@ class Post_Type {
 	}
 
 	/**
-	 * Stores coordinates as plain decimal numbers.
+	 * Stores coordinates as plain decimal text with at most 7 decimals (about 1 cm), never in
+	 * exponent notation, so SQL can compare them as numbers.
 	 *
-	 * @param mixed $value Submitted value, already validated by the REST schema.
-	 * @return float The coordinate.
+	 * REST writes are validated before this runs (Marker_Validation). Other ways in (PHP, WP-CLI)
+	 * cannot be refused here: an invalid value is stored empty, and the feed skips the marker
+	 * rather than placing it at 0,0.
+	 *
+	 * @param mixed  $value    Submitted value.
+	 * @param string $meta_key `cairn_lat` or `cairn_lng`.
+	 * @return string The coordinate, or '' when invalid.
 	 */
-	public function sanitize_coordinate( $value ): float {
-		return is_numeric( $value ) ? (float) $value : 0.0;
+	public function sanitize_coordinate( $value, $meta_key = self::META_LAT ): string {
+		$key    = self::META_LNG === $meta_key ? self::META_LNG : self::META_LAT;
+		$number = Marker_Validation::coordinate( $key, $value );
+		return is_wp_error( $number ) ? '' : self::format_coordinate( $number );
+	}
+
+	/**
+	 * A coordinate as decimal text: up to 7 decimals, no trailing zeros, no exponent.
+	 *
+	 * @param float $degrees Degrees.
+	 */
+	public static function format_coordinate( float $degrees ): string {
+		$text = rtrim( rtrim( number_format( $degrees, 7, '.', '' ), '0' ), '.' );
+		return '-0' === $text ? '0' : $text;
+	}
+
+	/**
+	 * In REST answers, a coordinate that is not stored reads `null`, not core's empty value 0
+	 * (which would be a real place off the coast of Africa).
+	 *
+	 * @param \WP_REST_Response $response The response.
+	 * @param \WP_Post          $post     The marker.
+	 * @return \WP_REST_Response
+	 */
+	public function null_missing_coordinates( $response, $post ) {
+		if ( ! $response instanceof \WP_REST_Response || ! $post instanceof \WP_Post ) {
+			return $response;
+		}
+		$data = $response->get_data();
+		if ( ! is_array( $data ) || ! isset( $data['meta'] ) || ! is_array( $data['meta'] ) ) {
+			return $response;
+		}
+		foreach ( array( self::META_LAT, self::META_LNG ) as $key ) {
+			if ( array_key_exists( $key, $data['meta'] ) && '' === (string) get_post_meta( $post->ID, $key, true ) ) {
+				$data['meta'][ $key ] = null;
+			}
+		}
+		$response->set_data( $data );
+		return $response;
 	}
 
 	/**

@@ -7,9 +7,14 @@
 
 namespace Cairn\Maps\Rest;
 
+use Cairn\Maps\Limits;
+use Cairn\Maps\Markers\Feed_Cache;
+use Cairn\Maps\Markers\Geojson_Feed;
 use Cairn\Maps\Markers\Marker_Repository;
+use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use WP_Error;
+use WP_Post;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -17,11 +22,33 @@ use WP_REST_Server;
 /**
  * `GET /cairn/v1/markers` and `GET /cairn/v1/markers/<id>`.
  *
+ * The feed answers conditional requests before reading any marker: its strong ETag comes from the
+ * markers version, so a matching `If-None-Match` costs one autoloaded option. Anonymous answers
+ * are publicly cacheable (CDNs, browsers); the body is served pre-encoded, gzip when accepted.
+ *
  * @since 0.1.0
  */
 class Markers_Controller {
 
 	public const REST_NAMESPACE = 'cairn/v1';
+
+	/**
+	 * Cache-Control of anonymous feed answers: fresh for a minute, then revalidated with the ETag
+	 * (a 304 costs next to nothing), served stale for up to an hour while revalidating.
+	 */
+	public const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=3600';
+
+	/**
+	 * Global REST parameters that would force the whole feed into PHP arrays.
+	 */
+	private const UNSUPPORTED_GLOBALS = array( '_fields', '_envelope', '_jsonp' );
+
+	/**
+	 * The feed.
+	 *
+	 * @var Geojson_Feed
+	 */
+	private Geojson_Feed $feed;
 
 	/**
 	 * Marker reads.
@@ -33,10 +60,12 @@ class Markers_Controller {
 	/**
 	 * Creates the controller.
 	 *
+	 * @param Geojson_Feed|null      $feed       The feed.
 	 * @param Marker_Repository|null $repository Marker reads.
 	 */
-	public function __construct( ?Marker_Repository $repository = null ) {
+	public function __construct( ?Geojson_Feed $feed = null, ?Marker_Repository $repository = null ) {
 		$this->repository = $repository ?? new Marker_Repository();
+		$this->feed       = $feed ?? new Geojson_Feed( $this->repository, new Markers_Version(), new Feed_Cache() );
 	}
 
 	/**
@@ -44,6 +73,8 @@ class Markers_Controller {
 	 */
 	public function add_hooks(): void {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
+		// After core's rest_send_cors_headers() (priority 10), which replaces any Vary header.
+		add_filter( 'rest_pre_serve_request', array( $this, 'serve_feed' ), 11, 3 );
 	}
 
 	/**
@@ -60,7 +91,7 @@ class Markers_Controller {
 				'permission_callback' => '__return_true',
 				'args'                => array(
 					'group'   => array(
-						'description'       => __( 'Comma-separated marker group slugs.', 'cairn-maps' ),
+						'description'       => __( 'Comma-separated marker group slugs; markers in any of them.', 'cairn-maps' ),
 						'type'              => 'string',
 						'validate_callback' => array( $this, 'validate_slugs' ),
 					),
@@ -69,7 +100,13 @@ class Markers_Controller {
 						'type'              => 'string',
 						'validate_callback' => array( $this, 'validate_ids' ),
 					),
+					'bbox'    => array(
+						'description'       => __( 'Bounding box "west,south,east,north" in degrees. West greater than east selects a box across the antimeridian.', 'cairn-maps' ),
+						'type'              => 'string',
+						'validate_callback' => array( $this, 'validate_bbox' ),
+					),
 				),
+				'schema'              => array( $this, 'get_feed_schema' ),
 			)
 		);
 		register_rest_route(
@@ -78,12 +115,13 @@ class Markers_Controller {
 			array(
 				'methods'             => WP_REST_Server::READABLE,
 				'callback'            => array( $this, 'get_item' ),
-				// Public: answers only for published markers.
+				// Public: answers only for published, unprotected markers.
 				'permission_callback' => '__return_true',
 				'args'                => array(
 					'id' => array(
-						'type'    => 'integer',
-						'minimum' => 1,
+						'description' => __( 'Marker id.', 'cairn-maps' ),
+						'type'        => 'integer',
+						'minimum'     => 1,
 					),
 				),
 			)
@@ -97,8 +135,10 @@ class Markers_Controller {
 	 * @return true|WP_Error
 	 */
 	public function validate_slugs( $value ) {
-		if ( ! is_string( $value ) || 1 !== preg_match( '/^[a-z0-9_-]+(,[a-z0-9_-]+)*$/', $value ) ) {
-			return new WP_Error( 'rest_invalid_param', __( 'group must be a comma-separated list of marker group slugs.', 'cairn-maps' ), array( 'status' => 400 ) );
+		$max = (int) Limits::get( 'markersQuery.maxGroups' );
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^[a-z0-9_-]+(,[a-z0-9_-]+)*$/', $value ) || count( explode( ',', $value ) ) > $max ) {
+			/* translators: %d: most groups per request. */
+			return new WP_Error( 'rest_invalid_param', sprintf( __( 'group must be a comma-separated list of at most %d marker group slugs.', 'cairn-maps' ), $max ), array( 'status' => 400 ) );
 		}
 		return true;
 	}
@@ -110,42 +150,137 @@ class Markers_Controller {
 	 * @return true|WP_Error
 	 */
 	public function validate_ids( $value ) {
-		if ( ! is_string( $value ) || 1 !== preg_match( '/^[1-9][0-9]{0,18}(,[1-9][0-9]{0,18})*$/', $value ) ) {
-			return new WP_Error( 'rest_invalid_param', __( 'include must be a comma-separated list of marker ids.', 'cairn-maps' ), array( 'status' => 400 ) );
+		$max = (int) Limits::get( 'markersQuery.maxInclude' );
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^[1-9][0-9]{0,18}(,[1-9][0-9]{0,18})*$/', $value ) || count( explode( ',', $value ) ) > $max ) {
+			/* translators: %d: most ids per request. */
+			return new WP_Error( 'rest_invalid_param', sprintf( __( 'include must be a comma-separated list of at most %d marker ids.', 'cairn-maps' ), $max ), array( 'status' => 400 ) );
 		}
 		return true;
+	}
+
+	/**
+	 * Validates a bounding box: four finite numbers, longitudes within −180…180, latitudes within
+	 * −90…90 and south ≤ north. West may exceed east: the box then crosses the antimeridian.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_bbox( $value ) {
+		$bbox = is_string( $value ) ? self::parse_bbox( $value ) : null;
+		if ( null === $bbox ) {
+			return new WP_Error(
+				'rest_invalid_param',
+				__( 'bbox must be "west,south,east,north": longitudes between -180 and 180, latitudes between -90 and 90, south not above north.', 'cairn-maps' ),
+				array( 'status' => 400 )
+			);
+		}
+		return true;
+	}
+
+	/**
+	 * Parses a bounding box.
+	 *
+	 * @param string $value "west,south,east,north".
+	 * @return float[]|null The four numbers, or null when invalid.
+	 */
+	public static function parse_bbox( string $value ): ?array {
+		$parts = explode( ',', $value );
+		if ( 4 !== count( $parts ) ) {
+			return null;
+		}
+		$numbers = array();
+		foreach ( $parts as $part ) {
+			$part = trim( $part );
+			if ( 1 !== preg_match( '/^-?(\d{1,3}(\.\d{1,15})?|\.\d{1,15})$/', $part ) ) {
+				return null;
+			}
+			$numbers[] = (float) $part;
+		}
+		list( $west, $south, $east, $north ) = $numbers;
+		$lng_min                             = (float) Limits::get( 'longitude.min' );
+		$lng_max                             = (float) Limits::get( 'longitude.max' );
+		$lat_min                             = (float) Limits::get( 'markerLatitude.min' );
+		$lat_max                             = (float) Limits::get( 'markerLatitude.max' );
+		foreach ( array( $west, $east ) as $lng ) {
+			if ( $lng < $lng_min || $lng > $lng_max ) {
+				return null;
+			}
+		}
+		foreach ( array( $south, $north ) as $lat ) {
+			if ( $lat < $lat_min || $lat > $lat_max ) {
+				return null;
+			}
+		}
+		return $south <= $north ? $numbers : null;
 	}
 
 	/**
 	 * The feed as a GeoJSON FeatureCollection.
 	 *
 	 * @param WP_REST_Request $request The request.
+	 * @return WP_REST_Response|WP_Error
 	 */
-	public function get_items( WP_REST_Request $request ): WP_REST_Response {
-		$filters  = array(
-			'groups' => $request['group'] ? explode( ',', (string) $request['group'] ) : array(),
-			'ids'    => $request['include'] ? array_map( 'intval', explode( ',', (string) $request['include'] ) ) : array(),
-		);
-		$features = array();
-		foreach ( $this->repository->each( $filters ) as $marker ) {
-			$features[] = array(
-				'type'       => 'Feature',
-				'id'         => $marker['id'],
-				'geometry'   => array(
-					'type'        => 'Point',
-					'coordinates' => array( round( $marker['lng'], 6 ), round( $marker['lat'], 6 ) ),
-				),
-				'properties' => array(
-					'title' => wp_strip_all_tags( $marker['title'] ),
-				),
-			);
+	public function get_items( WP_REST_Request $request ) {
+		foreach ( self::UNSUPPORTED_GLOBALS as $name ) {
+			if ( null !== $request->get_param( $name ) ) {
+				return new WP_Error(
+					'rest_invalid_param',
+					/* translators: %s: a global REST parameter such as _fields. */
+					sprintf( __( '%s is not supported by the marker feed: it is served as one pre-built GeoJSON document.', 'cairn-maps' ), $name ),
+					array(
+						'status' => 400,
+						'params' => array( $name => __( 'Not supported by this route.', 'cairn-maps' ) ),
+					)
+				);
+			}
 		}
-		return new WP_REST_Response(
-			array(
-				'type'     => 'FeatureCollection',
-				'features' => $features,
-			)
+		$filters = $this->filters( $request );
+		$etag    = $this->feed->etag( $filters );
+		$headers = array(
+			'ETag'          => $etag,
+			'Cache-Control' => $this->cache_control(),
+			'Vary'          => 'Accept-Encoding',
 		);
+		if ( self::etag_matches( $request->get_header( 'If-None-Match' ), $etag ) ) {
+			return new WP_REST_Response( null, 304, $headers );
+		}
+		if ( 'HEAD' === $request->get_method() ) {
+			return new WP_REST_Response( null, 200, $headers );
+		}
+		return new Geojson_Response( $this->feed->payload( $filters ), 200, $headers );
+	}
+
+	/**
+	 * Prints the feed's pre-built payload instead of letting the server json_encode an array.
+	 * Hooked to `rest_pre_serve_request`, after the status and headers are sent.
+	 *
+	 * @param bool                   $served  Whether the request was served already.
+	 * @param \WP_HTTP_Response|null $result  The response.
+	 * @param WP_REST_Request|null   $request The request.
+	 * @return bool Whether the request was served.
+	 */
+	public function serve_feed( $served, $result = null, $request = null ): bool {
+		if ( $request instanceof WP_REST_Request && 0 === strpos( $request->get_route(), '/' . self::REST_NAMESPACE . '/markers' )
+			&& $result instanceof \WP_HTTP_Response && isset( $result->get_headers()['Vary'] ) && ! headers_sent() ) {
+			// Core's CORS code sent "Vary: Origin" over ours: send ours again, beside it.
+			header( 'Vary: ' . $result->get_headers()['Vary'], false );
+		}
+		if ( $served || ! $result instanceof Geojson_Response || ! $result->is_pristine() ) {
+			return (bool) $served;
+		}
+		$payload = $result->get_payload();
+		if ( $request instanceof WP_REST_Request && self::accepts_gzip( (string) $request->get_header( 'Accept-Encoding' ) ) && ! self::output_is_compressed() && ! headers_sent() ) {
+			// A strong ETag names one representation: the gzip one gets its own.
+			$etag = (string) ( $result->get_headers()['ETag'] ?? '' );
+			if ( '' !== $etag ) {
+				header( 'ETag: ' . substr( $etag, 0, -1 ) . '-gzip"' );
+			}
+			header( 'Content-Encoding: gzip' );
+			$payload->print_gzip();
+		} else {
+			$payload->print_json();
+		}
+		return true;
 	}
 
 	/**
@@ -156,20 +291,178 @@ class Markers_Controller {
 	 */
 	public function get_item( WP_REST_Request $request ) {
 		$post = get_post( (int) $request['id'] );
-		if ( ! $post || Post_Type::POST_TYPE !== $post->post_type || 'publish' !== $post->post_status || post_password_required( $post ) ) {
+		if ( ! $post instanceof WP_Post || Post_Type::POST_TYPE !== $post->post_type || 'publish' !== $post->post_status || '' !== $post->post_password ) {
 			return new WP_Error( 'cairn_marker_not_found', __( 'No published marker has this id.', 'cairn-maps' ), array( 'status' => 404 ) );
 		}
-		$groups = wp_get_post_terms( $post->ID, Post_Type::TAXONOMY, array( 'fields' => 'slugs' ) );
+		$groups = $this->repository->groups_of( array( $post->ID ) );
+		$link   = is_post_type_viewable( $post->post_type ) ? get_permalink( $post ) : '';
 		return new WP_REST_Response(
 			array(
 				'id'      => $post->ID,
-				'title'   => wp_strip_all_tags( get_the_title( $post ) ),
-				'content' => wp_kses_post( apply_filters( 'the_content', $post->post_content ) ),
-				'link'    => get_permalink( $post ),
+				'title'   => Geojson_Feed::plain_title( get_the_title( $post ) ),
+				'content' => wp_kses_post( (string) apply_filters( 'the_content', $post->post_content ) ), // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
+				'link'    => is_string( $link ) ? $link : '',
 				'lng'     => (float) get_post_meta( $post->ID, Post_Type::META_LNG, true ),
 				'lat'     => (float) get_post_meta( $post->ID, Post_Type::META_LAT, true ),
-				'groups'  => is_array( $groups ) ? $groups : array(),
+				'groups'  => $groups[ $post->ID ] ?? array(),
 			)
 		);
+	}
+
+	/**
+	 * The JSON schema of the feed, for discovery (`OPTIONS /cairn/v1/markers`).
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_feed_schema(): array {
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'cairn-markers-feature-collection',
+			'type'       => 'object',
+			'properties' => array(
+				'type'     => array(
+					'type' => 'string',
+					'enum' => array( 'FeatureCollection' ),
+				),
+				'features' => array(
+					'type'  => 'array',
+					'items' => array(
+						'type'       => 'object',
+						'properties' => array(
+							'type'       => array(
+								'type' => 'string',
+								'enum' => array( 'Feature' ),
+							),
+							'id'         => array( 'type' => 'integer' ),
+							'geometry'   => array(
+								'type'       => 'object',
+								'properties' => array(
+									'type'        => array(
+										'type' => 'string',
+										'enum' => array( 'Point' ),
+									),
+									'coordinates' => array(
+										'description' => __( '[longitude, latitude] in degrees, 5 decimals.', 'cairn-maps' ),
+										'type'        => 'array',
+										'items'       => array( 'type' => 'number' ),
+									),
+								),
+							),
+							'properties' => array(
+								'type'       => 'object',
+								'properties' => array(
+									'title'  => array(
+										'description' => __( 'Title as plain text.', 'cairn-maps' ),
+										'type'        => 'string',
+									),
+									'groups' => array(
+										'type'  => 'array',
+										'items' => array( 'type' => 'string' ),
+									),
+								),
+							),
+						),
+					),
+				),
+			),
+		);
+	}
+
+	/**
+	 * Repository filters from a validated request.
+	 *
+	 * @param WP_REST_Request $request The request.
+	 * @return array{groups?: string[], ids?: int[], bbox?: float[]}
+	 */
+	private function filters( WP_REST_Request $request ): array {
+		$filters = array();
+		if ( is_string( $request['group'] ) && '' !== $request['group'] ) {
+			$filters['groups'] = explode( ',', $request['group'] );
+		}
+		if ( is_string( $request['include'] ) && '' !== $request['include'] ) {
+			$filters['ids'] = array_map( 'intval', explode( ',', $request['include'] ) );
+		}
+		if ( is_string( $request['bbox'] ) && '' !== $request['bbox'] ) {
+			$bbox = self::parse_bbox( $request['bbox'] );
+			if ( null !== $bbox ) {
+				$filters['bbox'] = $bbox;
+			}
+		}
+		return $filters;
+	}
+
+	/**
+	 * Cache-Control for this request: public for anonymous visitors, never stored when logged in.
+	 */
+	private function cache_control(): string {
+		if ( is_user_logged_in() ) {
+			return 'private, no-store';
+		}
+		/**
+		 * Filters the Cache-Control header of anonymous marker feed answers.
+		 *
+		 * @since 0.1.0
+		 * @param string $cache_control Header value.
+		 */
+		return (string) apply_filters( 'cairn_maps_feed_cache_control', self::PUBLIC_CACHE_CONTROL );
+	}
+
+	/**
+	 * Whether an If-None-Match header matches the ETag (weak comparison, as RFC 9110 asks; the gzip
+	 * variant's tag matches too).
+	 *
+	 * @param string|null $header Header value.
+	 * @param string      $etag   Current ETag, quoted.
+	 */
+	public static function etag_matches( ?string $header, string $etag ): bool {
+		if ( null === $header || '' === trim( $header ) ) {
+			return false;
+		}
+		if ( '*' === trim( $header ) ) {
+			return true;
+		}
+		$opaque = trim( $etag, '"' );
+		foreach ( explode( ',', $header ) as $tag ) {
+			$tag = trim( $tag );
+			if ( 0 === strpos( $tag, 'W/' ) ) {
+				$tag = substr( $tag, 2 );
+			}
+			$tag = trim( $tag, '"' );
+			if ( $tag === $opaque || $tag === $opaque . '-gzip' ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Whether an Accept-Encoding header accepts gzip.
+	 *
+	 * @param string $header Header value.
+	 */
+	public static function accepts_gzip( string $header ): bool {
+		foreach ( explode( ',', strtolower( $header ) ) as $coding ) {
+			$parts = array_map( 'trim', explode( ';', $coding ) );
+			if ( 'gzip' !== $parts[0] && 'x-gzip' !== $parts[0] ) {
+				continue;
+			}
+			foreach ( array_slice( $parts, 1 ) as $param ) {
+				if ( 1 === preg_match( '/^q\s*=\s*0(\.0{0,3})?$/', $param ) ) {
+					return false;
+				}
+			}
+			return true;
+		}
+		return false;
+	}
+
+	/**
+	 * Whether PHP already compresses output (then the payload is sent uncompressed to it).
+	 */
+	private static function output_is_compressed(): bool {
+		if ( filter_var( ini_get( 'zlib.output_compression' ), FILTER_VALIDATE_BOOLEAN ) ) {
+			return true;
+		}
+		return array() !== array_intersect( ob_list_handlers(), array( 'ob_gzhandler', 'zlib output compression' ) );
 	}
 }

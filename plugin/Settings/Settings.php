@@ -135,12 +135,13 @@ class Settings {
 	}
 
 	/**
-	 * Why a submitted token is refused, or null when it may be stored. Empty clears the token.
+	 * Why a submitted token is refused, or null when it may be stored. Empty (or only whitespace)
+	 * clears the token, as the settings screen's check says.
 	 *
 	 * @param mixed $token The submitted value.
 	 */
 	public static function token_error( $token ): ?WP_Error {
-		if ( null === $token || '' === $token ) {
+		if ( null === $token || ( is_string( $token ) && '' === trim( $token ) ) ) {
 			return null;
 		}
 		if ( ! is_string( $token ) ) {
@@ -179,7 +180,7 @@ class Settings {
 			// options.php sends null for a field the form did not include: keep the token.
 			return $previous;
 		}
-		if ( '' === $value ) {
+		if ( is_string( $value ) && '' === trim( $value ) ) {
 			return '';
 		}
 		$error = self::token_error( $value );

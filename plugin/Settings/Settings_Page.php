@@ -62,7 +62,7 @@ class Settings_Page {
 	 * Adds Settings → Cairn Maps for users who can manage options.
 	 */
 	public function add_page(): void {
-		$hook_suffix = add_options_page(
+		$hook_suffix       = add_options_page(
 			__( 'Cairn Maps settings', 'cairn-maps' ),
 			__( 'Cairn Maps', 'cairn-maps' ),
 			'manage_options',

@@ -55,6 +55,23 @@ function isElement( value: unknown ): value is HTMLElement {
 	);
 }
 
+/**
+ * mapbox-gl tests `container instanceof HTMLElement` against the window it was loaded in. In the
+ * iframed block editor the container belongs to the canvas iframe, so the map gets an inner element
+ * created in mapbox-gl's own window (adopted into the iframe's document when appended).
+ */
+function sameRealmContainer( container: HTMLElement ): HTMLElement {
+	if ( container instanceof HTMLElement ) {
+		return container;
+	}
+	const inner = document.createElement( 'div' );
+	inner.className = 'wp-block-cairn-map__realm';
+	inner.style.position = 'absolute';
+	inner.style.inset = '0';
+	( container as Node ).appendChild( inner );
+	return inner;
+}
+
 function setState( host: HTMLElement, state: 'loading' | 'ready' | 'error' ) {
 	host.dataset.cairnState = state;
 }
@@ -166,11 +183,17 @@ export function createMap(
 			}
 		: config;
 
+	const mapContainer = sameRealmContainer( container );
+	const removeInner = () => {
+		if ( mapContainer !== container ) {
+			mapContainer.remove();
+		}
+	};
 	let map: MapboxMap;
 	try {
 		map = new mapboxgl.Map( {
 			...PINNED_MAP_OPTIONS,
-			container,
+			container: mapContainer,
 			accessToken: config.accessToken,
 			style: config.style,
 			center: [ camera.center.lng, camera.center.lat ],
@@ -184,6 +207,7 @@ export function createMap(
 			performanceMetricsCollection: false,
 		} );
 	} catch ( error ) {
+		removeInner();
 		const message = error instanceof Error ? error.message : '';
 		return failed( host, /webgl/i.test( message ) ? 'webgl' : 'style' );
 	}
@@ -271,6 +295,7 @@ export function createMap(
 			destroyed = true;
 			cleanups.forEach( ( cleanup ) => cleanup() );
 			map.remove();
+			removeInner();
 		},
 	};
 }

@@ -97,6 +97,8 @@ final class Map_AttributesTest extends TestCase {
 			'javascript style URL'       => array( array( 'mapStyle' => 'javascript:alert(1)' ), 'style', 'mapbox://styles/mapbox/standard' ),
 			'plain http style URL'       => array( array( 'mapStyle' => 'http://example.com/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
 			'mapbox style without owner' => array( array( 'mapStyle' => 'mapbox://styles/standard' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'mapbox style path climbing' => array( array( 'mapStyle' => 'mapbox://styles/../x' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'https style with a quote'   => array( array( 'mapStyle' => 'https://example.com/"onload=x' ), 'style', 'mapbox://styles/mapbox/standard' ),
 			'language with markup'       => array( array( 'language' => 'en"><script>' ), 'language', 'auto' ),
 			'CSS injection in height'    => array( array( 'height' => '100px;background:url(x)' ), 'height', '480px' ),
 			'percent height'             => array( array( 'height' => '50%' ), 'height', '480px' ),
@@ -221,5 +223,7 @@ final class Map_AttributesTest extends TestCase {
 		$this->assertSame( 'zh-Hant', $config['language'] );
 		$this->assertSame( '60vh', $config['height'] );
 		$this->assertTrue( $config['hash'] );
+		$https = Map_Attributes::parse( array( 'mapStyle' => 'https://tiles.example.invalid/styles/v1/style.json' ), $this->defaults() );
+		$this->assertSame( 'https://tiles.example.invalid/styles/v1/style.json', $https['config']['style'], 'An https style is kept without a DNS lookup.' );
 	}
 }

@@ -98,9 +98,11 @@ function cairn_maps_tests_server_vars(): void {
 function cairn_maps_tests_preload_hooks(): void {
 	$hooks = array(
 		// Uploads go to .cache/wp-tests/uploads, never into the shared core tree.
-		'upload_dir'  => 'cairn_maps_tests_upload_dir',
+		'upload_dir'               => 'cairn_maps_tests_upload_dir',
 		// No mail leaves a test run.
-		'pre_wp_mail' => '__return_false',
+		'pre_wp_mail'              => '__return_false',
+		// Test users need no strong hashes: bcrypt's lowest cost keeps user creation fast.
+		'wp_hash_password_options' => 'cairn_maps_tests_hash_options',
 	);
 	foreach ( $hooks as $hook => $callback ) {
 		$GLOBALS['wp_filter'][ $hook ][10][ $callback ] = array( // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- pre-load hooks, before WordPress exists.
@@ -120,4 +122,14 @@ function cairn_maps_tests_upload_dir( array $uploads ): array {
 	$uploads['basedir'] = CAIRN_MAPS_TESTS_UPLOADS;
 	$uploads['path']    = CAIRN_MAPS_TESTS_UPLOADS . $uploads['subdir'];
 	return $uploads;
+}
+
+/**
+ * The cheapest bcrypt cost, for test users only.
+ *
+ * @param array<string, mixed> $options Hashing options.
+ * @return array<string, mixed>
+ */
+function cairn_maps_tests_hash_options( $options ): array {
+	return array_merge( is_array( $options ) ? $options : array(), array( 'cost' => 4 ) );
 }

@@ -1,0 +1,168 @@
+<?php
+/**
+ * Refuses bad marker writes before anything is stored.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Markers;
+
+use Cairn\Maps\Limits;
+use WP_Error;
+use WP_Post;
+use WP_REST_Request;
+
+/**
+ * Validation of writes through core's `/wp/v2/cairn-markers` controller.
+ *
+ * Core's posts controller inserts or updates the post first and writes meta afterwards, checking
+ * meta values only then: a bad latitude would leave a half-saved marker behind. So everything is
+ * checked in `rest_pre_insert_cairn_marker`, which runs after the permission checks and before
+ * the first write: coordinates must be finite numbers in range, a marker that is (or becomes)
+ * published or scheduled needs both, and text fields must be valid UTF-8. On failure the answer
+ * is a 400 naming the field, and nothing is saved.
+ *
+ * @since 0.1.0
+ */
+class Marker_Validation {
+
+	/**
+	 * Statuses that put a marker on maps (now or later).
+	 */
+	private const NEEDS_COORDINATES = array( 'publish', 'future' );
+
+	/**
+	 * Wires hooks.
+	 */
+	public function add_hooks(): void {
+		add_filter( 'rest_pre_insert_' . Post_Type::POST_TYPE, array( $this, 'validate_rest_write' ), 10, 2 );
+	}
+
+	/**
+	 * The coordinate fields: meta key => [label, minimum, maximum].
+	 *
+	 * @return array<string, array{0: string, 1: float, 2: float}>
+	 */
+	public static function coordinate_fields(): array {
+		return array(
+			Post_Type::META_LAT => array( __( 'Latitude', 'cairn-maps' ), (float) Limits::get( 'markerLatitude.min' ), (float) Limits::get( 'markerLatitude.max' ) ),
+			Post_Type::META_LNG => array( __( 'Longitude', 'cairn-maps' ), (float) Limits::get( 'longitude.min' ), (float) Limits::get( 'longitude.max' ) ),
+		);
+	}
+
+	/**
+	 * Checks one coordinate value.
+	 *
+	 * @param string $key   `cairn_lat` or `cairn_lng`.
+	 * @param mixed  $value Submitted value.
+	 * @return float|WP_Error The number, or why it is refused (naming the field).
+	 */
+	public static function coordinate( string $key, $value ) {
+		list( $label, $min, $max ) = self::coordinate_fields()[ $key ];
+		$number                    = null;
+		if ( is_int( $value ) || is_float( $value ) ) {
+			$number = (float) $value;
+		} elseif ( is_string( $value ) && is_numeric( trim( $value ) ) ) {
+			$number = (float) trim( $value );
+		}
+		if ( null === $number || ! is_finite( $number ) || $number < $min || $number > $max ) {
+			return new WP_Error(
+				'rest_invalid_param',
+				/* translators: 1: Latitude or Longitude, 2: field name, 3: minimum, 4: maximum. */
+				sprintf( __( '%1$s (%2$s) must be a number between %3$s and %4$s.', 'cairn-maps' ), $label, $key, $min, $max ),
+				array(
+					'status' => 400,
+					'field'  => $key,
+				)
+			);
+		}
+		return $number;
+	}
+
+	/**
+	 * Validates a create or update before core writes anything.
+	 *
+	 * @param \stdClass|WP_Error $prepared_post The post about to be written.
+	 * @param WP_REST_Request    $request       The request.
+	 * @return \stdClass|WP_Error The unchanged post, or the reason for refusing it.
+	 */
+	public function validate_rest_write( $prepared_post, $request ) {
+		if ( is_wp_error( $prepared_post ) || ! $request instanceof WP_REST_Request ) {
+			return $prepared_post;
+		}
+		$existing = ! empty( $prepared_post->ID ) ? get_post( (int) $prepared_post->ID ) : null;
+		$existing = $existing instanceof WP_Post ? $existing : null;
+
+		foreach ( array(
+			'post_title'   => 'title',
+			'post_content' => 'content',
+			'post_excerpt' => 'excerpt',
+		) as $property => $field ) {
+			if ( isset( $prepared_post->$property ) && is_string( $prepared_post->$property ) && ! wp_check_invalid_utf8( $prepared_post->$property ) && '' !== $prepared_post->$property ) {
+				return $this->error(
+					$field,
+					/* translators: %s: field name. */
+					sprintf( __( 'The %s is not valid UTF-8 text.', 'cairn-maps' ), $field )
+				);
+			}
+		}
+
+		$meta    = is_array( $request['meta'] ) ? $request['meta'] : array();
+		$missing = array();
+		foreach ( self::coordinate_fields() as $key => $field ) {
+			if ( array_key_exists( $key, $meta ) ) {
+				if ( null === $meta[ $key ] ) {
+					// Null deletes the stored value. With none stored, core would answer 500 ("invalid
+					// stored value") after creating the post: there is nothing to delete, so drop it.
+					$missing[] = $key;
+					if ( null === $existing || '' === (string) get_post_meta( $existing->ID, $key, true ) ) {
+						unset( $meta[ $key ] );
+						$request->set_param( 'meta', $meta );
+					}
+					continue;
+				}
+				$checked = self::coordinate( $key, $meta[ $key ] );
+				if ( is_wp_error( $checked ) ) {
+					return $this->error( 'meta', $checked->get_error_message(), $key );
+				}
+				continue;
+			}
+			if ( null === $existing || '' === (string) get_post_meta( $existing->ID, $key, true ) ) {
+				$missing[] = $key;
+			}
+		}
+
+		$status = ! empty( $prepared_post->post_status ) ? (string) $prepared_post->post_status : ( $existing ? $existing->post_status : 'draft' );
+		if ( array() !== $missing && in_array( $status, self::NEEDS_COORDINATES, true ) ) {
+			$labels = array();
+			foreach ( $missing as $key ) {
+				$labels[] = sprintf( '%1$s (%2$s)', self::coordinate_fields()[ $key ][0], $key );
+			}
+			return $this->error(
+				'meta',
+				/* translators: %s: the missing fields, e.g. "Latitude (cairn_lat)". */
+				sprintf( __( 'A published marker needs a latitude and a longitude. Missing: %s.', 'cairn-maps' ), implode( ', ', $labels ) ),
+				$missing[0]
+			);
+		}
+		return $prepared_post;
+	}
+
+	/**
+	 * A 400 in the shape of core's parameter errors.
+	 *
+	 * @param string $param   Request parameter (`meta`, `title`, …).
+	 * @param string $message Message.
+	 * @param string $field   Meta key, when the problem is a coordinate.
+	 */
+	private function error( string $param, string $message, string $field = '' ): WP_Error {
+		$data = array(
+			'status' => 400,
+			'params' => array( $param => $message ),
+		);
+		if ( '' !== $field ) {
+			$data['field'] = $field;
+		}
+		return new WP_Error( 'rest_invalid_param', $message, $data );
+	}
+}

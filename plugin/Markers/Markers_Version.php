@@ -1,0 +1,181 @@
+<?php
+/**
+ * A token that changes whenever the published marker data changes.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Markers;
+
+use WP_Post;
+
+/**
+ * The "markers version": the basis of the feed's ETag and of its cache keys.
+ *
+ * It is a random token in an autoloaded option, replaced at once whenever something the feed shows
+ * may have changed: a published marker saved, published, unpublished, trashed or deleted; its
+ * coordinates or groups changed; a group created, renamed or deleted. Changes to drafts do not
+ * touch it, so editing never invalidates the public caches. A random token (rather than a counter)
+ * cannot collide when two requests change markers at the same moment, and an option (rather than
+ * the object cache's `last_changed`) survives on sites without a persistent object cache.
+ *
+ * Code that changes markers behind WordPress' back (direct SQL) can call
+ * `do_action( 'cairn_maps_markers_changed' )`.
+ *
+ * @since 0.1.0
+ */
+class Markers_Version {
+
+	public const OPTION = 'cairn_maps_markers_version';
+
+	/**
+	 * Statuses whose markers the feed shows.
+	 */
+	private const VISIBLE = array( 'publish' );
+
+	/**
+	 * While > 0, changes are only noted; the version changes once when the outermost batch ends.
+	 *
+	 * @var int
+	 */
+	private int $held = 0;
+
+	/**
+	 * Whether a change was noted while held.
+	 *
+	 * @var bool
+	 */
+	private bool $pending = false;
+
+	/**
+	 * Wires hooks.
+	 */
+	public function add_hooks(): void {
+		add_action( 'transition_post_status', array( $this, 'on_transition' ), 10, 3 );
+		add_action( 'deleted_post', array( $this, 'on_deleted_post' ), 10, 2 );
+		add_action( 'added_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
+		add_action( 'updated_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
+		add_action( 'deleted_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
+		add_action( 'set_object_terms', array( $this, 'on_set_object_terms' ), 10, 6 );
+		add_action( 'created_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
+		add_action( 'edited_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
+		add_action( 'delete_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
+		add_action( 'cairn_maps_markers_changed', array( $this, 'bump' ), 10, 0 );
+	}
+
+	/**
+	 * The current version (created on first use).
+	 */
+	public function get(): string {
+		$version = get_option( self::OPTION, '' );
+		if ( ! is_string( $version ) || '' === $version ) {
+			$version = $this->bump();
+		}
+		return $version;
+	}
+
+	/**
+	 * Replaces the version. Returns the new one.
+	 */
+	public function bump(): string {
+		if ( $this->held > 0 ) {
+			$this->pending = true;
+			return (string) get_option( self::OPTION, '' );
+		}
+		$version = bin2hex( random_bytes( 8 ) );
+		update_option( self::OPTION, $version, true );
+		return $version;
+	}
+
+	/**
+	 * Runs a batch of changes (an import) with one version change at the end instead of one per
+	 * marker.
+	 *
+	 * @param callable $batch The changes.
+	 * @return mixed What the batch returns.
+	 */
+	public function batch( callable $batch ) {
+		++$this->held;
+		try {
+			return $batch();
+		} finally {
+			--$this->held;
+			if ( 0 === $this->held && $this->pending ) {
+				$this->pending = false;
+				$this->bump();
+			}
+		}
+	}
+
+	/**
+	 * A marker entered or left the published state, or a published marker was saved.
+	 *
+	 * @param string  $new_status New status.
+	 * @param string  $old_status Old status.
+	 * @param WP_Post $post       The post.
+	 */
+	public function on_transition( $new_status, $old_status, $post ): void {
+		if ( $post instanceof WP_Post && Post_Type::POST_TYPE === $post->post_type
+			&& ( in_array( $new_status, self::VISIBLE, true ) || in_array( $old_status, self::VISIBLE, true ) ) ) {
+			$this->bump();
+		}
+	}
+
+	/**
+	 * A published marker was deleted without passing through the trash.
+	 *
+	 * @param int          $post_id Post id.
+	 * @param WP_Post|null $post    The deleted post.
+	 */
+	public function on_deleted_post( $post_id, $post = null ): void {
+		if ( $post instanceof WP_Post && Post_Type::POST_TYPE === $post->post_type && in_array( $post->post_status, self::VISIBLE, true ) ) {
+			$this->bump();
+		}
+	}
+
+	/**
+	 * Coordinates of a published marker changed.
+	 *
+	 * @param int|int[] $meta_id   Meta id(s).
+	 * @param int       $object_id Post id.
+	 * @param string    $meta_key  Meta key.
+	 */
+	public function on_meta_change( $meta_id, $object_id, $meta_key ): void {
+		if ( ( Post_Type::META_LAT === $meta_key || Post_Type::META_LNG === $meta_key ) && $this->is_visible_marker( (int) $object_id ) ) {
+			$this->bump();
+		}
+	}
+
+	/**
+	 * Groups of a published marker changed.
+	 *
+	 * @param int    $object_id  Post id.
+	 * @param array  $terms      Terms given.
+	 * @param int[]  $tt_ids     New term taxonomy ids.
+	 * @param string $taxonomy   Taxonomy.
+	 * @param bool   $append     Whether terms were appended.
+	 * @param int[]  $old_tt_ids Previous term taxonomy ids.
+	 */
+	public function on_set_object_terms( $object_id, $terms, $tt_ids, $taxonomy, $append, $old_tt_ids ): void {
+		if ( Post_Type::TAXONOMY !== $taxonomy || ! $this->is_visible_marker( (int) $object_id ) ) {
+			return;
+		}
+		$new = array_map( 'intval', (array) $tt_ids );
+		$old = array_map( 'intval', (array) $old_tt_ids );
+		sort( $new );
+		sort( $old );
+		if ( $new !== $old ) {
+			$this->bump();
+		}
+	}
+
+	/**
+	 * Whether a post is a marker the feed shows.
+	 *
+	 * @param int $post_id Post id.
+	 */
+	private function is_visible_marker( int $post_id ): bool {
+		$post = get_post( $post_id );
+		return $post instanceof WP_Post && Post_Type::POST_TYPE === $post->post_type && in_array( $post->post_status, self::VISIBLE, true );
+	}
+}
