@@ -65,6 +65,33 @@ class Map_Block {
 	}
 
 	/**
+	 * How many maps keep their view in the address so far, per post being rendered.
+	 *
+	 * @var array<int, int>
+	 */
+	private array $hashed_maps = array();
+
+	/**
+	 * The name of a map's part of the address fragment: none for the page's first hashed map
+	 * (`#zoom/lat/lng…`, the documented format), then the block's anchor or `map-2`, `map-3`, … so
+	 * that two hashed maps on one page never fight over the fragment.
+	 *
+	 * @param array<string, mixed> $attributes Block attributes.
+	 */
+	private function next_hash_name( array $attributes ): string {
+		$post_id                       = (int) get_the_ID();
+		$this->hashed_maps[ $post_id ] = ( $this->hashed_maps[ $post_id ] ?? 0 ) + 1;
+		if ( 1 === $this->hashed_maps[ $post_id ] ) {
+			return '';
+		}
+		$anchor = $attributes['anchor'] ?? '';
+		if ( is_string( $anchor ) && 1 === preg_match( '/^[A-Za-z][\w-]{0,63}$/', $anchor ) ) {
+			return $anchor;
+		}
+		return 'map-' . $this->hashed_maps[ $post_id ];
+	}
+
+	/**
 	 * Messages for the errors the server can detect, by front-end error code.
 	 *
 	 * @param string $code Error code.
@@ -113,6 +140,7 @@ class Map_Block {
 				'accessToken' => $token['token'],
 				'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
 				'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
+				'hashName'    => $config['hash'] ? $this->next_hash_name( $attributes ) : '',
 			)
 		);
 		$consent = '' === $error && $this->settings->require_consent();

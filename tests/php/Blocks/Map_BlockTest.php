@@ -89,6 +89,39 @@ final class Map_BlockTest extends TestCase {
 	}
 
 	/**
+	 * Two maps that keep their view in the address get their own part of the fragment.
+	 */
+	public function test_hashed_maps_on_one_page_get_their_own_fragment_names(): void {
+		update_option( Settings::TOKEN_OPTION, self::public_token() );
+		$GLOBALS['post'] = self::factory_post();
+		setup_postdata( $GLOBALS['post'] );
+		$html = do_blocks( '<!-- wp:cairn/map {"hash":true} /--><!-- wp:cairn/map /--><!-- wp:cairn/map {"hash":true} /--><!-- wp:cairn/map {"hash":true,"anchor":"harbour"} /-->' );
+		wp_reset_postdata();
+
+		$names = array();
+		$tags  = new \WP_HTML_Tag_Processor( $html );
+		while ( $tags->next_tag( array( 'class_name' => 'wp-block-cairn-map' ) ) ) {
+			$config  = json_decode( (string) $tags->get_attribute( 'data-cairn-config' ), true );
+			$names[] = array( $config['hash'], $config['hashName'] );
+		}
+		$this->assertSame( array( array( true, '' ), array( false, '' ), array( true, 'map-2' ), array( true, 'harbour' ) ), $names );
+	}
+
+	/**
+	 * A post to render blocks in.
+	 */
+	private static function factory_post(): \WP_Post {
+		$id = wp_insert_post(
+			array(
+				'post_title'  => 'Two maps',
+				'post_status' => 'publish',
+				'post_type'   => 'page',
+			)
+		);
+		return get_post( $id );
+	}
+
+	/**
 	 * A secret token never reaches the page.
 	 */
 	public function test_a_secret_token_never_reaches_the_page(): void {
