@@ -93,7 +93,7 @@ final class Map_BlockTest extends TestCase {
 	 */
 	public function test_hashed_maps_on_one_page_get_their_own_fragment_names(): void {
 		update_option( Settings::TOKEN_OPTION, self::public_token() );
-		$GLOBALS['post'] = self::factory_post();
+		$GLOBALS['post'] = self::factory_post(); // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- the loop's post, as a theme sets it.
 		setup_postdata( $GLOBALS['post'] );
 		$html = do_blocks( '<!-- wp:cairn/map {"hash":true} /--><!-- wp:cairn/map /--><!-- wp:cairn/map {"hash":true} /--><!-- wp:cairn/map {"hash":true,"anchor":"harbour"} /-->' );
 		wp_reset_postdata();
