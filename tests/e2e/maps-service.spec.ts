@@ -10,6 +10,7 @@ import {
 	expect,
 	FAKE_PUBLIC_TOKEN,
 } from './fixtures/maps-service';
+import { colourCounts } from './utils/map-page';
 
 const ORIGIN = 'http://cairn.localhost';
 const MAPBOX_DIST = path.resolve(
@@ -100,32 +101,6 @@ async function openMapPage( page: Page ) {
 		return route.fulfill( { status: 404, body: '' } );
 	} );
 	await page.goto( `${ ORIGIN }/` );
-}
-
-/** Distinct colours (quantised to 4 bits per channel) of a PNG, decoded by the page itself. */
-async function colourCounts(
-	page: Page,
-	png: Buffer
-): Promise< Record< string, number > > {
-	return page.evaluate( async ( b64 ) => {
-		const img = new Image();
-		img.src = `data:image/png;base64,${ b64 }`;
-		await img.decode();
-		const canvas = document.createElement( 'canvas' );
-		canvas.width = img.width;
-		canvas.height = img.height;
-		const ctx = canvas.getContext( '2d' )!;
-		ctx.drawImage( img, 0, 0 );
-		const { data } = ctx.getImageData( 0, 0, img.width, img.height );
-		const counts: Record< string, number > = {};
-		for ( let i = 0; i < data.length; i += 4 ) {
-			const key = [ data[ i ]!, data[ i + 1 ]!, data[ i + 2 ]! ]
-				.map( ( v ) => Math.floor( v / 16 ) )
-				.join( ',' );
-			counts[ key ] = ( counts[ key ] ?? 0 ) + 1;
-		}
-		return counts;
-	}, png.toString( 'base64' ) );
 }
 
 const quantise = ( hex: string ) =>

@@ -1,0 +1,109 @@
+/**
+ * Screenshots of the editor and the front end, for the README. Each is also a check: the map is
+ * ready (not blank) before the picture is taken. With CAIRN_SCREENSHOTS=1 (`npm run screenshots`)
+ * they are written to docs/screenshots/; otherwise to the test output folder.
+ */
+import path from 'node:path';
+
+import { VISITOR_STATE } from './global-setup';
+import { expect, test } from './fixtures/maps-service';
+import {
+	FAKE_PUBLIC_TOKEN,
+	mapBlock,
+	publishPage,
+	setToken,
+	visibleColours,
+	waitForMapState,
+} from './utils/map-page';
+
+const MARKERS = [
+	[ 'Edinburgh Castle', 55.9486, -3.1999 ],
+	[ 'Arthur’s Seat', 55.9441, -3.1618 ],
+	[ 'Calton Hill', 55.9553, -3.1827 ],
+	[ 'Royal Botanic Garden', 55.9652, -3.2091 ],
+	[ 'Forth Bridge', 56.0006, -3.3884 ],
+	[ 'Glasgow Cathedral', 55.8629, -4.2345 ],
+	[ 'Stirling Castle', 56.1238, -3.9481 ],
+] as const;
+
+function target(
+	name: string,
+	testInfo: { outputPath: ( f: string ) => string }
+) {
+	return process.env.CAIRN_SCREENSHOTS
+		? path.join( __dirname, '..', '..', 'docs', 'screenshots', name )
+		: testInfo.outputPath( name );
+}
+
+test.describe( 'screenshots', () => {
+	let url = '';
+
+	test.beforeAll( async ( { requestUtils } ) => {
+		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		for ( const [ title, lat, lng ] of MARKERS ) {
+			await requestUtils.rest( {
+				method: 'POST',
+				path: '/wp/v2/cairn-markers',
+				data: {
+					title,
+					status: 'publish',
+					meta: { cairn_lat: lat, cairn_lng: lng },
+				},
+			} );
+		}
+		url = await publishPage(
+			requestUtils,
+			'Places in Scotland',
+			`<!-- wp:paragraph --><p>Our favourite places, clustered when they are close.</p><!-- /wp:paragraph -->${ mapBlock(
+				{
+					center: { lng: -3.6, lat: 55.98 },
+					zoom: 7,
+					controls: {
+						zoom: true,
+						compass: true,
+						scale: true,
+						fullscreen: true,
+						geolocate: false,
+					},
+				}
+			) }`
+		);
+	} );
+
+	test.describe( 'as a visitor', () => {
+		test.use( { storageState: VISITOR_STATE } );
+
+		test( 'front end', async ( { page }, testInfo ) => {
+			await page.setViewportSize( { width: 1200, height: 900 } );
+			await page.goto( url );
+			const map = page.locator( '.wp-block-cairn-map' );
+			expect( await waitForMapState( map ) ).toBe( 'ready' );
+			await page.waitForTimeout( 1500 ); // Let labels fade in (fadeDuration 300 ms).
+			const canvas = map.locator( 'canvas.mapboxgl-canvas' );
+			expect(
+				await visibleColours( page, canvas )
+			).toBeGreaterThanOrEqual( 3 );
+			await map.screenshot( {
+				path: target( 'front-end.png', testInfo ),
+			} );
+		} );
+	} );
+
+	test( 'editor', async ( { admin, editor, page }, testInfo ) => {
+		await page.setViewportSize( { width: 1400, height: 900 } );
+		await admin.createNewPost( { postType: 'page', title: 'A map' } );
+		await editor.insertBlock( {
+			name: 'cairn/map',
+			attributes: { center: { lng: -3.6, lat: 55.98 }, zoom: 7 },
+		} );
+		const host = editor.canvas.locator(
+			'.wp-block-cairn-map [data-cairn-state]'
+		);
+		await expect( host ).toHaveAttribute( 'data-cairn-state', 'ready', {
+			timeout: 60_000,
+		} );
+		await editor.openDocumentSettingsSidebar();
+		await page.waitForTimeout( 1500 );
+		await page.screenshot( { path: target( 'editor.png', testInfo ) } );
+	} );
+} );
