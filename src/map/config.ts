@@ -8,6 +8,7 @@ import { LIMITS } from './limits';
 import type {
 	ClusterConfig,
 	ControlsConfig,
+	GroupStyle,
 	MapConfig,
 	MarkerSelection,
 } from './types';
@@ -77,6 +78,30 @@ function cluster( value: unknown ): ClusterConfig {
 			fallback.radius
 		),
 	};
+}
+
+function groupStyles( value: unknown ): GroupStyle[] {
+	if ( ! Array.isArray( value ) ) {
+		return [];
+	}
+	return value.filter( isRecord ).flatMap( ( style ) => {
+		if (
+			typeof style.slug !== 'string' ||
+			! /^[a-z0-9_-]+$/.test( style.slug )
+		) {
+			return [];
+		}
+		const color =
+			typeof style.color === 'string' &&
+			/^#[0-9a-fA-F]{6}$/.test( style.color )
+				? style.color
+				: '';
+		const icon =
+			typeof style.icon === 'string' && /^https?:\/\//.test( style.icon )
+				? style.icon
+				: '';
+		return [ { slug: style.slug, color, icon } ];
+	} );
 }
 
 export function parseMarkerSelection( value: unknown ): MarkerSelection {
@@ -178,5 +203,6 @@ export function parseMapConfig( input: unknown ): MapConfig {
 		markersUrl:
 			typeof value.markersUrl === 'string' ? value.markersUrl : '',
 		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
+		groupStyles: groupStyles( value.groupStyles ),
 	};
 }

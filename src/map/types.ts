@@ -28,6 +28,15 @@ export interface MarkerSelection {
 	ids: number[];
 }
 
+/** How the markers of one group look: a colour, and optionally a PNG/JPEG icon. */
+export interface GroupStyle {
+	slug: string;
+	/** `#rrggbb`, or '' for the default colour. */
+	color: string;
+	/** URL of a PNG or JPEG icon, or '' for the default symbol. */
+	icon: string;
+}
+
 /** A validated map configuration: code past `parseMapConfig` trusts it. */
 export interface MapConfig {
 	accessToken: string;
@@ -49,6 +58,8 @@ export interface MapConfig {
 	markersUrl: string;
 	/** Base URL of the single-marker route, ending in `/`. */
 	markerUrl: string;
+	/** Looks of the marker groups (the first group of a marker decides). */
+	groupStyles: GroupStyle[];
 }
 
 export type MapErrorCode =
