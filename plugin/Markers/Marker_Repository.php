@@ -115,7 +115,7 @@ class Marker_Repository {
 		}
 		list( $from, $args ) = $this->from( $filters );
 		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- $from holds only placeholders; values are in $args.
-		$total = (int) $wpdb->get_var( $wpdb->prepare( "SELECT STRAIGHT_JOIN COUNT(*) {$from}", $args ) );
+		$total = (int) $wpdb->get_var( $wpdb->prepare( "SELECT {$this->join_hint()}COUNT(*) {$from}", $args ) );
 		return array(
 			'items' => $items,
 			'total' => $total,
@@ -165,11 +165,21 @@ class Marker_Repository {
 		// say: walk posts by primary key from $after, then look up each marker's two meta rows by
 		// post_id. Stale statistics (after a bulk import) otherwise lead MariaDB to a full scan of
 		// postmeta per batch.
-		$sql = "SELECT STRAIGHT_JOIN p.ID AS id, p.post_title AS title, lng.meta_value AS lng, lat.meta_value AS lat
+		$sql = "SELECT {$this->join_hint()}p.ID AS id, p.post_title AS title, lng.meta_value AS lng, lat.meta_value AS lat
 			{$from} AND p.ID > %d ORDER BY p.ID ASC LIMIT %d";
 		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- prepared here; $from holds only placeholders.
 		$rows = $wpdb->get_results( $wpdb->prepare( $sql, $args ), ARRAY_A );
 		return is_array( $rows ) ? $rows : array();
+	}
+
+	/**
+	 * MySQL/MariaDB's STRAIGHT_JOIN hint, or nothing on SQLite (WordPress Playground and the SQLite
+	 * Database Integration), whose query translator does not know the hint.
+	 */
+	private function join_hint(): string {
+		global $wpdb;
+		$sqlite = ( defined( 'DB_ENGINE' ) && 'sqlite' === DB_ENGINE ) || ( is_object( $wpdb ) && false !== stripos( get_class( $wpdb ), 'sqlite' ) );
+		return $sqlite ? '' : 'STRAIGHT_JOIN ';
 	}
 
 	/**

@@ -78,6 +78,9 @@ test.describe( 'screenshots', () => {
 			await page.goto( url );
 			const map = page.locator( '.wp-block-cairn-map' );
 			expect( await waitForMapState( map ) ).toBe( 'ready' );
+			await expect(
+				map.getByRole( 'heading', { name: /places on this map/ } )
+			).toHaveText( `${ MARKERS.length } places on this map` );
 			await page.waitForTimeout( 1500 ); // Let labels fade in (fadeDuration 300 ms).
 			const canvas = map.locator( 'canvas.mapboxgl-canvas' );
 			expect(
