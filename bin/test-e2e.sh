@@ -18,6 +18,14 @@ cd "$ROOT"
 
 say() { printf '[test-e2e] %s\n' "$*" >&2; }
 
+# One run at a time on this machine: a second run would reuse the first one's site and lose it
+# when the first run stops it.
+if [[ -z "${CAIRN_E2E_LOCKED:-}" ]]; then
+	mkdir -p .cache
+	say "waiting for other e2e runs to finish (lock .cache/e2e.lock)"
+	exec env CAIRN_E2E_LOCKED=1 flock -w 3600 .cache/e2e.lock "$0" "$@"
+fi
+
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [[ ! -x "$CHROMIUM" ]]; then
 	say "ERROR: no Chromium at $CHROMIUM. Install Debian's (apt-get install chromium) or set CHROMIUM_PATH."

@@ -105,7 +105,10 @@ test.describe( 'screenshots', () => {
 		await expect( host ).toHaveAttribute( 'data-cairn-state', 'ready', {
 			timeout: 60_000,
 		} );
-		await editor.openDocumentSettingsSidebar();
+		const welcome = page.getByRole( 'dialog', { name: /welcome/i } );
+		if ( await welcome.isVisible() ) {
+			await welcome.getByRole( 'button', { name: 'Close' } ).click();
+		}
 		await page.waitForTimeout( 1500 );
 		await page.screenshot( { path: target( 'editor.png', testInfo ) } );
 	} );

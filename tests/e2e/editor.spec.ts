@@ -1,0 +1,385 @@
+/**
+ * The map block in the editor: live preview, every inspector option, "Use current view", markers
+ * added, edited, dragged and trashed on the preview, and a saved page that reloads without
+ * validation warnings and shows the same map to visitors.
+ */
+import type { Page } from '@playwright/test';
+import type {
+	Editor,
+	RequestUtils,
+} from '@wordpress/e2e-test-utils-playwright';
+
+import { VISITOR_STATE } from './global-setup';
+import { expect, test } from './fixtures/maps-service';
+import { FAKE_PUBLIC_TOKEN, setToken, waitForMapState } from './utils/map-page';
+
+interface MarkerRecord {
+	id: number;
+	status: string;
+	title: { raw?: string; rendered: string };
+	meta: { cairn_lat: number | null; cairn_lng: number | null };
+}
+
+async function markersTitled(
+	requestUtils: RequestUtils,
+	title: string,
+	status = 'publish,draft,trash'
+): Promise< MarkerRecord[] > {
+	return ( await requestUtils.rest( {
+		path: '/wp/v2/cairn-markers',
+		params: { search: title, status, context: 'edit', per_page: 20 },
+	} ) ) as MarkerRecord[];
+}
+
+async function mapAttributes( editor: Editor ) {
+	const [ block ] = await editor.getBlocks( { full: true } );
+	return block?.attributes as Record< string, any >;
+}
+
+async function openPanel( page: Page, title: string ) {
+	const button = page
+		.getByRole( 'region', { name: 'Editor settings' } )
+		.getByRole( 'button', { name: title, exact: true } );
+	if ( ( await button.getAttribute( 'aria-expanded' ) ) === 'false' ) {
+		await button.click();
+	}
+}
+
+function sidebar( page: Page ) {
+	return page.getByRole( 'region', { name: 'Editor settings' } );
+}
+
+let savedPageLink = '';
+
+test.describe.serial( 'map block in the editor', () => {
+	test.beforeAll( async ( { requestUtils } ) => {
+		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		await requestUtils.rest( {
+			method: 'POST',
+			path: '/wp/v2/cairn-marker-groups',
+			data: { name: 'Harbours', slug: 'harbours' },
+		} );
+	} );
+
+	test( 'configures the map, places markers on it and keeps everything', async ( {
+		admin,
+		editor,
+		page,
+		requestUtils,
+		mapsService,
+	} ) => {
+		const errors: string[] = [];
+		page.on( 'pageerror', ( error ) => errors.push( error.message ) );
+
+		await admin.createNewPost( { postType: 'page', title: 'Harbour map' } );
+		await editor.insertBlock( { name: 'cairn/map' } );
+		const preview = editor.canvas.locator( '.wp-block-cairn-map__preview' );
+		await expect( preview ).toHaveAttribute( 'data-cairn-state', 'ready', {
+			timeout: 60_000,
+		} );
+		// The preview is a real map drawn from the (offline) maps service with the site's token.
+		expect( mapsService.tileRequests().length ).toBeGreaterThan( 0 );
+		expect( mapsService.tokensSeen() ).toContain( FAKE_PUBLIC_TOKEN );
+
+		const settings = sidebar( page );
+
+		// Style.
+		await settings
+			.getByRole( 'combobox', { name: 'Map style' } )
+			.selectOption( { label: 'Outdoors' } );
+
+		// View: typed fields; a bad latitude is explained and not saved.
+		const latitude = settings.getByRole( 'spinbutton', {
+			name: 'Latitude',
+		} );
+		await latitude.fill( '95' );
+		await expect(
+			settings.getByText( 'Enter a number from' ).first()
+		).toBeVisible();
+		expect( ( await mapAttributes( editor ) ).center.lat ).toBe( 20 );
+		await latitude.fill( '55.95' );
+		await settings
+			.getByRole( 'spinbutton', { name: 'Longitude' } )
+			.fill( '-3.19' );
+		await settings.getByRole( 'spinbutton', { name: 'Zoom' } ).fill( '9' );
+		await settings
+			.getByRole( 'spinbutton', { name: 'Bearing (degrees)' } )
+			.fill( '20' );
+		await settings
+			.getByRole( 'spinbutton', { name: 'Pitch (degrees)' } )
+			.fill( '30' );
+
+		// Zoom limits: a minimum above the maximum cannot be saved and is explained.
+		await openPanel( page, 'Zoom limits' );
+		await settings
+			.getByRole( 'spinbutton', { name: 'Maximum zoom' } )
+			.fill( '16' );
+		await settings
+			.getByRole( 'spinbutton', { name: 'Minimum zoom' } )
+			.fill( '18' );
+		await expect(
+			settings.getByText(
+				'The minimum zoom cannot be above the maximum zoom.'
+			)
+		).toBeVisible();
+		await settings
+			.getByRole( 'spinbutton', { name: 'Minimum zoom' } )
+			.fill( '3' );
+
+		// Controls.
+		await openPanel( page, 'Controls' );
+		await settings.getByRole( 'checkbox', { name: 'Scale bar' } ).check();
+		await settings
+			.getByRole( 'checkbox', { name: 'Fullscreen button' } )
+			.uncheck();
+
+		// Language.
+		await openPanel( page, 'Label language' );
+		await settings
+			.getByRole( 'combobox', { name: 'Language of map labels' } )
+			.selectOption( 'de' );
+
+		// Clustering.
+		await openPanel( page, 'Clustering' );
+		await settings
+			.getByRole( 'spinbutton', { name: 'Cluster radius (pixels)' } )
+			.fill( '60' );
+
+		// Behaviour.
+		await openPanel( page, 'Behaviour' );
+		await settings
+			.getByRole( 'checkbox', {
+				name: 'Keep the view in the page address',
+			} )
+			.check();
+		await settings
+			.getByRole( 'textbox', { name: 'Height' } )
+			.fill( 'tall' );
+		await expect(
+			settings.getByText( 'Use a CSS length such as 480px' )
+		).toBeVisible();
+		await settings
+			.getByRole( 'textbox', { name: 'Height' } )
+			.fill( '420px' );
+
+		// Place search (the fixture geocoder knows Edinburgh).
+		await settings
+			.getByRole( 'textbox', { name: 'Find a place' } )
+			.fill( 'Edinburgh' );
+		await settings.getByRole( 'button', { name: 'Search' } ).click();
+		await settings
+			.getByRole( 'button', { name: /Edinburgh/ } )
+			.first()
+			.click();
+		expect( mapsService.geocodingRequests().length ).toBeGreaterThan( 0 );
+
+		let attributes = await mapAttributes( editor );
+		expect( attributes ).toMatchObject( {
+			mapStyle: 'mapbox://styles/mapbox/outdoors-v12',
+			center: { lng: -3.19, lat: 55.95 },
+			bearing: 20,
+			pitch: 30,
+			minZoom: 3,
+			maxZoom: 16,
+			controls: {
+				zoom: true,
+				compass: true,
+				scale: true,
+				fullscreen: false,
+				geolocate: false,
+			},
+			language: 'de',
+			cluster: { enabled: true, radius: 60 },
+			hash: true,
+			height: '420px',
+		} );
+
+		// Panning the preview does not change the saved view; "Use current view" does.
+		await expect( preview ).toHaveAttribute( 'data-cairn-state', 'ready', {
+			timeout: 60_000,
+		} );
+		const canvas = preview.locator( 'canvas.mapboxgl-canvas' );
+		await canvas.focus();
+		await page.keyboard.press( 'ArrowRight' );
+		await page.keyboard.press( 'ArrowRight' );
+		await page.waitForTimeout( 800 );
+		expect( ( await mapAttributes( editor ) ).center ).toEqual(
+			attributes.center
+		);
+		await settings
+			.getByRole( 'button', { name: 'Use current view' } )
+			.click();
+		attributes = await mapAttributes( editor );
+		expect( attributes.center.lng ).toBeGreaterThan( -3.19 );
+
+		// Add a marker by clicking the map.
+		await editor.clickBlockToolbarButton( 'Add marker' );
+		const box = await canvas.boundingBox();
+		if ( ! box ) {
+			throw new Error( 'The preview canvas has no box.' );
+		}
+		const spot = { x: box.width / 2, y: box.height / 2 };
+		await canvas.click( { position: spot } );
+		const form = editor.canvas.getByRole( 'group', { name: 'Marker' } );
+		await form
+			.getByRole( 'textbox', { name: 'Marker title' } )
+			.fill( 'North pier' );
+		await form
+			.getByRole( 'textbox', { name: 'Text (optional)' } )
+			.fill( 'Fish and chips at the end.' );
+		await form.getByRole( 'button', { name: 'Save marker' } ).click();
+		await expect
+			.poll(
+				async () =>
+					( await markersTitled( requestUtils, 'North pier' ) ).length
+			)
+			.toBe( 1 );
+		const [ created ] = await markersTitled( requestUtils, 'North pier' );
+		expect( created?.status ).toBe( 'publish' );
+		expect( created?.meta.cairn_lat ).not.toBeNull();
+
+		// Select it on the map and edit it.
+		await page.waitForTimeout( 1500 ); // The feed reloads and the point is drawn.
+		await canvas.click( { position: spot } );
+		await form
+			.getByRole( 'textbox', { name: 'Marker title' } )
+			.fill( 'North pier lighthouse' );
+		await form
+			.getByRole( 'combobox', { name: 'Group' } )
+			.selectOption( { label: 'Harbours' } );
+		await form.getByRole( 'button', { name: 'Save marker' } ).click();
+		await expect
+			.poll(
+				async () =>
+					(
+						await markersTitled(
+							requestUtils,
+							'North pier lighthouse'
+						)
+					).length
+			)
+			.toBe( 1 );
+
+		// Drag it to a new place.
+		const handle = editor.canvas.locator( '.cairn-maps-drag-handle' );
+		await expect( handle ).toBeVisible();
+		const handleBox = await handle.boundingBox();
+		if ( ! handleBox ) {
+			throw new Error( 'The drag handle has no box.' );
+		}
+		await page.mouse.move(
+			handleBox.x + handleBox.width / 2,
+			handleBox.y + handleBox.height / 2
+		);
+		await page.mouse.down();
+		await page.mouse.move(
+			handleBox.x + handleBox.width / 2 + 60,
+			handleBox.y + handleBox.height / 2 + 40,
+			{ steps: 8 }
+		);
+		await page.mouse.up();
+		await expect
+			.poll( async () => {
+				const [ moved ] = await markersTitled(
+					requestUtils,
+					'North pier lighthouse'
+				);
+				return moved?.meta.cairn_lng;
+			} )
+			.toBeGreaterThan( created?.meta.cairn_lng ?? 0 );
+
+		// Move it to the trash, after a confirmation.
+		await form.getByRole( 'button', { name: 'Move to trash' } ).click();
+		await form
+			.getByRole( 'button', { name: 'Yes, move to trash' } )
+			.click();
+		await expect
+			.poll( async () => {
+				const [ trashed ] = await markersTitled(
+					requestUtils,
+					'North pier lighthouse'
+				);
+				return trashed?.status;
+			} )
+			.toBe( 'trash' );
+
+		// Save, reload: no validation warning, every attribute kept.
+		const saved = await mapAttributes( editor );
+		await editor.publishPost();
+		const pageId = new URL( page.url() ).searchParams.get( 'post' );
+		savedPageLink = (
+			( await requestUtils.rest( {
+				path: `/wp/v2/pages/${ pageId }`,
+			} ) ) as { link: string }
+		 ).link;
+		await page.reload();
+		await expect(
+			editor.canvas.locator( '.wp-block-cairn-map__preview' )
+		).toBeVisible( { timeout: 60_000 } );
+		await expect(
+			editor.canvas.locator( '.block-editor-warning' )
+		).toHaveCount( 0 );
+		expect( await mapAttributes( editor ) ).toEqual( saved );
+		expect( errors ).toEqual( [] );
+	} );
+} );
+
+test.describe( 'the saved map for visitors', () => {
+	test.use( { storageState: VISITOR_STATE } );
+
+	test( 'shows the same view, controls and language', async ( { page } ) => {
+		test.skip( ! savedPageLink, 'needs the page saved by the editor test' );
+		const map: { value?: Record< string, unknown > } = {};
+		await page.exposeFunction(
+			'cairnReport',
+			( value: Record< string, unknown > ) => {
+				map.value = value;
+			}
+		);
+		await page.addInitScript( () => {
+			document.addEventListener( 'cairn:map-ready', ( event ) => {
+				const instance = ( event as CustomEvent ).detail.map;
+				(
+					window as unknown as { cairnReport: ( v: unknown ) => void }
+				 ).cairnReport( {
+					zoom: instance.getZoom(),
+					bearing: instance.getBearing(),
+					pitch: instance.getPitch(),
+					language: instance.getLanguage(),
+					minZoom: instance.getMinZoom(),
+					maxZoom: instance.getMaxZoom(),
+				} );
+			} );
+		} );
+		// The map keeps its view in the address: start from a clean one.
+		await page.goto( savedPageLink );
+		const wrapper = page.locator( '.wp-block-cairn-map' );
+		expect( await waitForMapState( wrapper ) ).toBe( 'ready' );
+		const config = JSON.parse(
+			( await wrapper.getAttribute( 'data-cairn-config' ) ) ?? '{}'
+		);
+		expect( config ).toMatchObject( {
+			style: 'mapbox://styles/mapbox/outdoors-v12',
+			language: 'de',
+			hash: true,
+			height: '420px',
+			cluster: { enabled: true, radius: 60 },
+		} );
+		await expect
+			.poll( () => map.value )
+			.toMatchObject( {
+				bearing: 20,
+				pitch: 30,
+				language: 'de',
+				minZoom: 3,
+				maxZoom: 16,
+			} );
+		await expect( wrapper.locator( '.mapboxgl-ctrl-scale' ) ).toBeVisible();
+		await expect(
+			wrapper.locator( '.mapboxgl-ctrl-zoom-in' )
+		).toBeVisible();
+		await expect(
+			wrapper.locator( '.mapboxgl-ctrl-fullscreen' )
+		).toHaveCount( 0 );
+	} );
+} );
