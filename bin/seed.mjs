@@ -282,15 +282,11 @@ export async function warmUp( { siteUrl } ) {
 	);
 }
 
-const PAGE_CONTENT = `<!-- wp:heading -->
-<h2 class="wp-block-heading">Cairn Maps demo</h2>
-<!-- /wp:heading -->
-
-<!-- wp:paragraph -->
+const PAGE_CONTENT = `<!-- wp:paragraph -->
 <p>Two hundred real places — lighthouses, mountain summits, museums and railway stations — served as GeoJSON by the Cairn Maps REST API and clustered on the map below. Zoom in to open the clusters; select a marker for its details.</p>
 <!-- /wp:paragraph -->
 
-<!-- wp:cairn/map /-->
+<!-- wp:cairn/map {"center":{"lng":8,"lat":47},"zoom":3.5,"controls":{"zoom":true,"compass":true,"scale":true,"fullscreen":true,"geolocate":true},"align":"wide"} /-->
 `;
 
 /**

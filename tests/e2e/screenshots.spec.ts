@@ -75,13 +75,35 @@ test.describe( 'screenshots', () => {
 
 		test( 'front end', async ( { page }, testInfo ) => {
 			await page.setViewportSize( { width: 1200, height: 900 } );
+			await page.addInitScript( () => {
+				document.addEventListener( 'cairn:map-ready', ( event ) => {
+					( window as unknown as { cairnMap: unknown } ).cairnMap = (
+						event as CustomEvent
+					 ).detail.map;
+				} );
+			} );
 			await page.goto( url );
 			const map = page.locator( '.wp-block-cairn-map' );
 			expect( await waitForMapState( map ) ).toBe( 'ready' );
 			await expect(
 				map.getByRole( 'heading', { name: /places on this map/ } )
 			).toHaveText( `${ MARKERS.length } places on this map` );
-			await page.waitForTimeout( 1500 ); // Let labels fade in (fadeDuration 300 ms).
+			// The markers are drawn: clusters and single places on the canvas.
+			await page.waitForFunction( () => {
+				const live = (
+					window as unknown as {
+						cairnMap?: {
+							queryRenderedFeatures: ( o: object ) => unknown[];
+						};
+					}
+				 ).cairnMap;
+				return (
+					( live?.queryRenderedFeatures( {
+						layers: [ 'cairn-clusters', 'cairn-points' ],
+					} ).length ?? 0 ) > 0
+				);
+			} );
+			await page.waitForTimeout( 1000 ); // Let labels fade in (fadeDuration 300 ms).
 			const canvas = map.locator( 'canvas.mapboxgl-canvas' );
 			expect(
 				await visibleColours( page, canvas )
