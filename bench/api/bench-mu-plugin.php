@@ -1,0 +1,104 @@
+<?php
+/**
+ * Plugin Name: Cairn Maps API bench probe
+ * Description: Bench-only. Copied by bench/api/run.sh into the bench site's mu-plugins; never part of the plugin.
+ *
+ * For requests carrying an `X-Bench-Id` header, appends one JSON line to CAIRN_BENCH_PEAK_LOG at
+ * shutdown, after the body was printed: PHP peak memory (`memory_get_peak_usage()`, and the real
+ * size allocated from the system), time spent in PHP and the status. A streamed body cannot carry
+ * a header sent after it, so the log is the measurement; `X-Bench-Peak-Memory` (the peak when the
+ * REST server finished dispatching, before serving) is added as well where headers are still open.
+ *
+ * `/?cairn_bench_info=1` answers with the PHP runtime facts (SAPI, OPcache, memory limit).
+ *
+ * @package Cairn\Maps
+ */
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) ) {
+	$cairn_bench_id    = preg_replace( '/[^A-Za-z0-9_.:-]/', '', (string) $_SERVER['HTTP_X_BENCH_ID'] );
+	$cairn_bench_start = isset( $_SERVER['REQUEST_TIME_FLOAT'] ) ? (float) $_SERVER['REQUEST_TIME_FLOAT'] : microtime( true );
+	// When WordPress reached each stage, in ms since the request started (where the time goes).
+	$GLOBALS['cairn_bench_marks'] = array( 'mu_plugins' => round( ( microtime( true ) - $cairn_bench_start ) * 1000, 2 ) );
+	foreach ( array( 'plugins_loaded', 'after_setup_theme', 'init', 'wp_loaded', 'rest_api_init', 'rest_pre_dispatch', 'rest_post_dispatch', 'rest_pre_serve_request' ) as $cairn_bench_hook ) {
+		add_filter(
+			$cairn_bench_hook,
+			static function ( $value = null ) use ( $cairn_bench_hook, $cairn_bench_start ) {
+				if ( ! isset( $GLOBALS['cairn_bench_marks'][ $cairn_bench_hook ] ) ) {
+					$GLOBALS['cairn_bench_marks'][ $cairn_bench_hook ] = round( ( microtime( true ) - $cairn_bench_start ) * 1000, 2 );
+				}
+				return $value;
+			},
+			PHP_INT_MIN
+		);
+	}
+	// SQL that reads marker coordinates: how a request that rebuilt the feed is told from one served
+	// from the cache (the cached answers read no coordinates).
+	$GLOBALS['cairn_bench_marker_reads'] = 0;
+	add_filter(
+		'query',
+		static function ( $query ) {
+			if ( is_string( $query ) && false !== strpos( $query, 'cairn_lng' ) ) {
+				++$GLOBALS['cairn_bench_marker_reads'];
+			}
+			return $query;
+		}
+	);
+	register_shutdown_function(
+		static function () use ( $cairn_bench_id, $cairn_bench_start ) {
+			$start = $cairn_bench_start;
+			$line  = json_encode(
+				array(
+					'id'        => $cairn_bench_id,
+					'peak'      => memory_get_peak_usage(),
+					'peak_real' => memory_get_peak_usage( true ),
+					'php_ms'    => round( ( microtime( true ) - $start ) * 1000, 2 ),
+					'status'    => http_response_code(),
+					'queries'   => isset( $GLOBALS['wpdb'] ) ? (int) $GLOBALS['wpdb']->num_queries : null,
+					'marks'     => $GLOBALS['cairn_bench_marks'] ?? array(),
+					'reads'     => $GLOBALS['cairn_bench_marker_reads'],
+				)
+			);
+			file_put_contents( CAIRN_BENCH_PEAK_LOG, $line . "\n", FILE_APPEND | LOCK_EX );
+		}
+	);
+	add_filter(
+		'rest_post_dispatch',
+		static function ( $response ) {
+			if ( ! headers_sent() ) {
+				header( 'X-Bench-Peak-Memory: ' . memory_get_peak_usage() );
+			}
+			return $response;
+		},
+		PHP_INT_MAX
+	);
+}
+
+if ( isset( $_GET['cairn_bench_info'] ) ) {
+	add_action(
+		'wp_loaded',
+		static function () {
+			$opcache = function_exists( 'opcache_get_status' ) ? opcache_get_status( false ) : false;
+			header( 'Content-Type: application/json' );
+			echo json_encode(
+				array(
+					'php'                     => PHP_VERSION,
+					'sapi'                    => PHP_SAPI,
+					'opcache_enabled'         => is_array( $opcache ) && ! empty( $opcache['opcache_enabled'] ),
+					'opcache_cached_scripts'  => is_array( $opcache ) ? ( $opcache['opcache_statistics']['num_cached_scripts'] ?? null ) : null,
+					'opcache_jit'             => is_array( $opcache ) && ! empty( $opcache['jit']['on'] ),
+					'memory_limit'            => ini_get( 'memory_limit' ),
+					'output_buffering'        => ini_get( 'output_buffering' ),
+					'zlib_output_compression' => ini_get( 'zlib.output_compression' ),
+					'wordpress'               => $GLOBALS['wp_version'] ?? null,
+					'plugin_loaded'           => defined( 'CAIRN_MAPS_VERSION' ) && has_action( 'cairn_maps_markers_changed' ),
+					'plugin_version'          => defined( 'CAIRN_MAPS_VERSION' ) ? CAIRN_MAPS_VERSION : null,
+				)
+			);
+			exit;
+		}
+	);
+}

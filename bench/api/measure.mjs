@@ -1,0 +1,389 @@
+#!/usr/bin/env node
+/**
+ * Measures one marker count for bench/api/run.sh: our GET /cairn/v1/markers (cold, warm, 304,
+ * bytes, PHP peak memory) and core's GET /wp/v2/cairn-markers?per_page=100 (one page at
+ * concurrency, all pages sequentially), and writes the numbers as JSON.
+ *
+ *   node bench/api/measure.mjs --size N --url http://127.0.0.1:PORT --seed seed.json --out size-N.json
+ *
+ * Latency is time to the last byte of the body as received (gzip when accepted, not decoded),
+ * from a keep-alive agent with at most BENCH_CONCURRENCY sockets. Percentiles are nearest-rank.
+ * PHP peak memory comes from the bench mu-plugin's shutdown log (CAIRN_BENCH_PEAK_LOG), matched by
+ * the X-Bench-Id request header.
+ */
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname( fileURLToPath( import.meta.url ) );
+const args = Object.fromEntries(
+	process.argv.slice( 2 ).reduce( ( pairs, arg, i, all ) => {
+		if ( arg.startsWith( '--' ) ) {
+			pairs.push( [ arg.slice( 2 ), all[ i + 1 ] ] );
+		}
+		return pairs;
+	}, [] )
+);
+const SIZE = Number( args.size );
+const BASE = String( args.url || '' ).replace( /\/$/, '' );
+const env = ( name, fallback ) => {
+	const value = Number( process.env[ name ] );
+	return Number.isFinite( value ) && value > 0 ? value : fallback;
+};
+const CONCURRENCY = env( 'BENCH_CONCURRENCY', 4 );
+const COLD_RUNS = env( 'BENCH_COLD_RUNS', 5 );
+const WARM_REQUESTS = env( 'BENCH_WARM_REQUESTS', 40 );
+const NOT_MODIFIED_REQUESTS = env( 'BENCH_304_REQUESTS', 200 );
+const CORE_REQUESTS = env( 'BENCH_CORE_REQUESTS', 40 );
+const CORE_SAMPLE_PAGES = env( 'BENCH_CORE_SAMPLE_PAGES', 25 );
+const CORE_ALL_PAGES_MAX = 100; // read every page up to this many, else sample and extrapolate
+const REQUEST_TIMEOUT_MS = 120000;
+const PEAK_LOG = process.env.CAIRN_BENCH_PEAK_LOG;
+
+if ( ! SIZE || ! BASE || ! args.out || ! PEAK_LOG ) {
+	console.error( 'usage: measure.mjs --size N --url URL --out FILE [--seed FILE] (CAIRN_BENCH_PEAK_LOG set)' );
+	process.exit( 2 );
+}
+
+const OURS = '/?rest_route=/cairn/v1/markers';
+const corePage = ( page ) => `/?rest_route=/wp/v2/cairn-markers&per_page=100&page=${ page }`;
+const GZIP = { 'Accept-Encoding': 'gzip' };
+
+const agent = new http.Agent( { keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY } );
+let counter = 0;
+const runId = `${ SIZE }-${ Date.now().toString( 36 ) }`;
+
+function log( message ) {
+	process.stderr.write( `[bench:api] ${ SIZE }: ${ message }\n` );
+}
+
+/**
+ * One GET. Resolves with status, headers, the raw body bytes and the time to the last byte.
+ */
+function get( pathname, headers = {}, label = 'req' ) {
+	const id = `${ runId }-${ label }-${ ++counter }`;
+	return new Promise( ( resolve, reject ) => {
+		const started = process.hrtime.bigint();
+		const request = http.get(
+			BASE + pathname,
+			{ agent, headers: { 'X-Bench-Id': id, 'User-Agent': 'cairn-bench', ...headers } },
+			( response ) => {
+				const chunks = [];
+				response.on( 'data', ( chunk ) => chunks.push( chunk ) );
+				response.on( 'end', () => {
+					const ms = Number( process.hrtime.bigint() - started ) / 1e6;
+					resolve( { id, status: response.statusCode, headers: response.headers, body: Buffer.concat( chunks ), ms } );
+				} );
+				response.on( 'error', reject );
+			}
+		);
+		request.setTimeout( REQUEST_TIMEOUT_MS, () => request.destroy( new Error( `timeout after ${ REQUEST_TIMEOUT_MS } ms: ${ pathname }` ) ) );
+		request.on( 'error', reject );
+	} );
+}
+
+/**
+ * `total` requests made by `concurrency` workers, each starting its next as soon as one ends.
+ */
+async function load( total, concurrency, makeRequest ) {
+	const results = [];
+	let next = 0;
+	const started = process.hrtime.bigint();
+	const worker = async () => {
+		while ( next < total ) {
+			const index = next++;
+			results[ index ] = await makeRequest( index );
+		}
+	};
+	await Promise.all( Array.from( { length: Math.min( concurrency, total ) }, worker ) );
+	const seconds = Number( process.hrtime.bigint() - started ) / 1e9;
+	return { results, seconds };
+}
+
+function percentile( values, p ) {
+	if ( ! values.length ) {
+		return null;
+	}
+	const sorted = [ ...values ].sort( ( a, b ) => a - b );
+	return sorted[ Math.max( 0, Math.ceil( ( p / 100 ) * sorted.length ) - 1 ) ];
+}
+
+const round = ( value, digits = 1 ) => ( null === value || undefined === value ? null : Number( value.toFixed( digits ) ) );
+
+function stats( results, seconds ) {
+	const ms = results.map( ( r ) => r.ms );
+	return {
+		n: ms.length,
+		p50_ms: round( percentile( ms, 50 ) ),
+		p95_ms: round( percentile( ms, 95 ) ),
+		min_ms: round( Math.min( ...ms ) ),
+		max_ms: round( Math.max( ...ms ) ),
+		mean_ms: round( ms.reduce( ( a, b ) => a + b, 0 ) / ms.length ),
+		...( seconds ? { req_per_s: round( ms.length / seconds ) } : {} ),
+	};
+}
+
+function expectStatus( results, status, what ) {
+	const wrong = results.filter( ( r ) => r.status !== status );
+	if ( wrong.length ) {
+		const sample = wrong[ 0 ];
+		throw new Error( `${ what }: expected HTTP ${ status }, got ${ sample.status } (${ wrong.length } of ${ results.length }): ${ sample.body.toString( 'utf8', 0, 300 ) }` );
+	}
+}
+
+/**
+ * PHP peak memory of these requests, from the mu-plugin's shutdown log.
+ */
+async function peaks( results ) {
+	const wanted = new Set( results.map( ( r ) => r.id ) );
+	let found = new Map();
+	for ( let attempt = 0; attempt < 20; attempt++ ) {
+		found = new Map();
+		for ( const line of fs.readFileSync( PEAK_LOG, 'utf8' ).split( '\n' ) ) {
+			if ( ! line ) {
+				continue;
+			}
+			try {
+				const entry = JSON.parse( line );
+				if ( wanted.has( entry.id ) ) {
+					found.set( entry.id, entry );
+				}
+			} catch {
+				// A line being written; the next attempt reads it whole.
+			}
+		}
+		if ( found.size === wanted.size ) {
+			break;
+		}
+		await new Promise( ( resolve ) => setTimeout( resolve, 100 ) );
+	}
+	const entries = [ ...found.values() ];
+	if ( ! entries.length ) {
+		return { logged: 0, peak_bytes: null, peak_real_bytes: null, php_ms_p50: null, php_ms_p95: null, queries: null };
+	}
+	return {
+		logged: entries.length,
+		peak_bytes: Math.max( ...entries.map( ( e ) => e.peak ) ),
+		peak_real_bytes: Math.max( ...entries.map( ( e ) => e.peak_real ) ),
+		php_ms_p50: round( percentile( entries.map( ( e ) => e.php_ms ), 50 ) ),
+		php_ms_p95: round( percentile( entries.map( ( e ) => e.php_ms ), 95 ) ),
+		queries: Math.max( ...entries.map( ( e ) => e.queries ?? 0 ) ),
+		// How many of these requests read marker coordinates from the database (rebuilt the feed).
+		rebuilt: entries.filter( ( e ) => e.reads > 0 ).length,
+		// p50 of the time (ms since the request started) at which PHP reached each WordPress stage.
+		marks_p50: Object.fromEntries(
+			[ ...new Set( entries.flatMap( ( e ) => Object.keys( e.marks || {} ) ) ) ].map( ( key ) => [
+				key,
+				round( percentile( entries.map( ( e ) => e.marks?.[ key ] ).filter( ( v ) => 'number' === typeof v ), 50 ) ),
+			] )
+		),
+	};
+}
+
+function bump() {
+	execFileSync( 'php', [ path.join( HERE, 'wp.php' ), 'bump' ], {
+		stdio: [ 'ignore', 'ignore', 'inherit' ],
+		timeout: 60000,
+	} );
+}
+
+async function main() {
+	const out = { markers: SIZE, concurrency: CONCURRENCY, seed: null, runtime: null, ours: {}, core: {}, checks: {} };
+	if ( args.seed && fs.existsSync( args.seed ) ) {
+		out.seed = JSON.parse( fs.readFileSync( args.seed, 'utf8' ) );
+	}
+
+	// Runtime facts, and a check that the setup is what we claim.
+	const info = await get( '/?cairn_bench_info=1', {}, 'info' );
+	out.runtime = JSON.parse( info.body.toString() );
+	if ( ! out.runtime.opcache_enabled ) {
+		throw new Error( 'OPcache is not enabled in the PHP that serves the site' );
+	}
+	if ( ! out.runtime.plugin_loaded ) {
+		throw new Error( 'cairn-maps is not loaded on the bench site (inactive, or idle: is build/ there?)' );
+	}
+
+	// Prime: the first build after seeding (discarded), and OPcache for the code paths.
+	const prime = await get( OURS, GZIP, 'prime' );
+	expectStatus( [ prime ], 200, 'prime ours' );
+	for ( let i = 0; i < CONCURRENCY; i++ ) {
+		expectStatus( [ await get( corePage( 1 ), GZIP, 'prime-core' ) ], 200, 'prime core' );
+	}
+
+	// (a) Cold: invalidate through the plugin's own hook, then one request; repeated.
+	log( `cold x${ COLD_RUNS }` );
+	const cold = [];
+	for ( let i = 0; i < COLD_RUNS; i++ ) {
+		bump();
+		cold.push( await get( OURS, GZIP, 'cold' ) );
+	}
+	expectStatus( cold, 200, 'cold' );
+	out.ours.cold = { ...stats( cold ), memory: await peaks( cold ) };
+
+	// (b) Warm 200 at concurrency.
+	log( `warm x${ WARM_REQUESTS } at c${ CONCURRENCY }` );
+	const warm = await load( WARM_REQUESTS, CONCURRENCY, () => get( OURS, GZIP, 'warm' ) );
+	expectStatus( warm.results, 200, 'warm' );
+	out.ours.warm = { ...stats( warm.results, warm.seconds ), memory: await peaks( warm.results ) };
+	const sample = warm.results[ 0 ];
+	const etag = sample.headers.etag;
+
+	// (c) 304 at concurrency.
+	log( `304 x${ NOT_MODIFIED_REQUESTS } at c${ CONCURRENCY }` );
+	const notModified = await load( NOT_MODIFIED_REQUESTS, CONCURRENCY, () => get( OURS, { ...GZIP, 'If-None-Match': etag }, 'nm' ) );
+	expectStatus( notModified.results, 304, '304 with If-None-Match' );
+	out.ours.not_modified = { ...stats( notModified.results, notModified.seconds ), memory: await peaks( notModified.results ) };
+
+	// Cold under load: right after an invalidation, CONCURRENCY visitors at once (a cache stampede:
+	// how many of them rebuild the payload, and how long they wait). Two rounds.
+	log( `cold at c${ CONCURRENCY } x2 rounds` );
+	const stampede = [];
+	let rebuilds = 0;
+	for ( let burstIndex = 0; burstIndex < 2; burstIndex++ ) {
+		bump();
+		const burst = await load( CONCURRENCY, CONCURRENCY, () => get( OURS, GZIP, 'stampede' ) );
+		expectStatus( burst.results, 200, 'cold at concurrency' );
+		stampede.push( ...burst.results );
+	}
+	const stampedeEntries = await peaks( stampede );
+	for ( const line of fs.readFileSync( PEAK_LOG, 'utf8' ).split( '\n' ) ) {
+		try {
+			const entry = line ? JSON.parse( line ) : null;
+			// A request that rebuilt read marker coordinates (a cached answer reads none).
+			if ( entry && entry.id.startsWith( `${ runId }-stampede-` ) && entry.reads > 0 ) {
+				rebuilds++;
+			}
+		} catch {
+			// ignore
+		}
+	}
+	out.ours.cold_concurrent = {
+		...stats( stampede ),
+		rounds: 2,
+		rebuilds_per_round: round( rebuilds / 2, 1 ),
+		memory: stampedeEntries,
+	};
+
+	// (d) Bytes: the JSON as sent without Accept-Encoding, and with gzip accepted.
+	const raw = await get( OURS, {}, 'raw' );
+	expectStatus( [ raw ], 200, 'raw' );
+	const rawMemory = await peaks( [ raw ] );
+	let document;
+	try {
+		document = JSON.parse( raw.body.toString( 'utf8' ) );
+	} catch ( error ) {
+		throw new Error( `the feed is not valid JSON: ${ error.message }` );
+	}
+	const features = Array.isArray( document.features ) ? document.features.length : -1;
+	const servedGzip = 'gzip' === sample.headers[ 'content-encoding' ];
+	const gzipBytes = servedGzip ? sample.body.length : zlib.gzipSync( raw.body, { level: 9 } ).length;
+	if ( servedGzip && zlib.gunzipSync( sample.body ).length !== raw.body.length ) {
+		throw new Error( 'the gzip body does not inflate to the raw body' );
+	}
+	out.ours.bytes = {
+		raw: raw.body.length,
+		gzip: gzipBytes,
+		gzip_source: servedGzip ? 'as served (Content-Encoding: gzip)' : 'computed: gzip -9 of the raw body',
+		gzip9_of_raw: zlib.gzipSync( raw.body, { level: 9 } ).length,
+		raw_per_marker: round( raw.body.length / SIZE, 2 ),
+		gzip_per_marker: round( gzipBytes / SIZE, 2 ),
+		features,
+	};
+	out.ours.raw_request = { ms: round( raw.ms ), memory: rawMemory };
+	const measured = [ out.ours.cold.memory, out.ours.cold_concurrent.memory, out.ours.warm.memory, out.ours.not_modified.memory, rawMemory ];
+	out.ours.peak_bytes = Math.max( ...measured.map( ( m ) => m.peak_bytes ?? 0 ) );
+	out.ours.peak_real_bytes = Math.max( ...measured.map( ( m ) => m.peak_real_bytes ?? 0 ) );
+
+	out.checks = {
+		features_match: features === SIZE,
+		etag: Boolean( etag ),
+		cache_control: sample.headers[ 'cache-control' ] || null,
+		cache_control_public: /\bpublic\b/.test( sample.headers[ 'cache-control' ] || '' ),
+		no_set_cookie: ! sample.headers[ 'set-cookie' ] && ! raw.headers[ 'set-cookie' ],
+		content_type: raw.headers[ 'content-type' ] || null,
+		content_encoding_gzip: servedGzip,
+		vary: sample.headers.vary || null,
+		not_modified_all_304: true,
+		cold_rebuilt_every_time: out.ours.cold.memory.rebuilt === COLD_RUNS,
+		warm_served_from_cache: 0 === out.ours.warm.memory.rebuilt,
+		not_modified_read_no_marker: 0 === out.ours.not_modified.memory.rebuilt,
+	};
+	if ( features !== SIZE ) {
+		log( `WARNING: the feed has ${ features } features, ${ SIZE } markers were seeded` );
+	}
+
+	// (f) Core: one page at concurrency.
+	log( `core page 1 x${ CORE_REQUESTS } at c${ CONCURRENCY }` );
+	const page = await load( CORE_REQUESTS, CONCURRENCY, () => get( corePage( 1 ), GZIP, 'core' ) );
+	expectStatus( page.results, 200, 'core page' );
+	const total = Number( page.results[ 0 ].headers[ 'x-wp-total' ] );
+	const totalPages = Number( page.results[ 0 ].headers[ 'x-wp-totalpages' ] );
+	const pageBody = page.results[ 0 ].body;
+	const pageItems = JSON.parse( pageBody.toString( 'utf8' ) ).length;
+	out.core.page = {
+		...stats( page.results, page.seconds ),
+		memory: await peaks( page.results ),
+		items: pageItems,
+		bytes_raw: pageBody.length,
+		bytes_gzip6: zlib.gzipSync( pageBody, { level: 6 } ).length,
+		content_encoding: page.results[ 0 ].headers[ 'content-encoding' ] || null,
+	};
+	out.core.total = total;
+	out.core.total_pages = totalPages;
+	out.checks.core_total_matches = total === SIZE;
+
+	// (f) Core: every page, one after the other (a client walking the collection); sampled above
+	// CORE_ALL_PAGES_MAX pages: evenly spaced pages from first to last, mean × page count.
+	let pages;
+	if ( totalPages <= CORE_ALL_PAGES_MAX ) {
+		pages = Array.from( { length: totalPages }, ( _, i ) => i + 1 );
+	} else {
+		const n = Math.min( CORE_SAMPLE_PAGES, totalPages );
+		pages = [ ...new Set( Array.from( { length: n }, ( _, i ) => 1 + Math.round( ( i * ( totalPages - 1 ) ) / ( n - 1 ) ) ) ) ];
+	}
+	log( `core pages: ${ pages.length } of ${ totalPages }, sequential` );
+	const walk = [];
+	const walkStart = process.hrtime.bigint();
+	for ( const p of pages ) {
+		walk.push( await get( corePage( p ), GZIP, 'walk' ) );
+	}
+	const walkSeconds = Number( process.hrtime.bigint() - walkStart ) / 1e9;
+	expectStatus( walk, 200, 'core page walk' );
+	const walkMs = walk.map( ( r ) => r.ms );
+	const walkMean = walkMs.reduce( ( a, b ) => a + b, 0 ) / walkMs.length;
+	const walkBytes = walk.reduce( ( sum, r ) => sum + r.body.length, 0 );
+	const walkGzip = walk.reduce( ( sum, r ) => sum + zlib.gzipSync( r.body, { level: 6 } ).length, 0 );
+	const extrapolated = pages.length < totalPages;
+	out.core.all_pages = {
+		pages: totalPages,
+		measured_pages: pages.length,
+		extrapolated,
+		method: extrapolated
+			? `${ pages.length } evenly spaced pages (1…${ totalPages }) read sequentially; total = mean × ${ totalPages }`
+			: 'every page read sequentially',
+		total_ms: round( extrapolated ? walkMean * totalPages : walkSeconds * 1000 ),
+		mean_page_ms: round( walkMean ),
+		first_page_ms: round( walkMs[ 0 ] ),
+		last_page_ms: round( walkMs[ walkMs.length - 1 ] ),
+		bytes_raw: Math.round( extrapolated ? ( walkBytes / walk.length ) * totalPages : walkBytes ),
+		bytes_gzip6: Math.round( extrapolated ? ( walkGzip / walk.length ) * totalPages : walkGzip ),
+		memory: await peaks( walk ),
+	};
+	out.core.peak_bytes = Math.max( out.core.page.memory.peak_bytes ?? 0, out.core.all_pages.memory.peak_bytes ?? 0 );
+
+	fs.writeFileSync( args.out, JSON.stringify( out, null, '\t' ) + '\n' );
+	log(
+		`ours cold p95 ${ out.ours.cold.p95_ms } ms, warm p95 ${ out.ours.warm.p95_ms } ms, 304 p95 ${ out.ours.not_modified.p95_ms } ms, ` +
+			`${ out.ours.bytes.gzip_per_marker } B/marker gz; core page p95 ${ out.core.page.p95_ms } ms`
+	);
+}
+
+main()
+	.catch( ( error ) => {
+		console.error( `[bench:api] ${ SIZE }: ${ error.stack || error.message }` );
+		process.exitCode = 1;
+	} )
+	.finally( () => agent.destroy() );

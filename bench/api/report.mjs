@@ -1,0 +1,235 @@
+#!/usr/bin/env node
+/**
+ * Gathers bench/api/measure.mjs results into one table with the targets of issue 3, prints it and
+ * writes bench/results/api-<date>.json and bench/results/api-latest.json.
+ *
+ *   node bench/api/report.mjs --dir RUN_DIR --sizes 1000,10000,100000 --results bench/results
+ *
+ * BENCH_NO_RESULTS=1 prints only. BENCH_STRICT=1 exits 1 when a target fails.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const args = Object.fromEntries(
+	process.argv.slice( 2 ).reduce( ( pairs, arg, i, all ) => {
+		if ( arg.startsWith( '--' ) ) {
+			pairs.push( [ arg.slice( 2 ), all[ i + 1 ] ] );
+		}
+		return pairs;
+	}, [] )
+);
+const sizes = String( args.sizes ).split( ',' ).map( Number );
+const runs = sizes.map( ( size ) => JSON.parse( fs.readFileSync( path.join( args.dir, `size-${ size }.json` ), 'utf8' ) ) );
+
+const MiB = 1024 * 1024;
+const TARGETS = { markers: 100000, not_modified_p95_ms: 50, cold_ms: 1500, peak_mib: 32, gzip_per_marker: 16 };
+
+const ms = ( v ) => ( null === v || undefined === v ? '–' : v >= 10000 ? `${ ( v / 1000 ).toFixed( 1 ) } s` : `${ Math.round( v ) }` );
+const pair = ( a, b ) => `${ ms( a ) } / ${ ms( b ) }`;
+const mib = ( bytes ) => ( bytes ? ( bytes / MiB ).toFixed( 1 ) : '–' );
+const kb = ( bytes ) => {
+	if ( ! bytes && 0 !== bytes ) {
+		return '–';
+	}
+	return bytes >= MiB ? `${ ( bytes / MiB ).toFixed( 2 ) } MiB` : `${ ( bytes / 1024 ).toFixed( 1 ) } KiB`;
+};
+
+const rows = [
+	[ 'ours cold rebuild p50 / p95 (ms)', ( r ) => pair( r.ours.cold.p50_ms, r.ours.cold.p95_ms ) ],
+	[ 'ours cold at c4 p50 / max (ms)', ( r ) => ( r.ours.cold_concurrent ? pair( r.ours.cold_concurrent.p50_ms, r.ours.cold_concurrent.max_ms ) : '–' ) ],
+	[ 'ours rebuilds per c4 cold burst', ( r ) => ( r.ours.cold_concurrent ? `${ r.ours.cold_concurrent.rebuilds_per_round } of ${ r.concurrency }` : '–' ) ],
+	[ 'ours warm 200 p50 / p95 (ms, c4)', ( r ) => pair( r.ours.warm.p50_ms, r.ours.warm.p95_ms ) ],
+	[ 'ours 304 p50 / p95 (ms, c4)', ( r ) => pair( r.ours.not_modified.p50_ms, r.ours.not_modified.p95_ms ) ],
+	[ 'ours warm req/s (c4)', ( r ) => String( r.ours.warm.req_per_s ) ],
+	[ 'ours bytes raw JSON', ( r ) => kb( r.ours.bytes.raw ) ],
+	[ 'ours bytes gzip', ( r ) => kb( r.ours.bytes.gzip ) ],
+	[ 'ours gzip bytes / marker', ( r ) => r.ours.bytes.gzip_per_marker.toFixed( 2 ) ],
+	[ 'ours PHP peak MiB cold / warm / 304', ( r ) => [ r.ours.cold, r.ours.warm, r.ours.not_modified ].map( ( m ) => mib( m.memory.peak_bytes ) ).join( ' / ' ) ],
+	[ 'ours PHP peak MiB, cold at c4', ( r ) => mib( r.ours.cold_concurrent?.memory.peak_bytes ) ],
+	[ 'ours PHP peak MiB, raw (no gzip)', ( r ) => mib( r.ours.raw_request.memory.peak_bytes ) ],
+	[ 'ours SQL queries cold / warm / 304', ( r ) => [ r.ours.cold, r.ours.warm, r.ours.not_modified ].map( ( m ) => String( m.memory.queries ?? '–' ) ).join( ' / ' ) ],
+	[ 'core 1 page of 100 p50 / p95 (ms, c4)', ( r ) => pair( r.core.page.p50_ms, r.core.page.p95_ms ) ],
+	[ 'core 1 page req/s (c4)', ( r ) => String( r.core.page.req_per_s ) ],
+	[ 'core all pages, sequential', ( r ) => `${ ms( r.core.all_pages.total_ms ) }${ r.core.all_pages.total_ms < 10000 ? ' ms' : '' } (${ r.core.all_pages.pages } p${ r.core.all_pages.extrapolated ? `, est. from ${ r.core.all_pages.measured_pages }` : '' })` ],
+	[ 'core first / last page (ms, c1)', ( r ) => pair( r.core.all_pages.first_page_ms, r.core.all_pages.last_page_ms ) ],
+	[ 'core all pages bytes raw / gzip', ( r ) => `${ kb( r.core.all_pages.bytes_raw ) } / ${ kb( r.core.all_pages.bytes_gzip6 ) }` ],
+	[ 'core PHP peak MiB (page)', ( r ) => mib( r.core.page.memory.peak_bytes ) ],
+	[ 'core SQL queries (page)', ( r ) => String( r.core.page.memory.queries ?? '–' ) ],
+	[ 'whole set warm p95 vs core 1 page p95', ( r ) => `${ ( r.core.page.p95_ms / r.ours.warm.p95_ms ).toFixed( 1 ) }x faster` ],
+	[ 'whole set warm p95 vs core all pages', ( r ) => `${ ( r.core.all_pages.total_ms / r.ours.warm.p95_ms ).toFixed( 0 ) }x faster` ],
+];
+
+const header = [ 'metric', ...sizes.map( ( s ) => `${ s.toLocaleString( 'en-US' ) } markers` ) ];
+const table = [ header, ...rows.map( ( [ label, cell ] ) => [ label, ...runs.map( ( r ) => cell( r ) ) ] ) ];
+const widths = header.map( ( _, c ) => Math.max( ...table.map( ( row ) => row[ c ].length ) ) );
+const line = ( row ) => row.map( ( cell, c ) => ( 0 === c ? cell.padEnd( widths[ c ] ) : cell.padStart( widths[ c ] ) ) ).join( ' | ' );
+
+// Targets: at 100k markers (or the largest size measured), memory at every size.
+const big = runs.find( ( r ) => r.markers === TARGETS.markers ) || runs[ runs.length - 1 ];
+const at = `${ big.markers.toLocaleString( 'en-US' ) } markers`;
+const worstPeak = Math.max( ...runs.map( ( r ) => r.ours.peak_bytes ) );
+const worstPeakAt = runs.find( ( r ) => r.ours.peak_bytes === worstPeak );
+const targets = [
+	{
+		id: 'warm_whole_set_faster_than_core_one_page',
+		label: `whole set warm p95 < core ONE page p95 (${ at })`,
+		value: `${ big.ours.warm.p95_ms } ms vs ${ big.core.page.p95_ms } ms`,
+		pass: big.ours.warm.p95_ms < big.core.page.p95_ms,
+	},
+	{
+		id: 'not_modified_p95',
+		label: `304 p95 <= ${ TARGETS.not_modified_p95_ms } ms (${ at })`,
+		value: `${ big.ours.not_modified.p95_ms } ms`,
+		pass: big.ours.not_modified.p95_ms <= TARGETS.not_modified_p95_ms,
+	},
+	{
+		id: 'cold_rebuild',
+		label: `cold rebuild <= ${ TARGETS.cold_ms / 1000 } s, p95 (${ at })`,
+		value: `${ big.ours.cold.p95_ms } ms (p50 ${ big.ours.cold.p50_ms } ms)`,
+		pass: big.ours.cold.p95_ms <= TARGETS.cold_ms,
+	},
+	{
+		id: 'peak_memory',
+		label: `PHP peak memory <= ${ TARGETS.peak_mib } MiB, any size, any request`,
+		value: `${ mib( worstPeak ) } MiB (at ${ worstPeakAt.markers.toLocaleString( 'en-US' ) })`,
+		pass: worstPeak <= TARGETS.peak_mib * MiB,
+	},
+	{
+		id: 'gzip_bytes_per_marker',
+		label: `<= ${ TARGETS.gzip_per_marker } bytes per marker gzipped (${ at })`,
+		value: `${ big.ours.bytes.gzip_per_marker } B (${ kb( big.ours.bytes.gzip ) })`,
+		pass: big.ours.bytes.gzip_per_marker <= TARGETS.gzip_per_marker,
+	},
+];
+if ( big.markers !== TARGETS.markers ) {
+	targets.forEach( ( t ) => ( t.note = `targets are set for ${ TARGETS.markers } markers; largest size measured: ${ big.markers }` ) );
+}
+
+const runtime = runs[ 0 ].runtime;
+const environment = {
+	server: process.env.BENCH_SERVER_DESC || null,
+	php: runtime.php,
+	sapi: runtime.sapi,
+	opcache: runtime.opcache_enabled,
+	jit: runtime.opcache_jit,
+	php_memory_limit: runtime.memory_limit,
+	wordpress: runtime.wordpress,
+	plugin_version: runtime.plugin_version,
+	mariadb: process.env.BENCH_MARIADB_VERSION || null,
+	node: process.version,
+	cpus: os.cpus().length,
+	cpu_model: os.cpus()[ 0 ]?.model || null,
+	memory_gib: Number( ( os.totalmem() / 1024 ** 3 ).toFixed( 1 ) ),
+	load_average_before: process.env.BENCH_LOAD_BEFORE || null,
+	load_average_after: process.env.BENCH_LOAD_AFTER || null,
+};
+const busy = Number( String( environment.load_average_before || '0' ).split( ' ' )[ 0 ] ) > 0.5 * environment.cpus;
+let commit = null;
+let dirty = null;
+try {
+	const { execFileSync } = await import( 'node:child_process' );
+	const root = path.resolve( path.dirname( new URL( import.meta.url ).pathname ), '../..' );
+	commit = execFileSync( 'git', [ '-C', root, 'rev-parse', '--short', 'HEAD' ], { encoding: 'utf8' } ).trim();
+	dirty = '' !== execFileSync( 'git', [ '-C', root, 'status', '--porcelain', '--', 'plugin', 'cairn-maps.php' ], { encoding: 'utf8' } ).trim();
+} catch {
+	// Not a git checkout.
+}
+
+const notes = [
+	'Latency: time to last byte at the client (keep-alive, gzip accepted, body not decoded); nearest-rank percentiles.',
+	'Cold: the markers version bumped through the plugin (`cairn_maps_markers_changed`) before each request, so the payload is rebuilt and stored.',
+	'Memory: memory_get_peak_usage() at PHP shutdown (after the body was printed), logged by the bench mu-plugin; MiB = 1,048,576 bytes.',
+	`Core "all pages": ${ runs.map( ( r ) => `${ r.markers }: ${ r.core.all_pages.method }` ).join( '; ' ) }.`,
+	`Data: ${ runs[ 0 ].seed?.data || 'see bench/api/seed.php' }.`,
+];
+
+const out = [];
+out.push( '' );
+out.push( `Cairn Maps API benchmark — ${ environment.server || '?' }, PHP ${ environment.php } (OPcache ${ environment.opcache ? 'on' : 'OFF' }), MariaDB ${ environment.mariadb }, WordPress ${ environment.wordpress }, ${ environment.cpus } CPUs` );
+out.push( `ours: GET /cairn/v1/markers (whole set)   core: GET /wp/v2/cairn-markers?per_page=100   concurrency ${ runs[ 0 ].concurrency }` );
+if ( busy ) {
+	out.push( `WARNING: the machine was busy when the run started (load average ${ environment.load_average_before } on ${ environment.cpus } CPUs): timings are pessimistic.` );
+}
+out.push( '' );
+out.push( line( table[ 0 ] ) );
+out.push( widths.map( ( w ) => '-'.repeat( w ) ).join( '-|-' ) );
+for ( const row of table.slice( 1 ) ) {
+	out.push( line( row ) );
+}
+const phases = ( m ) =>
+	Object.entries( m.marks_p50 || {} )
+		.map( ( [ key, value ] ) => `${ key } ${ Math.round( value ) }` )
+		.concat( [ `end ${ Math.round( m.php_ms_p50 ?? 0 ) }` ] )
+		.join( ' → ' );
+out.push( '' );
+out.push( `Where PHP time goes at ${ at } (p50, ms since the request started, as reached):` );
+out.push( `  304:  ${ phases( big.ours.not_modified.memory ) }` );
+out.push( `  warm: ${ phases( big.ours.warm.memory ) }` );
+out.push( `  cold: ${ phases( big.ours.cold.memory ) }` );
+out.push( `  core: ${ phases( big.core.page.memory ) }` );
+const profileFile = path.join( args.dir, 'profile.json' );
+const profile = fs.existsSync( profileFile ) ? JSON.parse( fs.readFileSync( profileFile, 'utf8' ) ) : null;
+if ( profile && ! profile.error ) {
+	out.push( '' );
+	out.push( `Cold rebuild step by step at ${ profile.markers.toLocaleString( 'en-US' ) } markers (php CLI, same database, ms):` );
+	out.push(
+		`  read rows+groups ${ profile.read_rows_and_groups_ms } (groups_of alone ${ profile.of_which_groups_ms }) · feature_json ${ profile.feature_json_ms } · ` +
+			`gzip -9 ${ profile.gzip_level9_ms } (${ profile.gzip_level9_bytes_per_marker } B/marker) vs -6 ${ profile.gzip_level6_ms } (${ profile.gzip_level6_bytes_per_marker } B/marker) · ` +
+			`build() total ${ profile.build_total_ms } · store ${ profile.store_ms } · load ${ profile.load_ms }`
+	);
+} else if ( profile?.error ) {
+	out.push( '' );
+	out.push( `Cold rebuild profile failed: ${ profile.error }` );
+}
+out.push( '' );
+out.push( 'Targets (issue 3):' );
+for ( const t of targets ) {
+	out.push( `  ${ t.pass ? 'PASS' : 'FAIL' }  ${ t.label }: ${ t.value }` );
+}
+const failedChecks = runs.flatMap( ( r ) =>
+	Object.entries( r.checks )
+		.filter( ( [ key, value ] ) => false === value )
+		.map( ( [ key ] ) => `${ r.markers }: ${ key }` )
+);
+out.push( '' );
+out.push( `Contract checks: ${ failedChecks.length ? `FAILED ${ failedChecks.join( ', ' ) }` : `all passed (feature count, ETag, 304, Cache-Control "${ runs[ 0 ].checks.cache_control }", no Set-Cookie, gzip, every cold run rebuilt, warm and 304 read no marker)` }` );
+out.push( '' );
+for ( const note of notes ) {
+	out.push( `- ${ note }` );
+}
+console.log( out.join( '\n' ) );
+
+const date = new Date().toISOString();
+const result = {
+	benchmark: 'bench:api',
+	date,
+	commit,
+	plugin_files_modified: dirty,
+	elapsed_seconds: Number( process.env.BENCH_ELAPSED_SECONDS ) || null,
+	environment,
+	machine_busy: busy,
+	settings: {
+		concurrency: runs[ 0 ].concurrency,
+		cold_runs: runs[ 0 ].ours.cold.n,
+		warm_requests: runs[ 0 ].ours.warm.n,
+		not_modified_requests: runs[ 0 ].ours.not_modified.n,
+		core_requests: runs[ 0 ].core.page.n,
+	},
+	targets,
+	sizes: runs,
+	rebuild_profile: profile,
+	notes,
+	table: out.join( '\n' ),
+};
+if ( '1' !== process.env.BENCH_NO_RESULTS ) {
+	fs.mkdirSync( args.results, { recursive: true } );
+	const stamp = date.replace( /[:]/g, '' ).replace( /\.\d+Z$/, 'Z' );
+	const file = path.join( args.results, `api-${ stamp }.json` );
+	fs.writeFileSync( file, JSON.stringify( result, null, '\t' ) + '\n' );
+	fs.writeFileSync( path.join( args.results, 'api-latest.json' ), JSON.stringify( result, null, '\t' ) + '\n' );
+	console.log( `\nwrote ${ path.relative( process.cwd(), file ) } and bench/results/api-latest.json` );
+}
+if ( '1' === process.env.BENCH_STRICT && targets.some( ( t ) => ! t.pass ) ) {
+	process.exitCode = 1;
+}

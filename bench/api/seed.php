@@ -1,0 +1,156 @@
+<?php
+/**
+ * Bench-only bulk seeding: brings the bench site to N published `cairn_marker` posts with plain
+ * multi-row INSERTs into wp_posts, wp_postmeta and wp_term_relationships (no wp_insert_post), so
+ * 100,000 markers take seconds. Cumulative: markers 1…N are always the same, whatever the steps.
+ *
+ *   php bench/api/seed.php N        prints a JSON summary on stdout
+ *
+ * The data (deterministic, from crc32 of the marker number):
+ * - coordinates uniform over longitude −180…180 and latitude −60…70 (BENCH_DATA=world, the default:
+ *   the hardest case for compression), or over a country-sized box, longitude −8…2 and latitude
+ *   50…58 (BENCH_DATA=country); stored as the plugin stores them (up to 7 decimals, no trailing
+ *   zeros);
+ * - titles of two words from two lists of 32 ("Misty Tarn", "Old Bridge"), a quarter with a
+ *   number ("Stony Col 17"), a few with "&" or "é";
+ * - 5 marker groups: 10 % of markers in none, 75 % in one, 15 % in two;
+ * - a one-sentence post_content, dates one minute apart.
+ *
+ * The caller then announces the change to the plugin (`php bench/api/wp.php bump`), as any code
+ * writing markers behind WordPress' back must.
+ *
+ * Environment: CAIRN_BENCH_DB_HOST, CAIRN_BENCH_DB_PORT, CAIRN_BENCH_DB_NAME, CAIRN_BENCH_DB_USER,
+ * CAIRN_BENCH_DB_PASSWORD.
+ *
+ * @package Cairn\Maps
+ */
+
+const CAIRN_BENCH_BATCH = 1000;
+const CAIRN_BENCH_GROUPS = array(
+	'huts'       => 'Huts',
+	'peaks'      => 'Peaks',
+	'springs'    => 'Springs',
+	'viewpoints' => 'Viewpoints',
+	'bridges'    => 'Bridges',
+);
+const CAIRN_BENCH_WORDS_A = array( 'Old', 'High', 'Little', 'Great', 'North', 'South', 'East', 'West', 'Upper', 'Lower', 'Black', 'White', 'Red', 'Green', 'Grey', 'Long', 'Broad', 'Stony', 'Windy', 'Hidden', 'Lone', 'Twin', 'Silver', 'Golden', 'Misty', 'Quiet', 'Rocky', 'Sunny', 'Deep', 'Far', 'Saint', 'Royal' );
+const CAIRN_BENCH_WORDS_B = array( 'Cairn', 'Peak', 'Ridge', 'Tarn', 'Hut', 'Bothy', 'Bridge', 'Falls', 'Spring', 'Crag', 'Col', 'Pass', 'Loch', 'Glen', 'Moor', 'Knoll', 'Summit', 'Lookout', 'Chapel', 'Mill', 'Well', 'Ford', 'Cove', 'Point', 'Fell', 'Pike', 'Scar', 'Beck', 'Combe', 'Dale', 'Café', 'Rock & Pool' );
+
+$target = isset( $argv[1] ) ? (int) $argv[1] : 0;
+if ( $target < 1 ) {
+	fwrite( STDERR, "usage: php bench/api/seed.php N\n" );
+	exit( 2 );
+}
+mysqli_report( MYSQLI_REPORT_ERROR | MYSQLI_REPORT_STRICT );
+$db = new mysqli(
+	(string) getenv( 'CAIRN_BENCH_DB_HOST' ),
+	(string) getenv( 'CAIRN_BENCH_DB_USER' ),
+	(string) getenv( 'CAIRN_BENCH_DB_PASSWORD' ),
+	(string) getenv( 'CAIRN_BENCH_DB_NAME' ),
+	(int) getenv( 'CAIRN_BENCH_DB_PORT' )
+);
+$db->set_charset( 'utf8mb4' );
+$started = microtime( true );
+
+/**
+ * A deterministic number in [0, 1) for marker $n and purpose $k.
+ */
+function cairn_bench_rand( int $n, string $k ): float {
+	return crc32( $n . ':' . $k ) / 4294967296;
+}
+
+/**
+ * A coordinate as the plugin stores it (Post_Type::format_coordinate).
+ */
+function cairn_bench_coordinate( float $degrees ): string {
+	$text = rtrim( rtrim( number_format( $degrees, 7, '.', '' ), '0' ), '.' );
+	return '-0' === $text ? '0' : $text;
+}
+
+// Groups (created once).
+$tt_ids = array();
+foreach ( CAIRN_BENCH_GROUPS as $slug => $name ) {
+	$row = $db->query( "SELECT tt.term_taxonomy_id FROM wp_terms t JOIN wp_term_taxonomy tt ON tt.term_id = t.term_id AND tt.taxonomy = 'cairn_marker_group' WHERE t.slug = '" . $db->real_escape_string( $slug ) . "'" )->fetch_row();
+	if ( null === $row ) {
+		$db->query( "INSERT INTO wp_terms (name, slug, term_group) VALUES ('" . $db->real_escape_string( $name ) . "', '" . $db->real_escape_string( $slug ) . "', 0)" );
+		$term_id = $db->insert_id;
+		$db->query( "INSERT INTO wp_term_taxonomy (term_id, taxonomy, description, parent, count) VALUES ({$term_id}, 'cairn_marker_group', '', 0, 0)" );
+		$tt_ids[ $slug ] = (int) $db->insert_id;
+	} else {
+		$tt_ids[ $slug ] = (int) $row[0];
+	}
+}
+$slugs = array_keys( $tt_ids );
+
+$before = (int) $db->query( "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'cairn_marker'" )->fetch_row()[0];
+$next_id = (int) $db->query( 'SELECT COALESCE(MAX(ID), 0) + 1 FROM wp_posts' )->fetch_row()[0];
+
+$db->query( 'SET unique_checks = 0' );
+$db->query( 'SET foreign_key_checks = 0' );
+$db->autocommit( false );
+
+$data = getenv( 'BENCH_DATA' ) ?: 'world';
+if ( ! in_array( $data, array( 'world', 'country' ), true ) ) {
+	fwrite( STDERR, "seed.php: BENCH_DATA must be world or country\n" );
+	exit( 2 );
+}
+// [ west, width, south, height ] in degrees.
+$box  = 'world' === $data ? array( -180, 360, -60, 130 ) : array( -8, 10, 50, 8 );
+$base = strtotime( '2024-01-01 00:00:00 UTC' );
+for ( $from = $before + 1; $from <= $target; $from += CAIRN_BENCH_BATCH ) {
+	$to    = min( $target, $from + CAIRN_BENCH_BATCH - 1 );
+	$posts = array();
+	$meta  = array();
+	$rels  = array();
+	for ( $n = $from; $n <= $to; $n++ ) {
+		$id    = $next_id++;
+		$title = CAIRN_BENCH_WORDS_A[ (int) ( cairn_bench_rand( $n, 'a' ) * 32 ) ] . ' ' . CAIRN_BENCH_WORDS_B[ (int) ( cairn_bench_rand( $n, 'b' ) * 32 ) ];
+		if ( cairn_bench_rand( $n, 'num' ) < 0.25 ) {
+			$title .= ' ' . ( 2 + (int) ( cairn_bench_rand( $n, 'k' ) * 98 ) );
+		}
+		$date    = gmdate( 'Y-m-d H:i:s', $base + 60 * $n );
+		$title_s = $db->real_escape_string( $title );
+		$content = $db->real_escape_string( "<!-- wp:paragraph -->\n<p>{$title}: a place worth the walk.</p>\n<!-- /wp:paragraph -->" );
+		$posts[] = "({$id},1,'{$date}','{$date}','{$content}','{$title_s}','','publish','closed','closed','','marker-{$n}','','','{$date}','{$date}','',0,'',0,'cairn_marker','',0)";
+		$lat     = cairn_bench_coordinate( $box[2] + $box[3] * cairn_bench_rand( $n, 'lat' ) );
+		$lng     = cairn_bench_coordinate( $box[0] + $box[1] * cairn_bench_rand( $n, 'lng' ) );
+		$meta[]  = "({$id},'cairn_lat','{$lat}')";
+		$meta[]  = "({$id},'cairn_lng','{$lng}')";
+		$g       = cairn_bench_rand( $n, 'g' );
+		if ( $g >= 0.10 ) {
+			$first  = (int) ( cairn_bench_rand( $n, 'g1' ) * 5 );
+			$rels[] = "({$id}," . $tt_ids[ $slugs[ $first ] ] . ',0)';
+			if ( $g >= 0.85 ) {
+				$rels[] = "({$id}," . $tt_ids[ $slugs[ ( $first + 1 + (int) ( cairn_bench_rand( $n, 'g2' ) * 4 ) ) % 5 ] ] . ',0)';
+			}
+		}
+	}
+	$db->query( 'INSERT INTO wp_posts (ID, post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status, comment_status, ping_status, post_password, post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, guid, menu_order, post_type, post_mime_type, comment_count) VALUES ' . implode( ',', $posts ) );
+	$db->query( 'INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES ' . implode( ',', $meta ) );
+	if ( array() !== $rels ) {
+		$db->query( 'INSERT INTO wp_term_relationships (object_id, term_taxonomy_id, term_order) VALUES ' . implode( ',', $rels ) );
+	}
+	$db->commit();
+}
+$db->query( "UPDATE wp_term_taxonomy tt SET count = (SELECT COUNT(*) FROM wp_term_relationships tr WHERE tr.term_taxonomy_id = tt.term_taxonomy_id) WHERE tt.taxonomy = 'cairn_marker_group'" );
+$db->commit();
+$db->autocommit( true );
+// Fresh index statistics, as a site that grew to this size would have.
+$db->query( 'ANALYZE TABLE wp_posts, wp_postmeta, wp_term_relationships, wp_term_taxonomy, wp_terms' )->fetch_all();
+
+$after = (int) $db->query( "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'cairn_marker' AND post_status = 'publish'" )->fetch_row()[0];
+echo json_encode(
+	array(
+		'target'   => $target,
+		'before'   => $before,
+		'inserted' => $after - $before,
+		'markers'  => $after,
+		'seconds'  => round( microtime( true ) - $started, 2 ),
+		'groups'   => array_keys( CAIRN_BENCH_GROUPS ),
+		'data'     => sprintf( 'BENCH_DATA=%s: uniform lng %g..%g, lat %g..%g (7 decimals stored); titles "Adj Noun" from 32x32 words, 25%% with a number; 5 groups (10%% none, 75%% one, 15%% two)', $data, $box[0], $box[0] + $box[1], $box[2], $box[2] + $box[3] ),
+	)
+) . "\n";
+if ( $after !== $target ) {
+	fwrite( STDERR, "seed.php: expected {$target} published markers, found {$after}\n" );
+	exit( 1 );
+}

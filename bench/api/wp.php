@@ -1,0 +1,168 @@
+<?php
+/**
+ * Bench-only WordPress helper, run from the command line by bench/api/run.sh and measure.mjs.
+ *
+ *   php bench/api/wp.php install    install WordPress into the bench database
+ *   php bench/api/wp.php activate   activate cairn-maps
+ *   php bench/api/wp.php bump       tell the plugin that markers changed behind its back
+ *                                   (`cairn_maps_markers_changed`: new markers version, so the
+ *                                   feed's ETag and cache key change and the next request rebuilds)
+ *   php bench/api/wp.php info       plugin/WordPress facts as JSON
+ *
+ * Environment: CAIRN_BENCH_WP_ROOT (the bench WordPress root with its wp-config.php),
+ * CAIRN_BENCH_SITE_URL (http://127.0.0.1:PORT).
+ *
+ * @package Cairn\Maps
+ */
+
+$cairn_bench_command = $argv[1] ?? '';
+$cairn_bench_root    = rtrim( (string) getenv( 'CAIRN_BENCH_WP_ROOT' ), '/' );
+$cairn_bench_url     = (string) getenv( 'CAIRN_BENCH_SITE_URL' );
+
+if ( '' === $cairn_bench_root || ! is_file( $cairn_bench_root . '/wp-config.php' ) ) {
+	fwrite( STDERR, "wp.php: CAIRN_BENCH_WP_ROOT must name the bench WordPress root (with wp-config.php)\n" );
+	exit( 2 );
+}
+$cairn_bench_parts       = parse_url( $cairn_bench_url );
+$_SERVER['HTTP_HOST']    = ( $cairn_bench_parts['host'] ?? '127.0.0.1' ) . ( isset( $cairn_bench_parts['port'] ) ? ':' . $cairn_bench_parts['port'] : '' );
+$_SERVER['SERVER_NAME']  = $cairn_bench_parts['host'] ?? '127.0.0.1';
+$_SERVER['REQUEST_URI']  = '/';
+$_SERVER['SERVER_PORT']  = (string) ( $cairn_bench_parts['port'] ?? 80 );
+$_SERVER['REMOTE_ADDR']  = '127.0.0.1';
+$_SERVER['REQUEST_METHOD'] = 'GET';
+
+switch ( $cairn_bench_command ) {
+	case 'install':
+		define( 'WP_INSTALLING', true );
+		require $cairn_bench_root . '/wp-load.php';
+		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+		if ( is_blog_installed() ) {
+			echo "WordPress is already installed\n";
+			exit( 0 );
+		}
+		add_filter( 'pre_wp_mail', '__return_false' ); // No "new site" mail (no sendmail here).
+		$result = wp_install( 'Cairn Maps bench', 'admin', 'admin@example.org', false, '', wp_generate_password( 24 ) );
+		if ( is_wp_error( $result ) ) {
+			fwrite( STDERR, 'wp_install failed: ' . $result->get_error_message() . "\n" );
+			exit( 1 );
+		}
+		echo 'WordPress ' . get_bloginfo( 'version' ) . " installed\n";
+		exit( 0 );
+
+	case 'activate':
+		require $cairn_bench_root . '/wp-load.php';
+		require_once ABSPATH . 'wp-admin/includes/plugin.php';
+		$result = activate_plugin( 'cairn-maps/cairn-maps.php' );
+		if ( is_wp_error( $result ) ) {
+			fwrite( STDERR, 'activate_plugin failed: ' . $result->get_error_message() . "\n" );
+			exit( 1 );
+		}
+		echo "cairn-maps active\n";
+		exit( 0 );
+
+	case 'bump':
+		require $cairn_bench_root . '/wp-load.php';
+		if ( ! has_action( 'cairn_maps_markers_changed' ) ) {
+			fwrite( STDERR, "wp.php bump: the plugin is not loaded (inactive, or idle because build/ is missing)\n" );
+			exit( 1 );
+		}
+		do_action( 'cairn_maps_markers_changed' );
+		echo "markers version bumped\n";
+		exit( 0 );
+
+	case 'profile':
+		// Where a cold rebuild's time goes, step by step, with the plugin's own classes (CLI, the
+		// same database). Steps run one after another on the same data; run after the HTTP
+		// measurements (it stores one extra feed entry under its own key).
+		require $cairn_bench_root . '/wp-load.php';
+		$steps = array();
+		$time  = static function ( callable $step ) {
+			$start = hrtime( true );
+			$value = $step();
+			return array( round( ( hrtime( true ) - $start ) / 1e6, 1 ), $value );
+		};
+		try {
+			$version    = new Cairn\Maps\Markers\Markers_Version();
+			$repository = new Cairn\Maps\Markers\Marker_Repository( $version );
+			$feed       = new Cairn\Maps\Markers\Geojson_Feed( $repository, $version, new Cairn\Maps\Markers\Feed_Cache() );
+			$markers    = array();
+			list( $steps['read_rows_and_groups_ms'] ) = $time(
+				static function () use ( $repository, &$markers ) {
+					foreach ( $repository->each( array() ) as $marker ) {
+						$markers[] = $marker;
+					}
+				}
+			);
+			$ids = array_column( $markers, 'id' );
+			list( $steps['of_which_groups_ms'] ) = $time(
+				static function () use ( $repository, $ids ) {
+					foreach ( array_chunk( $ids, Cairn\Maps\Markers\Marker_Repository::BATCH ) as $chunk ) {
+						$repository->groups_of( $chunk );
+					}
+				}
+			);
+			$json = '';
+			list( $steps['feature_json_ms'] ) = $time(
+				static function () use ( $markers, &$json ) {
+					$parts = array();
+					foreach ( $markers as $marker ) {
+						$parts[] = Cairn\Maps\Markers\Geojson_Feed::feature_json( $marker );
+					}
+					$json = '{"type":"FeatureCollection","features":[' . implode( ',', $parts ) . ']}';
+				}
+			);
+			foreach ( array( 9, 6 ) as $level ) {
+				list( $steps[ "gzip_level{$level}_ms" ], $bytes ) = $time(
+					static function () use ( $json, $level ) {
+						$context = deflate_init(
+							ZLIB_ENCODING_GZIP,
+							array(
+								'level'    => $level,
+								'memory'   => 9,
+								'strategy' => ZLIB_FILTERED,
+							)
+						);
+						return strlen( deflate_add( $context, $json, ZLIB_FINISH ) );
+					}
+				);
+				$steps[ "gzip_level{$level}_bytes_per_marker" ] = round( $bytes / max( 1, count( $markers ) ), 2 );
+			}
+			unset( $json, $markers );
+			list( $steps['build_total_ms'], $payload ) = $time(
+				static function () use ( $feed ) {
+					return $feed->build( Cairn\Maps\Markers\Geojson_Feed::normalize( array() ) );
+				}
+			);
+			list( $steps['store_ms'] ) = $time(
+				static function () use ( $payload ) {
+					( new Cairn\Maps\Markers\Feed_Cache() )->set( 'benchprofile', 'benchprofile', $payload );
+				}
+			);
+			list( $steps['load_ms'] ) = $time(
+				static function () {
+					wp_cache_flush(); // Read from the database, as a fresh request does.
+					( new Cairn\Maps\Markers\Feed_Cache() )->get( 'benchprofile', 'benchprofile' );
+				}
+			);
+			$steps['markers'] = count( $ids );
+		} catch ( Throwable $error ) {
+			$steps['error'] = get_class( $error ) . ': ' . $error->getMessage();
+		}
+		echo wp_json_encode( $steps ) . "\n";
+		exit( 0 );
+
+	case 'info':
+		require $cairn_bench_root . '/wp-load.php';
+		echo wp_json_encode(
+			array(
+				'wordpress' => get_bloginfo( 'version' ),
+				'plugin'    => defined( 'CAIRN_MAPS_VERSION' ) ? CAIRN_MAPS_VERSION : null,
+				'active'    => has_action( 'cairn_maps_markers_changed' ) ? true : false,
+			)
+		) . "\n";
+		exit( 0 );
+
+	default:
+		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|info\n" );
+		exit( 2 );
+}
