@@ -68,8 +68,22 @@ test.describe.serial( 'map block in the editor', () => {
 		requestUtils,
 		mapsService,
 	} ) => {
+		// A long journey through one PHP worker: give it room.
+		test.setTimeout( 420_000 );
 		const errors: string[] = [];
 		page.on( 'pageerror', ( error ) => errors.push( error.message ) );
+		page.on( 'console', ( message ) => {
+			if ( message.type() === 'error' ) {
+				// Shown in the test output, to tell why a step failed.
+				console.log( 'browser error:', message.text().slice( 0, 500 ) );
+			}
+			if (
+				message.type() === 'error' &&
+				/cairn|mapbox|React/i.test( message.text() )
+			) {
+				errors.push( message.text() );
+			}
+		} );
 
 		await admin.createNewPost( { postType: 'page', title: 'Harbour map' } );
 		await editor.insertBlock( { name: 'cairn/map' } );
@@ -84,6 +98,7 @@ test.describe.serial( 'map block in the editor', () => {
 		const settings = sidebar( page );
 
 		// Style.
+		await expect( preview ).toHaveAttribute( 'data-cairn-state', 'ready' );
 		await settings
 			.getByRole( 'combobox', { name: 'Map style' } )
 			.selectOption( { label: 'Outdoors' } );

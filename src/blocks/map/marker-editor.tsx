@@ -151,11 +151,13 @@ export function MarkerEditor( {
 			setConfirmTrash( false );
 			setSelectedId( Number.isInteger( id ) && id > 0 ? id : null );
 		};
+		const canvas = map.getCanvas();
 		map.on( 'click', onClick );
-		map.getCanvas().style.cursor = adding ? 'crosshair' : '';
+		canvas.style.cursor = adding ? 'crosshair' : '';
 		return () => {
+			// The map may already be removed (style change, block removed): touch only our canvas.
 			map.off( 'click', onClick );
-			map.getCanvas().style.cursor = '';
+			canvas.style.cursor = '';
 		};
 	}, [ map, adding ] );
 
