@@ -10,6 +10,8 @@ module.exports = {
 		...( typeof defaultConfig.entry === 'function'
 			? defaultConfig.entry()
 			: defaultConfig.entry ),
+		'settings/index': './src/settings/index.tsx',
+		'markers/index': './src/markers/index.ts',
 	} ),
 	performance: {
 		// mapbox-gl is a lazily loaded chunk of ~1.7 MB; the loaders stay small.

@@ -23,7 +23,9 @@ export const OPTION = {
 } as const;
 
 function isRecord( value: unknown ): value is Record< string, unknown > {
-	return typeof value === 'object' && value !== null && ! Array.isArray( value );
+	return (
+		typeof value === 'object' && value !== null && ! Array.isArray( value )
+	);
 }
 
 export function parsePluginSettings( value: unknown ): PluginSettings {
@@ -72,8 +74,15 @@ export async function savePluginSettings(
 
 /** A message for a failed request: the server's own (never containing a token) or a generic one. */
 export function requestErrorMessage( error: unknown ): string {
-	if ( isRecord( error ) && typeof error.message === 'string' && error.message ) {
+	if (
+		isRecord( error ) &&
+		typeof error.message === 'string' &&
+		error.message
+	) {
 		return error.message;
 	}
-	return __( 'The settings could not be saved. Please try again.', 'cairn-maps' );
+	return __(
+		'The settings could not be saved. Please try again.',
+		'cairn-maps'
+	);
 }

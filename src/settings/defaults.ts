@@ -19,7 +19,9 @@ export const BUILTIN_DEFAULTS: SiteDefaults = {
 };
 
 function isRecord( value: unknown ): value is Record< string, unknown > {
-	return typeof value === 'object' && value !== null && ! Array.isArray( value );
+	return (
+		typeof value === 'object' && value !== null && ! Array.isArray( value )
+	);
 }
 
 function bool( value: unknown, fallback: boolean ): boolean {
@@ -42,18 +44,23 @@ export function parseSiteDefaults(
 	const controls = isRecord( input.controls ) ? input.controls : {};
 	return {
 		mapStyle:
-			typeof input.mapStyle === 'string' && isValidStyleUrl( input.mapStyle )
+			typeof input.mapStyle === 'string' &&
+			isValidStyleUrl( input.mapStyle )
 				? input.mapStyle
 				: fallback.mapStyle,
 		language:
-			typeof input.language === 'string' && isValidLanguage( input.language )
+			typeof input.language === 'string' &&
+			isValidLanguage( input.language )
 				? input.language
 				: fallback.language,
 		controls: {
 			zoom: bool( controls.zoom, fallback.controls.zoom ),
 			compass: bool( controls.compass, fallback.controls.compass ),
 			scale: bool( controls.scale, fallback.controls.scale ),
-			fullscreen: bool( controls.fullscreen, fallback.controls.fullscreen ),
+			fullscreen: bool(
+				controls.fullscreen,
+				fallback.controls.fullscreen
+			),
 			geolocate: bool( controls.geolocate, fallback.controls.geolocate ),
 		},
 	};

@@ -7,7 +7,8 @@ export interface PageData {
 	/** The site's address, for the token's URL restrictions. */
 	siteUrl: string;
 	/** Why the stored token cannot be used ('' when it is empty or public). */
-	storedTokenProblem: Extract< MapErrorCode, 'secret-token' | 'invalid-token' > | '';
+	storedTokenProblem:
+		Extract< MapErrorCode, 'secret-token' | 'invalid-token' > | '';
 	/** Settings → Privacy → Policy guide, or '' when the user cannot open it. */
 	privacyPolicyUrl: string;
 }

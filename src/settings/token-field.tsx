@@ -8,6 +8,7 @@ import { __ } from '@wordpress/i18n';
 
 import { checkToken } from '../map/token';
 import { tokenVerdict } from './token-messages';
+import './token-field.scss';
 
 export interface TokenFieldProps {
 	/** The token as typed. */

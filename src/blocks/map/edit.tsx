@@ -5,15 +5,10 @@
 import type { Map as MapboxMap } from 'mapbox-gl';
 import { BlockControls, useBlockProps } from '@wordpress/block-editor';
 import type { BlockEditProps } from '@wordpress/blocks';
-import {
-	Placeholder,
-	ToolbarButton,
-	ToolbarGroup,
-} from '@wordpress/components';
+import { ToolbarButton, ToolbarGroup } from '@wordpress/components';
 import { store as coreStore } from '@wordpress/core-data';
 import { useDispatch } from '@wordpress/data';
 import {
-	createInterpolateElement,
 	useCallback,
 	useEffect,
 	useMemo,
@@ -22,11 +17,11 @@ import {
 } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import { errorMessage } from '../../map/errors';
 import { getEditorData, markersFeedUrl } from './editor-data';
 import { Inspector } from './inspector';
 import { MarkerEditor } from './marker-editor';
 import { MapPreview } from './preview';
+import { TokenPlaceholder, useTokenStatus } from './token-placeholder';
 import type { MapBlockAttributes } from './types';
 
 export default function Edit( {
@@ -35,6 +30,8 @@ export default function Edit( {
 }: BlockEditProps< MapBlockAttributes > ) {
 	const blockProps = useBlockProps();
 	const data = useMemo( getEditorData, [] );
+	// Live: a token pasted into any map's placeholder reaches every map on the screen.
+	const token = useTokenStatus();
 	const [ map, setMap ] = useState< MapboxMap | null >( null );
 	const [ adding, setAdding ] = useState( false );
 	const [ feedVersion, setFeedVersion ] = useState( 0 );
@@ -81,30 +78,10 @@ export default function Edit( {
 		previousIds.current = ids;
 	}, [ source, ids, deleteEntityRecord, saveEntityRecord, refresh ] );
 
-	if ( data.tokenError ) {
+	if ( token.status !== 'ok' ) {
 		return (
 			<div { ...blockProps }>
-				<Placeholder
-					icon="location-alt"
-					label={ __( 'Cairn Map', 'cairn-maps' ) }
-					instructions={ errorMessage( data.tokenError ) }
-				>
-					{ data.canManageOptions ? (
-						<a href={ data.settingsUrl }>
-							{ __( 'Open Settings → Cairn Maps', 'cairn-maps' ) }
-						</a>
-					) : (
-						<p>
-							{ createInterpolateElement(
-								__(
-									'Ask a site administrator to add a public Mapbox token in <strong>Settings → Cairn Maps</strong>.',
-									'cairn-maps'
-								),
-								{ strong: <strong /> }
-							) }
-						</p>
-					) }
-				</Placeholder>
+				<TokenPlaceholder />
 			</div>
 		);
 	}
@@ -128,11 +105,11 @@ export default function Edit( {
 				attributes={ attributes }
 				setAttributes={ setAttributes }
 				map={ map }
-				accessToken={ data.accessToken }
+				accessToken={ token.accessToken }
 			/>
 			<MapPreview
 				attributes={ attributes }
-				accessToken={ data.accessToken }
+				accessToken={ token.accessToken }
 				markersUrl={ markersUrl }
 				markerUrl={ data.markerUrl }
 				onMap={ setMap }

@@ -6,6 +6,7 @@ import type { BlockConfiguration } from '@wordpress/blocks';
 
 import metadata from './block.json';
 import Edit from './edit';
+import { registerSiteDefaultsVariation } from './site-defaults';
 import type { MapBlockAttributes } from './types';
 import './style.scss';
 import './editor.scss';
@@ -17,3 +18,6 @@ registerBlockType< MapBlockAttributes >(
 		save: () => null,
 	}
 );
+
+// New blocks start with the site-wide defaults of Settings → Cairn Maps.
+registerSiteDefaultsVariation();
