@@ -278,6 +278,10 @@ test.describe.serial( 'map block in the editor', () => {
 		// Drag it to a new place.
 		const handle = editor.canvas.locator( '.cairn-maps-drag-handle' );
 		await expect( handle ).toBeVisible();
+		// Centre the handle in the canvas, clear of the block toolbar above the map.
+		await handle.evaluate( ( element ) =>
+			element.scrollIntoView( { block: 'center' } )
+		);
 		const handleBox = await handle.boundingBox();
 		if ( ! handleBox ) {
 			throw new Error( 'The drag handle has no box.' );

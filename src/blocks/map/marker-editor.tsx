@@ -182,13 +182,12 @@ export function MarkerEditor( {
 					'aria-label',
 					__( 'Selected marker: drag to move it', 'cairn-maps' )
 				);
-				const marker = new mapboxgl.Marker( {
-					element,
-					draggable: true,
-				} )
+				const marker = new mapboxgl.Marker( { element } )
 					.setLngLat( [ lng, lat ] )
 					.addTo( map );
-				marker.on( 'dragend', () => {
+				// Our own pointer dragging: mapbox-gl's draggable markers follow the mouse through
+				// the document it was loaded in, which in the iframed editor is not the canvas's.
+				const save = () => {
 					const position = marker.getLngLat().wrap();
 					setBusy( true );
 					saveEntityRecord(
@@ -209,6 +208,30 @@ export function MarkerEditor( {
 							marker.setLngLat( [ lng, lat ] );
 						} )
 						.finally( () => setBusy( false ) );
+				};
+				const follow = ( event: PointerEvent ) => {
+					const box = map.getContainer().getBoundingClientRect();
+					marker.setLngLat(
+						map.unproject( [
+							event.clientX - box.left,
+							event.clientY - box.top,
+						] )
+					);
+				};
+				element.addEventListener( 'pointerdown', ( event ) => {
+					event.preventDefault();
+					event.stopPropagation();
+					element.setPointerCapture( event.pointerId );
+					element.addEventListener( 'pointermove', follow );
+				} );
+				element.addEventListener( 'pointerup', ( event ) => {
+					if ( ! element.hasPointerCapture( event.pointerId ) ) {
+						return;
+					}
+					element.releasePointerCapture( event.pointerId );
+					element.removeEventListener( 'pointermove', follow );
+					follow( event );
+					save();
 				} );
 				dragMarker.current = marker;
 			}
