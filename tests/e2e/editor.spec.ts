@@ -11,7 +11,12 @@ import type {
 
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
-import { FAKE_PUBLIC_TOKEN, setToken, waitForMapState } from './utils/map-page';
+import {
+	FAKE_PUBLIC_TOKEN,
+	dismissWelcomeGuide,
+	setToken,
+	waitForMapState,
+} from './utils/map-page';
 
 interface MarkerRecord {
 	id: number;
@@ -86,6 +91,7 @@ test.describe.serial( 'map block in the editor', () => {
 		} );
 
 		await admin.createNewPost( { postType: 'page', title: 'Harbour map' } );
+		await dismissWelcomeGuide( page );
 		await editor.insertBlock( { name: 'cairn/map' } );
 		const preview = editor.canvas.locator( '.wp-block-cairn-map__preview' );
 		await expect( preview ).toHaveAttribute( 'data-cairn-state', 'ready', {
@@ -332,6 +338,7 @@ test.describe.serial( 'map block in the editor', () => {
 			} ) ) as { link: string }
 		 ).link;
 		await page.reload();
+		await dismissWelcomeGuide( page );
 		await expect(
 			editor.canvas.locator( '.wp-block-cairn-map__preview' )
 		).toBeVisible( { timeout: 60_000 } );

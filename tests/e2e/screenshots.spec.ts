@@ -9,6 +9,7 @@ import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
 import {
 	FAKE_PUBLIC_TOKEN,
+	dismissWelcomeGuide,
 	mapBlock,
 	publishPage,
 	setToken,
@@ -127,10 +128,7 @@ test.describe( 'screenshots', () => {
 		await expect( host ).toHaveAttribute( 'data-cairn-state', 'ready', {
 			timeout: 60_000,
 		} );
-		const welcome = page.getByRole( 'dialog', { name: /welcome/i } );
-		if ( await welcome.isVisible() ) {
-			await welcome.getByRole( 'button', { name: 'Close' } ).click();
-		}
+		await dismissWelcomeGuide( page );
 		await page.waitForTimeout( 1500 );
 		await page.screenshot( { path: target( 'editor.png', testInfo ) } );
 	} );

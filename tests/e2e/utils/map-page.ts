@@ -101,3 +101,17 @@ export async function visibleColours( page: Page, canvas: Locator ) {
 	const total = Object.values( counts ).reduce( ( a, b ) => a + b, 0 );
 	return Object.values( counts ).filter( ( n ) => n > total * 0.002 ).length;
 }
+
+/**
+ * Closes the block editor's welcome guide when it shows. The test utils turn it off through the
+ * preferences, which the Playground site does not always keep.
+ */
+export async function dismissWelcomeGuide( page: Page ): Promise< void > {
+	const guide = page.getByRole( 'dialog', { name: /welcome/i } );
+	try {
+		await guide.waitFor( { state: 'visible', timeout: 3000 } );
+	} catch {
+		return; // Not shown.
+	}
+	await guide.getByRole( 'button', { name: 'Close' } ).click();
+}
