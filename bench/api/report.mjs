@@ -174,9 +174,16 @@ if ( profile && ! profile.error ) {
 	out.push( '' );
 	out.push( `Cold rebuild step by step at ${ profile.markers.toLocaleString( 'en-US' ) } markers (php CLI, same database, ms):` );
 	out.push(
-		`  read rows+groups ${ profile.read_rows_and_groups_ms } (groups_of alone ${ profile.of_which_groups_ms }) · feature_json ${ profile.feature_json_ms } · ` +
-			`gzip -9 ${ profile.gzip_level9_ms } (${ profile.gzip_level9_bytes_per_marker } B/marker) vs -6 ${ profile.gzip_level6_ms } (${ profile.gzip_level6_bytes_per_marker } B/marker) · ` +
-			`build() total ${ profile.build_total_ms } · store ${ profile.store_ms } · load ${ profile.load_ms }`
+		`  read rows+groups ${ profile.read_rows_and_groups_ms }` +
+			( undefined !== profile.of_which_groups_ms ? ` (groups_of alone ${ profile.of_which_groups_ms })` : '' ) +
+			` · feature_json ${ profile.feature_json_ms } · ` +
+			[ 9, 8, 7, 6 ]
+				.filter( ( level ) => undefined !== profile[ `gzip_level${ level }_ms` ] )
+				.map( ( level ) => `gzip -${ level } ${ profile[ `gzip_level${ level }_ms` ] } (${ profile[ `gzip_level${ level }_bytes_per_marker` ] } B/marker)` )
+				.join( ' vs ' ) +
+			` · build() total ${ profile.build_total_ms }` +
+			( profile.gzip_level ? ` (level ${ profile.gzip_level }, reads overlapped)` : '' ) +
+			` · store ${ profile.store_ms } · load ${ profile.load_ms }`
 	);
 } else if ( profile?.error ) {
 	out.push( '' );

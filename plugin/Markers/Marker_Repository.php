@@ -41,28 +41,69 @@ class Marker_Repository {
 	/**
 	 * Published markers matching the filters, in id order, one batch at a time.
 	 *
-	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters Group slugs, post ids and/or a
+	 * Each batch costs three indexed reads instead of one three-way join per marker: the posts by
+	 * primary key from the last id read, the coordinates of that id range (postmeta's `post_id`
+	 * index, pivoted to one row per post in SQL), and the group relationships of that id range
+	 * (term_relationships' primary key), mapped to slugs with the group list read once. Half as many
+	 * row lookups in postmeta as joining it twice, and no IN list of thousands of ids. Coordinates
+	 * and the bounding box are checked here rather than in SQL.
+	 *
+	 * With $prefetch, on MySQL/MariaDB through core's wpdb, the next batch's coordinates are
+	 * queried asynchronously while the caller works on the current batch, so the database and PHP
+	 * work at the same time. The caller must then not query the database until the generator is
+	 * done (or destroyed): the connection is busy meanwhile.
+	 *
+	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters  Group slugs, post ids and/or a
 	 *        bounding box `[west, south, east, north]` (already validated; west > east crosses the
 	 *        antimeridian).
+	 * @param bool                                                  $prefetch Whether to overlap the next
+	 *        batch's reading with the caller's work (see above).
 	 * @return \Generator<int, array{id: int, title: string, lng: float, lat: float, groups: string[]}>
 	 */
-	public function each( array $filters = array() ): \Generator {
-		$after = 0;
-		do {
-			$rows    = $this->batch( $filters, $after, self::BATCH );
-			$fetched = count( $rows );
-			$groups  = $this->groups_of( array_map( 'intval', array_column( $rows, 'id' ) ) );
-			foreach ( $rows as $row ) {
-				$after = (int) $row['id'];
-				yield array(
-					'id'     => $after,
-					'title'  => (string) $row['title'],
-					'lng'    => (float) $row['lng'],
-					'lat'    => (float) $row['lat'],
-					'groups' => $groups[ $after ] ?? array(),
-				);
+	public function each( array $filters = array(), bool $prefetch = false ): \Generator {
+		$terms    = null;
+		$box      = isset( $filters['bbox'] ) && 4 === count( $filters['bbox'] ) ? array_map( 'floatval', array_values( $filters['bbox'] ) ) : null;
+		$prefetch = $prefetch && null !== $this->native_connection();
+		$pending  = false;
+		$posts    = $this->post_batch( $filters, 0, self::BATCH );
+		try {
+			while ( array() !== $posts ) {
+				$fetched = count( $posts );
+				$ids     = self::batch_ids( $posts );
+				$coords  = $pending ? $this->reap_coordinates() : null;
+				$pending = false;
+				$coords  = $coords ?? $this->coordinates_of( $ids );
+				$groups  = $this->groups_in( $ids, $terms );
+				$next    = self::BATCH === $fetched ? $this->post_batch( $filters, (int) $posts[ $fetched - 1 ][0], self::BATCH ) : array();
+				if ( $prefetch && array() !== $next ) {
+					$pending = $this->send_coordinates( self::batch_ids( $next ) );
+				}
+				foreach ( $posts as $post ) {
+					$id    = (int) $post[0];
+					$coord = $coords[ $id ] ?? null;
+					if ( null === $coord || null === $coord[1] || null === $coord[2] || '' === $coord[1] || '' === $coord[2] ) {
+						continue; // A coordinate is missing or empty: not on the map.
+					}
+					$lat = (float) $coord[1];
+					$lng = (float) $coord[2];
+					if ( null !== $box && ! self::in_box( $lng, $lat, $box ) ) {
+						continue;
+					}
+					yield array(
+						'id'     => $id,
+						'title'  => (string) $post[1],
+						'lng'    => $lng,
+						'lat'    => $lat,
+						'groups' => $groups[ $id ] ?? array(),
+					);
+				}
+				$posts = $next;
 			}
-		} while ( self::BATCH === $fetched );
+		} finally {
+			if ( $pending ) {
+				$this->reap_coordinates(); // Abandoned early: free the connection.
+			}
+		}
 	}
 
 	/**
@@ -149,6 +190,246 @@ class Marker_Repository {
 	}
 
 	/**
+	 * Ids and titles of the next published, unprotected markers after a given id (coordinates are
+	 * checked by the caller).
+	 *
+	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters Filters (the bounding box is
+	 *        the caller's).
+	 * @param int                                                   $after   Last id already read.
+	 * @param int                                                   $limit   Batch size.
+	 * @return array<int, array{0: int|string, 1: string}>
+	 */
+	private function post_batch( array $filters, int $after, int $limit ): array {
+		global $wpdb;
+		$sql                        = "SELECT p.ID, p.post_title FROM {$wpdb->posts} p
+			WHERE p.post_type = %s AND p.post_status = %s AND p.post_password = '' AND p.ID > %d";
+		$args                       = array( Post_Type::POST_TYPE, 'publish', $after );
+		list( $where, $where_args ) = $this->id_and_group_filters( $filters );
+		$sql                       .= $where . ' ORDER BY p.ID ASC LIMIT %d';
+		$args                       = array_merge( $args, $where_args, array( $limit ) );
+		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- only placeholders are interpolated.
+		return $this->rows( $wpdb->prepare( $sql, $args ) );
+	}
+
+	/**
+	 * The ids of a batch of posts (ascending) as the later reads select them: the id range
+	 * `[ first, last ]` when the batch fills most of it (markers created one after another), else
+	 * also the list itself (a filter picked markers scattered over the table), so that a read
+	 * never sweeps through thousands of unrelated posts.
+	 *
+	 * @param array<int, array<int, int|string>> $posts Posts, id first.
+	 * @return array{0: int, 1: int, 2: int[]|null}
+	 */
+	private static function batch_ids( array $posts ): array {
+		$count = count( $posts );
+		$first = (int) $posts[0][0];
+		$last  = (int) $posts[ $count - 1 ][0];
+		return array( $first, $last, $last - $first + 1 > 4 * $count ? array_map( 'intval', array_column( $posts, 0 ) ) : null );
+	}
+
+	/**
+	 * SQL condition on an id column selecting a batch (see batch_ids()).
+	 *
+	 * @param string                               $column Column.
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids    The batch.
+	 */
+	private static function ids_condition( string $column, array $ids ): string {
+		return null === $ids[2]
+			? sprintf( '%s BETWEEN %d AND %d', $column, $ids[0], $ids[1] )
+			: sprintf( '%s IN (%s)', $column, implode( ',', array_map( 'intval', $ids[2] ) ) );
+	}
+
+	/**
+	 * Stored coordinates of a batch of posts, one row per post: `[ id => [ id, lat, lng ] ]` (null
+	 * where one is missing). Pivoted in SQL: the rows come in `post_id` index order, so the
+	 * grouping streams, and PHP gets half as many rows.
+	 *
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see batch_ids()).
+	 * @return array<int, array{0: string, 1: string|null, 2: string|null}>
+	 */
+	private function coordinates_of( array $ids ): array {
+		return self::by_id( $this->rows( $this->coordinates_sql( $ids ) ) );
+	}
+
+	/**
+	 * Sends the coordinates query of a batch without waiting for its rows (native connection).
+	 *
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see batch_ids()).
+	 * @return bool Whether it was sent (else the caller reads synchronously).
+	 */
+	private function send_coordinates( array $ids ): bool {
+		$dbh = $this->native_connection();
+		if ( null === $dbh ) {
+			return false;
+		}
+		$sql = (string) apply_filters( 'query', $this->coordinates_sql( $ids ) ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter, applied as wpdb::query() does.
+		return false !== mysqli_query( $dbh, $sql, MYSQLI_ASYNC ); // phpcs:ignore WordPress.DB.RestrictedFunctions -- wpdb's own connection, asynchronously (see each()).
+	}
+
+	/**
+	 * The rows of the coordinates query sent with send_coordinates(), or null when it failed.
+	 *
+	 * @return array<int, array{0: string, 1: string|null, 2: string|null}>|null
+	 */
+	private function reap_coordinates(): ?array {
+		global $wpdb;
+		$dbh    = $this->native_connection();
+		$result = null === $dbh ? false : mysqli_reap_async_query( $dbh ); // phpcs:ignore WordPress.DB.RestrictedFunctions -- the query sent by send_coordinates().
+		if ( ! $result instanceof \mysqli_result ) {
+			return null;
+		}
+		$rows = $result->fetch_all( MYSQLI_NUM );
+		$result->free();
+		++$wpdb->num_queries;
+		return self::by_id( $rows );
+	}
+
+	/**
+	 * The coordinates query of a batch.
+	 *
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see batch_ids()).
+	 */
+	private function coordinates_sql( array $ids ): string {
+		global $wpdb;
+		$sql = "SELECT post_id, MAX(CASE WHEN meta_key = %s THEN meta_value END), MAX(CASE WHEN meta_key = %s THEN meta_value END)
+			FROM {$wpdb->postmeta} WHERE " . self::ids_condition( 'post_id', $ids ) . ' AND meta_key IN (%s, %s) GROUP BY post_id';
+		return $wpdb->prepare(
+			$sql, // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared -- the id condition holds integers only.
+			Post_Type::META_LAT,
+			Post_Type::META_LNG,
+			Post_Type::META_LAT,
+			Post_Type::META_LNG
+		);
+	}
+
+	/**
+	 * Rows keyed by their first column (an id).
+	 *
+	 * @param array<int, array<int, string|null>> $rows Rows.
+	 * @return array<int, array<int, string|null>>
+	 */
+	private static function by_id( array $rows ): array {
+		$keyed = array();
+		foreach ( $rows as $row ) {
+			$keyed[ (int) $row[0] ] = $row;
+		}
+		return $keyed;
+	}
+
+	/**
+	 * Group slugs (in name order) of a batch of posts.
+	 *
+	 * @param array{0: int, 1: int, 2: int[]|null}      $ids   The batch (see batch_ids()).
+	 * @param array<int, array{0: int, 1: string}>|null $terms Groups by term_taxonomy_id as [rank, slug];
+	 *        read on the first call and kept by the caller.
+	 * @return array<int, string[]>
+	 */
+	private function groups_in( array $ids, ?array &$terms ): array {
+		global $wpdb;
+		if ( null === $terms ) {
+			$terms = array();
+			$rows  = $this->rows(
+				$wpdb->prepare(
+					"SELECT tt.term_taxonomy_id, t.slug FROM {$wpdb->term_taxonomy} tt
+					INNER JOIN {$wpdb->terms} t ON t.term_id = tt.term_id
+					WHERE tt.taxonomy = %s ORDER BY t.name, t.slug",
+					Post_Type::TAXONOMY
+				)
+			);
+			foreach ( $rows as $rank => $row ) {
+				$terms[ (int) $row[0] ] = array( $rank, (string) $row[1] );
+			}
+		}
+		if ( array() === $terms ) {
+			return array();
+		}
+		$sql = "SELECT object_id, term_taxonomy_id FROM {$wpdb->term_relationships} WHERE " . self::ids_condition( 'object_id', $ids );
+		if ( count( $terms ) <= 500 ) {
+			$sql .= ' AND term_taxonomy_id IN (' . implode( ',', array_map( 'intval', array_keys( $terms ) ) ) . ')';
+		}
+		$rows  = $this->rows( $sql );
+		$ranks = array();
+		foreach ( $rows as $row ) {
+			$term = $terms[ (int) $row[1] ] ?? null;
+			if ( null !== $term ) {
+				$ranks[ (int) $row[0] ][ $term[0] ] = $term[1];
+			}
+		}
+		$groups = array();
+		foreach ( $ranks as $id => $slugs ) {
+			if ( count( $slugs ) > 1 ) {
+				ksort( $slugs );
+			}
+			$groups[ $id ] = array_values( $slugs );
+		}
+		return $groups;
+	}
+
+	/**
+	 * Whether a point lies in a bounding box (west above east: across the antimeridian).
+	 *
+	 * @param float   $lng Longitude.
+	 * @param float   $lat Latitude.
+	 * @param float[] $box [west, south, east, north].
+	 */
+	private static function in_box( float $lng, float $lat, array $box ): bool {
+		list( $west, $south, $east, $north ) = $box;
+		if ( $lat < $south || $lat > $north ) {
+			return false;
+		}
+		return $west <= $east ? ( $lng >= $west && $lng <= $east ) : ( $lng >= $west || $lng <= $east );
+	}
+
+	/**
+	 * Rows of a prepared SELECT as lists of values.
+	 *
+	 * On MySQL/MariaDB through core's own `wpdb`, the rows are read straight from its mysqli
+	 * connection, unbuffered (`MYSQLI_USE_RESULT`): about twice as fast as `wpdb::get_results()`,
+	 * which copies each row into an object first. The `query` filter still sees the SQL, as with
+	 * any `wpdb` query. Anywhere else (SQLite, database drop-ins, SAVEQUERIES, an error) it is a
+	 * plain `get_results()`.
+	 *
+	 * @param string $sql Prepared SQL.
+	 * @return array<int, array<int, string|null>>
+	 */
+	private function rows( string $sql ): array {
+		global $wpdb;
+		$dbh = $this->native_connection();
+		if ( null !== $dbh ) {
+			$sql    = (string) apply_filters( 'query', $sql ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter, applied as wpdb::query() does.
+			$result = mysqli_query( $dbh, $sql, MYSQLI_USE_RESULT ); // phpcs:ignore WordPress.DB.RestrictedFunctions -- wpdb's own connection, unbuffered (see above).
+			if ( $result instanceof \mysqli_result ) {
+				$rows = $result->fetch_all( MYSQLI_NUM );
+				$result->free();
+				++$wpdb->num_queries;
+				return $rows;
+			}
+		}
+		$rows = $wpdb->get_results( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- prepared by the caller.
+		return is_array( $rows ) ? $rows : array();
+	}
+
+	/**
+	 * Core wpdb's mysqli connection, when reading from it directly is safe.
+	 */
+	private function native_connection(): ?\mysqli {
+		global $wpdb;
+		if ( ! is_object( $wpdb ) || 'wpdb' !== get_class( $wpdb ) || $this->is_sqlite() || ( defined( 'SAVEQUERIES' ) && SAVEQUERIES ) ) {
+			return null;
+		}
+		$dbh = $wpdb->dbh; // Protected; wpdb::__get() reads it.
+		return $dbh instanceof \mysqli ? $dbh : null;
+	}
+
+	/**
+	 * Whether the database is SQLite (WordPress Playground and the SQLite Database Integration).
+	 */
+	private function is_sqlite(): bool {
+		global $wpdb;
+		return ( defined( 'DB_ENGINE' ) && 'sqlite' === DB_ENGINE ) || ( is_object( $wpdb ) && false !== stripos( get_class( $wpdb ), 'sqlite' ) );
+	}
+
+	/**
 	 * One batch of rows after a given id.
 	 *
 	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters Filters.
@@ -177,9 +458,7 @@ class Marker_Repository {
 	 * Database Integration), whose query translator does not know the hint.
 	 */
 	private function join_hint(): string {
-		global $wpdb;
-		$sqlite = ( defined( 'DB_ENGINE' ) && 'sqlite' === DB_ENGINE ) || ( is_object( $wpdb ) && false !== stripos( get_class( $wpdb ), 'sqlite' ) );
-		return $sqlite ? '' : 'STRAIGHT_JOIN ';
+		return $this->is_sqlite() ? '' : 'STRAIGHT_JOIN ';
 	}
 
 	/**
@@ -190,23 +469,15 @@ class Marker_Repository {
 	 */
 	private function from( array $filters ): array {
 		global $wpdb;
-		$sql  = "FROM {$wpdb->posts} p
+		$sql                        = "FROM {$wpdb->posts} p
 			INNER JOIN {$wpdb->postmeta} lat ON lat.post_id = p.ID AND lat.meta_key = %s
 			INNER JOIN {$wpdb->postmeta} lng ON lng.post_id = p.ID AND lng.meta_key = %s
 			WHERE p.post_type = %s AND p.post_status = %s AND p.post_password = ''
 			AND lat.meta_value <> '' AND lng.meta_value <> ''";
-		$args = array( Post_Type::META_LAT, Post_Type::META_LNG, Post_Type::POST_TYPE, 'publish' );
-		if ( ! empty( $filters['ids'] ) ) {
-			$sql .= ' AND p.ID IN (' . implode( ',', array_fill( 0, count( $filters['ids'] ), '%d' ) ) . ')';
-			$args = array_merge( $args, array_map( 'intval', $filters['ids'] ) );
-		}
-		if ( ! empty( $filters['groups'] ) ) {
-			$sql .= " AND p.ID IN (SELECT tr.object_id FROM {$wpdb->term_relationships} tr
-				INNER JOIN {$wpdb->term_taxonomy} tt ON tt.term_taxonomy_id = tr.term_taxonomy_id AND tt.taxonomy = %s
-				INNER JOIN {$wpdb->terms} t ON t.term_id = tt.term_id
-				WHERE t.slug IN (" . implode( ',', array_fill( 0, count( $filters['groups'] ), '%s' ) ) . '))';
-			$args = array_merge( $args, array( Post_Type::TAXONOMY ), $filters['groups'] );
-		}
+		$args                       = array( Post_Type::META_LAT, Post_Type::META_LNG, Post_Type::POST_TYPE, 'publish' );
+		list( $where, $where_args ) = $this->id_and_group_filters( $filters );
+		$sql                       .= $where;
+		$args                       = array_merge( $args, $where_args );
 		if ( isset( $filters['bbox'] ) && 4 === count( $filters['bbox'] ) ) {
 			list( $west, $south, $east, $north ) = array_map( 'floatval', $filters['bbox'] );
 			// `+ 0` reads the stored decimal text as a number (portable across MySQL and MariaDB).
@@ -217,6 +488,30 @@ class Marker_Repository {
 				? ' AND (lng.meta_value + 0) BETWEEN %f AND %f'
 				: ' AND ((lng.meta_value + 0) >= %f OR (lng.meta_value + 0) <= %f)';
 			$args = array_merge( $args, array( $west, $east ) );
+		}
+		return array( $sql, $args );
+	}
+
+	/**
+	 * The `ids` and `groups` conditions on posts `p` (placeholders only) and their values.
+	 *
+	 * @param array{groups?: string[], ids?: int[]} $filters Filters.
+	 * @return array{0: string, 1: array<int, int|string>}
+	 */
+	private function id_and_group_filters( array $filters ): array {
+		global $wpdb;
+		$sql  = '';
+		$args = array();
+		if ( ! empty( $filters['ids'] ) ) {
+			$sql .= ' AND p.ID IN (' . implode( ',', array_fill( 0, count( $filters['ids'] ), '%d' ) ) . ')';
+			$args = array_merge( $args, array_map( 'intval', $filters['ids'] ) );
+		}
+		if ( ! empty( $filters['groups'] ) ) {
+			$sql .= " AND p.ID IN (SELECT tr.object_id FROM {$wpdb->term_relationships} tr
+				INNER JOIN {$wpdb->term_taxonomy} tt ON tt.term_taxonomy_id = tr.term_taxonomy_id AND tt.taxonomy = %s
+				INNER JOIN {$wpdb->terms} t ON t.term_id = tt.term_id
+				WHERE t.slug IN (" . implode( ',', array_fill( 0, count( $filters['groups'] ), '%s' ) ) . '))';
+			$args = array_merge( $args, array( Post_Type::TAXONOMY ), $filters['groups'] );
 		}
 		return array( $sql, $args );
 	}

@@ -23,8 +23,10 @@ use WP_REST_Server;
  * `GET /cairn/v1/markers` and `GET /cairn/v1/markers/<id>`.
  *
  * The feed answers conditional requests before reading any marker: its strong ETag comes from the
- * markers version, so a matching `If-None-Match` costs one autoloaded option. Anonymous answers
- * are publicly cacheable (CDNs, browsers); the body is served pre-encoded, gzip when accepted.
+ * markers version, so a matching `If-None-Match` costs one autoloaded option. For anonymous
+ * requests that is checked as soon as the theme is set up, before `init` (post types, blocks,
+ * the REST server): see not_modified_early(). Anonymous answers are publicly cacheable (CDNs,
+ * browsers); the body is served pre-encoded, gzip when accepted.
  *
  * @since 0.1.0
  */
@@ -37,6 +39,23 @@ class Markers_Controller {
 	 * (a 304 costs next to nothing), served stale for up to an hour while revalidating.
 	 */
 	public const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=3600';
+
+	/**
+	 * Cache-Control of an anonymous answer that serves the previous build while another request
+	 * rebuilds: caches may keep it, but must ask again before reusing it.
+	 */
+	public const STALE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
+	/**
+	 * Query parameters the early 304 understands; any other leaves the request to the REST server.
+	 */
+	private const EARLY_PARAMS = array( 'rest_route', 'group', 'include', 'bbox' );
+
+	/**
+	 * Request headers that carry credentials or change what the REST server does (CORS, method
+	 * override): such requests are left to the REST server.
+	 */
+	private const EARLY_BLOCKING_HEADERS = array( 'HTTP_AUTHORIZATION', 'REDIRECT_HTTP_AUTHORIZATION', 'PHP_AUTH_USER', 'HTTP_X_WP_NONCE', 'HTTP_ORIGIN', 'HTTP_X_HTTP_METHOD_OVERRIDE' );
 
 	/**
 	 * Global REST parameters that would force the whole feed into PHP arrays.
@@ -75,6 +94,148 @@ class Markers_Controller {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
 		// After core's rest_send_cors_headers() (priority 10), which replaces any Vary header.
 		add_filter( 'rest_pre_serve_request', array( $this, 'serve_feed' ), 11, 3 );
+		// Last on after_setup_theme: every plugin's and the theme's filters are in place, `init`
+		// has not run yet.
+		add_action( 'after_setup_theme', array( $this, 'not_modified_early' ), PHP_INT_MAX );
+	}
+
+	/**
+	 * Answers an anonymous conditional request for the feed whose ETag still matches with `304`,
+	 * before `init`: a revalidation then costs WordPress' start-up to here and one autoloaded
+	 * option, not the whole REST stack.
+	 *
+	 * Same answer as the REST route gives (status, ETag, Cache-Control, Vary), only sooner.
+	 * Anything else goes on to the REST server as usual: see early_not_modified_headers(). Sites
+	 * that must run REST hooks on every request can turn it off with the
+	 * `cairn_maps_early_not_modified` filter.
+	 */
+	public function not_modified_early(): void {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only; every value is validated below.
+		$headers = $this->early_not_modified_headers( wp_unslash( $_SERVER ), wp_unslash( $_GET ), $_COOKIE );
+		if ( null === $headers || headers_sent() ) {
+			return;
+		}
+		status_header( 304 );
+		foreach ( $headers as $name => $value ) {
+			header( "{$name}: {$value}" );
+		}
+		exit;
+	}
+
+	/**
+	 * The headers of an early 304 for this request, or null when the request must go on to the REST
+	 * server: it is not a GET or HEAD of the feed route with only the feed's own parameters (valid),
+	 * it carries credentials (an auth cookie, an Authorization header, a nonce) or an Origin, a
+	 * plugin adds its own REST authentication rules, or the ETag does not match.
+	 *
+	 * @param array<string, mixed> $server  Request server variables (unslashed).
+	 * @param array<string, mixed> $query   Query parameters (unslashed).
+	 * @param array<string, mixed> $cookies Cookies.
+	 * @return array<string, string>|null
+	 */
+	public function early_not_modified_headers( array $server, array $query, array $cookies ): ?array {
+		$method = strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) );
+		$match  = $server['HTTP_IF_NONE_MATCH'] ?? null;
+		if ( ( 'GET' !== $method && 'HEAD' !== $method ) || ! is_string( $match ) || '' === trim( $match ) ) {
+			return null;
+		}
+		foreach ( self::EARLY_BLOCKING_HEADERS as $name ) {
+			if ( ! empty( $server[ $name ] ) ) {
+				return null;
+			}
+		}
+		$auth_cookies = array_filter( array( defined( 'AUTH_COOKIE' ) ? AUTH_COOKIE : '', defined( 'SECURE_AUTH_COOKIE' ) ? SECURE_AUTH_COOKIE : '', defined( 'LOGGED_IN_COOKIE' ) ? LOGGED_IN_COOKIE : '' ) );
+		foreach ( array_keys( $cookies ) as $cookie ) {
+			$cookie = (string) $cookie;
+			if ( in_array( $cookie, $auth_cookies, true ) || ( 0 === strpos( $cookie, 'wordpress_' ) && 'wordpress_test_cookie' !== $cookie ) ) {
+				return null;
+			}
+		}
+		if ( array() !== array_diff( array_map( 'strval', array_keys( $query ) ), self::EARLY_PARAMS ) || ! $this->is_feed_path( $server, $query ) ) {
+			return null;
+		}
+		$filters = array();
+		foreach ( array( 'group', 'include', 'bbox' ) as $name ) {
+			if ( ! isset( $query[ $name ] ) ) {
+				continue;
+			}
+			$value = $query[ $name ];
+			$valid = 'group' === $name ? $this->validate_slugs( $value ) : ( 'include' === $name ? $this->validate_ids( $value ) : $this->validate_bbox( $value ) );
+			if ( true !== $valid ) {
+				return null; // The REST server answers 400.
+			}
+			if ( 'group' === $name ) {
+				$filters['groups'] = explode( ',', $value );
+			} elseif ( 'include' === $name ) {
+				$filters['ids'] = array_map( 'intval', explode( ',', $value ) );
+			} else {
+				$filters['bbox'] = self::parse_bbox( $value );
+			}
+		}
+		if ( self::has_foreign_rest_authentication() ) {
+			return null;
+		}
+		/**
+		 * Filters whether a matching conditional request for the marker feed from an anonymous
+		 * visitor is answered with 304 before `init` (true), or by the REST server (false).
+		 *
+		 * @since 0.1.0
+		 * @param bool $early Whether to answer early.
+		 */
+		if ( ! (bool) apply_filters( 'cairn_maps_early_not_modified', true ) ) {
+			return null;
+		}
+		$etag = $this->feed->etag( $filters );
+		if ( ! self::etag_matches( $match, $etag ) ) {
+			return null;
+		}
+		return array(
+			'Content-Type'  => 'application/json; charset=' . get_option( 'blog_charset' ),
+			'ETag'          => self::representation_etag( $etag, (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) ),
+			'Cache-Control' => $this->cache_control( false, false ),
+			// Core's CORS code sends "Vary: Origin" to anonymous GETs; the feed adds Accept-Encoding.
+			'Vary'          => 'GET' === $method ? 'Origin, Accept-Encoding' : 'Accept-Encoding',
+		);
+	}
+
+	/**
+	 * Whether the request is for the feed route: `?rest_route=/cairn/v1/markers`, or its pretty
+	 * path under the REST prefix when pretty permalinks are on.
+	 *
+	 * @param array<string, mixed> $server Request server variables.
+	 * @param array<string, mixed> $query  Query parameters.
+	 */
+	private function is_feed_path( array $server, array $query ): bool {
+		$route = '/' . self::REST_NAMESPACE . '/markers';
+		if ( isset( $query['rest_route'] ) ) {
+			return is_string( $query['rest_route'] ) && untrailingslashit( $query['rest_route'] ) === $route;
+		}
+		if ( '' === (string) get_option( 'permalink_structure' ) ) {
+			return false;
+		}
+		$path = wp_parse_url( (string) ( $server['REQUEST_URI'] ?? '' ), PHP_URL_PATH );
+		$home = wp_parse_url( home_url( '/' ), PHP_URL_PATH );
+		return is_string( $path ) && untrailingslashit( $path ) === untrailingslashit( is_string( $home ) ? $home : '/' ) . '/' . rest_get_url_prefix() . $route;
+	}
+
+	/**
+	 * Whether something beside core's own checks hooks `rest_authentication_errors` (a plugin that
+	 * restricts the REST API, say): its rules need the REST server.
+	 */
+	private static function has_foreign_rest_authentication(): bool {
+		global $wp_filter;
+		$hook = $wp_filter['rest_authentication_errors'] ?? null;
+		if ( ! $hook instanceof \WP_Hook ) {
+			return false;
+		}
+		foreach ( $hook->callbacks as $callbacks ) {
+			foreach ( $callbacks as $callback ) {
+				if ( ! is_string( $callback['function'] ) || ! in_array( $callback['function'], array( 'rest_cookie_check_errors', 'rest_application_password_check_errors' ), true ) ) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -234,20 +395,53 @@ class Markers_Controller {
 				);
 			}
 		}
-		$filters = $this->filters( $request );
-		$etag    = $this->feed->etag( $filters );
-		$headers = array(
+		$filters   = $this->filters( $request );
+		$etag      = $this->feed->etag( $filters );
+		$logged_in = is_user_logged_in();
+		$headers   = array(
 			'ETag'          => $etag,
-			'Cache-Control' => $this->cache_control(),
+			'Cache-Control' => $this->cache_control( $logged_in, false ),
 			'Vary'          => 'Accept-Encoding',
 		);
-		if ( self::etag_matches( $request->get_header( 'If-None-Match' ), $etag ) ) {
-			return new WP_REST_Response( null, 304, $headers );
+		$condition = $request->get_header( 'If-None-Match' );
+		if ( self::etag_matches( $condition, $etag ) ) {
+			return $this->not_modified( $headers, $request );
 		}
 		if ( 'HEAD' === $request->get_method() ) {
 			return new WP_REST_Response( null, 200, $headers );
 		}
-		return new Geojson_Response( $this->feed->payload( $filters ), 200, $headers );
+		// Anonymous visitors may get the previous build while another request makes the new one.
+		$payload = $this->feed->payload( $filters, ! $logged_in );
+		if ( '' !== $payload->version() && $this->feed->etag( $filters, $payload->version() ) !== $etag ) {
+			$headers['ETag']          = $this->feed->etag( $filters, $payload->version() );
+			$headers['Cache-Control'] = $this->cache_control( $logged_in, true );
+			if ( self::etag_matches( $condition, $headers['ETag'] ) ) {
+				return $this->not_modified( $headers, $request );
+			}
+		}
+		return new Geojson_Response( $payload, 200, $headers );
+	}
+
+	/**
+	 * A 304 with the ETag of the representation the client would get (the gzip one when it accepts
+	 * gzip).
+	 *
+	 * @param array<string, string> $headers Headers of the answer.
+	 * @param WP_REST_Request       $request The request.
+	 */
+	private function not_modified( array $headers, WP_REST_Request $request ): WP_REST_Response {
+		$headers['ETag'] = self::representation_etag( $headers['ETag'], (string) $request->get_header( 'Accept-Encoding' ) );
+		return new WP_REST_Response( null, 304, $headers );
+	}
+
+	/**
+	 * The ETag of what is sent for this Accept-Encoding: the gzip variant has its own.
+	 *
+	 * @param string $etag            ETag of the JSON, quoted.
+	 * @param string $accept_encoding Accept-Encoding header.
+	 */
+	private static function representation_etag( string $etag, string $accept_encoding ): string {
+		return self::accepts_gzip( $accept_encoding ) && ! self::output_is_compressed() ? substr( $etag, 0, -1 ) . '-gzip"' : $etag;
 	}
 
 	/**
@@ -269,16 +463,24 @@ class Markers_Controller {
 			return (bool) $served;
 		}
 		$payload = $result->get_payload();
-		if ( $request instanceof WP_REST_Request && self::accepts_gzip( (string) $request->get_header( 'Accept-Encoding' ) ) && ! self::output_is_compressed() && ! headers_sent() ) {
-			// A strong ETag names one representation: the gzip one gets its own.
-			$etag = (string) ( $result->get_headers()['ETag'] ?? '' );
-			if ( '' !== $etag ) {
-				header( 'ETag: ' . substr( $etag, 0, -1 ) . '-gzip"' );
+		try {
+			if ( $request instanceof WP_REST_Request && self::accepts_gzip( (string) $request->get_header( 'Accept-Encoding' ) ) && ! self::output_is_compressed() && ! headers_sent() ) {
+				// A strong ETag names one representation: the gzip one gets its own.
+				$etag = (string) ( $result->get_headers()['ETag'] ?? '' );
+				if ( '' !== $etag ) {
+					header( 'ETag: ' . self::representation_etag( $etag, 'gzip' ) );
+				}
+				header( 'Content-Encoding: gzip' );
+				$payload->print_gzip();
+			} else {
+				$payload->print_json();
 			}
-			header( 'Content-Encoding: gzip' );
-			$payload->print_gzip();
-		} else {
-			$payload->print_json();
+		} catch ( \RuntimeException $error ) {
+			// A stored chunk vanished while printing (evicted from the object cache): the answer is
+			// cut short; the cache forgot that build, so the next request rebuilds it.
+			if ( defined( 'WP_DEBUG' ) && WP_DEBUG ) {
+				trigger_error( esc_html( $error->getMessage() ), E_USER_WARNING ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_trigger_error
+			}
 		}
 		return true;
 	}
@@ -392,11 +594,17 @@ class Markers_Controller {
 	}
 
 	/**
-	 * Cache-Control for this request: public for anonymous visitors, never stored when logged in.
+	 * Cache-Control of an answer: public for anonymous visitors, never stored when logged in.
+	 *
+	 * @param bool $logged_in Whether the request is authenticated.
+	 * @param bool $stale     Whether the answer is the previous build, served during a rebuild.
 	 */
-	private function cache_control(): string {
-		if ( is_user_logged_in() ) {
+	private function cache_control( bool $logged_in, bool $stale ): string {
+		if ( $logged_in ) {
 			return 'private, no-store';
+		}
+		if ( $stale ) {
+			return self::STALE_CACHE_CONTROL;
 		}
 		/**
 		 * Filters the Cache-Control header of anonymous marker feed answers.

@@ -7,6 +7,7 @@
 
 namespace Cairn\Maps\Tests\Http;
 
+use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -14,7 +15,9 @@ use Cairn\Maps\Tests\TestCase;
  * real response shows: sent headers, cookies, gzip, empty 304 and HEAD bodies.
  *
  * The server runs in its own process, so the markers these tests create are committed (and
- * deleted afterwards) instead of living in the per-test transaction.
+ * deleted afterwards) instead of living in the per-test transaction. It runs 4 workers, so that
+ * concurrent requests really overlap, and a probe (tests/php/includes/http-probe.php) reports
+ * for each request whether WordPress reached `init` and how many queries read markers.
  *
  * @since 0.1.0
  */
@@ -35,11 +38,25 @@ final class Markers_Feed_HttpTest extends TestCase {
 	private static int $port = 0;
 
 	/**
+	 * The probe log of the server's requests.
+	 *
+	 * @var string
+	 */
+	private static string $probe_log = '';
+
+	/**
 	 * Markers to delete after the test.
 	 *
 	 * @var int[]
 	 */
 	private array $committed = array();
+
+	/**
+	 * Users to delete after the test.
+	 *
+	 * @var int[]
+	 */
+	private array $committed_users = array();
 
 	/**
 	 * Starts the web server.
@@ -50,9 +67,18 @@ final class Markers_Feed_HttpTest extends TestCase {
 		self::$port = (int) substr( (string) strrchr( stream_socket_get_name( $socket, false ), ':' ), 1 );
 		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
 
-		$root         = dirname( __DIR__, 3 );
-		$command      = array( PHP_BINARY, '-S', '127.0.0.1:' . self::$port, '-t', ABSPATH, __DIR__ . '/../includes/http-router.php' );
-		$env          = array_merge( getenv(), array( 'CAIRN_TESTS_CONFIG' => $root . '/.cache/wp-tests/wp-tests-config.php' ) );
+		$root            = dirname( __DIR__, 3 );
+		self::$probe_log = (string) tempnam( sys_get_temp_dir(), 'cairn-probe-' );
+		// In a session of its own (setsid), so that the workers can be stopped with it as a group.
+		$command      = array( 'setsid', PHP_BINARY, '-S', '127.0.0.1:' . self::$port, '-t', ABSPATH, __DIR__ . '/../includes/http-router.php' );
+		$env          = array_merge(
+			getenv(),
+			array(
+				'CAIRN_TESTS_CONFIG'     => $root . '/.cache/wp-tests/wp-tests-config.php',
+				'CAIRN_HTTP_PROBE_LOG'   => self::$probe_log,
+				'PHP_CLI_SERVER_WORKERS' => '4',
+			)
+		);
 		$null         = array( 'file', getenv( 'CAIRN_HTTP_LOG' ) ? getenv( 'CAIRN_HTTP_LOG' ) : '/dev/null', 'a' );
 		self::$server = proc_open( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_proc_open -- the test web server.
 			$command,
@@ -82,10 +108,17 @@ final class Markers_Feed_HttpTest extends TestCase {
 	 */
 	public static function tear_down_after_class(): void {
 		if ( is_resource( self::$server ) ) {
+			$pid = (int) proc_get_status( self::$server )['pid'];
+			if ( $pid > 0 ) {
+				posix_kill( -$pid, SIGTERM ); // The server and its workers.
+			}
 			proc_terminate( self::$server );
 			proc_close( self::$server );
 		}
 		self::$server = null;
+		if ( '' !== self::$probe_log && is_file( self::$probe_log ) ) {
+			unlink( self::$probe_log ); // phpcs:ignore WordPress.WP.AlternativeFunctions.unlink_unlink
+		}
 		parent::tear_down_after_class();
 	}
 
@@ -96,6 +129,10 @@ final class Markers_Feed_HttpTest extends TestCase {
 		global $wpdb;
 		foreach ( $this->committed as $id ) {
 			wp_delete_post( $id, true );
+		}
+		foreach ( $this->committed_users as $id ) {
+			require_once ABSPATH . 'wp-admin/includes/user.php';
+			wp_delete_user( $id );
 		}
 		$wpdb->query( 'COMMIT' );
 		parent::tear_down();
@@ -129,6 +166,18 @@ final class Markers_Feed_HttpTest extends TestCase {
 	 * @return array{status: int, headers: array<string, string>, cookies: int, body: string}
 	 */
 	private function http( string $path, array $headers = array(), string $method = 'GET' ): array {
+		return $this->receive( $this->send( $path, $headers, $method ) );
+	}
+
+	/**
+	 * Sends one HTTP/1.0 request without waiting for the answer.
+	 *
+	 * @param string                $path    Path and query.
+	 * @param array<string, string> $headers Request headers.
+	 * @param string                $method  Method.
+	 * @return resource The connection.
+	 */
+	private function send( string $path, array $headers = array(), string $method = 'GET' ) {
 		$socket = fsockopen( '127.0.0.1', self::$port, $errno, $errstr, 5 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- a raw HTTP client, to see the bytes sent.
 		$this->assertIsResource( $socket, "connect: {$errstr}" );
 		$request = "{$method} {$path} HTTP/1.0\r\nHost: 127.0.0.1:" . self::$port . "\r\n";
@@ -136,6 +185,16 @@ final class Markers_Feed_HttpTest extends TestCase {
 			$request .= "{$name}: {$value}\r\n";
 		}
 		fwrite( $socket, $request . "\r\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
+		return $socket;
+	}
+
+	/**
+	 * Reads the whole answer of a request sent with send().
+	 *
+	 * @param resource $socket The connection.
+	 * @return array{status: int, headers: array<string, string>, cookies: int, body: string}
+	 */
+	private function receive( $socket ): array {
 		stream_set_timeout( $socket, 30 );
 		$raw = stream_get_contents( $socket );
 		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
@@ -231,5 +290,253 @@ final class Markers_Feed_HttpTest extends TestCase {
 		$answer = $this->http( '/?rest_route=/cairn/v1/markers&bbox=0,0,200,10' );
 		$this->assertSame( 400, $answer['status'] );
 		$this->assertSame( 'rest_invalid_param', json_decode( $answer['body'], true )['code'] );
+	}
+	/**
+	 * The probe's report on a request (tests/php/includes/http-probe.php).
+	 *
+	 * @param string $id The request's X-Cairn-Probe value.
+	 * @return array{id: string, status: int, init: int, rest: int, reads: int}
+	 */
+	private function probe( string $id ): array {
+		$deadline = microtime( true ) + 5;
+		do {
+			foreach ( file( self::$probe_log, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES ) as $line ) {
+				$entry = json_decode( $line, true );
+				if ( is_array( $entry ) && $id === $entry['id'] ) {
+					return $entry;
+				}
+			}
+			usleep( 20000 );
+		} while ( microtime( true ) < $deadline );
+		$this->fail( "no probe report for {$id}" );
+	}
+
+	/**
+	 * The Vary header's field names.
+	 *
+	 * @param array{headers: array<string, string>} $answer An answer.
+	 * @return string[]
+	 */
+	private static function vary( array $answer ): array {
+		return array_values( array_unique( array_map( 'strtolower', array_map( 'trim', explode( ',', $answer['headers']['vary'] ?? '' ) ) ) ) );
+	}
+
+	/**
+	 * A logged-in editor's cookie header and REST nonce, valid for the web server.
+	 *
+	 * @return array{0: string, 1: string}
+	 */
+	private function login(): array {
+		global $wpdb;
+		$user                    = $this->create_user( 'editor' );
+		$this->committed_users[] = $user;
+		$expiration              = time() + HOUR_IN_SECONDS;
+		$token                   = \WP_Session_Tokens::get_instance( $user )->create( $expiration );
+		$cookie                  = wp_generate_auth_cookie( $user, $expiration, 'logged_in', $token );
+		$wpdb->query( 'COMMIT' );
+		$_COOKIE[ LOGGED_IN_COOKIE ] = $cookie;
+		wp_set_current_user( $user );
+		$nonce = wp_create_nonce( 'wp_rest' );
+		unset( $_COOKIE[ LOGGED_IN_COOKIE ] );
+		wp_set_current_user( 0 );
+		return array( LOGGED_IN_COOKIE . '=' . rawurlencode( $cookie ), $nonce );
+	}
+
+	/**
+	 * Sends $count feed requests at once (rebuilds slowed down by $slow_ms per marker read) and
+	 * returns the answers with their probe reports.
+	 *
+	 * @param int    $count   Requests.
+	 * @param string $label   Probe id prefix.
+	 * @param int    $slow_ms Delay of each marker read.
+	 * @return array<int, array{status: int, headers: array<string, string>, cookies: int, body: string, probe: array<string, mixed>}>
+	 */
+	private function concurrently( int $count, string $label, int $slow_ms ): array {
+		$sockets = array();
+		for ( $i = 0; $i < $count; $i++ ) {
+			$sockets[ $i ] = $this->send(
+				'/?rest_route=/cairn/v1/markers',
+				array(
+					'X-Cairn-Probe'      => "{$label}-{$i}",
+					'X-Cairn-Slow-Build' => (string) $slow_ms,
+				)
+			);
+		}
+		$answers = array();
+		foreach ( $sockets as $i => $socket ) {
+			$answers[ $i ]          = $this->receive( $socket );
+			$answers[ $i ]['probe'] = $this->probe( "{$label}-{$i}" );
+		}
+		return $answers;
+	}
+
+	/**
+	 * An anonymous revalidation that matches is answered before `init`: 304 with the headers of
+	 * the REST route's own 304, no marker read, no cookie; the pretty path and the gzip variant too.
+	 */
+	public function test_matching_revalidation_is_answered_early(): void {
+		$this->commit_markers( 2 );
+		$etag = $this->http( '/?rest_route=/cairn/v1/markers' )['headers']['etag'];
+
+		$early = $this->http(
+			'/?rest_route=/cairn/v1/markers',
+			array(
+				'If-None-Match' => $etag,
+				'Cookie'        => 'wordpress_test_cookie=WP%20Cookie%20check; theme=dark',
+				'X-Cairn-Probe' => 'early',
+			)
+		);
+		$this->assertSame( 304, $early['status'] );
+		$this->assertSame( '', $early['body'] );
+		$this->assertSame( 0, $early['cookies'], 'no cookie is set' );
+		$probe = $this->probe( 'early' );
+		$this->assertSame( 0, $probe['init'], 'answered before init' );
+		$this->assertSame( 0, $probe['reads'], 'no marker was read' );
+
+		// The REST route's own 304: a parameter the early answer does not know leaves it to the server.
+		$normal = $this->http(
+			'/?rest_route=/cairn/v1/markers&cache_buster=1',
+			array(
+				'If-None-Match' => $etag,
+				'X-Cairn-Probe' => 'normal',
+			)
+		);
+		$this->assertSame( 304, $normal['status'] );
+		$this->assertGreaterThan( 0, $this->probe( 'normal' )['rest'], 'served by the REST server' );
+		foreach ( array( 'etag', 'cache-control' ) as $name ) {
+			$this->assertSame( $normal['headers'][ $name ], $early['headers'][ $name ], $name );
+		}
+		$this->assertEqualsCanonicalizing( self::vary( $normal ), self::vary( $early ) );
+
+		// The pretty path, revalidating the gzip variant: its own ETag comes back.
+		$gzip_etag = substr( $etag, 0, -1 ) . '-gzip"';
+		$pretty    = $this->http(
+			'/wp-json/cairn/v1/markers',
+			array(
+				'If-None-Match'   => $gzip_etag,
+				'Accept-Encoding' => 'gzip',
+				'X-Cairn-Probe'   => 'pretty',
+			)
+		);
+		$this->assertSame( 304, $pretty['status'] );
+		$this->assertSame( $gzip_etag, $pretty['headers']['etag'] );
+		$this->assertSame( 0, $this->probe( 'pretty' )['init'] );
+
+		// An ETag that no longer matches, or a filter, is answered in full.
+		$stale = $this->http( '/?rest_route=/cairn/v1/markers', array( 'If-None-Match' => '"0123456789abcdef0123456789abcdef"' ) );
+		$this->assertSame( 200, $stale['status'] );
+		$this->assertCount( 2, json_decode( $stale['body'], true )['features'] );
+		$filtered = $this->http( '/?rest_route=/cairn/v1/markers&include=' . $this->committed[0], array( 'If-None-Match' => $etag ) );
+		$this->assertSame( 200, $filtered['status'], 'another selection has another ETag' );
+	}
+
+	/**
+	 * Requests with credentials are left to the REST server: logged in (cookie and nonce) the 304
+	 * is private; with the cookie alone the REST API treats the visitor as anonymous.
+	 */
+	public function test_revalidation_with_credentials_goes_through_the_rest_server(): void {
+		$this->commit_markers( 1 );
+		$etag                   = $this->http( '/?rest_route=/cairn/v1/markers' )['headers']['etag'];
+		list( $cookie, $nonce ) = $this->login();
+
+		$logged_in = $this->http(
+			'/?rest_route=/cairn/v1/markers',
+			array(
+				'If-None-Match' => $etag,
+				'Cookie'        => $cookie,
+				'X-WP-Nonce'    => $nonce,
+				'X-Cairn-Probe' => 'logged-in',
+			)
+		);
+		$this->assertSame( 304, $logged_in['status'] );
+		$this->assertStringContainsString( 'private', $logged_in['headers']['cache-control'] );
+		$this->assertStringContainsString( 'no-store', $logged_in['headers']['cache-control'] );
+		$this->assertGreaterThan( 0, $this->probe( 'logged-in' )['init'], 'not answered early' );
+
+		$cookie_only = $this->http(
+			'/?rest_route=/cairn/v1/markers',
+			array(
+				'If-None-Match' => $etag,
+				'Cookie'        => $cookie,
+				'X-Cairn-Probe' => 'cookie-only',
+			)
+		);
+		$this->assertSame( 304, $cookie_only['status'] );
+		$this->assertStringStartsWith( 'public', $cookie_only['headers']['cache-control'] );
+		$this->assertGreaterThan( 0, $this->probe( 'cookie-only' )['init'], 'not answered early' );
+
+		$authorization = $this->http(
+			'/?rest_route=/cairn/v1/markers',
+			array(
+				'If-None-Match' => $etag,
+				'Authorization' => 'Basic ' . base64_encode( 'nobody:wrong' ), // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.obfuscation_base64_encode -- HTTP Basic credentials.
+				'X-Cairn-Probe' => 'authorization',
+			)
+		);
+		$this->assertGreaterThan( 0, $this->probe( 'authorization' )['init'], 'not answered early' );
+		$this->assertNotSame( 200, $authorization['status'] );
+	}
+
+	/**
+	 * After a change, four visitors at once: one rebuilds, the others get the previous build with
+	 * its own ETag (to be revalidated before reuse); without a previous build they wait for the one
+	 * rebuild.
+	 */
+	public function test_concurrent_requests_rebuild_once(): void {
+		global $wpdb;
+		$this->commit_markers( 3 );
+		$old = $this->http( '/?rest_route=/cairn/v1/markers' );
+		$this->assertSame( 200, $old['status'] );
+
+		do_action( 'cairn_maps_markers_changed' );
+		$wpdb->query( 'COMMIT' );
+		$answers = $this->concurrently( 4, 'stale', 800 );
+		$new     = $this->http( '/?rest_route=/cairn/v1/markers', array( 'X-Cairn-Probe' => 'stale-after' ) );
+		$this->assertSame( 0, $this->probe( 'stale-after' )['reads'], 'the rebuild was stored' );
+		$this->assertNotSame( $old['headers']['etag'], $new['headers']['etag'] );
+		$builders = array_filter(
+			$answers,
+			static function ( $answer ) {
+				return $answer['probe']['reads'] > 0;
+			}
+		);
+		$this->assertCount( 1, $builders, 'one request rebuilt' );
+		$this->assertSame( $new['headers']['etag'], current( $builders )['headers']['etag'] );
+		$stale = 0;
+		foreach ( $answers as $answer ) {
+			$this->assertSame( 200, $answer['status'] );
+			$this->assertCount( 3, json_decode( $answer['body'], true )['features'] );
+			$this->assertContains( $answer['headers']['etag'], array( $old['headers']['etag'], $new['headers']['etag'] ) );
+			if ( $answer['headers']['etag'] === $old['headers']['etag'] ) {
+				++$stale;
+				$this->assertSame( Markers_Controller::STALE_CACHE_CONTROL, $answer['headers']['cache-control'], 'a previous build is revalidated before reuse' );
+			}
+		}
+		$this->assertGreaterThan( 0, $stale, 'the previous build was served meanwhile' );
+
+		// No previous build to serve: the others wait for the one rebuild.
+		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s OR option_name LIKE %s", $wpdb->esc_like( '_transient_cairn_maps_feed_' ) . '%', $wpdb->esc_like( '_transient_timeout_cairn_maps_feed_' ) . '%' ) );
+		do_action( 'cairn_maps_markers_changed' );
+		$wpdb->query( 'COMMIT' );
+		$answers = $this->concurrently( 4, 'wait', 800 );
+		$this->assertSame( array( 1, 0, 0, 0 ), self::sorted_reads( $answers ), 'one request rebuilt' );
+		$etags = array_unique( array_column( array_column( $answers, 'headers' ), 'etag' ) );
+		$this->assertCount( 1, $etags, 'all got the new build' );
+		foreach ( $answers as $answer ) {
+			$this->assertSame( 200, $answer['status'] );
+			$this->assertCount( 3, json_decode( $answer['body'], true )['features'] );
+		}
+	}
+
+	/**
+	 * Marker reads of each answer (1 for the one that rebuilt, 0 for the rest), largest first.
+	 *
+	 * @param array<int, array{probe: array<string, mixed>}> $answers Answers.
+	 * @return int[]
+	 */
+	private static function sorted_reads( array $answers ): array {
+		$reads = array_map( 'intval', array_column( array_column( $answers, 'probe' ), 'reads' ) );
+		rsort( $reads );
+		return $reads;
 	}
 }

@@ -13,8 +13,10 @@
 // phpcs:disable WordPress.NamingConventions.PrefixAllGlobals -- WordPress' own globals and constants.
 
 require_once __DIR__ . '/config.php';
+require_once __DIR__ . '/http-probe.php';
 require getenv( 'CAIRN_TESTS_CONFIG' );
 cairn_maps_tests_preload_hooks();
+cairn_maps_tests_http_probe();
 
 $cairn_maps_path = (string) parse_url( $_SERVER['REQUEST_URI'] ?? '/', PHP_URL_PATH ); // phpcs:ignore WordPress.Security.ValidatedSanitizedInput, WordPress.WP.AlternativeFunctions.parse_url_parse_url -- routing only, before WordPress loads.
 if ( '/' !== $cairn_maps_path && is_file( ABSPATH . ltrim( $cairn_maps_path, '/' ) ) && '.php' !== substr( $cairn_maps_path, -4 ) ) {
