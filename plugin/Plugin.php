@@ -12,10 +12,16 @@ use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Markers\Admin_Columns;
 use Cairn\Maps\Markers\Feed_Cache;
 use Cairn\Maps\Markers\Geojson_Feed;
+use Cairn\Maps\Markers\Group_Styles;
+use Cairn\Maps\Markers\Import_Export_Page;
+use Cairn\Maps\Markers\Marker_Editor;
+use Cairn\Maps\Markers\Marker_Export;
+use Cairn\Maps\Markers\Marker_Import;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Settings;
@@ -63,17 +69,24 @@ final class Plugin {
 		$post_type       = new Post_Type();
 		$markers_version = new Markers_Version();
 		$repository      = new Marker_Repository( $markers_version );
+		$group_styles    = new Group_Styles( $markers_version );
+		$editor_data     = new Editor_Data( $settings );
+		$marker_import   = new Marker_Import( $markers_version );
 		$this->parts     = array(
-			'settings'          => $settings,
-			'page'              => new Settings_Page( $settings ),
-			'defaults'          => new Editor_Defaults( $settings ),
-			'post_type'         => $post_type,
-			'map_block'         => new Map_Block( $settings, $repository ),
-			'editor'            => new Editor_Data( $settings ),
-			'markers_version'   => $markers_version,
-			'marker_validation' => new Marker_Validation(),
-			'admin_columns'     => new Admin_Columns(),
-			'markers'           => new Markers_Controller( new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ), $repository ),
+			'settings'           => $settings,
+			'page'               => new Settings_Page( $settings ),
+			'defaults'           => new Editor_Defaults( $settings ),
+			'post_type'          => $post_type,
+			'map_block'          => new Map_Block( $settings, $repository, $group_styles ),
+			'editor'             => $editor_data,
+			'markers_version'    => $markers_version,
+			'marker_validation'  => new Marker_Validation(),
+			'admin_columns'      => new Admin_Columns(),
+			'markers'            => new Markers_Controller( new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ), $repository ),
+			'group_styles'       => $group_styles,
+			'import_export'      => new Import_Export_Controller( $marker_import, new Marker_Export( $repository ) ),
+			'import_export_page' => new Import_Export_Page( $marker_import ),
+			'marker_editor'      => new Marker_Editor( $editor_data ),
 		);
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();

@@ -65,10 +65,14 @@ class Editor_Data {
 	 * Prints the data before the block's editor script.
 	 */
 	public function print_data(): void {
-		wp_add_inline_script(
-			self::SCRIPT_HANDLE,
-			'window.cairnMapsEditor = ' . wp_json_encode( $this->data(), JSON_HEX_TAG | JSON_HEX_AMP ) . ';',
-			'before'
-		);
+		wp_add_inline_script( self::SCRIPT_HANDLE, $this->inline_script(), 'before' );
+	}
+
+	/**
+	 * The script that sets `window.cairnMapsEditor`, for any editor script that reads it (the
+	 * marker sidebar prints it before its own script too).
+	 */
+	public function inline_script(): string {
+		return 'window.cairnMapsEditor = ' . wp_json_encode( $this->data(), JSON_HEX_TAG | JSON_HEX_AMP ) . ';';
 	}
 }

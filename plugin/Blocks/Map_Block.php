@@ -8,6 +8,7 @@
 namespace Cairn\Maps\Blocks;
 
 use Cairn\Maps\Limits;
+use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Settings\Settings;
 use WP_Block;
@@ -37,14 +38,23 @@ class Map_Block {
 	private Marker_Repository $markers;
 
 	/**
+	 * Looks of the marker groups.
+	 *
+	 * @var Group_Styles
+	 */
+	private Group_Styles $group_styles;
+
+	/**
 	 * Creates the block.
 	 *
-	 * @param Settings               $settings Settings.
-	 * @param Marker_Repository|null $markers  Marker reads.
+	 * @param Settings               $settings     Settings.
+	 * @param Marker_Repository|null $markers      Marker reads.
+	 * @param Group_Styles|null      $group_styles Looks of the marker groups.
 	 */
-	public function __construct( Settings $settings, ?Marker_Repository $markers = null ) {
-		$this->settings = $settings;
-		$this->markers  = $markers ?? new Marker_Repository();
+	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null ) {
+		$this->settings     = $settings;
+		$this->markers      = $markers ?? new Marker_Repository();
+		$this->group_styles = $group_styles ?? new Group_Styles();
 	}
 
 	/**
@@ -141,6 +151,7 @@ class Map_Block {
 				'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
 				'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
 				'hashName'    => $config['hash'] ? $this->next_hash_name( $attributes ) : '',
+				'groupStyles' => null === $filters ? array() : $this->group_styles->styles(),
 			)
 		);
 		$consent = '' === $error && $this->settings->require_consent();

@@ -14,8 +14,8 @@ use WP_Post;
  *
  * It is a random token in an autoloaded option, replaced at once whenever something the feed shows
  * may have changed: a published marker saved, published, unpublished, trashed or deleted; its
- * coordinates or groups changed; a group created, renamed or deleted. Changes to drafts do not
- * touch it, so editing never invalidates the public caches. A random token (rather than a counter)
+ * coordinates or groups changed; a group created, renamed or deleted, or its looks (colour, icon)
+ * changed. Changes to drafts do not touch it, so editing never invalidates the public caches. A random token (rather than a counter)
  * cannot collide when two requests change markers at the same moment, and an option (rather than
  * the object cache's `last_changed`) survives on sites without a persistent object cache.
  *
@@ -60,6 +60,9 @@ class Markers_Version {
 		add_action( 'created_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
 		add_action( 'edited_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
 		add_action( 'delete_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
+		add_action( 'added_term_meta', array( $this, 'on_term_meta_change' ), 10, 3 );
+		add_action( 'updated_term_meta', array( $this, 'on_term_meta_change' ), 10, 3 );
+		add_action( 'deleted_term_meta', array( $this, 'on_term_meta_change' ), 10, 3 );
 		add_action( 'cairn_maps_markers_changed', array( $this, 'bump' ), 10, 0 );
 	}
 
@@ -165,6 +168,23 @@ class Markers_Version {
 		sort( $new );
 		sort( $old );
 		if ( $new !== $old ) {
+			$this->bump();
+		}
+	}
+
+	/**
+	 * The looks (colour, icon) of a group changed: maps receive them with their configuration.
+	 *
+	 * @param int|int[] $meta_id   Meta id(s).
+	 * @param int       $object_id Term id.
+	 * @param string    $meta_key  Meta key.
+	 */
+	public function on_term_meta_change( $meta_id, $object_id, $meta_key ): void {
+		if ( Group_Styles::META_COLOR !== $meta_key && Group_Styles::META_ICON !== $meta_key ) {
+			return;
+		}
+		$term = get_term( (int) $object_id );
+		if ( $term instanceof \WP_Term && Post_Type::TAXONOMY === $term->taxonomy ) {
 			$this->bump();
 		}
 	}

@@ -3,15 +3,79 @@
  */
 import mapboxgl from 'mapbox-gl';
 import type { IControl, Map as MapboxMap } from 'mapbox-gl';
+import { __ } from '@wordpress/i18n';
 
 import { LIMITS } from './limits';
+import { createNotice } from './notice';
 import type { ControlsConfig } from './types';
+
+/** The `code` of a GeolocationPositionError. */
+const PERMISSION_DENIED = 1;
+const TIMEOUT = 3;
+
+/**
+ * What to tell a visitor whose position could not be found. Not an error of the map: the map
+ * keeps working, so this is a polite status message, never the error alert.
+ *
+ * @param code GeolocationPositionError code.
+ */
+export function geolocateMessage( code: number ): string {
+	switch ( code ) {
+		case PERMISSION_DENIED:
+			return __(
+				'Your location is not shared with this site, so the map cannot show where you are. You can allow it in your browser’s settings.',
+				'cairn-maps'
+			);
+		case TIMEOUT:
+			return __(
+				'Finding your location took too long. Please try again.',
+				'cairn-maps'
+			);
+		default:
+			return __(
+				'Your location could not be found right now. Please try again later.',
+				'cairn-maps'
+			);
+	}
+}
+
+function geolocateControl( map: MapboxMap ): {
+	control: IControl;
+	release: () => void;
+} {
+	// mapbox-gl merges these options shallowly: pass whole objects.
+	const control = new mapboxgl.GeolocateControl( {
+		positionOptions: {
+			enableHighAccuracy: false,
+			timeout: LIMITS.geolocate.timeout,
+			maximumAge: 0,
+		},
+		fitBoundsOptions: { maxZoom: LIMITS.geolocate.maxZoom },
+		trackUserLocation: false,
+		showUserLocation: true,
+	} );
+	const notice = createNotice( map.getContainer() );
+	const onError = ( error: { code: number } | undefined ) =>
+		notice.show( geolocateMessage( error?.code ?? 0 ) );
+	const onFound = () => notice.clear();
+	control.on( 'error', onError );
+	control.on( 'geolocate', onFound );
+	return {
+		control,
+		release: () => {
+			control.off( 'error', onError );
+			control.off( 'geolocate', onFound );
+			notice.remove();
+		},
+	};
+}
 
 export function addControls(
 	map: MapboxMap,
 	controls: ControlsConfig
 ): () => void {
 	const added: IControl[] = [];
+	const releases: Array< () => void > = [];
 	const add = (
 		control: IControl,
 		position: 'top-right' | 'bottom-left'
@@ -33,25 +97,15 @@ export function addControls(
 		add( new mapboxgl.FullscreenControl(), 'top-right' );
 	}
 	if ( controls.geolocate ) {
-		// mapbox-gl merges these options shallowly: pass whole objects.
-		add(
-			new mapboxgl.GeolocateControl( {
-				positionOptions: {
-					enableHighAccuracy: false,
-					timeout: LIMITS.geolocate.timeout,
-					maximumAge: 0,
-				},
-				fitBoundsOptions: { maxZoom: LIMITS.geolocate.maxZoom },
-				trackUserLocation: false,
-				showUserLocation: true,
-			} ),
-			'top-right'
-		);
+		const { control, release } = geolocateControl( map );
+		add( control, 'top-right' );
+		releases.push( release );
 	}
 	if ( controls.scale ) {
 		add( new mapboxgl.ScaleControl(), 'bottom-left' );
 	}
 	return () => {
+		releases.forEach( ( release ) => release() );
 		// map.remove() removes controls too; this is for hosts that keep the map.
 		added.forEach( ( control ) => {
 			if ( map.hasControl( control ) ) {

@@ -13,7 +13,7 @@ import 'mapbox-gl/dist/mapbox-gl.css';
 
 import { parseMapConfig } from './config';
 import { addControls } from './controls';
-import { MapError, errorMessage } from './errors';
+import { MapError, errorMessage, isNonFatal } from './errors';
 import { attachHashSync, viewFromAddress } from './hash-sync';
 import { attachKeyboardPanning } from './keyboard';
 import { localizeClassicStyle } from './language';
@@ -37,7 +37,10 @@ export interface CreateMapOptions {
 export interface CairnMap {
 	/** The mapbox-gl map, or null when the map could not be created. */
 	map: MapboxMap | null;
-	/** Resolves with the map when it is ready; rejects with a `MapError`. */
+	/**
+	 * Resolves with the map when it is ready (also after a non-fatal `image-type` or `markers`
+	 * failure: the map works); rejects with a `MapError` when the map cannot work.
+	 */
 	ready: Promise< MapboxMap >;
 	/** Releases the map and its listeners. Safe to call more than once. */
 	destroy: () => void;
@@ -224,11 +227,36 @@ export function createMap(
 	} );
 	ready.catch( () => undefined );
 
-	const fail = ( code: MapErrorCode ) => {
-		if ( destroyed || host.dataset.cairnState === 'error' ) {
+	let shown: MapErrorCode | null = null;
+	let removed = false;
+	const stop = () => {
+		if ( removed ) {
 			return;
 		}
-		settle.reject( showError( host, code ) );
+		removed = true;
+		cleanups.forEach( ( cleanup ) => cleanup() );
+		map.remove();
+		removeInner();
+	};
+	/**
+	 * Reports a failure. A fatal one rejects `ready`, stops the map (no more requests, its
+	 * graphics context freed) and replaces an earlier non-fatal message. A non-fatal one
+	 * (`image-type`, `markers`) leaves a usable map: `ready` still resolves and `cairn:map-ready`
+	 * is still sent, but the state stays `error` with its alert. Either way there is one alert.
+	 * @param code
+	 */
+	const fail = ( code: MapErrorCode ) => {
+		const fatal = ! isNonFatal( code );
+		if ( destroyed || ( shown && ( ! isNonFatal( shown ) || ! fatal ) ) ) {
+			return;
+		}
+		shown = code;
+		const error = showError( host, code );
+		if ( fatal ) {
+			settle.reject( error );
+			// Not from inside mapbox-gl's own event dispatch.
+			window.setTimeout( stop, 0 );
+		}
 	};
 
 	const timeout = window.setTimeout( () => {
@@ -249,27 +277,36 @@ export function createMap(
 		}
 	} );
 
+	// The markers start loading as soon as the style is there, while the base map's tiles load:
+	// with many markers, fetching and clustering them (in mapbox-gl's worker) is the long part.
+	const addMarkers = () => {
+		if ( ! config.markersUrl || removed ) {
+			return;
+		}
+		const popups = new PopupController( map, config.markerUrl );
+		cleanups.push(
+			addMarkersLayer( map, config.markersUrl, {
+				cluster: config.cluster,
+				groupStyles: config.groupStyles,
+				onPointClick: ( id, lngLat ) => popups.open( id, lngLat ),
+				onImageError: () => fail( 'image-type' ),
+			} ),
+			upgradeMarkerList( host, map, popups ),
+			announceView( host, map ),
+			() => popups.close()
+		);
+	};
+	map.once( 'style.load', addMarkers );
+
 	map.on( 'load', () => {
 		loaded = true;
 		window.clearTimeout( timeout );
-		if ( config.markersUrl ) {
-			const popups = new PopupController( map, config.markerUrl );
-			cleanups.push(
-				addMarkersLayer(
-					map,
-					config.markersUrl,
-					config.cluster,
-					( id, lngLat ) => popups.open( id, lngLat )
-				),
-				upgradeMarkerList( host, map, popups ),
-				announceView( host, map ),
-				() => popups.close()
-			);
-		}
-		if ( host.dataset.cairnState === 'error' ) {
+		if ( shown && ! isNonFatal( shown ) ) {
 			return;
 		}
-		setState( host, 'ready' );
+		if ( ! shown ) {
+			setState( host, 'ready' );
+		}
 		settle.resolve( map );
 		host.dispatchEvent(
 			new view.CustomEvent( 'cairn:map-ready', {
@@ -292,10 +329,8 @@ export function createMap(
 			if ( destroyed ) {
 				return;
 			}
+			stop();
 			destroyed = true;
-			cleanups.forEach( ( cleanup ) => cleanup() );
-			map.remove();
-			removeInner();
 		},
 	};
 }

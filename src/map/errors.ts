@@ -16,6 +16,18 @@ export class MapError extends Error {
 	}
 }
 
+/**
+ * Failures after which the map stays usable: a marker image that could not be loaded (its markers
+ * keep the default symbol) and marker data that could not be loaded (the map itself still works).
+ * They are reported like every other failure (state `error`, one alert, `cairn:map-error`), but the
+ * map is not stopped.
+ *
+ * @param code Error code.
+ */
+export function isNonFatal( code: MapErrorCode ): boolean {
+	return code === 'image-type' || code === 'markers';
+}
+
 export function errorMessage( code: MapErrorCode ): string {
 	switch ( code ) {
 		case 'missing-token':

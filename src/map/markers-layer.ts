@@ -1,23 +1,93 @@
 /**
  * Markers as a clustered GeoJSON source drawn by mapbox-gl on the GPU: clustering runs in
  * mapbox-gl's worker (Supercluster), so no marker ever becomes a DOM element.
+ *
+ * Group looks: a marker takes the colour and icon of its first group (`properties.groups[0]`).
+ * Icons are PNG or JPEG images loaded with `map.loadImage`; one that cannot be loaded (an SVG, a
+ * broken URL) is reported as `image-type` and its markers keep the default symbol. Every point
+ * stays in the circle layer (invisible under an icon), so clicks, the editor's selection and the
+ * screen-reader summary work the same with or without icons.
  */
-import type { GeoJSONSource, Map as MapboxMap, MapMouseEvent } from 'mapbox-gl';
+import type {
+	ExpressionSpecification,
+	FilterSpecification,
+	GeoJSONSource,
+	Map as MapboxMap,
+	MapMouseEvent,
+} from 'mapbox-gl';
 
-import type { ClusterConfig } from './types';
+import type { ClusterConfig, GroupStyle } from './types';
 import { LIMITS } from './limits';
 
 export const MARKERS_SOURCE = 'cairn-markers';
 export const CLUSTERS_LAYER = 'cairn-clusters';
 export const CLUSTER_COUNT_LAYER = 'cairn-cluster-count';
 export const POINTS_LAYER = 'cairn-points';
+export const ICONS_LAYER = 'cairn-point-icons';
+
+const DEFAULT_COLOR = '#d1495b';
+const POINT_RADIUS = 7;
+/** Icons are drawn this many CSS pixels across (their longer side). */
+const ICON_SIZE = 28;
+
+export interface MarkersLayerOptions {
+	cluster: ClusterConfig;
+	groupStyles?: GroupStyle[];
+	onPointClick?: ( id: number, lngLat: { lng: number; lat: number } ) => void;
+	/** A group icon could not be loaded (not a PNG/JPEG, or unreachable). */
+	onImageError?: () => void;
+}
+
+/**
+ * True when the marker's first group is `slug`.
+ *
+ * `groups` is an array in the feed, but array properties can reach expressions as their JSON text
+ * (geojson-vt and the tile encoding keep only scalars), so both forms are compared as JSON text:
+ * `["slug",…` starts with `["slug"`. Slugs are `[a-z0-9_-]`, so they need no escaping.
+ *
+ * @param slug Group slug.
+ */
+export function firstGroupIs( slug: string ): ExpressionSpecification {
+	return [
+		'==',
+		[ 'index-of', `["${ slug }"`, [ 'to-string', [ 'get', 'groups' ] ] ],
+		0,
+	];
+}
+
+/** `['case', first group is a, value a, …, fallback]`, or just the fallback. */
+function byFirstGroup< T extends string | number >(
+	values: Array< [ string, T ] >,
+	fallback: T
+): ExpressionSpecification | T {
+	if ( values.length === 0 ) {
+		return fallback;
+	}
+	return [
+		'case',
+		...values.flatMap( ( [ slug, value ] ) => [
+			firstGroupIs( slug ),
+			value,
+		] ),
+		fallback,
+	] as ExpressionSpecification;
+}
+
+function iconId( slug: string ): string {
+	return `cairn-icon-${ slug }`;
+}
+
+const NOT_CLUSTER: FilterSpecification = [ '!', [ 'has', 'point_count' ] ];
 
 export function addMarkersLayer(
 	map: MapboxMap,
 	url: string,
-	cluster: ClusterConfig,
-	onPointClick?: ( id: number, lngLat: { lng: number; lat: number } ) => void
+	options: MarkersLayerOptions
 ): () => void {
+	const { cluster, onPointClick, onImageError } = options;
+	const styles = options.groupStyles ?? [];
+	let removed = false;
+
 	map.addSource( MARKERS_SOURCE, {
 		type: 'geojson',
 		data: url,
@@ -62,14 +132,105 @@ export function addMarkersLayer(
 		id: POINTS_LAYER,
 		type: 'circle',
 		source: MARKERS_SOURCE,
-		filter: [ '!', [ 'has', 'point_count' ] ],
+		filter: NOT_CLUSTER,
 		paint: {
-			'circle-color': '#d1495b',
-			'circle-radius': 7,
+			'circle-color': byFirstGroup(
+				styles
+					.filter( ( style ) => style.color )
+					.map( ( style ): [ string, string ] => [
+						style.slug,
+						style.color,
+					] ),
+				DEFAULT_COLOR
+			),
+			'circle-radius': POINT_RADIUS,
 			'circle-stroke-color': '#ffffff',
 			'circle-stroke-width': 2,
 		},
 	} );
+
+	// Icons: each group's image is loaded on its own; its markers switch over once it is there.
+	const shown: string[] = [];
+	const showIcons = () => {
+		if ( removed ) {
+			return;
+		}
+		const hidden = byFirstGroup(
+			shown.map( ( slug ): [ string, number ] => [ slug, 0 ] ),
+			1
+		);
+		// The circle stays, invisible and as large as the icon: it takes the clicks.
+		map.setPaintProperty( POINTS_LAYER, 'circle-opacity', hidden );
+		map.setPaintProperty( POINTS_LAYER, 'circle-stroke-opacity', hidden );
+		map.setPaintProperty(
+			POINTS_LAYER,
+			'circle-radius',
+			byFirstGroup(
+				shown.map( ( slug ): [ string, number ] => [
+					slug,
+					ICON_SIZE / 2,
+				] ),
+				POINT_RADIUS
+			)
+		);
+		const filter: FilterSpecification = [
+			'all',
+			NOT_CLUSTER,
+			[ 'any', ...shown.map( firstGroupIs ) ],
+		];
+		const image = byFirstGroup(
+			shown.map( ( slug ): [ string, string ] => [
+				slug,
+				iconId( slug ),
+			] ),
+			''
+		);
+		if ( map.getLayer( ICONS_LAYER ) ) {
+			map.setFilter( ICONS_LAYER, filter );
+			map.setLayoutProperty( ICONS_LAYER, 'icon-image', image );
+			return;
+		}
+		map.addLayer( {
+			id: ICONS_LAYER,
+			type: 'symbol',
+			source: MARKERS_SOURCE,
+			filter,
+			layout: {
+				'icon-image': image,
+				'icon-allow-overlap': true,
+				'icon-ignore-placement': true,
+			},
+		} );
+	};
+	let imageErrorReported = false;
+	for ( const style of styles ) {
+		if ( ! style.icon ) {
+			continue;
+		}
+		map.loadImage( style.icon, ( error, image ) => {
+			if ( removed ) {
+				return;
+			}
+			if ( error || ! image ) {
+				if ( ! imageErrorReported ) {
+					imageErrorReported = true;
+					onImageError?.();
+				}
+				return;
+			}
+			const id = iconId( style.slug );
+			if ( ! map.hasImage( id ) ) {
+				map.addImage( id, image, {
+					pixelRatio: Math.max(
+						1,
+						Math.max( image.width, image.height ) / ICON_SIZE
+					),
+				} );
+			}
+			shown.push( style.slug );
+			showIcons();
+		} );
+	}
 
 	const expandCluster = ( event: MapMouseEvent ) => {
 		const feature = event.features?.[ 0 ];
@@ -79,7 +240,7 @@ export function addMarkersLayer(
 			return;
 		}
 		source.getClusterExpansionZoom( clusterId, ( error, zoom ) => {
-			if ( error || typeof zoom !== 'number' ) {
+			if ( removed || error || typeof zoom !== 'number' ) {
 				return;
 			}
 			const geometry = feature.geometry;
@@ -114,6 +275,7 @@ export function addMarkersLayer(
 		map.on( 'mouseleave', layer, noPointer );
 	}
 	return () => {
+		removed = true;
 		map.off( 'click', CLUSTERS_LAYER, expandCluster );
 		map.off( 'click', POINTS_LAYER, openPoint );
 		for ( const layer of [ CLUSTERS_LAYER, POINTS_LAYER ] ) {

@@ -16,6 +16,9 @@ export interface MarkerDetails {
 	lat: number;
 }
 
+/** How long the details of a place may take, in ms. */
+const POPUP_TIMEOUT = 10_000;
+
 const KEEP = new Set( [
 	'P',
 	'BR',
@@ -82,7 +85,8 @@ export function buildPopupContent(
 ): HTMLElement {
 	const root = doc.createElement( 'div' );
 	root.className = 'cairn-map-popup';
-	const title = doc.createElement( 'h3' );
+	// h2, like the list of places' title: the popup sits in the map, before that list.
+	const title = doc.createElement( 'h2' );
 	title.className = 'cairn-map-popup__title';
 	title.textContent = details.title;
 	root.appendChild( title );
@@ -146,8 +150,12 @@ export class PopupController {
 		let details: MarkerDetails | null = null;
 		try {
 			const response = await window.fetch( this.markerUrl + id, {
-				credentials: 'omit',
+				// Like mapbox-gl's request for the feed. 'omit' breaks on hosts that answer a
+				// cookie-less request with a log-in redirect (WordPress Playground loops on it).
+				credentials: 'same-origin',
 				headers: { Accept: 'application/json' },
+				// A request that hangs gives the "could not be loaded" popup, not silence.
+				signal: AbortSignal.timeout( POPUP_TIMEOUT ),
 			} );
 			details = response.ok
 				? parseMarkerDetails( await response.json() )

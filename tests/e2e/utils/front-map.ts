@@ -76,6 +76,11 @@ export function watchPageErrors( page: Page ): Error[] {
 
 /** Waits until the `index`-th map is ready and has finished drawing (sources loaded, no motion). */
 export async function waitForIdle( page: Page, index = 0 ): Promise< void > {
+	// Maps start when they near the viewport (and a site's menus can push them down).
+	await page
+		.locator( '.wp-block-cairn-map' )
+		.nth( index )
+		.scrollIntoViewIfNeeded();
 	await page.waitForFunction(
 		( i ) => {
 			try {
@@ -125,6 +130,63 @@ export function nextMoveEnd( page: Page, index = 0 ): Promise< void > {
 	);
 }
 
+/** What the front-end specs created, so that `removeCreated()` can delete it again. */
+const created: Array< { path: string; id: number } > = [];
+
+/** Publishes a page with the given block markup; returns its URL (deleted by `removeCreated`). */
+export async function publishFrontPage(
+	requestUtils: RequestUtils,
+	title: string,
+	content: string
+): Promise< string > {
+	const page = ( await requestUtils.rest( {
+		method: 'POST',
+		path: '/wp/v2/pages',
+		data: { title, content, status: 'publish' },
+	} ) ) as { id: number; link: string };
+	created.push( { path: '/wp/v2/pages', id: page.id } );
+	return page.link;
+}
+
+/**
+ * Deletes the pages, markers, groups and images this spec file created, so that the shared test
+ * site does not fill up (other specs show "all markers", and the theme lists every page).
+ */
+export async function removeCreated(
+	requestUtils: RequestUtils
+): Promise< void > {
+	const items = created.splice( 0 ).reverse();
+	if ( items.length === 0 ) {
+		return;
+	}
+	await requestUtils.batchRest(
+		items
+			.filter( ( item ) => item.path !== '/wp/v2/media' )
+			.map( ( item ) => ( {
+				method: 'DELETE',
+				path: `${ item.path }/${ item.id }?force=true`,
+			} ) )
+	);
+	// Attachments cannot be deleted in a batch.
+	for ( const item of items.filter( ( i ) => i.path === '/wp/v2/media' ) ) {
+		await requestUtils.rest( {
+			method: 'DELETE',
+			path: `/wp/v2/media/${ item.id }`,
+			params: { force: true },
+		} );
+	}
+}
+
+/** Uploads an image to the media library (deleted by `removeCreated`); returns its id. */
+export async function uploadImage(
+	requestUtils: RequestUtils,
+	file: string
+): Promise< number > {
+	const media = ( await requestUtils.uploadMedia( file ) ) as { id: number };
+	created.push( { path: '/wp/v2/media', id: media.id } );
+	return media.id;
+}
+
 export interface SeedMarker {
 	title: string;
 	lng: number;
@@ -156,11 +218,18 @@ export async function seedMarkers(
 	) ) as Array< { status: number; body: { id: number } } >;
 	for ( const response of responses ) {
 		expect( response.status ).toBe( 201 );
+		created.push( {
+			path: '/wp/v2/cairn-markers',
+			id: response.body.id,
+		} );
 	}
 	return responses.map( ( response ) => response.body.id );
 }
 
-/** Creates a marker group (or finds it by slug) with the given looks; returns its term id. */
+/**
+ * Creates a marker group (or takes over the one with that slug) with the given looks; returns
+ * its term id (deleted by `removeCreated`).
+ */
 export async function ensureGroup(
 	requestUtils: RequestUtils,
 	group: { name: string; slug: string; color?: string; icon?: number }
@@ -181,6 +250,7 @@ export async function ensureGroup(
 			: '/wp/v2/cairn-marker-groups',
 		data: { name: group.name, slug: group.slug, meta },
 	} ) ) as { id: number };
+	created.push( { path: '/wp/v2/cairn-marker-groups', id: saved.id } );
 	return saved.id;
 }
 

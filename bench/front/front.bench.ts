@@ -1,0 +1,440 @@
+/**
+ * `npm run bench:front` (run.mjs starts this through Playwright, with bench/front/playwright.config.ts).
+ *
+ * For 0, 1k, 10k and 100k markers, in headless Chromium (SwiftShader WebGL) with every Mapbox host
+ * answered by the offline maps service of the e2e suite:
+ * - ours: the block's page (view script → lazy runtime → clustered GeoJSON source); time from
+ *   navigation to the first frame that shows the markers' clusters, and the long tasks until the
+ *   map is idle after that;
+ * - baseline: one DOM `mapboxgl.Marker` per point; time until all are added and the map is idle
+ *   (capped), and its long tasks;
+ * - bytes: plugin JavaScript transferred (gzip) on a page whose map is below the fold, before the
+ *   visitor scrolls near it, then what the scroll brings; and on a page without the block.
+ * Writes its raw results to CAIRN_BENCH_OUT; run.mjs reports them.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, type Browser, type Page } from '@playwright/test';
+
+import { MapsService } from '../../tests/e2e/fixtures/maps-service';
+import { PLUGIN_PATH, ROOT, gzipSize, startSite, type BenchSite } from './site';
+
+const SIZES = ( process.env.CAIRN_BENCH_SIZES ?? '0,1000,10000,100000' )
+	.split( ',' )
+	.map( Number );
+const OURS_RUNS = Number( process.env.CAIRN_BENCH_RUNS ?? 3 );
+const BASELINE_CAP_MS = Number(
+	process.env.CAIRN_BENCH_BASELINE_CAP ?? 60_000
+);
+const OUT =
+	process.env.CAIRN_BENCH_OUT ??
+	path.join( ROOT, 'bench', 'results', 'front-raw.tmp' );
+
+interface Run {
+	/** ms from navigation; null when not reached (baseline over its cap). */
+	done: number | null;
+	/** ms from navigation to `cairn:map-ready` (ours). */
+	ready?: number | null;
+	/** Milestones, ms from navigation. */
+	marks?: Record< string, number >;
+	/** Sum of long-task durations until `done` (or the cap), ms. */
+	longTasks: number;
+	longTaskCount: number;
+	/** Longest single task, ms. */
+	longestTask: number;
+	capped?: boolean;
+	error?: string;
+}
+
+/** Runs before the page's scripts: long tasks and the map's milestones. */
+function instrument() {
+	const bench = {
+		longTasks: [] as Array< [ number, number ] >,
+		marks: {} as Record< string, number >,
+	};
+	( window as unknown as { bench: typeof bench } ).bench = bench;
+	new PerformanceObserver( ( list ) => {
+		for ( const entry of list.getEntries() ) {
+			bench.longTasks.push( [ entry.startTime, entry.duration ] );
+		}
+	} ).observe( { type: 'longtask', buffered: true } );
+	document.addEventListener( 'cairn:map-ready', ( event ) => {
+		bench.marks.ready = performance.now();
+		const map = ( event as CustomEvent ).detail.map;
+		if ( ! map.getSource( 'cairn-markers' ) ) {
+			map.once( 'idle', () => {
+				bench.marks.firstClusters = performance.now();
+				bench.marks.done = performance.now();
+			} );
+			return;
+		}
+		const check = () => {
+			if ( ! map.isSourceLoaded( 'cairn-markers' ) ) {
+				return;
+			}
+			bench.marks.sourceLoaded ??= performance.now();
+			const drawn = map.queryRenderedFeatures( {
+				layers: [ 'cairn-clusters', 'cairn-points' ],
+			} ).length;
+			if ( drawn > 0 ) {
+				bench.marks.firstClusters = performance.now();
+				map.off( 'render', check );
+				map.once( 'idle', () => {
+					bench.marks.done = performance.now();
+				} );
+			}
+		};
+		map.on( 'render', check );
+	} );
+}
+
+async function newPage( browser: Browser, site: BenchSite ) {
+	const context = await browser.newContext( {
+		viewport: { width: 1280, height: 800 },
+	} );
+	const service = new MapsService( [ new URL( site.origin ).host ] );
+	await service.install( context );
+	const page = await context.newPage();
+	await page.addInitScript( instrument );
+	return { context, page };
+}
+
+async function longTasksUntil( page: Page, until: number ) {
+	const tasks = await page.evaluate(
+		() =>
+			(
+				window as unknown as {
+					bench: { longTasks: Array< [ number, number ] > };
+				}
+			 ).bench.longTasks
+	);
+	const counted = tasks.filter( ( [ start ] ) => start <= until );
+	return {
+		longTasks: Math.round(
+			counted.reduce( ( sum, [ , d ] ) => sum + d, 0 )
+		),
+		longTaskCount: counted.length,
+		longestTask: Math.round(
+			Math.max( 0, ...counted.map( ( [ , d ] ) => d ) )
+		),
+	};
+}
+
+async function measureOurs(
+	browser: Browser,
+	site: BenchSite,
+	size: number
+): Promise< Run > {
+	const { context, page } = await newPage( browser, site );
+	try {
+		await page.goto( `${ site.origin }/page/map-${ size }.html` );
+		const marks = ( await (
+			await page.waitForFunction(
+				() => {
+					const { bench } = window as unknown as {
+						bench: { marks: Record< string, number > };
+					};
+					return bench.marks.done !== undefined ? bench.marks : null;
+				},
+				null,
+				{ timeout: 60_000, polling: 100 }
+			)
+		).jsonValue() ) as Record< string, number >;
+		const chunk = await page.evaluate( () =>
+			(
+				performance.getEntriesByType(
+					'resource'
+				) as PerformanceResourceTiming[]
+			 )
+				.filter( ( entry ) =>
+					/\/build\/[^/]+\.js$/.test( new URL( entry.name ).pathname )
+				)
+				.reduce(
+					( latest, entry ) => Math.max( latest, entry.responseEnd ),
+					0
+				)
+		);
+		marks.chunksLoaded = chunk;
+		const state = await page.getAttribute(
+			'.wp-block-cairn-map',
+			'data-cairn-state'
+		);
+		if ( state !== 'ready' ) {
+			throw new Error( `map state ${ state }` );
+		}
+		return {
+			done: Math.round( marks.firstClusters! ),
+			ready: Math.round( marks.ready! ),
+			marks: Object.fromEntries(
+				Object.entries( marks ).map( ( [ key, value ] ) => [
+					key,
+					Math.round( value ),
+				] )
+			),
+			...( await longTasksUntil( page, marks.done! ) ),
+		};
+	} catch ( error ) {
+		return {
+			done: null,
+			longTasks: 0,
+			longTaskCount: 0,
+			longestTask: 0,
+			error: String( error ),
+		};
+	} finally {
+		await context.close();
+	}
+}
+
+async function measureBaseline(
+	browser: Browser,
+	site: BenchSite,
+	size: number
+): Promise< Run > {
+	const { context, page } = await newPage( browser, site );
+	const started = Date.now();
+	try {
+		await page.goto( `${ site.origin }/page/baseline-${ size }.html`, {
+			timeout: BASELINE_CAP_MS,
+		} );
+		const left = BASELINE_CAP_MS - ( Date.now() - started );
+		const done = await page
+			.waitForFunction(
+				() =>
+					(
+						window as unknown as {
+							bench: { marks: Record< string, number > };
+						}
+					 ).bench.marks.done ?? null,
+				null,
+				{ timeout: Math.max( 1000, left ), polling: 200 }
+			)
+			.then( async ( handle ) => ( await handle.jsonValue() ) as number )
+			.catch( () => null );
+		if ( done === null ) {
+			return {
+				done: null,
+				capped: true,
+				longTasks: 0,
+				longTaskCount: 0,
+				longestTask: 0,
+			};
+		}
+		return {
+			done: Math.round( done ),
+			...( await longTasksUntil( page, done ) ),
+		};
+	} catch ( error ) {
+		return {
+			done: null,
+			capped: Date.now() - started >= BASELINE_CAP_MS,
+			longTasks: 0,
+			longTaskCount: 0,
+			longestTask: 0,
+			error: String( error ).split( '\n' )[ 0 ],
+		};
+	} finally {
+		// A page stuck in a 100k-marker loop: closing the context ends its renderer.
+		await Promise.race( [
+			context.close(),
+			new Promise( ( resolve ) => setTimeout( resolve, 15_000 ) ),
+		] );
+	}
+}
+
+/** Plugin bytes: below-the-fold page before and after scrolling to the map; a page without it. */
+async function measureBytes( browser: Browser, site: BenchSite ) {
+	const { context, page } = await newPage( browser, site );
+	const resources = () =>
+		page.evaluate(
+			( pluginPath ) =>
+				(
+					performance.getEntriesByType(
+						'resource'
+					) as PerformanceResourceTiming[]
+				 )
+					.filter( ( entry ) =>
+						new URL( entry.name ).pathname.startsWith( pluginPath )
+					)
+					.map( ( entry ) => ( {
+						path: new URL( entry.name ).pathname.slice(
+							pluginPath.length
+						),
+						encoded: entry.encodedBodySize,
+						decoded: entry.decodedBodySize,
+						start: Math.round( entry.startTime ),
+					} ) ),
+			PLUGIN_PATH
+		);
+	try {
+		await page.goto( `${ site.origin }/page/map-1000-below.html` );
+		await page.waitForLoadState( 'networkidle' );
+		await page.waitForTimeout( 1500 );
+		const beforeVisible = await resources();
+		const stateBefore = await page.getAttribute(
+			'.wp-block-cairn-map',
+			'data-cairn-state'
+		);
+		await page.locator( '.wp-block-cairn-map' ).scrollIntoViewIfNeeded();
+		await page.waitForFunction(
+			() =>
+				(
+					window as unknown as {
+						bench: { marks: Record< string, number > };
+					}
+				 ).bench.marks.done !== undefined,
+			null,
+			{ timeout: 60_000 }
+		);
+		const afterVisible = await resources();
+		await page.goto( `${ site.origin }/page/plain.html` );
+		await page.waitForLoadState( 'networkidle' );
+		const withoutBlock = await resources();
+		const js = ( list: typeof beforeVisible ) =>
+			list.filter( ( r ) => r.path.endsWith( '.js' ) );
+		const sum = ( list: typeof beforeVisible ) =>
+			list.reduce( ( total, r ) => total + r.encoded, 0 );
+		const lazy = afterVisible.filter(
+			( r ) => ! beforeVisible.some( ( b ) => b.path === r.path )
+		);
+		return {
+			stateBeforeScroll: stateBefore,
+			beforeVisible,
+			pluginJsBeforeVisible: sum( js( beforeVisible ) ),
+			lazy,
+			pluginJsWhenVisible: sum( js( lazy ) ),
+			pluginCssWhenVisible: sum(
+				lazy.filter( ( r ) => r.path.endsWith( '.css' ) )
+			),
+			pluginBytesWithoutBlock: sum( withoutBlock ),
+			pluginRequestsWithoutBlock: withoutBlock.length,
+			coreDependencies: {
+				scripts: [ 'wp-hooks', 'wp-i18n' ],
+				source: site.coreScripts,
+				gzip:
+					site.coreScripts === 'wordpress'
+						? [ 'hooks.min.js', 'i18n.min.js' ].reduce(
+								( total, name ) =>
+									total +
+									gzipSize(
+										path.join(
+											ROOT,
+											'.cache',
+											'wordpress',
+											'wp-includes',
+											'js',
+											'dist',
+											name
+										)
+									),
+								0
+							)
+						: null,
+			},
+		};
+	} finally {
+		await context.close();
+	}
+}
+
+function median( values: number[] ): number | null {
+	if ( values.length === 0 ) {
+		return null;
+	}
+	const sorted = [ ...values ].sort( ( a, b ) => a - b );
+	return sorted[ Math.floor( ( sorted.length - 1 ) / 2 ) ]!;
+}
+
+test( 'front-end map: ours against one DOM marker per point', async ( {
+	browser,
+} ) => {
+	// 1,000 markers also feed the bytes page.
+	const site = await startSite( [
+		...new Set( [ 1000, ...SIZES.filter( ( size ) => size > 0 ) ] ),
+	] );
+	const results: Record< string, unknown > = {
+		date: new Date().toISOString(),
+		browser: browser.version(),
+		sizes: {},
+		coreScripts: site.coreScripts,
+		oursRuns: OURS_RUNS,
+		cpus: os.cpus().length,
+		loadAverageBefore: os
+			.loadavg()
+			.map( ( value ) => Number( value.toFixed( 2 ) ) ),
+		baselineCapMs: BASELINE_CAP_MS,
+	};
+	try {
+		// Warm-up: the first browser context pays for SwiftShader and disk caches.
+		await measureOurs( browser, site, 0 );
+
+		for ( const size of SIZES ) {
+			const ours: Run[] = [];
+			for ( let i = 0; i < OURS_RUNS; i++ ) {
+				ours.push( await measureOurs( browser, site, size ) );
+			}
+			const baseline: Run[] = [];
+			if ( size > 0 ) {
+				// The baseline is slow: fewer runs for the large sizes.
+				let runs = OURS_RUNS;
+				if ( size >= 100_000 ) {
+					runs = 1;
+				} else if ( size >= 10_000 ) {
+					runs = Math.min( 2, OURS_RUNS );
+				}
+				for ( let i = 0; i < runs; i++ ) {
+					const run = await measureBaseline( browser, site, size );
+					baseline.push( run );
+					if ( run.done === null ) {
+						break; // Over the cap once is enough.
+					}
+				}
+			}
+			const summary = ( runs: Run[] ) => {
+				const ok = runs.filter( ( run ) => run.done !== null );
+				return {
+					runs,
+					done:
+						ok.length === runs.length
+							? median( ok.map( ( run ) => run.done! ) )
+							: null,
+					ready: median(
+						ok.flatMap( ( run ) =>
+							run.ready === undefined || run.ready === null
+								? []
+								: [ run.ready ]
+						)
+					),
+					longTasks: median( ok.map( ( run ) => run.longTasks ) ),
+					longestTask: median( ok.map( ( run ) => run.longestTask ) ),
+					capped: runs.some( ( run ) => run.capped ),
+				};
+			};
+			( results.sizes as Record< number, unknown > )[ size ] = {
+				ours: summary( ours ),
+				baseline: size > 0 ? summary( baseline ) : null,
+			};
+			// eslint-disable-next-line no-console
+			console.log( `[bench:front] ${ size } markers done` );
+		}
+		results.bytes = await measureBytes( browser, site );
+		// gzip -9 of every script the map can load (the loader and the lazy chunks).
+		const build = path.join( ROOT, 'build' );
+		results.files = Object.fromEntries(
+			[
+				'blocks/map/view.js',
+				...fs
+					.readdirSync( build )
+					.filter( ( name ) => name.endsWith( '.js' ) ),
+			].map( ( name ) => [ name, gzipSize( path.join( build, name ) ) ] )
+		);
+		results.loadAverageAfter = os
+			.loadavg()
+			.map( ( value ) => Number( value.toFixed( 2 ) ) );
+	} finally {
+		await site.close();
+		fs.mkdirSync( path.dirname( OUT ), { recursive: true } );
+		fs.writeFileSync( OUT, JSON.stringify( results, null, '\t' ) );
+	}
+} );

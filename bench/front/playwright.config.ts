@@ -1,0 +1,27 @@
+/**
+ * Playwright configuration of `npm run bench:front` (started by bench/front/run.mjs): one test,
+ * the suite's browser (Debian's Chromium, WebGL through SwiftShader), no WordPress.
+ */
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+import suite from '../../playwright.config';
+
+export default defineConfig( {
+	testDir: __dirname,
+	testMatch: /front\.bench\.ts$/,
+	outputDir: path.join( __dirname, '..', '..', 'artifacts', 'bench-front' ),
+	workers: 1,
+	retries: 0,
+	timeout: 12 * 60_000,
+	reporter: [ [ 'list' ] ],
+	use: {
+		headless: true,
+		viewport: { width: 1280, height: 800 },
+		launchOptions: suite.use?.launchOptions,
+		trace: 'off',
+		screenshot: 'off',
+		video: 'off',
+	},
+	projects: [ { name: 'chromium', use: { browserName: 'chromium' } } ],
+} );

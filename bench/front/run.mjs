@@ -1,0 +1,251 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:front`: the front-end benchmark of issue 6 (see bench/front/README.md).
+ *
+ * Builds the plugin if build/ is missing, runs bench/front/front.bench.ts through Playwright
+ * (its own config: no WordPress, the e2e suite's offline maps service and browser), then prints
+ * a side-by-side table, checks the targets and writes bench/results/front-<date>.json and
+ * front-latest.json. The whole run is capped (CAIRN_BENCH_TIMEOUT seconds, default 720).
+ *
+ * Environment: CAIRN_BENCH_SIZES (default 0,1000,10000,100000), CAIRN_BENCH_RUNS (3),
+ * CAIRN_BENCH_BASELINE_CAP (ms, 60000), CHROMIUM_PATH.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(
+	path.dirname( fileURLToPath( import.meta.url ) ),
+	'..',
+	'..'
+);
+const RESULTS = path.join( ROOT, 'bench', 'results' );
+const RAW = path.join( RESULTS, 'front-raw.tmp' );
+const TIMEOUT_S = Number( process.env.CAIRN_BENCH_TIMEOUT ?? 720 );
+
+const TARGETS = {
+	firstClusters100k: 3000,
+	longTasks100k: 300,
+	speedUp10k: 10,
+	loaderBytes: 10 * 1024,
+	bytesWithoutBlock: 0,
+};
+
+function log( message ) {
+	process.stderr.write( `[bench:front] ${ message }\n` );
+}
+
+function ensureBuild() {
+	const needed = [
+		'build/blocks/map/view.js',
+		'build/blocks/map/style-index.css',
+	];
+	if (
+		needed.every( ( file ) => fs.existsSync( path.join( ROOT, file ) ) )
+	) {
+		return;
+	}
+	log( 'build/ is missing: running npm run build' );
+	const build = spawnSync( 'npm', [ 'run', 'build' ], {
+		cwd: ROOT,
+		stdio: 'inherit',
+	} );
+	if ( build.status !== 0 ) {
+		log( 'ERROR: the build failed' );
+		process.exit( 1 );
+	}
+}
+
+function runPlaywright() {
+	fs.rmSync( RAW, { force: true } );
+	const started = Date.now();
+	const run = spawnSync(
+		'npx',
+		[
+			'--no-install',
+			'playwright',
+			'test',
+			'-c',
+			'bench/front/playwright.config.ts',
+		],
+		{
+			cwd: ROOT,
+			stdio: 'inherit',
+			timeout: TIMEOUT_S * 1000,
+			killSignal: 'SIGTERM',
+			env: { ...process.env, CAIRN_BENCH_OUT: RAW },
+		}
+	);
+	log( `measured in ${ Math.round( ( Date.now() - started ) / 1000 ) } s` );
+	if ( run.error ) {
+		log( `ERROR: ${ run.error.message }` );
+	}
+	if ( ! fs.existsSync( RAW ) ) {
+		log( 'ERROR: no results were written' );
+		process.exit( 1 );
+	}
+	const raw = JSON.parse( fs.readFileSync( RAW, 'utf8' ) );
+	fs.rmSync( RAW, { force: true } );
+	return { raw, status: run.status };
+}
+
+const ms = ( value ) =>
+	value === null || value === undefined
+		? '—'
+		: `${ Math.round( value ).toLocaleString( 'en' ) } ms`;
+const kb = ( bytes ) => `${ ( bytes / 1024 ).toFixed( 1 ) } kB`;
+
+function pad( cells, widths ) {
+	return cells
+		.map( ( cell, i ) => String( cell ).padEnd( widths[ i ] ) )
+		.join( '  ' );
+}
+
+function report( raw ) {
+	const rows = [];
+	const checks = [];
+	const cap = raw.baselineCapMs;
+	for ( const [ size, { ours, baseline } ] of Object.entries( raw.sizes ) ) {
+		const count = Number( size );
+		let baselineCell = 'n/a';
+		let baselineTasks = 'n/a';
+		let speedUp = null;
+		let speedUpCell = 'n/a';
+		if ( baseline && baseline.capped ) {
+			baselineCell = `> ${ ms( cap ) } (cap)`;
+			baselineTasks = '—';
+			speedUp = ours.done ? cap / ours.done : null;
+			speedUpCell = speedUp ? `> ${ speedUp.toFixed( 1 ) }×` : '—';
+		} else if ( baseline ) {
+			baselineCell = ms( baseline.done );
+			baselineTasks = ms( baseline.longTasks );
+			speedUp =
+				baseline.done && ours.done ? baseline.done / ours.done : null;
+			speedUpCell = speedUp ? `${ speedUp.toFixed( 1 ) }×` : '—';
+		}
+		rows.push( [
+			count.toLocaleString( 'en' ),
+			ms( ours.done ),
+			ms( ours.longTasks ),
+			baselineCell,
+			baselineTasks,
+			speedUpCell,
+		] );
+		if ( count === 100_000 ) {
+			checks.push( {
+				target: 'first clusters at 100k',
+				limit: `≤ ${ TARGETS.firstClusters100k } ms`,
+				value: ours.done,
+				pass:
+					ours.done !== null &&
+					ours.done <= TARGETS.firstClusters100k,
+			} );
+			const alone = raw.sizes[ 0 ]?.ours?.longTasks;
+			if ( alone !== undefined && alone !== null ) {
+				const added = Math.max( 0, ours.longTasks - alone );
+				checks.push( {
+					target: 'long tasks the 100k markers add (total minus the same map without markers)',
+					limit: `≤ ${ TARGETS.longTasks100k } ms`,
+					value: added,
+					pass: ours.done !== null && added <= TARGETS.longTasks100k,
+				} );
+			}
+			checks.push( {
+				target: 'long tasks at 100k, whole page (mapbox-gl start-up included)',
+				limit: `≤ ${ TARGETS.longTasks100k } ms`,
+				value: ours.longTasks,
+				pass:
+					ours.done !== null &&
+					ours.longTasks <= TARGETS.longTasks100k,
+			} );
+		}
+		if ( count === 10_000 && baseline ) {
+			const factor = speedUp;
+			checks.push( {
+				target: 'faster than one DOM marker per point at 10k',
+				limit: `≥ ${ TARGETS.speedUp10k }×`,
+				value: factor === null ? null : Number( factor.toFixed( 1 ) ),
+				pass: factor !== null && factor >= TARGETS.speedUp10k,
+			} );
+		}
+	}
+	const bytes = raw.bytes;
+	if ( bytes ) {
+		checks.push( {
+			target: 'plugin JS before the map is near the viewport (gzip)',
+			limit: `≤ ${ kb( TARGETS.loaderBytes ) }`,
+			value: bytes.pluginJsBeforeVisible,
+			pass: bytes.pluginJsBeforeVisible <= TARGETS.loaderBytes,
+		} );
+		checks.push( {
+			target: 'plugin bytes on a page without the block',
+			limit: '0 B',
+			value: bytes.pluginBytesWithoutBlock,
+			pass: bytes.pluginBytesWithoutBlock === TARGETS.bytesWithoutBlock,
+		} );
+	}
+
+	const head = [
+		'markers',
+		'ours: first clusters',
+		'ours: long tasks',
+		'baseline: all drawn',
+		'baseline: long tasks',
+		'speed-up',
+	];
+	const widths = head.map( ( h, i ) =>
+		Math.max( h.length, ...rows.map( ( r ) => String( r[ i ] ).length ) )
+	);
+	const lines = [
+		'',
+		`Front-end map, Chromium ${ raw.browser } (SwiftShader), medians of ${ raw.oursRuns } runs (baseline: up to 3 runs, capped at ${ ms( cap ) })`,
+		`Machine: ${ raw.cpus } CPUs, load average ${ raw.loadAverageBefore?.join( ' ' ) } before, ${ raw.loadAverageAfter?.join( ' ' ) ?? '?' } after (other work on the machine slows every number)`,
+		'Times from navigation start. Ours: first frame showing the markers (clusters); baseline: all DOM markers added and the map idle.',
+		'Long tasks: sum of main-thread tasks over 50 ms until that moment (ours: until the map is idle after it).',
+		pad( head, widths ),
+		pad(
+			widths.map( ( w ) => '-'.repeat( w ) ),
+			widths
+		),
+		...rows.map( ( r ) => pad( r, widths ) ),
+		'',
+	];
+	if ( bytes ) {
+		lines.push(
+			'Bytes (gzip, as transferred):',
+			`  plugin JS before the map nears the viewport: ${ kb( bytes.pluginJsBeforeVisible ) } (${ bytes.beforeVisible
+				.filter( ( r ) => r.path.endsWith( '.js' ) )
+				.map( ( r ) => r.path )
+				.join( ', ' ) }); map state then: ${ bytes.stateBeforeScroll }`,
+			`  loaded when the map nears the viewport: JS ${ kb( bytes.pluginJsWhenVisible ) }, CSS ${ kb( bytes.pluginCssWhenVisible ) } (${ bytes.lazy.map( ( r ) => r.path ).join( ', ' ) })`,
+			`  WordPress core scripts the loader depends on (wp-hooks, wp-i18n): ${ bytes.coreDependencies.gzip === null ? 'stand-in served (core not provisioned)' : kb( bytes.coreDependencies.gzip ) }`,
+			`  page without the block: ${ bytes.pluginBytesWithoutBlock } B in ${ bytes.pluginRequestsWithoutBlock } plugin requests`,
+			''
+		);
+	}
+	lines.push( 'Targets:' );
+	for ( const check of checks ) {
+		lines.push(
+			`  ${ check.pass ? 'PASS' : 'FAIL' }  ${ check.target }: ${ check.value ?? '—' } (${ check.limit })`
+		);
+	}
+	lines.push( '' );
+	process.stdout.write( lines.join( '\n' ) );
+	return checks;
+}
+
+ensureBuild();
+const { raw, status } = runPlaywright();
+const checks = report( raw );
+const stamp = raw.date.replace( /:/g, '' ).replace( /\.\d+Z$/, 'Z' );
+const output = { ...raw, targets: checks, playwrightStatus: status };
+fs.mkdirSync( RESULTS, { recursive: true } );
+for ( const name of [ `front-${ stamp }.json`, 'front-latest.json' ] ) {
+	fs.writeFileSync(
+		path.join( RESULTS, name ),
+		JSON.stringify( output, null, '\t' ) + '\n'
+	);
+}
+log( `results: bench/results/front-${ stamp }.json (and front-latest.json)` );
+process.exit( status === 0 ? 0 : 1 );

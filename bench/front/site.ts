@@ -1,0 +1,413 @@
+/**
+ * The bench's stand-in for a WordPress site: a small HTTP server on 127.0.0.1 that serves build/
+ * under the plugin's URL path (gzip, as a production server would), WordPress core's two script
+ * dependencies of the view script (wp-hooks, wp-i18n), mapbox-gl's own bundle for the baseline,
+ * the marker feed (gzip, the feed's exact feature shape) and generated pages whose block markup is
+ * what `Map_Block::render()` prints. No PHP and no database: the bench times the browser side.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+export const ROOT = path.resolve( __dirname, '..', '..' );
+export const PLUGIN_PATH = '/wp-content/plugins/cairn-maps/';
+const BUILD = path.join( ROOT, 'build' );
+const CORE_DIST = path.join(
+	ROOT,
+	'.cache',
+	'wordpress',
+	'wp-includes',
+	'js',
+	'dist'
+);
+const MAPBOX_DIST = path.join( ROOT, 'node_modules', 'mapbox-gl', 'dist' );
+
+/** The fixture maps service's well-formed fake public token (see tests/e2e/fixtures). */
+export const TOKEN = `pk.${ Buffer.from(
+	JSON.stringify( { u: 'cairn-test', a: 'x' } )
+).toString( 'base64url' ) }.c2lnbmF0dXJlLWNhaXJuLXRlc3Q`;
+
+const LIST_MAX = 50; // limits.json markerList.maxItems
+
+/** mulberry32: the same markers on every run. */
+function random( seed: number ): () => number {
+	let a = seed;
+	return () => {
+		/* eslint-disable no-bitwise */
+		a = ( a + 0x6d2b79f5 ) | 0;
+		let t = Math.imul( a ^ ( a >>> 15 ), 1 | a );
+		t = ( t + Math.imul( t ^ ( t >>> 7 ), 61 | t ) ) ^ t;
+		return ( ( t ^ ( t >>> 14 ) ) >>> 0 ) / 4294967296;
+		/* eslint-enable no-bitwise */
+	};
+}
+
+export interface Place {
+	id: number;
+	title: string;
+	lng: number;
+	lat: number;
+}
+
+/**
+ * `count` places: two thirds around 60 "cities" (as real sites have them), a third spread over
+ * the inhabited latitudes.
+ *
+ * @param count Number of places.
+ */
+export function places( count: number ): Place[] {
+	const next = random( 20261122 );
+	const cities = Array.from( { length: 60 }, () => [
+		-170 + 340 * next(),
+		-45 + 110 * next(),
+	] );
+	const round = ( value: number ) => Math.round( value * 1e6 ) / 1e6;
+	return Array.from( { length: count }, ( _, i ) => {
+		let lng: number;
+		let lat: number;
+		if ( i % 3 === 2 ) {
+			lng = -180 + 360 * next();
+			lat = -55 + 125 * next();
+		} else {
+			const [ cx = 0, cy = 0 ] = cities[ i % cities.length ]!;
+			const r = 1.5 * Math.sqrt( next() );
+			const a = 2 * Math.PI * next();
+			lng = Math.max( -180, Math.min( 180, cx + r * Math.cos( a ) ) );
+			lat = Math.max( -85, Math.min( 85, cy + r * Math.sin( a ) ) );
+		}
+		return {
+			id: 1000 + i,
+			title: `Place ${ i + 1 }`,
+			lng: round( lng ),
+			lat: round( lat ),
+		};
+	} );
+}
+
+/** The feed document, as `GET /cairn/v1/markers` prints it. */
+export function feed( list: Place[] ): string {
+	return `{"type":"FeatureCollection","features":[${ list
+		.map(
+			( p ) =>
+				`{"type":"Feature","id":${ p.id },"geometry":{"type":"Point","coordinates":[${ p.lng },${ p.lat }]},"properties":{"title":${ JSON.stringify(
+					p.title
+				) },"groups":[]}}`
+		)
+		.join( ',' ) }]}`;
+}
+
+function escapeAttribute( value: string ): string {
+	return value
+		.replace( /&/g, '&amp;' )
+		.replace( /"/g, '&quot;' )
+		.replace( /</g, '&lt;' )
+		.replace( />/g, '&gt;' );
+}
+
+function escapeHtml( value: string ): string {
+	return value
+		.replace( /&/g, '&amp;' )
+		.replace( /</g, '&lt;' )
+		.replace( />/g, '&gt;' );
+}
+
+/**
+ * The block as Map_Block::render() prints it for the default attributes (Standard style,
+ * centre 0/20, zoom 2, clusters of radius 80), showing all markers.
+ *
+ * @param origin Site origin.
+ * @param count  Number of markers.
+ */
+export function blockMarkup( origin: string, count: number ): string {
+	const list = places( Math.min( count, LIST_MAX ) );
+	const config = {
+		style: 'mapbox://styles/mapbox/standard',
+		center: { lng: 0, lat: 20 },
+		zoom: 2,
+		bearing: 0,
+		pitch: 0,
+		minZoom: 0,
+		maxZoom: 22,
+		controls: {
+			zoom: true,
+			compass: true,
+			scale: false,
+			fullscreen: true,
+			geolocate: false,
+		},
+		language: 'auto',
+		cluster: { enabled: true, radius: 80 },
+		hash: false,
+		cooperativeGestures: true,
+		height: '480px',
+		markers: { source: 'all', groups: [], ids: [] },
+		accessToken: TOKEN,
+		markersUrl:
+			count > 0
+				? `${ origin }/wp-json/cairn/v1/markers?n=${ count }`
+				: '',
+		markerUrl: `${ origin }/wp-json/cairn/v1/markers/`,
+		hashName: '',
+		groupStyles: [],
+	};
+	const items = list
+		.map(
+			( p ) =>
+				`<li data-cairn-marker-id="${ p.id }" data-lng="${ p.lng }" data-lat="${ p.lat }">${ escapeHtml(
+					p.title
+				) }</li>`
+		)
+		.join( '' );
+	const more =
+		count > LIST_MAX
+			? `<p class="wp-block-cairn-map__more">and ${ count - LIST_MAX } more places</p>`
+			: '';
+	return (
+		`<div style="--cairn-map-height:480px;" class="wp-block-cairn-map" data-cairn-state="loading" data-cairn-config="${ escapeAttribute(
+			JSON.stringify( config )
+		) }">` +
+		'<div class="wp-block-cairn-map__map" role="region" aria-label="Interactive map" aria-describedby="cairn-map-list-1"></div>' +
+		`<div class="wp-block-cairn-map__markers" id="cairn-map-list-1"><h2 class="wp-block-cairn-map__markers-title">${ count } places on this map</h2>` +
+		( items
+			? `<ul class="wp-block-cairn-map__list">${ items }</ul>`
+			: '' ) +
+		more +
+		'</div></div>'
+	);
+}
+
+function page( title: string, head: string, body: string ): string {
+	return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${ title }</title>
+<style>body{margin:0;font-family:sans-serif}main{max-width:1100px;margin:0 auto;padding:0 16px}</style>
+${ head }</head>
+<body><main><h1>${ title }</h1>
+${ body }
+</main></body></html>`;
+}
+
+/** A WordPress page with the block: the block's style and view script, core's i18n after. */
+function blockPage( origin: string, count: number, spacer: boolean ): string {
+	const head =
+		`<link rel="stylesheet" id="cairn-map-style-css" href="${ PLUGIN_PATH }build/blocks/map/style-index.css" media="all">` +
+		`<script src="${ PLUGIN_PATH }build/blocks/map/view.js" id="cairn-map-view-script-js" defer data-wp-strategy="defer"></script>`;
+	const footer =
+		'<script src="/wp-includes/js/dist/hooks.min.js" id="wp-hooks-js"></script>' +
+		'<script src="/wp-includes/js/dist/i18n.min.js" id="wp-i18n-js"></script>' +
+		"<script id=\"wp-i18n-js-after\">wp.i18n.setLocaleData( { 'text direction\\u0004ltr': [ 'ltr' ] } );</script>";
+	return page(
+		`Map with ${ count } markers`,
+		head,
+		( spacer
+			? '<div style="height:2400px" aria-hidden="true"></div>'
+			: '' ) +
+			blockMarkup( origin, count ) +
+			footer
+	);
+}
+
+/** What several map plugins do: one DOM `mapboxgl.Marker` per point, added when the map loads. */
+function baselinePage( count: number ): string {
+	const head =
+		'<link rel="stylesheet" href="/mapbox-gl/mapbox-gl.css"><script src="/mapbox-gl/mapbox-gl.js"></script>';
+	const body = `<div id="map" style="height:480px"></div>
+<script>
+mapboxgl.accessToken = ${ JSON.stringify( TOKEN ) };
+const map = new mapboxgl.Map( { container: 'map', style: 'mapbox://styles/mapbox/standard', center: [ 0, 20 ], zoom: 2, performanceMetricsCollection: false } );
+window.benchMap = map;
+map.on( 'load', async () => {
+	const data = await ( await fetch( '/wp-json/cairn/v1/markers?n=${ count }' ) ).json();
+	for ( const feature of data.features ) {
+		new mapboxgl.Marker().setLngLat( feature.geometry.coordinates ).addTo( map );
+	}
+	window.bench.marks.markersAdded = performance.now();
+	map.once( 'idle', () => { window.bench.marks.done = performance.now(); } );
+	map.triggerRepaint();
+} );
+</script>`;
+	return page( `Baseline with ${ count } DOM markers`, head, body );
+}
+
+interface Served {
+	body: Buffer;
+	gzip: Buffer | null;
+	type: string;
+}
+
+const TYPES: Record< string, string > = {
+	'.js': 'text/javascript; charset=utf-8',
+	'.css': 'text/css; charset=utf-8',
+	'.json': 'application/json; charset=utf-8',
+	'.html': 'text/html; charset=utf-8',
+};
+
+function served( body: Buffer | string, type: string ): Served {
+	const buffer = Buffer.isBuffer( body ) ? body : Buffer.from( body );
+	const compressible = /javascript|css|json|html/.test( type );
+	return {
+		body: buffer,
+		gzip: compressible ? zlib.gzipSync( buffer, { level: 9 } ) : null,
+		type,
+	};
+}
+
+/** gzip -9 size of a build file (what the bench server sends). */
+export function gzipSize( file: string ): number {
+	return zlib.gzipSync( fs.readFileSync( file ), { level: 9 } ).length;
+}
+
+export interface BenchSite {
+	origin: string;
+	/** Whether WordPress core's hooks/i18n scripts were found (else small stand-ins are served). */
+	coreScripts: 'wordpress' | 'stub';
+	close: () => Promise< void >;
+}
+
+const I18N_STUB = `window.wp=window.wp||{};wp.i18n={__:function(s){return s},_x:function(s){return s},_n:function(a,b,n){return n===1?a:b},sprintf:function(f){var a=[].slice.call(arguments,1),i=0;return f.replace(/%(\\d+\\$)?[sd]/g,function(m,p){return String(p?a[parseInt(p,10)-1]:a[i++])})},setLocaleData:function(){}};`;
+
+export async function startSite( sizes: number[] ): Promise< BenchSite > {
+	const cache = new Map< string, Served >();
+	const hasCore = fs.existsSync( path.join( CORE_DIST, 'i18n.min.js' ) );
+	let origin = '';
+
+	const feeds = new Map< number, Served >();
+	for ( const size of sizes ) {
+		feeds.set( size, served( feed( places( size ) ), TYPES[ '.json' ]! ) );
+	}
+
+	const file = ( absolute: string ): Served | null => {
+		if ( ! cache.has( absolute ) ) {
+			if (
+				! fs.existsSync( absolute ) ||
+				! fs.statSync( absolute ).isFile()
+			) {
+				return null;
+			}
+			cache.set(
+				absolute,
+				served(
+					fs.readFileSync( absolute ),
+					TYPES[ path.extname( absolute ) ] ??
+						'application/octet-stream'
+				)
+			);
+		}
+		return cache.get( absolute ) ?? null;
+	};
+
+	const resolve = ( url: URL ): Served | null => {
+		const p = decodeURIComponent( url.pathname );
+		if ( p.startsWith( `${ PLUGIN_PATH }build/` ) ) {
+			const rel = path.normalize(
+				p.slice( `${ PLUGIN_PATH }build/`.length )
+			);
+			return rel.startsWith( '..' )
+				? null
+				: file( path.join( BUILD, rel ) );
+		}
+		if ( p === '/wp-includes/js/dist/hooks.min.js' ) {
+			return hasCore
+				? file( path.join( CORE_DIST, 'hooks.min.js' ) )
+				: served( '', TYPES[ '.js' ]! );
+		}
+		if ( p === '/wp-includes/js/dist/i18n.min.js' ) {
+			return hasCore
+				? file( path.join( CORE_DIST, 'i18n.min.js' ) )
+				: served( I18N_STUB, TYPES[ '.js' ]! );
+		}
+		if (
+			p === '/mapbox-gl/mapbox-gl.js' ||
+			p === '/mapbox-gl/mapbox-gl.css'
+		) {
+			return file( path.join( MAPBOX_DIST, path.basename( p ) ) );
+		}
+		if ( p === '/wp-json/cairn/v1/markers' ) {
+			return feeds.get( Number( url.searchParams.get( 'n' ) ) ) ?? null;
+		}
+		const single = /^\/wp-json\/cairn\/v1\/markers\/(\d+)$/.exec( p );
+		if ( single ) {
+			const id = Number( single[ 1 ] );
+			return served(
+				JSON.stringify( {
+					id,
+					title: `Place ${ id - 999 }`,
+					content: '',
+					link: '',
+					lng: 0,
+					lat: 0,
+					groups: [],
+				} ),
+				TYPES[ '.json' ]!
+			);
+		}
+		let match = /^\/page\/map-(\d+)(-below)?\.html$/.exec( p );
+		if ( match ) {
+			return served(
+				blockPage(
+					origin,
+					Number( match[ 1 ] ),
+					Boolean( match[ 2 ] )
+				),
+				TYPES[ '.html' ]!
+			);
+		}
+		match = /^\/page\/baseline-(\d+)\.html$/.exec( p );
+		if ( match ) {
+			return served(
+				baselinePage( Number( match[ 1 ] ) ),
+				TYPES[ '.html' ]!
+			);
+		}
+		if ( p === '/page/plain.html' ) {
+			return served(
+				page(
+					'A page without the block',
+					'',
+					'<p>Just words, no map.</p>'
+				),
+				TYPES[ '.html' ]!
+			);
+		}
+		return null;
+	};
+
+	const server = http.createServer( ( request, response ) => {
+		const url = new URL( request.url ?? '/', 'http://127.0.0.1' );
+		const answer = resolve( url );
+		if ( ! answer ) {
+			response.writeHead( 404, { 'content-type': 'text/plain' } );
+			response.end( 'not found' );
+			return;
+		}
+		const gzip =
+			answer.gzip &&
+			/\bgzip\b/.test(
+				String( request.headers[ 'accept-encoding' ] ?? '' )
+			);
+		response.writeHead( 200, {
+			'content-type': answer.type,
+			'cache-control': 'no-cache',
+			'timing-allow-origin': '*',
+			...( gzip
+				? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' }
+				: {} ),
+		} );
+		response.end( gzip ? answer.gzip : answer.body );
+	} );
+	await new Promise< void >( ( done ) =>
+		server.listen( 0, '127.0.0.1', () => done() )
+	);
+	origin = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	return {
+		origin,
+		coreScripts: hasCore ? 'wordpress' : 'stub',
+		close: () =>
+			new Promise< void >( ( done ) => {
+				server.closeAllConnections();
+				server.close( () => done() );
+			} ),
+	};
+}

@@ -1,0 +1,287 @@
+<?php
+/**
+ * Tools → Import/export markers.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Markers;
+
+use WP_Error;
+
+/**
+ * A plain admin page: upload a CSV or GeoJSON file (with "import only valid rows"), see the
+ * report line by line, download the markers as CSV or GeoJSON.
+ *
+ * The upload posts to admin-post.php with a nonce; the report is kept for the user for a few
+ * minutes and shown after the redirect (so reloading the page never imports twice). Export links
+ * point to the REST route with a REST nonce.
+ *
+ * @since 0.1.0
+ */
+class Import_Export_Page {
+
+	public const SLUG   = 'cairn-maps-import-export';
+	public const ACTION = 'cairn_maps_import';
+
+	/**
+	 * Most report lines kept and shown.
+	 */
+	public const REPORT_LINES = 500;
+
+	private const REPORT_KEY = 'cairn_maps_import_report_';
+
+	/**
+	 * The importer.
+	 *
+	 * @var Marker_Import
+	 */
+	private Marker_Import $import;
+
+	/**
+	 * Creates the page.
+	 *
+	 * @param Marker_Import $import The importer.
+	 */
+	public function __construct( Marker_Import $import ) {
+		$this->import = $import;
+	}
+
+	/**
+	 * Wires hooks.
+	 */
+	public function add_hooks(): void {
+		add_action( 'admin_menu', array( $this, 'add_page' ) );
+		add_action( 'admin_post_' . self::ACTION, array( $this, 'handle_upload' ) );
+	}
+
+	/**
+	 * The capability the page needs: editing others' markers.
+	 */
+	public static function capability(): string {
+		$type = get_post_type_object( Post_Type::POST_TYPE );
+		return $type ? (string) $type->cap->edit_others_posts : 'edit_others_posts';
+	}
+
+	/**
+	 * Adds the page under Tools.
+	 */
+	public function add_page(): void {
+		add_management_page(
+			__( 'Import/export markers', 'cairn-maps' ),
+			__( 'Import/export markers', 'cairn-maps' ),
+			self::capability(),
+			self::SLUG,
+			array( $this, 'render' )
+		);
+	}
+
+	/**
+	 * The page's URL.
+	 */
+	public static function url(): string {
+		return admin_url( 'tools.php?page=' . self::SLUG );
+	}
+
+	/**
+	 * Handles the upload form, then returns to the page.
+	 */
+	public function handle_upload(): void {
+		if ( ! current_user_can( self::capability() ) ) {
+			wp_die( esc_html__( 'Sorry, you are not allowed to import markers.', 'cairn-maps' ), 403 );
+		}
+		check_admin_referer( self::ACTION );
+		$valid_only = ! empty( $_POST['valid_only'] );
+		$result     = $this->import_upload( $valid_only );
+		set_transient( self::REPORT_KEY . get_current_user_id(), self::report( $result ), 10 * MINUTE_IN_SECONDS );
+		wp_safe_redirect( add_query_arg( 'report', '1', self::url() ) );
+		exit;
+	}
+
+	/**
+	 * Imports the uploaded file.
+	 *
+	 * @param bool $valid_only Import only the valid rows.
+	 * @return array<string, mixed>|WP_Error
+	 */
+	private function import_upload( bool $valid_only ) {
+		// The nonce was checked by handle_upload(); the file is read from PHP's own temporary copy.
+		// phpcs:disable WordPress.Security.NonceVerification.Missing, WordPress.Security.ValidatedSanitizedInput.InputNotValidated, WordPress.Security.ValidatedSanitizedInput.MissingUnslash, WordPress.Security.ValidatedSanitizedInput.InputNotSanitized
+		$upload = isset( $_FILES['cairn_maps_file'] ) && is_array( $_FILES['cairn_maps_file'] ) ? $_FILES['cairn_maps_file'] : array();
+		// phpcs:enable
+		$error = (int) ( $upload['error'] ?? UPLOAD_ERR_NO_FILE );
+		if ( UPLOAD_ERR_INI_SIZE === $error || UPLOAD_ERR_FORM_SIZE === $error ) {
+			return Marker_Import::too_large();
+		}
+		$path = (string) ( $upload['tmp_name'] ?? '' );
+		if ( UPLOAD_ERR_OK !== $error || '' === $path || ! is_uploaded_file( $path ) ) {
+			return new WP_Error( 'cairn_maps_import_upload', __( 'Choose a CSV or GeoJSON file to import.', 'cairn-maps' ) );
+		}
+		if ( (int) filesize( $path ) > Marker_Import::max_bytes() ) {
+			return Marker_Import::too_large();
+		}
+		$content = file_get_contents( $path ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- PHP's temporary copy of the upload.
+		$content = is_string( $content ) ? $content : '';
+		$format  = Import_Reader::detect_format( $content, sanitize_file_name( (string) ( $upload['name'] ?? '' ) ) );
+		return $this->import->import( $content, $format, $valid_only );
+	}
+
+	/**
+	 * The report to show, from an import result.
+	 *
+	 * @param array<string, mixed>|WP_Error $result Result.
+	 * @return array{ok: bool, message: string, problems: array<int, string>, more: int}
+	 */
+	public static function report( $result ): array {
+		if ( is_wp_error( $result ) ) {
+			$data     = $result->get_error_data();
+			$problems = is_array( $data ) && isset( $data['errors'] ) && is_array( $data['errors'] ) ? $data['errors'] : array();
+			return array(
+				'ok'       => false,
+				'message'  => $result->get_error_message(),
+				'problems' => array_map( array( self::class, 'problem_text' ), array_slice( $problems, 0, self::REPORT_LINES ) ),
+				'more'     => max( 0, count( $problems ) - self::REPORT_LINES ),
+			);
+		}
+		$skipped = is_array( $result['skipped'] ?? null ) ? $result['skipped'] : array();
+		$message = sprintf(
+			/* translators: %s: number of markers. */
+			_n( '%s marker was imported.', '%s markers were imported.', (int) $result['imported'], 'cairn-maps' ),
+			number_format_i18n( (int) $result['imported'] )
+		);
+		$created = is_array( $result['groups_created'] ?? null ) ? $result['groups_created'] : array();
+		if ( array() !== $created ) {
+			/* translators: %s: comma-separated group slugs. */
+			$message .= ' ' . sprintf( __( 'New groups: %s.', 'cairn-maps' ), implode( ', ', $created ) );
+		}
+		if ( array() !== $skipped ) {
+			$message .= ' ' . sprintf(
+				/* translators: %s: number of rows. */
+				_n( '%s row was skipped:', '%s rows were skipped:', count( $skipped ), 'cairn-maps' ),
+				number_format_i18n( count( $skipped ) )
+			);
+		}
+		return array(
+			'ok'       => true,
+			'message'  => $message,
+			'problems' => array_map( array( self::class, 'problem_text' ), array_slice( $skipped, 0, self::REPORT_LINES ) ),
+			'more'     => max( 0, count( $skipped ) - self::REPORT_LINES ),
+		);
+	}
+
+	/**
+	 * One report line: "Line 4: …" or "Feature 2: …".
+	 *
+	 * @param mixed $problem A bad record: `line` or `feature`, and `message`.
+	 */
+	private static function problem_text( $problem ): string {
+		$problem = is_array( $problem ) ? $problem : array();
+		$message = (string) ( $problem['message'] ?? '' );
+		if ( isset( $problem['line'] ) ) {
+			/* translators: 1: line number in the CSV file, 2: what is wrong. */
+			return sprintf( __( 'Line %1$d: %2$s', 'cairn-maps' ), (int) $problem['line'], $message );
+		}
+		if ( isset( $problem['feature'] ) ) {
+			/* translators: 1: index of the feature in the GeoJSON file (from 0), 2: what is wrong. */
+			return sprintf( __( 'Feature %1$d: %2$s', 'cairn-maps' ), (int) $problem['feature'], $message );
+		}
+		return $message;
+	}
+
+	/**
+	 * Renders the page.
+	 */
+	public function render(): void {
+		if ( ! current_user_can( self::capability() ) ) {
+			return;
+		}
+		$report = null;
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- read-only: shows the current user's own report.
+		if ( isset( $_GET['report'] ) ) {
+			$key    = self::REPORT_KEY . get_current_user_id();
+			$report = get_transient( $key );
+			delete_transient( $key );
+		}
+		echo '<div class="wrap cairn-maps-import-export">';
+		printf( '<h1>%s</h1>', esc_html__( 'Import/export markers', 'cairn-maps' ) );
+		if ( is_array( $report ) ) {
+			$this->render_report( $report );
+		}
+
+		printf( '<h2>%s</h2>', esc_html__( 'Import', 'cairn-maps' ) );
+		printf(
+			'<p>%1$s</p><p>%2$s</p>',
+			esc_html__( 'A CSV file with a header line naming the columns title, lat, lng, group and description (title, lat and lng are required), or a GeoJSON FeatureCollection of points with the properties title, groups and description. Groups are given by slug or name; several groups in one CSV cell are separated by "|". Groups that do not exist yet are created. Imported markers are published.', 'cairn-maps' ),
+			esc_html(
+				sprintf(
+					/* translators: 1: most markers per file, 2: largest file size. */
+					__( 'Every row is checked first: if any row has an error, nothing is imported unless you choose to import only the valid rows. At most %1$s markers and %2$s per file.', 'cairn-maps' ),
+					number_format_i18n( Marker_Import::max_rows() ),
+					size_format( min( Marker_Import::max_bytes(), wp_max_upload_size() ) )
+				)
+			)
+		);
+		printf( '<form method="post" action="%s" enctype="multipart/form-data">', esc_url( admin_url( 'admin-post.php' ) ) );
+		printf( '<input type="hidden" name="action" value="%s" />', esc_attr( self::ACTION ) );
+		wp_nonce_field( self::ACTION );
+		printf(
+			'<p><label for="cairn-maps-import-file">%1$s</label><br /><input type="file" id="cairn-maps-import-file" name="cairn_maps_file" accept=".csv,.geojson,.json,text/csv,application/geo+json,application/json" required /></p>',
+			esc_html__( 'File (CSV or GeoJSON)', 'cairn-maps' )
+		);
+		printf(
+			'<p><label><input type="checkbox" name="valid_only" value="1" /> %s</label></p>',
+			esc_html__( 'Import only the valid rows (skip the rows with errors)', 'cairn-maps' )
+		);
+		printf( '<p class="submit"><button type="submit" class="button button-primary">%s</button></p></form>', esc_html__( 'Import markers', 'cairn-maps' ) );
+
+		printf( '<h2>%s</h2>', esc_html__( 'Export', 'cairn-maps' ) );
+		printf( '<p>%s</p>', esc_html__( 'Download all published markers. The files import back unchanged.', 'cairn-maps' ) );
+		echo '<p>';
+		foreach ( array(
+			'csv'     => __( 'Download CSV', 'cairn-maps' ),
+			'geojson' => __( 'Download GeoJSON', 'cairn-maps' ),
+		) as $format => $label ) {
+			printf(
+				'<a class="button" href="%1$s" download>%2$s</a> ',
+				esc_url(
+					add_query_arg(
+						array(
+							'format'   => $format,
+							'_wpnonce' => wp_create_nonce( 'wp_rest' ),
+						),
+						rest_url( 'cairn/v1/markers/export' )
+					)
+				),
+				esc_html( $label )
+			);
+		}
+		echo '</p></div>';
+	}
+
+	/**
+	 * Renders an import report.
+	 *
+	 * @param array<string, mixed> $report Report.
+	 */
+	private function render_report( array $report ): void {
+		printf(
+			'<div class="notice %1$s cairn-maps-import-report" role="status"><p>%2$s</p>',
+			! empty( $report['ok'] ) ? 'notice-success' : 'notice-error',
+			esc_html( (string) ( $report['message'] ?? '' ) )
+		);
+		$problems = is_array( $report['problems'] ?? null ) ? $report['problems'] : array();
+		if ( array() !== $problems ) {
+			echo '<ul class="cairn-maps-import-problems">';
+			foreach ( $problems as $problem ) {
+				printf( '<li>%s</li>', esc_html( (string) $problem ) );
+			}
+			echo '</ul>';
+		}
+		$more = (int) ( $report['more'] ?? 0 );
+		if ( $more > 0 ) {
+			/* translators: %s: number of further problems. */
+			printf( '<p>%s</p>', esc_html( sprintf( __( 'and %s more.', 'cairn-maps' ), number_format_i18n( $more ) ) ) );
+		}
+		echo '</div>';
+	}
+}

@@ -1,0 +1,367 @@
+<?php
+/**
+ * Reads marker files (CSV, GeoJSON) into records.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Markers;
+
+use WP_Error;
+
+/**
+ * Turns an uploaded file into one record per marker, each with its place in the file (CSV: the
+ * line it starts on, the header being line 1; GeoJSON: the index in `features`, from 0) and its
+ * raw fields, or the reason it cannot be read. Checking the fields is Marker_Import's job.
+ *
+ * CSV: a header names the columns `title`, `lat`, `lng` (required), `group`, `description`, in any
+ * order; comma, semicolon or tab separated (guessed from the header); quoted as RFC 4180; a
+ * leading UTF-8 byte-order mark is ignored. `group` holds group slugs or names separated by `|`.
+ * A cell that starts with `'` followed by `=`, `+`, `-`, `@`, tab or carriage return loses that
+ * `'`: it is how exports protect spreadsheets from formula injection.
+ *
+ * GeoJSON: a FeatureCollection of Point features; properties `title`, `groups` (array) or
+ * `group` (string, `|`-separated), `description`.
+ *
+ * @since 0.1.0
+ */
+final class Import_Reader {
+
+	public const FORMATS = array( 'csv', 'geojson' );
+
+	/**
+	 * Separator of several groups in one CSV cell (or a GeoJSON `group` string).
+	 */
+	public const GROUP_SEPARATOR = '|';
+
+	/**
+	 * CSV header names, by field (first is the canonical one, written by exports).
+	 */
+	private const COLUMNS = array(
+		'title'       => array( 'title', 'name' ),
+		'lat'         => array( 'lat', 'latitude' ),
+		'lng'         => array( 'lng', 'lon', 'long', 'longitude' ),
+		'group'       => array( 'group', 'groups' ),
+		'description' => array( 'description' ),
+	);
+
+	/**
+	 * Guesses the format: the name's extension, then the content type, then the first character.
+	 *
+	 * @param string $content      File content.
+	 * @param string $file_name    File name, if any.
+	 * @param string $content_type Content type, if any.
+	 */
+	public static function detect_format( string $content, string $file_name = '', string $content_type = '' ): string {
+		$extension = strtolower( (string) pathinfo( $file_name, PATHINFO_EXTENSION ) );
+		if ( 'csv' === $extension || 'txt' === $extension ) {
+			return 'csv';
+		}
+		if ( 'geojson' === $extension || 'json' === $extension ) {
+			return 'geojson';
+		}
+		$type = strtolower( trim( explode( ';', $content_type )[0] ) );
+		if ( in_array( $type, array( 'text/csv', 'application/csv', 'text/plain' ), true ) ) {
+			return 'csv';
+		}
+		if ( in_array( $type, array( 'application/geo+json', 'application/json' ), true ) ) {
+			return 'geojson';
+		}
+		return '{' === substr( ltrim( self::strip_bom( $content ) ), 0, 1 ) ? 'geojson' : 'csv';
+	}
+
+	/**
+	 * Reads a file.
+	 *
+	 * @param string $content  File content.
+	 * @param string $format   `csv` or `geojson`.
+	 * @param int    $max_rows Most records accepted; more is a 413.
+	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed}, error?: string}>|WP_Error
+	 *         The records, or why the file as a whole cannot be read.
+	 */
+	public static function read( string $content, string $format, int $max_rows ) {
+		$records = 'geojson' === $format ? self::read_geojson( $content, $max_rows ) : self::read_csv( $content, $max_rows );
+		if ( ! is_wp_error( $records ) && array() === $records ) {
+			return new WP_Error( 'cairn_maps_import_empty', __( 'The file holds no markers.', 'cairn-maps' ), array( 'status' => 400 ) );
+		}
+		return $records;
+	}
+
+	/**
+	 * The error for a file with too many markers.
+	 *
+	 * @param int $max_rows Most records accepted.
+	 */
+	public static function too_many( int $max_rows ): WP_Error {
+		return new WP_Error(
+			'cairn_maps_import_too_large',
+			sprintf(
+				/* translators: %s: most markers per file. */
+				__( 'The file holds more than %s markers. Split it into files of at most that many and import them one by one.', 'cairn-maps' ),
+				number_format_i18n( $max_rows )
+			),
+			array( 'status' => 413 )
+		);
+	}
+
+	/**
+	 * Reads CSV.
+	 *
+	 * @param string $content  File content.
+	 * @param int    $max_rows Most records.
+	 * @return array<int, array<string, mixed>>|WP_Error
+	 */
+	private static function read_csv( string $content, int $max_rows ) {
+		$content = self::strip_bom( $content );
+		if ( false === strpos( $content, "\n" ) && false !== strpos( $content, "\r" ) ) {
+			$content = str_replace( "\r", "\n", $content ); // Classic Mac OS line ends.
+		}
+		$first_line = (string) strtok( $content, "\n" );
+		$delimiter  = ',';
+		foreach ( array( ';', "\t" ) as $candidate ) {
+			if ( substr_count( $first_line, $candidate ) > substr_count( $first_line, $delimiter ) ) {
+				$delimiter = $candidate;
+			}
+		}
+
+		$stream = fopen( 'php://temp', 'r+' ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fopen -- an in-memory stream for fgetcsv.
+		if ( false === $stream ) {
+			return new WP_Error( 'cairn_maps_import_unreadable', __( 'The file could not be read.', 'cairn-maps' ), array( 'status' => 500 ) );
+		}
+		fwrite( $stream, $content ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
+		rewind( $stream );
+
+		$line    = 1;
+		$offset  = 0;
+		$advance = static function () use ( $stream, $content, &$line, &$offset ): void {
+			$position = (int) ftell( $stream );
+			$line    += substr_count( $content, "\n", $offset, $position - $offset );
+			$offset   = $position;
+		};
+		$header  = fgetcsv( $stream, 0, $delimiter, '"', '' );
+		$advance();
+		$columns  = is_array( $header ) ? self::columns( $header ) : null;
+		$required = array( 'title', 'lat', 'lng' );
+		if ( null === $columns || array() !== array_diff( $required, array_keys( $columns ) ) ) {
+			fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
+			return new WP_Error(
+				'cairn_maps_import_header',
+				__( 'The first line of the CSV file must name its columns: title, lat and lng, and optionally group and description (for example "title,lat,lng,group,description").', 'cairn-maps' ),
+				array( 'status' => 400 )
+			);
+		}
+
+		$records = array();
+		while ( true ) {
+			$start = $line;
+			$cells = fgetcsv( $stream, 0, $delimiter, '"', '' );
+			if ( false === $cells ) {
+				break;
+			}
+			$advance();
+			if ( array( null ) === $cells || array( '' ) === array_unique( array_map( 'strval', $cells ) ) ) {
+				continue; // A blank line.
+			}
+			if ( count( $records ) >= $max_rows ) {
+				fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
+				return self::too_many( $max_rows );
+			}
+			$at = array( 'line' => $start );
+			if ( ! self::is_utf8( $cells ) ) {
+				$records[] = array(
+					'at'    => $at,
+					'error' => self::utf8_message(),
+				);
+				continue;
+			}
+			$cells = array_map( array( self::class, 'unescape_cell' ), array_map( 'strval', $cells ) );
+			$extra = array_filter( array_slice( $cells, count( $header ) ), static fn( string $cell ): bool => '' !== trim( $cell ) );
+			if ( array() !== $extra ) {
+				$records[] = array(
+					'at'    => $at,
+					'error' => sprintf(
+						/* translators: 1: number of cells in the row, 2: number of columns in the header. */
+						__( 'This row has %1$d cells, but the header names only %2$d columns. Put text that contains the separator in double quotes.', 'cairn-maps' ),
+						count( $cells ),
+						count( $header )
+					),
+				);
+				continue;
+			}
+			$value     = static fn( string $field ) => isset( $columns[ $field ] ) ? ( $cells[ $columns[ $field ] ] ?? '' ) : '';
+			$records[] = array(
+				'at'     => $at,
+				'fields' => array(
+					'title'       => $value( 'title' ),
+					'lat'         => trim( $value( 'lat' ) ),
+					'lng'         => trim( $value( 'lng' ) ),
+					'groups'      => self::split_groups( $value( 'group' ) ),
+					'description' => $value( 'description' ),
+				),
+			);
+		}
+		fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
+		return $records;
+	}
+
+	/**
+	 * Column index of each known field in a CSV header.
+	 *
+	 * @param array<int, string|null> $header Header cells.
+	 * @return array<string, int>|null Null when the header is not valid UTF-8.
+	 */
+	private static function columns( array $header ): ?array {
+		if ( ! self::is_utf8( $header ) ) {
+			return null;
+		}
+		$columns = array();
+		foreach ( $header as $index => $name ) {
+			$name = strtolower( trim( (string) $name ) );
+			foreach ( self::COLUMNS as $field => $names ) {
+				if ( in_array( $name, $names, true ) && ! isset( $columns[ $field ] ) ) {
+					$columns[ $field ] = (int) $index;
+				}
+			}
+		}
+		return $columns;
+	}
+
+	/**
+	 * Reads GeoJSON.
+	 *
+	 * @param string $content  File content.
+	 * @param int    $max_rows Most records.
+	 * @return array<int, array<string, mixed>>|WP_Error
+	 */
+	private static function read_geojson( string $content, int $max_rows ) {
+		$data = json_decode( self::strip_bom( $content ), true, 32 );
+		if ( JSON_ERROR_NONE !== json_last_error() ) {
+			return new WP_Error(
+				'cairn_maps_import_json',
+				sprintf(
+					/* translators: %s: the JSON parser's explanation. */
+					__( 'The file is not valid GeoJSON: %s. GeoJSON files must be UTF-8 encoded JSON.', 'cairn-maps' ),
+					json_last_error_msg()
+				),
+				array( 'status' => 400 )
+			);
+		}
+		if ( ! is_array( $data ) || 'FeatureCollection' !== ( $data['type'] ?? null ) || ! isset( $data['features'] ) || ! is_array( $data['features'] ) || ! array_is_list( $data['features'] ) ) {
+			return new WP_Error( 'cairn_maps_import_geojson', __( 'The file must be a GeoJSON FeatureCollection: {"type":"FeatureCollection","features":[…]}.', 'cairn-maps' ), array( 'status' => 400 ) );
+		}
+		if ( count( $data['features'] ) > $max_rows ) {
+			return self::too_many( $max_rows );
+		}
+		$records = array();
+		foreach ( $data['features'] as $index => $feature ) {
+			$at       = array( 'feature' => $index );
+			$geometry = is_array( $feature ) ? ( $feature['geometry'] ?? null ) : null;
+			if ( ! is_array( $feature ) || 'Feature' !== ( $feature['type'] ?? null ) ) {
+				$records[] = array(
+					'at'    => $at,
+					'error' => __( 'This is not a GeoJSON Feature.', 'cairn-maps' ),
+				);
+				continue;
+			}
+			if ( ! is_array( $geometry ) || 'Point' !== ( $geometry['type'] ?? null ) || ! isset( $geometry['coordinates'] ) || ! is_array( $geometry['coordinates'] ) || count( $geometry['coordinates'] ) < 2 ) {
+				$records[] = array(
+					'at'    => $at,
+					'error' => __( 'Only Point geometries can be imported: "geometry": {"type": "Point", "coordinates": [longitude, latitude]}.', 'cairn-maps' ),
+				);
+				continue;
+			}
+			$properties = isset( $feature['properties'] ) && is_array( $feature['properties'] ) ? $feature['properties'] : array();
+			$groups     = $properties['groups'] ?? ( $properties['group'] ?? array() );
+			if ( is_string( $groups ) ) {
+				$groups = self::split_groups( $groups );
+			}
+			if ( ! is_array( $groups ) || array() !== array_filter( $groups, static fn( $group ): bool => ! is_string( $group ) ) ) {
+				$records[] = array(
+					'at'    => $at,
+					'error' => __( 'The groups property must be a list of group slugs or names.', 'cairn-maps' ),
+				);
+				continue;
+			}
+			$title       = $properties['title'] ?? '';
+			$description = $properties['description'] ?? '';
+			if ( ! is_scalar( $title ) || ! is_scalar( $description ) ) {
+				$records[] = array(
+					'at'    => $at,
+					'error' => __( 'The title and description properties must be text.', 'cairn-maps' ),
+				);
+				continue;
+			}
+			$records[] = array(
+				'at'     => $at,
+				'fields' => array(
+					'title'       => (string) $title,
+					'lat'         => $geometry['coordinates'][1],
+					'lng'         => $geometry['coordinates'][0],
+					'groups'      => array_values( array_filter( array_map( 'trim', $groups ), 'strlen' ) ),
+					'description' => (string) $description,
+				),
+			);
+		}
+		return $records;
+	}
+
+	/**
+	 * Group values of a `|`-separated cell.
+	 *
+	 * @param string $cell Cell.
+	 * @return string[]
+	 */
+	private static function split_groups( string $cell ): array {
+		return array_values( array_filter( array_map( 'trim', explode( self::GROUP_SEPARATOR, $cell ) ), 'strlen' ) );
+	}
+
+	/**
+	 * Removes the `'` an export put before a cell that a spreadsheet would run as a formula.
+	 *
+	 * @param string $cell Cell.
+	 */
+	public static function unescape_cell( string $cell ): string {
+		return 1 === preg_match( "/^'+[=+\\-@\t\r]/", $cell ) ? substr( $cell, 1 ) : $cell;
+	}
+
+	/**
+	 * Protects a text cell from spreadsheet formula injection: a cell that starts with `=`, `+`,
+	 * `-`, `@`, tab or carriage return (possibly after `'`s) gets a leading `'`.
+	 * `unescape_cell()` undoes it, so exports import back unchanged.
+	 *
+	 * @param string $cell Cell.
+	 */
+	public static function escape_cell( string $cell ): string {
+		return 1 === preg_match( "/^'*[=+\\-@\t\r]/", $cell ) ? "'" . $cell : $cell;
+	}
+
+	/**
+	 * Whether every cell is valid UTF-8.
+	 *
+	 * @param array<int, string|null> $cells Cells.
+	 */
+	private static function is_utf8( array $cells ): bool {
+		foreach ( $cells as $cell ) {
+			if ( null !== $cell && 1 !== preg_match( '//u', $cell ) ) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Why a row that is not UTF-8 is refused.
+	 */
+	private static function utf8_message(): string {
+		return __( 'This row is not valid UTF-8 text. Save the file as CSV UTF-8 and import it again.', 'cairn-maps' );
+	}
+
+	/**
+	 * The content without a UTF-8 byte-order mark.
+	 *
+	 * @param string $content Content.
+	 */
+	private static function strip_bom( string $content ): string {
+		return "\xEF\xBB\xBF" === substr( $content, 0, 3 ) ? substr( $content, 3 ) : $content;
+	}
+}

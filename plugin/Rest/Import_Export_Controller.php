@@ -1,0 +1,224 @@
+<?php
+/**
+ * Marker import and export over REST.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Rest;
+
+use Cairn\Maps\Markers\Import_Reader;
+use Cairn\Maps\Markers\Marker_Export;
+use Cairn\Maps\Markers\Marker_Import;
+use Cairn\Maps\Markers\Post_Type;
+use WP_Error;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+/**
+ * `POST /cairn/v1/markers/import` and `GET /cairn/v1/markers/export?format=csv|geojson`, for
+ * editors (users who may edit others' markers).
+ *
+ * The import takes the file as a multipart upload named `file`, or as the raw request body
+ * (`Content-Type: text/csv` or `application/geo+json`). The format comes from `format`, else the
+ * file name, else the content type, else the content. Answers: 200 with what was imported, 400
+ * listing every bad record (`data.errors`, each with `line` (CSV) or `feature` (GeoJSON) and a
+ * `message`), 413 when the file is too large or holds too many markers.
+ *
+ * @since 0.1.0
+ */
+class Import_Export_Controller {
+
+	/**
+	 * The importer.
+	 *
+	 * @var Marker_Import
+	 */
+	private Marker_Import $import;
+
+	/**
+	 * The exporter.
+	 *
+	 * @var Marker_Export
+	 */
+	private Marker_Export $export;
+
+	/**
+	 * Creates the controller.
+	 *
+	 * @param Marker_Import $import The importer.
+	 * @param Marker_Export $export The exporter.
+	 */
+	public function __construct( Marker_Import $import, Marker_Export $export ) {
+		$this->import = $import;
+		$this->export = $export;
+	}
+
+	/**
+	 * Wires hooks.
+	 */
+	public function add_hooks(): void {
+		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
+		add_filter( 'rest_pre_serve_request', array( $this, 'serve_export' ), 10, 3 );
+	}
+
+	/**
+	 * Registers the routes.
+	 */
+	public function register_routes(): void {
+		register_rest_route(
+			Markers_Controller::REST_NAMESPACE,
+			'/markers/import',
+			array(
+				'methods'             => WP_REST_Server::CREATABLE,
+				'callback'            => array( $this, 'import' ),
+				'permission_callback' => array( $this, 'can_import' ),
+				'args'                => array(
+					'format'     => array(
+						'description' => __( 'File format; guessed from the file name, content type or content when omitted.', 'cairn-maps' ),
+						'type'        => 'string',
+						'enum'        => Import_Reader::FORMATS,
+					),
+					'valid_only' => array(
+						'description' => __( 'Import the valid markers of a file that has invalid ones, and report the rest as skipped. Otherwise a file with any error imports nothing.', 'cairn-maps' ),
+						'type'        => 'boolean',
+						'default'     => false,
+					),
+				),
+			)
+		);
+		register_rest_route(
+			Markers_Controller::REST_NAMESPACE,
+			'/markers/export',
+			array(
+				'methods'             => WP_REST_Server::READABLE,
+				'callback'            => array( $this, 'export' ),
+				'permission_callback' => array( $this, 'can_export' ),
+				'args'                => array(
+					'format' => array(
+						'description' => __( 'File format.', 'cairn-maps' ),
+						'type'        => 'string',
+						'enum'        => Import_Reader::FORMATS,
+						'default'     => 'csv',
+					),
+				),
+			)
+		);
+	}
+
+	/**
+	 * Whether the current user may import: edit others' markers and publish them.
+	 *
+	 * @return true|WP_Error
+	 */
+	public function can_import() {
+		$type = get_post_type_object( Post_Type::POST_TYPE );
+		if ( $type && current_user_can( $type->cap->edit_others_posts ) && current_user_can( $type->cap->publish_posts ) ) {
+			return true;
+		}
+		return new WP_Error( 'rest_forbidden', __( 'Sorry, you are not allowed to import markers.', 'cairn-maps' ), array( 'status' => rest_authorization_required_code() ) );
+	}
+
+	/**
+	 * Whether the current user may export: edit others' markers.
+	 *
+	 * @return true|WP_Error
+	 */
+	public function can_export() {
+		$type = get_post_type_object( Post_Type::POST_TYPE );
+		if ( $type && current_user_can( $type->cap->edit_others_posts ) ) {
+			return true;
+		}
+		return new WP_Error( 'rest_forbidden', __( 'Sorry, you are not allowed to export markers.', 'cairn-maps' ), array( 'status' => rest_authorization_required_code() ) );
+	}
+
+	/**
+	 * Imports a file.
+	 *
+	 * @param WP_REST_Request $request The request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function import( WP_REST_Request $request ) {
+		$file = $this->uploaded_file( $request );
+		if ( is_wp_error( $file ) ) {
+			return $file;
+		}
+		$type   = $request->get_content_type();
+		$format = is_string( $request['format'] ) && '' !== $request['format']
+			? $request['format']
+			: Import_Reader::detect_format( $file['content'], $file['name'], is_array( $type ) ? (string) $type['value'] : '' );
+		$result = $this->import->import( $file['content'], $format, (bool) $request['valid_only'] );
+		if ( is_wp_error( $result ) ) {
+			return $result;
+		}
+		return new WP_REST_Response( array( 'format' => $format ) + $result, 200 );
+	}
+
+	/**
+	 * The file of an import request: the `file` upload, else the body.
+	 *
+	 * @param WP_REST_Request $request The request.
+	 * @return array{content: string, name: string}|WP_Error
+	 */
+	private function uploaded_file( WP_REST_Request $request ) {
+		$files = $request->get_file_params();
+		if ( isset( $files['file'] ) && is_array( $files['file'] ) ) {
+			$upload = $files['file'];
+			$error  = (int) ( $upload['error'] ?? UPLOAD_ERR_NO_FILE );
+			if ( UPLOAD_ERR_INI_SIZE === $error || UPLOAD_ERR_FORM_SIZE === $error ) {
+				return Marker_Import::too_large();
+			}
+			$path = (string) ( $upload['tmp_name'] ?? '' );
+			if ( UPLOAD_ERR_OK !== $error || '' === $path || ! is_uploaded_file( $path ) ) {
+				return new WP_Error( 'cairn_maps_import_upload', __( 'The file could not be uploaded. Try again.', 'cairn-maps' ), array( 'status' => 400 ) );
+			}
+			if ( (int) filesize( $path ) > Marker_Import::max_bytes() ) {
+				return Marker_Import::too_large();
+			}
+			$content = file_get_contents( $path ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- PHP's temporary copy of the upload.
+			return array(
+				'content' => is_string( $content ) ? $content : '',
+				'name'    => sanitize_file_name( (string) ( $upload['name'] ?? '' ) ),
+			);
+		}
+		$body = $request->get_body();
+		if ( strlen( $body ) > Marker_Import::max_bytes() ) {
+			return Marker_Import::too_large();
+		}
+		if ( '' === trim( $body ) ) {
+			return new WP_Error( 'cairn_maps_import_no_file', __( 'Send a CSV or GeoJSON file: as the request body, or as a multipart upload named "file".', 'cairn-maps' ), array( 'status' => 400 ) );
+		}
+		return array(
+			'content' => $body,
+			'name'    => '',
+		);
+	}
+
+	/**
+	 * Exports the markers.
+	 *
+	 * @param WP_REST_Request $request The request.
+	 */
+	public function export( WP_REST_Request $request ): WP_REST_Response {
+		return new Export_Response( $this->export, 'geojson' === $request['format'] ? 'geojson' : 'csv' );
+	}
+
+	/**
+	 * Prints an export batch by batch instead of letting the server json_encode it. Hooked to
+	 * `rest_pre_serve_request`, after the status and headers are sent.
+	 *
+	 * @param bool                   $served  Whether the request was served already.
+	 * @param \WP_HTTP_Response|null $result  The response.
+	 * @param WP_REST_Request|null   $request The request.
+	 */
+	public function serve_export( $served, $result = null, $request = null ): bool {
+		if ( $served || ! $result instanceof Export_Response || ! $result->is_pristine() ) {
+			return (bool) $served;
+		}
+		if ( ! $request instanceof WP_REST_Request || 'HEAD' !== $request->get_method() ) {
+			$result->print_body();
+		}
+		return true;
+	}
+}

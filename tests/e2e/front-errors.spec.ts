@@ -1,0 +1,201 @@
+/**
+ * Never a broken page: each failure a visitor can meet ends in `data-cairn-state="error"`, one
+ * `role="alert"` with its `data-cairn-error` code and a plain message (no token, no address), the
+ * server-rendered list of places still there, one `cairn:map-error` event and no uncaught error.
+ *
+ * Covered elsewhere, and why:
+ * - `webgl` needs its own browser (front-webgl.spec.ts);
+ * - `image-type` needs group icons (front-markers.spec.ts);
+ * - `bad-container` and a secret token *reaching the map* cannot happen through the block (the
+ *   server always renders the container, and never renders an `sk.`/`tk.` token: the settings
+ *   endpoint refuses one, and `Settings::map_token()` reports `secret-token` itself), so they are
+ *   covered at the runtime level in tests/unit/create-map.test.ts and by PHPUnit; here only the
+ *   refusal of a secret token by the settings endpoint is checked.
+ */
+import { VISITOR_STATE } from './global-setup';
+import { expect, test } from './fixtures/maps-service';
+import type { MapsService } from './fixtures/maps-service';
+import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
+import {
+	expectMapError,
+	recordMapEvents,
+	seedMarkers,
+	waitForIdle,
+	watchPageErrors,
+	publishFrontPage,
+	removeCreated,
+} from './utils/front-map';
+
+const SECRET_TOKEN = `sk.${ Buffer.from(
+	JSON.stringify( { u: 'cairn-test', a: 'secret' } )
+).toString( 'base64url' ) }.c2VjcmV0LXNpZ25hdHVyZQ`;
+
+const PLACE = 'Errors spec: Old Town';
+
+let okUrl = '';
+let zoomRangeUrl = '';
+
+test.describe( 'front-end map failures', () => {
+	test.use( { storageState: VISITOR_STATE } );
+
+	test.beforeAll( async ( { requestUtils } ) => {
+		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		const ids = await seedMarkers( requestUtils, [
+			{ title: PLACE, lng: -3.19, lat: 55.95 },
+			{ title: 'Errors spec: Leith', lng: -3.17, lat: 55.98 },
+		] );
+		const markers = { source: 'ids', groups: [], ids };
+		okUrl = await publishFrontPage(
+			requestUtils,
+			'Errors spec: map',
+			mapBlock( { center: { lng: -3.19, lat: 55.95 }, zoom: 9, markers } )
+		);
+		zoomRangeUrl = await publishFrontPage(
+			requestUtils,
+			'Errors spec: zoom range',
+			mapBlock( { minZoom: 10, maxZoom: 5, markers } )
+		);
+	} );
+
+	let pageErrors: Error[] = [];
+	test.afterAll( async ( { requestUtils } ) => {
+		await removeCreated( requestUtils );
+	} );
+	test.beforeEach( async ( { page } ) => {
+		pageErrors = watchPageErrors( page );
+		await recordMapEvents( page );
+	} );
+	test.afterEach( () => {
+		expect( pageErrors.map( ( error ) => error.message ) ).toEqual( [] );
+	} );
+
+	const serviceFailures: Array<
+		[ string, string, ( service: MapsService ) => void ]
+	> = [
+		[ '401', 'invalid-token', ( s ) => s.respondWith401() ],
+		[ '403', 'invalid-token', ( s ) => s.respondWithStatus( 403 ) ],
+		[
+			'429 for the style',
+			'style',
+			( s ) => s.respondWithStatus( 429, { kinds: [ 'style' ] } ),
+		],
+		[
+			'500 for the style',
+			'style',
+			( s ) => s.respondWithStatus( 500, { kinds: [ 'style' ] } ),
+		],
+		[
+			'a style request that never arrives',
+			'style',
+			( s ) => s.abortAll( { kinds: [ 'style' ] } ),
+		],
+	];
+	for ( const [ situation, code, arrange ] of serviceFailures ) {
+		test( `${ code } when the maps service answers ${ situation }`, async ( {
+			page,
+			mapsService,
+		} ) => {
+			arrange( mapsService );
+			await page.goto( okUrl );
+			await expectMapError( page, code, [ FAKE_PUBLIC_TOKEN ], PLACE );
+			// A fatal failure stops the map: no canvas is left behind the message.
+			await expect( page.locator( '.mapboxgl-canvas' ) ).toHaveCount( 0 );
+		} );
+	}
+
+	test( 'markers when the marker feed fails, and the map stays usable', async ( {
+		page,
+		context,
+	} ) => {
+		let feedRequests = 0;
+		// At context level: mapbox-gl fetches GeoJSON from its Web Worker.
+		await context.route(
+			( url ) =>
+				/cairn(\/|%2F)v1(\/|%2F)markers(\?|$|&)/.test( url.href ),
+			( route ) => {
+				feedRequests++;
+				return route.fulfill( {
+					status: 500,
+					contentType: 'application/json',
+					body: '{"code":"internal_server_error"}',
+				} );
+			}
+		);
+		await page.goto( okUrl );
+		await expectMapError( page, 'markers', [ FAKE_PUBLIC_TOKEN ], PLACE );
+		expect( feedRequests ).toBeGreaterThan( 0 );
+		// Not fatal: the map is still handed over (`cairn:map-ready`), drawn at its full height,
+		// and still moves.
+		await waitForIdle( page );
+		await expect( page.locator( '.wp-block-cairn-map' ) ).toHaveAttribute(
+			'data-cairn-state',
+			'error'
+		);
+		const canvas = page.locator( '.mapboxgl-canvas' );
+		await expect( canvas ).toBeVisible();
+		expect( ( await canvas.boundingBox() )?.height ).toBeGreaterThan( 300 );
+		const zoom = await page.evaluate( () => {
+			const map = window.cairnMap( 0 );
+			map.jumpTo( { zoom: 5 } );
+			return map.getZoom();
+		} );
+		expect( zoom ).toBe( 5 );
+	} );
+
+	test( 'zoom-range for a block whose minimum zoom is above its maximum', async ( {
+		page,
+		mapsService,
+	} ) => {
+		await page.goto( zoomRangeUrl );
+		await expectMapError(
+			page,
+			'zoom-range',
+			[ FAKE_PUBLIC_TOKEN ],
+			PLACE
+		);
+		// Found by the server: mapbox-gl is never even loaded.
+		await page.waitForLoadState( 'networkidle' );
+		expect( mapsService.requests ).toEqual( [] );
+	} );
+
+	test( 'missing-token when no access token is configured', async ( {
+		page,
+		requestUtils,
+		mapsService,
+	} ) => {
+		await setToken( requestUtils, '' );
+		try {
+			await page.goto( okUrl );
+		} finally {
+			await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		}
+		await expectMapError( page, 'missing-token', [], PLACE );
+		await page.waitForLoadState( 'networkidle' );
+		expect( mapsService.requests ).toEqual( [] );
+	} );
+
+	test( 'a secret token is refused by the settings and never reaches the map', async ( {
+		page,
+		requestUtils,
+		mapsService,
+	} ) => {
+		const refusal = await setToken( requestUtils, SECRET_TOKEN ).then(
+			() => null,
+			( error: { code?: string; data?: { status?: number } } ) => error
+		);
+		expect( refusal?.data?.status ).toBe( 400 );
+		const settings = ( await requestUtils.rest( {
+			path: '/wp/v2/settings',
+		} ) ) as { cairn_maps_access_token: string };
+		expect( settings.cairn_maps_access_token ).toBe( FAKE_PUBLIC_TOKEN );
+
+		await page.goto( okUrl );
+		await expect( page.locator( '.wp-block-cairn-map' ) ).toHaveAttribute(
+			'data-cairn-state',
+			'ready',
+			{ timeout: 45_000 }
+		);
+		expect( await page.content() ).not.toContain( SECRET_TOKEN );
+		expect( mapsService.tokensSeen() ).toEqual( [ FAKE_PUBLIC_TOKEN ] );
+	} );
+} );

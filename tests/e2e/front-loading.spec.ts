@@ -1,0 +1,206 @@
+/**
+ * What a page pays for the block: nothing without it; with it, a small loader until the map nears
+ * the viewport, and only then mapbox-gl and the runtime. Several maps on one page start, fail and
+ * move independently.
+ */
+import type { Page, Request } from '@playwright/test';
+
+import { VISITOR_STATE } from './global-setup';
+import { expect, test } from './fixtures/maps-service';
+import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
+import {
+	publishFrontPage,
+	recordMapEvents,
+	removeCreated,
+	waitForIdle,
+	watchPageErrors,
+} from './utils/front-map';
+
+const PLUGIN_PATH = '/wp-content/plugins/cairn-maps/';
+const LAZY_CHUNK = /\/build\/(cairn-mapbox|cairn-map-runtime)\.js/;
+const NO_MARKERS = { source: 'ids', groups: [], ids: [] };
+
+const urls = { plain: '', belowFold: '', several: '' };
+
+function recordRequests( page: Page ): Array< { url: string; at: number } > {
+	const seen: Array< { url: string; at: number } > = [];
+	page.on( 'request', ( request: Request ) =>
+		seen.push( { url: request.url(), at: Date.now() } )
+	);
+	return seen;
+}
+
+test.describe( 'front-end loading', () => {
+	test.use( { storageState: VISITOR_STATE } );
+
+	let pageErrors: Error[] = [];
+	test.beforeAll( async ( { requestUtils } ) => {
+		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		urls.plain = await publishFrontPage(
+			requestUtils,
+			'Loading spec: no map',
+			'<!-- wp:paragraph --><p>Just words, no map.</p><!-- /wp:paragraph -->'
+		);
+		urls.belowFold = await publishFrontPage(
+			requestUtils,
+			'Loading spec: map below the fold',
+			'<!-- wp:spacer {"height":"2400px"} --><div style="height:2400px" aria-hidden="true" class="wp-block-spacer"></div><!-- /wp:spacer -->' +
+				mapBlock( { markers: NO_MARKERS } )
+		);
+		const small = { height: '220px', markers: NO_MARKERS };
+		urls.several = await publishFrontPage(
+			requestUtils,
+			'Loading spec: several maps',
+			mapBlock( { ...small, center: { lng: 10, lat: 50 }, zoom: 3 } ) +
+				mapBlock( { ...small, minZoom: 10, maxZoom: 5 } ) +
+				mapBlock( {
+					...small,
+					center: { lng: -70, lat: -10 },
+					zoom: 2,
+					mapStyle: 'mapbox://styles/mapbox/streets-v12',
+				} )
+		);
+	} );
+	test.afterAll( async ( { requestUtils } ) => {
+		await removeCreated( requestUtils );
+	} );
+	test.beforeEach( async ( { page } ) => {
+		pageErrors = watchPageErrors( page );
+		await recordMapEvents( page );
+	} );
+	test.afterEach( () => {
+		expect( pageErrors.map( ( error ) => error.message ) ).toEqual( [] );
+	} );
+
+	test( 'a page without the block loads nothing of the plugin', async ( {
+		page,
+		mapsService,
+	} ) => {
+		const requests = recordRequests( page );
+		await page.goto( urls.plain );
+		await page.waitForLoadState( 'networkidle' );
+		expect(
+			requests.filter( ( request ) =>
+				request.url.includes( PLUGIN_PATH )
+			)
+		).toEqual( [] );
+		const html = await page.content();
+		expect( html ).not.toContain( PLUGIN_PATH );
+		expect( html ).not.toContain( 'wp-block-cairn-map' );
+		expect( mapsService.requests ).toEqual( [] );
+	} );
+
+	test( 'below the fold, mapbox-gl loads only when the visitor scrolls near the map', async ( {
+		page,
+		mapsService,
+	} ) => {
+		const requests = recordRequests( page );
+		await page.goto( urls.belowFold );
+		await page.waitForLoadState( 'networkidle' );
+		await page.waitForTimeout( 1000 );
+
+		const plugin = requests.filter( ( r ) =>
+			r.url.includes( PLUGIN_PATH )
+		);
+		const scripts = plugin.filter( ( r ) => /\.js(\?|$)/.test( r.url ) );
+		expect( scripts.map( ( r ) => new URL( r.url ).pathname ) ).toEqual( [
+			`${ PLUGIN_PATH }build/blocks/map/view.js`,
+		] );
+		expect( requests.some( ( r ) => LAZY_CHUNK.test( r.url ) ) ).toBe(
+			false
+		);
+		expect( mapsService.requests ).toEqual( [] );
+		const map = page.locator( '.wp-block-cairn-map' );
+		await expect( map ).toHaveAttribute( 'data-cairn-state', 'loading' );
+		// The loader itself is small (what crosses the wire is measured by `npm run bench:front`).
+		const loaderBytes = await page.evaluate(
+			() =>
+				(
+					performance.getEntriesByType(
+						'resource'
+					) as PerformanceResourceTiming[]
+				 ).find( ( entry ) => entry.name.includes( '/view.js' ) )
+					?.decodedBodySize ?? 0
+		);
+		expect( loaderBytes ).toBeGreaterThan( 0 );
+		expect( loaderBytes ).toBeLessThan( 10_240 );
+
+		const scrolledAt = Date.now();
+		await map.scrollIntoViewIfNeeded();
+		await waitForIdle( page );
+		await expect( map ).toHaveAttribute( 'data-cairn-state', 'ready' );
+		const chunks = requests.filter( ( r ) => LAZY_CHUNK.test( r.url ) );
+		expect( chunks.length ).toBeGreaterThan( 0 );
+		for ( const chunk of chunks ) {
+			expect( chunk.at ).toBeGreaterThanOrEqual( scrolledAt );
+		}
+		expect( mapsService.styleRequests().length ).toBeGreaterThan( 0 );
+	} );
+
+	test( 'several maps on a page start, fail and move independently', async ( {
+		page,
+	} ) => {
+		const requests = recordRequests( page );
+		await page.goto( urls.several );
+		await waitForIdle( page, 0 );
+		await waitForIdle( page, 2 );
+		const maps = page.locator( '.wp-block-cairn-map' );
+		await expect( maps.nth( 0 ) ).toHaveAttribute(
+			'data-cairn-state',
+			'ready'
+		);
+		await expect( maps.nth( 1 ) ).toHaveAttribute(
+			'data-cairn-state',
+			'error'
+		);
+		await expect( maps.nth( 2 ) ).toHaveAttribute(
+			'data-cairn-state',
+			'ready'
+		);
+
+		// The broken one says so inside its own block; the others show no alert.
+		await expect( page.locator( '[role="alert"]' ) ).toHaveCount( 1 );
+		await expect(
+			maps
+				.nth( 1 )
+				.locator( '[role="alert"][data-cairn-error="zoom-range"]' )
+		).toHaveCount( 1 );
+		const events = await page.evaluate( () => window.cairnEvents );
+		expect( events.errors.map( ( e ) => [ e.code, e.block ] ) ).toEqual( [
+			[ 'zoom-range', 1 ],
+		] );
+		expect( [ ...events.ready ].sort() ).toEqual( [ 0, 2 ] );
+		for ( const index of [ 0, 2 ] ) {
+			await expect(
+				maps.nth( index ).locator( 'canvas.mapboxgl-canvas' )
+			).toHaveCount( 1 );
+		}
+
+		// Two maps, two mapbox-gl instances, one download of the library.
+		expect(
+			requests.filter( ( r ) => /cairn-mapbox\.js/.test( r.url ) )
+		).toHaveLength( 1 );
+		const moved = await page.evaluate( () => {
+			const [ first, third ] = [
+				window.cairnMap( 0 ),
+				window.cairnMap( 2 ),
+			];
+			const before = third.getCenter().toArray();
+			first.jumpTo( { center: [ 100, 30 ], zoom: 5 } );
+			return {
+				same: first === third,
+				first: first.getCenter().toArray(),
+				third: third.getCenter().toArray(),
+				before,
+				thirdStyle: third.getStyle()?.name ?? '',
+				firstStyle: first.getStyle()?.name ?? '',
+			};
+		} );
+		expect( moved.same ).toBe( false );
+		expect( moved.first ).toEqual( [ 100, 30 ] );
+		expect( moved.third ).toEqual( moved.before );
+		expect( moved.third[ 0 ] ).toBeCloseTo( -70, 5 );
+		expect( moved.thirdStyle ).toContain( 'streets-v12' );
+		expect( moved.firstStyle ).not.toContain( 'streets-v12' );
+	} );
+} );

@@ -1,0 +1,165 @@
+/**
+ * Tools → Import/export markers: a real file upload with its line-by-line report, "import only
+ * valid rows", the export links, and a multipart upload to the REST route.
+ */
+import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
+
+import { expect, test } from './fixtures/maps-service';
+
+interface MarkerRecord {
+	id: number;
+	title: { rendered: string };
+	meta: { cairn_lat: number | null; cairn_lng: number | null };
+}
+
+async function publishedMarkers(
+	requestUtils: RequestUtils,
+	search: string
+): Promise< MarkerRecord[] > {
+	return ( await requestUtils.rest( {
+		path: '/wp/v2/cairn-markers',
+		params: { search, status: 'publish', context: 'edit', per_page: 20 },
+	} ) ) as MarkerRecord[];
+}
+
+test.describe( 'marker import and export', () => {
+	test.describe.configure( { timeout: 240_000 } );
+
+	test( 'imports a file from the Tools screen, reports bad lines, and exports', async ( {
+		admin,
+		page,
+		requestUtils,
+	} ) => {
+		// Unique, so markers left by an earlier run on a reused site do not count.
+		const run = `R${ Date.now() }`;
+		const csv = [
+			'title,lat,lng,group,description',
+			`Quay ${ run },55.97,-3.17,harbours,The old quay`,
+			`Too far ${ run },95,-3.17,,`,
+			`"Lighthouse, ${ run }",55.99,-3.4,harbours|lights,"Two
+lines"`,
+		].join( '\n' );
+		const file = {
+			name: 'markers.csv',
+			mimeType: 'text/csv',
+			buffer: Buffer.from( csv ),
+		};
+
+		await admin.visitAdminPage(
+			'tools.php',
+			'page=cairn-maps-import-export'
+		);
+		await expect(
+			page.getByRole( 'heading', { name: 'Import/export markers' } )
+		).toBeVisible();
+
+		// A file with a bad row imports nothing and says which line is wrong.
+		await page.getByLabel( 'File (CSV or GeoJSON)' ).setInputFiles( file );
+		await page.getByRole( 'button', { name: 'Import markers' } ).click();
+		const report = page.locator( '.cairn-maps-import-report' );
+		await expect( report ).toContainText( 'nothing was imported', {
+			timeout: 60_000,
+		} );
+		await expect( report ).toContainText(
+			'Line 3: Latitude (cairn_lat) must be a number between -90 and 90.'
+		);
+		expect( await publishedMarkers( requestUtils, run ) ).toEqual( [] );
+
+		// Reloading shows the report no more (and imports nothing twice).
+		await page.reload();
+		await expect( report ).toHaveCount( 0 );
+
+		// Only the valid rows.
+		await page.getByLabel( 'File (CSV or GeoJSON)' ).setInputFiles( file );
+		await page
+			.getByLabel(
+				'Import only the valid rows (skip the rows with errors)'
+			)
+			.check();
+		await page.getByRole( 'button', { name: 'Import markers' } ).click();
+		await expect( report ).toContainText( '2 markers were imported.', {
+			timeout: 60_000,
+		} );
+		await expect( report ).toContainText( '1 row was skipped:' );
+		await expect( report ).toContainText( 'Line 3:' );
+		const imported = await publishedMarkers( requestUtils, run );
+		expect(
+			imported.map( ( marker ) => marker.title.rendered ).sort()
+		).toEqual( [ `Lighthouse, ${ run }`, `Quay ${ run }` ] );
+
+		// The export links download what was imported.
+		const csvLink = page.getByRole( 'link', { name: 'Download CSV' } );
+		const exported = await page.request.get(
+			( await csvLink.getAttribute( 'href' ) )!
+		);
+		expect( exported.status() ).toBe( 200 );
+		expect( exported.headers()[ 'content-type' ] ).toContain( 'text/csv' );
+		expect( exported.headers()[ 'content-disposition' ] ).toMatch(
+			/^attachment; filename="cairn-markers-[\d-]+\.csv"$/
+		);
+		const text = await exported.text();
+		expect( text ).toContain(
+			`Quay ${ run },55.97,-3.17,harbours,The old quay`
+		);
+		expect( text ).toContain(
+			`"Lighthouse, ${ run }",55.99,-3.4,harbours|lights,"Two\nlines"`
+		);
+
+		const geojsonLink = page.getByRole( 'link', {
+			name: 'Download GeoJSON',
+		} );
+		const geojson = await (
+			await page.request.get(
+				( await geojsonLink.getAttribute( 'href' ) )!
+			)
+		).json();
+		expect( geojson.type ).toBe( 'FeatureCollection' );
+
+		// The REST route takes a multipart upload (the page's REST nonce authorises it).
+		const nonce = new URL(
+			( await geojsonLink.getAttribute( 'href' ) )!
+		).searchParams.get( '_wpnonce' );
+		const upload = await page.request.post(
+			`/wp-json/cairn/v1/markers/import?_wpnonce=${ nonce }`,
+			{
+				multipart: {
+					file: {
+						name: 'one.geojson',
+						mimeType: 'application/geo+json',
+						buffer: Buffer.from(
+							JSON.stringify( {
+								type: 'FeatureCollection',
+								features: [
+									{
+										type: 'Feature',
+										geometry: {
+											type: 'Point',
+											coordinates: [ -3.2, 55.95 ],
+										},
+										properties: {
+											title: `Castle ${ run }`,
+											groups: [ 'castles' ],
+										},
+									},
+								],
+							} )
+						),
+					},
+				},
+			}
+		);
+		expect( upload.status() ).toBe( 200 );
+		expect( await upload.json() ).toMatchObject( {
+			format: 'geojson',
+			imported: 1,
+		} );
+		const [ castle ] = await publishedMarkers(
+			requestUtils,
+			`Castle ${ run }`
+		);
+		expect( castle?.meta ).toMatchObject( {
+			cairn_lat: 55.95,
+			cairn_lng: -3.2,
+		} );
+	} );
+} );

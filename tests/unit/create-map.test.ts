@@ -1,0 +1,387 @@
+/**
+ * The runtime's failure paths, at the level no page can reach: a missing container, a secret or
+ * temporary token handed to `createMap` directly (the server never renders one), and how mapbox-gl's
+ * error events become error codes. mapbox-gl itself cannot load in jsdom (no WebGL, no
+ * TextDecoder), so a small stand-in records what the runtime asks of it; the real library is
+ * covered by the e2e specs.
+ */
+import { TextDecoder as NodeTextDecoder } from 'node:util';
+
+import { createMap } from '../../src/map/create-map';
+import { firstGroupIs } from '../../src/map/markers-layer';
+import type { MapErrorCode } from '../../src/map/types';
+
+// jsdom lacks TextDecoder (the token check decodes the payload); every supported browser has it.
+if ( typeof globalThis.TextDecoder === 'undefined' ) {
+	Object.assign( globalThis, { TextDecoder: NodeTextDecoder } );
+}
+
+type Listener = ( event?: unknown ) => void;
+
+interface MockMapbox {
+	supported: boolean;
+	throwOnCreate: Error | null;
+	maps: MockMap[];
+	images: Record< string, Error | null >;
+}
+
+class MockMap {
+	listeners: Record< string, Listener[] > = {};
+	removed = 0;
+	layers: Record< string, { paint: Record< string, unknown > } > = {};
+	images: string[] = [];
+	constructor( readonly options: Record< string, unknown > ) {}
+	on( type: string, ...rest: unknown[] ) {
+		const listener = rest[ rest.length - 1 ] as Listener;
+		( this.listeners[ type ] ??= [] ).push( listener );
+		return this;
+	}
+	off() {
+		return this;
+	}
+	once( type: string, listener: Listener ) {
+		return this.on( type, listener );
+	}
+	fire( type: string, event?: unknown ) {
+		( this.listeners[ type ] ?? [] ).forEach( ( listener ) =>
+			listener( event )
+		);
+	}
+	remove() {
+		this.removed++;
+	}
+	getContainer() {
+		return this.options.container as HTMLElement;
+	}
+	getCanvas() {
+		return document.createElement( 'canvas' );
+	}
+	getStyle() {
+		return { layers: [] };
+	}
+	addControl() {
+		return this;
+	}
+	hasControl() {
+		return false;
+	}
+	getMinZoom() {
+		return 0;
+	}
+	getMaxZoom() {
+		return 22;
+	}
+	addSource() {
+		return this;
+	}
+	addLayer( layer: { id: string; paint?: Record< string, unknown > } ) {
+		this.layers[ layer.id ] = { paint: { ...layer.paint } };
+		return this;
+	}
+	getLayer( id: string ) {
+		return this.layers[ id ];
+	}
+	setPaintProperty( id: string, name: string, value: unknown ) {
+		const layer = this.layers[ id ];
+		if ( layer ) {
+			layer.paint[ name ] = value;
+		}
+	}
+	setFilter() {}
+	setLayoutProperty() {}
+	hasImage( id: string ) {
+		return this.images.includes( id );
+	}
+	addImage( id: string ) {
+		this.images.push( id );
+	}
+	loadImage(
+		url: string,
+		callback: ( error: Error | null, image?: unknown ) => void
+	) {
+		const error = fake().images[ url ] ?? null;
+		setTimeout( () =>
+			callback( error, error ? undefined : { width: 56, height: 56 } )
+		);
+	}
+}
+
+class MockControl {
+	on() {
+		return this;
+	}
+	off() {
+		return this;
+	}
+}
+
+function fake(): MockMapbox {
+	return ( globalThis as unknown as { fakeMapbox: MockMapbox } ).fakeMapbox;
+}
+
+jest.mock( 'mapbox-gl', () => {
+	const state: MockMapbox = {
+		supported: true,
+		throwOnCreate: null,
+		maps: [],
+		images: {},
+	};
+	( globalThis as unknown as { fakeMapbox: MockMapbox } ).fakeMapbox = state;
+	return {
+		__esModule: true,
+		default: {
+			supported: () => state.supported,
+			// Constructors that hand back the stand-ins (classes are read when called: the
+			// factory runs before they are defined).
+			Map: class {
+				constructor( options: Record< string, unknown > ) {
+					if ( state.throwOnCreate ) {
+						throw state.throwOnCreate;
+					}
+					const map = new MockMap( options );
+					state.maps.push( map );
+					return map;
+				}
+			},
+			NavigationControl: class {
+				constructor() {
+					return new MockControl();
+				}
+			},
+			FullscreenControl: class {
+				constructor() {
+					return new MockControl();
+				}
+			},
+			GeolocateControl: class {
+				constructor() {
+					return new MockControl();
+				}
+			},
+			ScaleControl: class {
+				constructor() {
+					return new MockControl();
+				}
+			},
+		},
+	};
+} );
+
+const PUBLIC = `pk.${ Buffer.from(
+	JSON.stringify( { u: 'cairn-test', a: 'x' } )
+).toString( 'base64url' ) }.sig`;
+
+function block() {
+	const host = document.createElement( 'div' );
+	host.className = 'wp-block-cairn-map';
+	host.innerHTML =
+		'<div class="wp-block-cairn-map__map"></div><div class="wp-block-cairn-map__markers"><ul><li data-cairn-marker-id="1" data-lng="1" data-lat="2">A</li></ul></div>';
+	document.body.appendChild( host );
+	const container = host.querySelector(
+		'.wp-block-cairn-map__map'
+	) as HTMLElement;
+	const events: Array< { code: MapErrorCode; message: string } > = [];
+	host.addEventListener( 'cairn:map-error', ( event ) =>
+		events.push( ( event as CustomEvent ).detail )
+	);
+	return { host, container, events };
+}
+
+function alerts( host: HTMLElement ) {
+	return Array.from( host.querySelectorAll( '[role="alert"]' ) ).map(
+		( alert ) => ( alert as HTMLElement ).dataset.cairnError
+	);
+}
+
+const tick = () => new Promise( ( resolve ) => setTimeout( resolve, 5 ) );
+
+beforeEach( () => {
+	fake().supported = true;
+	fake().throwOnCreate = null;
+	fake().maps.length = 0;
+	fake().images = {};
+	document.body.innerHTML = '';
+} );
+
+describe( 'createMap refuses before mapbox-gl is constructed', () => {
+	it.each( [
+		[ 'no container', null ],
+		[ 'a string', '#map' ],
+		[ 'a text node', document.createTextNode( 'map' ) ],
+		[ 'a plain object', { nodeType: 1 } ],
+	] )( 'bad-container for %s', async ( _label, container ) => {
+		const { host, events } = block();
+		const cairn = createMap( container, { accessToken: PUBLIC }, { host } );
+		await expect( cairn.ready ).rejects.toMatchObject( {
+			code: 'bad-container',
+		} );
+		expect( cairn.map ).toBeNull();
+		expect( host.dataset.cairnState ).toBe( 'error' );
+		expect( alerts( host ) ).toEqual( [ 'bad-container' ] );
+		expect( events.map( ( event ) => event.code ) ).toEqual( [
+			'bad-container',
+		] );
+		expect( host.querySelector( 'li' ) ).not.toBeNull();
+		expect( fake().maps ).toHaveLength( 0 );
+	} );
+
+	it( 'rejects bad-container without a host, touching nothing', async () => {
+		const cairn = createMap( undefined, { accessToken: PUBLIC } );
+		await expect( cairn.ready ).rejects.toMatchObject( {
+			code: 'bad-container',
+		} );
+	} );
+
+	it.each< [ string, string, MapErrorCode ] >( [
+		[ 'an empty token', '', 'missing-token' ],
+		[ 'a secret token', 'sk.eyJ1IjoiYSJ9.sig', 'secret-token' ],
+		[ 'a temporary token', 'tk.eyJ1IjoiYSJ9.sig', 'secret-token' ],
+		[ 'a malformed token', 'pk.not-json.sig', 'invalid-token' ],
+	] )( '%s gives %s', async ( label, accessToken, code ) => {
+		const { host, container, events } = block();
+		const cairn = createMap( container, { accessToken }, { host } );
+		await expect( cairn.ready ).rejects.toMatchObject( { code } );
+		expect( alerts( host ) ).toEqual( [ code ] );
+		expect( events ).toHaveLength( 1 );
+		// The token never reaches mapbox-gl, nor the page.
+		expect( fake().maps ).toHaveLength( 0 );
+		expect( host.textContent ).not.toContain( accessToken || label );
+	} );
+
+	it( 'zoom-range for a minimum zoom above the maximum', async () => {
+		const { host, container } = block();
+		const cairn = createMap(
+			container,
+			{ accessToken: PUBLIC, minZoom: 10, maxZoom: 5 },
+			{ host }
+		);
+		await expect( cairn.ready ).rejects.toMatchObject( {
+			code: 'zoom-range',
+		} );
+		expect( fake().maps ).toHaveLength( 0 );
+	} );
+
+	it( 'webgl when the browser cannot draw', async () => {
+		fake().supported = false;
+		const { host, container } = block();
+		const cairn = createMap( container, { accessToken: PUBLIC }, { host } );
+		await expect( cairn.ready ).rejects.toMatchObject( { code: 'webgl' } );
+	} );
+
+	it( 'webgl when the constructor cannot start a context', async () => {
+		fake().throwOnCreate = new Error( 'Failed to initialize WebGL.' );
+		const { host, container } = block();
+		const cairn = createMap( container, { accessToken: PUBLIC }, { host } );
+		await expect( cairn.ready ).rejects.toMatchObject( { code: 'webgl' } );
+		expect( alerts( host ) ).toEqual( [ 'webgl' ] );
+	} );
+} );
+
+describe( 'mapbox-gl error events', () => {
+	function started( config: Record< string, unknown > = {} ) {
+		const parts = block();
+		const cairn = createMap(
+			parts.container,
+			{
+				accessToken: PUBLIC,
+				markersUrl: 'https://example.test/markers',
+				...config,
+			},
+			{ host: parts.host }
+		);
+		const map = fake().maps[ 0 ] as MockMap;
+		return { ...parts, cairn, map };
+	}
+
+	it.each< [ string, unknown, MapErrorCode ] >( [
+		[ '401', { error: { status: 401 } }, 'invalid-token' ],
+		[ '403', { error: { status: 403 } }, 'invalid-token' ],
+		[ '429 before load', { error: { status: 429 } }, 'style' ],
+		[ 'a network failure before load', { error: new Error() }, 'style' ],
+	] )( '%s gives %s and stops the map', async ( _label, event, code ) => {
+		const { host, cairn, map, events } = started();
+		map.fire( 'error', event );
+		await expect( cairn.ready ).rejects.toMatchObject( { code } );
+		await tick();
+		expect( map.removed ).toBe( 1 );
+		expect( alerts( host ) ).toEqual( [ code ] );
+		expect( events ).toHaveLength( 1 );
+		cairn.destroy();
+		expect( map.removed ).toBe( 1 );
+	} );
+
+	it( 'ignores a tile failure after load', async () => {
+		const { host, cairn, map } = started();
+		map.fire( 'load' );
+		await expect( cairn.ready ).resolves.toBe( map );
+		map.fire( 'error', { error: { status: 500 }, sourceId: 'composite' } );
+		expect( host.dataset.cairnState ).toBe( 'ready' );
+		expect( alerts( host ) ).toEqual( [] );
+	} );
+
+	it( 'reports the marker feed without stopping the map', async () => {
+		const { host, map, events, cairn } = started();
+		const ready = jest.fn();
+		host.addEventListener( 'cairn:map-ready', ready );
+		map.fire( 'style.load' );
+		// The feed can fail before the base map has finished loading.
+		map.fire( 'error', {
+			error: { status: 500 },
+			sourceId: 'cairn-markers',
+		} );
+		map.fire( 'load' );
+		// The map works: it is handed over, but the state keeps the alert.
+		await expect( cairn.ready ).resolves.toBe( map );
+		expect( ready ).toHaveBeenCalledTimes( 1 );
+		await tick();
+		expect( host.dataset.cairnState ).toBe( 'error' );
+		expect( alerts( host ) ).toEqual( [ 'markers' ] );
+		expect( events.map( ( event ) => event.code ) ).toEqual( [
+			'markers',
+		] );
+		expect( map.removed ).toBe( 0 );
+		// A fatal failure afterwards replaces the message: still one alert.
+		map.fire( 'error', { error: { status: 401 } } );
+		await tick();
+		expect( alerts( host ) ).toEqual( [ 'invalid-token' ] );
+		expect( map.removed ).toBe( 1 );
+	} );
+
+	it( 'reports an icon that is not a PNG/JPEG once, keeping the default symbol', async () => {
+		fake().images = {
+			'https://example.test/a.svg': new Error( 'Could not load image' ),
+			'https://example.test/b.png': null,
+			'https://example.test/c.svg': new Error( 'Could not load image' ),
+		};
+		const { host, map, events } = started( {
+			groupStyles: [
+				{
+					slug: 'a',
+					color: '#112233',
+					icon: 'https://example.test/a.svg',
+				},
+				{ slug: 'b', color: '', icon: 'https://example.test/b.png' },
+				{ slug: 'c', color: '', icon: 'https://example.test/c.svg' },
+			],
+		} );
+		map.fire( 'style.load' );
+		map.fire( 'load' );
+		await tick();
+		expect( alerts( host ) ).toEqual( [ 'image-type' ] );
+		expect( events.map( ( event ) => event.code ) ).toEqual( [
+			'image-type',
+		] );
+		expect( map.removed ).toBe( 0 );
+		// Only the PNG became an icon; group a keeps its colour on the default circle.
+		expect( map.images ).toEqual( [ 'cairn-icon-b' ] );
+		expect( map.layers[ 'cairn-point-icons' ] ).toBeDefined();
+		expect(
+			JSON.stringify(
+				map.layers[ 'cairn-points' ]?.paint[ 'circle-color' ]
+			)
+		).toContain( '#112233' );
+		expect(
+			map.layers[ 'cairn-points' ]?.paint[ 'circle-opacity' ]
+		).toEqual( [ 'case', firstGroupIs( 'b' ), 0, 1 ] );
+	} );
+} );
