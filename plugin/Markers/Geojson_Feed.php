@@ -275,10 +275,12 @@ class Geojson_Feed {
 	 * @param int                                                                      $precision Decimals.
 	 */
 	public static function feature_json( array $marker, int $precision = self::PRECISION ): string {
-		return '{"type":"Feature","id":' . (int) $marker['id']
-			. ',"geometry":{"type":"Point","coordinates":[' . self::number( $marker['lng'], $precision ) . ',' . self::number( $marker['lat'], $precision ) . ']}'
-			. ',"properties":{"title":' . json_encode( self::plain_title( $marker['title'], self::TITLE_MAX ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE ) // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- one string, flags chosen for size; wp_json_encode adds nothing here.
-			. ',"groups":' . self::groups_json( $marker['groups'] ?? array() ) . '}}';
+		// Member order is chosen for gzip: the group list repeats across neighbours and compresses
+		// best next to the constant prefix; the varying id and coordinates come last.
+		return '{"type":"Feature","properties":{"groups":' . self::groups_json( $marker['groups'] ?? array() )
+			. ',"title":' . json_encode( self::plain_title( $marker['title'], self::TITLE_MAX ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE ) // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- one string, flags chosen for size; wp_json_encode adds nothing here.
+			. '},"id":' . (int) $marker['id']
+			. ',"geometry":{"type":"Point","coordinates":[' . self::number( $marker['lng'], $precision ) . ',' . self::number( $marker['lat'], $precision ) . ']}}';
 	}
 
 	/**

@@ -69,7 +69,7 @@ final class Geojson_FeedTest extends TestCase {
 				'groups' => array( 'a', 'b' ),
 			)
 		);
-		$this->assertSame( '{"type":"Feature","id":7,"geometry":{"type":"Point","coordinates":[0,12.34568]},"properties":{"title":"A \"quoted\" title & more","groups":["a","b"]}}', $json );
+		$this->assertSame( '{"type":"Feature","properties":{"groups":["a","b"],"title":"A \"quoted\" title & more"},"id":7,"geometry":{"type":"Point","coordinates":[0,12.34568]}}', $json );
 		$this->assertStringContainsString(
 			'[180,-90]',
 			Geojson_Feed::feature_json(
