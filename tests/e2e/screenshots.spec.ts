@@ -41,6 +41,13 @@ test.describe( 'screenshots', () => {
 
 	test.beforeAll( async ( { requestUtils } ) => {
 		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		// Its own group, so the picture shows these places whatever else the site holds.
+		const slug = `scotland-${ Date.now() }`;
+		const group = ( await requestUtils.rest( {
+			method: 'POST',
+			path: '/wp/v2/cairn-marker-groups',
+			data: { name: 'Scotland', slug },
+		} ) ) as { id: number };
 		for ( const [ title, lat, lng ] of MARKERS ) {
 			await requestUtils.rest( {
 				method: 'POST',
@@ -49,6 +56,7 @@ test.describe( 'screenshots', () => {
 					title,
 					status: 'publish',
 					meta: { cairn_lat: lat, cairn_lng: lng },
+					'cairn-marker-groups': [ group.id ],
 				},
 			} );
 		}
@@ -59,6 +67,7 @@ test.describe( 'screenshots', () => {
 				{
 					center: { lng: -3.6, lat: 55.98 },
 					zoom: 7,
+					markers: { source: 'groups', groups: [ slug ], ids: [] },
 					controls: {
 						zoom: true,
 						compass: true,
