@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, type Browser, type Page } from '@playwright/test';
+import Supercluster from 'supercluster';
 
 import { MapsService } from '../../tests/e2e/fixtures/maps-service';
 import { PLUGIN_PATH, ROOT, gzipSize, startSite, type BenchSite } from './site';
@@ -43,6 +44,8 @@ interface Run {
 	longTaskCount: number;
 	/** Longest single task, ms. */
 	longestTask: number;
+	/** Main-thread waits for shader links (SwiftShader), ms; see shaderStalls(). */
+	shaderStalls?: number | null;
 	capped?: boolean;
 	error?: string;
 }
@@ -62,6 +65,7 @@ function instrument() {
 	document.addEventListener( 'cairn:map-ready', ( event ) => {
 		bench.marks.ready = performance.now();
 		const map = ( event as CustomEvent ).detail.map;
+		( window as unknown as { benchMap: unknown } ).benchMap = map;
 		if ( ! map.getSource( 'cairn-markers' ) ) {
 			map.once( 'idle', () => {
 				bench.marks.firstClusters = performance.now();
@@ -98,6 +102,27 @@ async function newPage( browser: Browser, site: BenchSite ) {
 	const page = await context.newPage();
 	await page.addInitScript( instrument );
 	return { context, page };
+}
+
+/**
+ * Diagnostic only: the time mapbox-gl's main thread waited for shader programs to link (its own
+ * count, read from a private field because no public one exists). With SwiftShader the GPU is the
+ * CPU, so these stalls are far longer than on a real graphics card.
+ *
+ * @param page The page.
+ */
+type StatsWindow = {
+	benchMap?: {
+		painter?: { context?: { _compileStats?: { totalStallMs?: number } } };
+	};
+};
+
+function shaderStalls( page: Page ): Promise< number | null > {
+	return page.evaluate( () => {
+		const { benchMap } = window as unknown as StatsWindow;
+		const stall = benchMap?.painter?.context?._compileStats?.totalStallMs;
+		return typeof stall === 'number' ? Math.round( stall ) : null;
+	} );
 }
 
 async function longTasksUntil( page: Page, until: number ) {
@@ -173,6 +198,7 @@ async function measureOurs(
 				] )
 			),
 			...( await longTasksUntil( page, marks.done! ) ),
+			shaderStalls: await shaderStalls( page ),
 		};
 	} catch ( error ) {
 		return {
@@ -224,6 +250,7 @@ async function measureBaseline(
 		return {
 			done: Math.round( done ),
 			...( await longTasksUntil( page, done ) ),
+			shaderStalls: await shaderStalls( page ),
 		};
 	} catch ( error ) {
 		return {
@@ -338,6 +365,33 @@ async function measureBytes( browser: Browser, site: BenchSite ) {
 	}
 }
 
+/**
+ * How fast this machine is right now: Supercluster indexing 100,000 points in Node, the work
+ * mapbox-gl's worker does for our map (reference: 540–650 ms on an idle 2-vCPU EPYC, see
+ * reference/mapbox-gl-facts.md §9). Other processes on a shared machine slow every number.
+ */
+function calibrate() {
+	const next = ( () => {
+		let seed = 1;
+		return () => ( seed = ( seed * 16807 ) % 2147483647 ) / 2147483647;
+	} )();
+	const points = Array.from( { length: 100_000 }, ( _, id ) => ( {
+		type: 'Feature' as const,
+		id,
+		properties: {},
+		geometry: {
+			type: 'Point' as const,
+			coordinates: [ -180 + 360 * next(), -70 + 140 * next() ],
+		},
+	} ) );
+	const started = performance.now();
+	new Supercluster( { radius: 80, extent: 512, maxZoom: 16 } ).load( points );
+	return {
+		superclusterLoad100kMs: Math.round( performance.now() - started ),
+		referenceMs: '540–650',
+	};
+}
+
 function median( values: number[] ): number | null {
 	if ( values.length === 0 ) {
 		return null;
@@ -366,6 +420,7 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 		baselineCapMs: BASELINE_CAP_MS,
 	};
 	try {
+		results.calibration = calibrate();
 		// Warm-up: the first browser context pays for SwiftShader and disk caches.
 		await measureOurs( browser, site, 0 );
 
@@ -408,6 +463,13 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 					),
 					longTasks: median( ok.map( ( run ) => run.longTasks ) ),
 					longestTask: median( ok.map( ( run ) => run.longestTask ) ),
+					shaderStalls: median(
+						ok.flatMap( ( run ) =>
+							typeof run.shaderStalls === 'number'
+								? [ run.shaderStalls ]
+								: []
+						)
+					),
 					capped: runs.some( ( run ) => run.capped ),
 				};
 			};

@@ -63,7 +63,8 @@ export function places( count: number ): Place[] {
 		-170 + 340 * next(),
 		-45 + 110 * next(),
 	] );
-	const round = ( value: number ) => Math.round( value * 1e6 ) / 1e6;
+	// Geojson_Feed::PRECISION: 5 decimals.
+	const round = ( value: number ) => Math.round( value * 1e5 ) / 1e5;
 	return Array.from( { length: count }, ( _, i ) => {
 		let lng: number;
 		let lat: number;
@@ -86,14 +87,16 @@ export function places( count: number ): Place[] {
 	} );
 }
 
-/** The feed document, as `GET /cairn/v1/markers` prints it. */
+/** The feed document, as `GET /cairn/v1/markers` prints it (Geojson_Feed::feature_json's member order). */
 export function feed( list: Place[] ): string {
 	return `{"type":"FeatureCollection","features":[${ list
 		.map(
 			( p ) =>
-				`{"type":"Feature","id":${ p.id },"geometry":{"type":"Point","coordinates":[${ p.lng },${ p.lat }]},"properties":{"title":${ JSON.stringify(
+				`{"type":"Feature","properties":{"groups":[],"title":${ JSON.stringify(
 					p.title
-				) },"groups":[]}}`
+				) }},"id":${ p.id },"geometry":{"type":"Point","coordinates":[${
+					p.lng
+				},${ p.lat }]}}`
 		)
 		.join( ',' ) }]}`;
 }
