@@ -46,6 +46,8 @@ interface Run {
 	longestTask: number;
 	/** Main-thread waits for shader links (SwiftShader), ms; see shaderStalls(). */
 	shaderStalls?: number | null;
+	/** Frames per second while the map pans 400 px in 2 s after loading; see panFps(). */
+	panFps?: number | null;
 	capped?: boolean;
 	error?: string;
 }
@@ -125,6 +127,58 @@ function shaderStalls( page: Page ): Promise< number | null > {
 	} );
 }
 
+/**
+ * What moving the map feels like once everything is drawn: frames per second during a linear
+ * 2-second pan of 400 px (DOM markers are repositioned on every frame; clusters are not DOM).
+ *
+ * @param page The page.
+ */
+function panFps( page: Page ): Promise< number | null > {
+	return page.evaluate(
+		() =>
+			new Promise< number | null >( ( resolve ) => {
+				const { benchMap } = window as unknown as {
+					benchMap?: {
+						panBy: (
+							offset: [ number, number ],
+							options: object
+						) => void;
+						once: ( type: string, listener: () => void ) => void;
+					};
+				};
+				if ( ! benchMap ) {
+					resolve( null );
+					return;
+				}
+				let frames = 0;
+				let moving = true;
+				const started = performance.now();
+				const tick = () => {
+					frames++;
+					if ( moving ) {
+						requestAnimationFrame( tick );
+					}
+				};
+				const finish = () => {
+					if ( ! moving ) {
+						return;
+					}
+					moving = false;
+					const seconds = ( performance.now() - started ) / 1000;
+					resolve( Math.round( ( frames / seconds ) * 10 ) / 10 );
+				};
+				benchMap.once( 'moveend', finish );
+				// A page too busy to finish the pan is measured over 6 s.
+				setTimeout( finish, 6000 );
+				benchMap.panBy( [ 400, 0 ], {
+					duration: 2000,
+					easing: ( t: number ) => t,
+				} );
+				requestAnimationFrame( tick );
+			} )
+	);
+}
+
 async function longTasksUntil( page: Page, until: number ) {
 	const tasks = await page.evaluate(
 		() =>
@@ -199,6 +253,7 @@ async function measureOurs(
 			),
 			...( await longTasksUntil( page, marks.done! ) ),
 			shaderStalls: await shaderStalls( page ),
+			panFps: await panFps( page ),
 		};
 	} catch ( error ) {
 		return {
@@ -251,6 +306,7 @@ async function measureBaseline(
 			done: Math.round( done ),
 			...( await longTasksUntil( page, done ) ),
 			shaderStalls: await shaderStalls( page ),
+			panFps: await panFps( page ),
 		};
 	} catch ( error ) {
 		return {
@@ -463,6 +519,11 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 					),
 					longTasks: median( ok.map( ( run ) => run.longTasks ) ),
 					longestTask: median( ok.map( ( run ) => run.longestTask ) ),
+					panFps: median(
+						ok.flatMap( ( run ) =>
+							typeof run.panFps === 'number' ? [ run.panFps ] : []
+						)
+					),
 					shaderStalls: median(
 						ok.flatMap( ( run ) =>
 							typeof run.shaderStalls === 'number'

@@ -102,12 +102,42 @@ function pad( cells, widths ) {
 		.join( '  ' );
 }
 
+/**
+ * Per size, how much later than the same map without markers the markers were drawn.
+ *
+ * @param {Object} sizes Results by size.
+ * @param {number} alone First frame of the map without markers, ms.
+ * @param {number} cap   The baseline's cap, ms.
+ * @return {string[]} One line per size.
+ */
+function timeAdded( sizes, alone, cap ) {
+	const plus = ( value ) => {
+		if ( value === null || value === undefined ) {
+			return '—';
+		}
+		const delta = Math.round( value - alone );
+		return `${ delta >= 0 ? '+' : '' }${ delta.toLocaleString( 'en' ) } ms`;
+	};
+	return Object.entries( sizes )
+		.filter( ( [ size ] ) => Number( size ) > 0 )
+		.map( ( [ size, { ours, baseline } ] ) => {
+			const theirs = baseline?.capped
+				? `> ${ plus( cap ) }`
+				: plus( baseline?.done );
+			const count = Number( size ).toLocaleString( 'en' );
+			return `${ count }: ours ${ plus( ours.done ) }, baseline ${ theirs }`;
+		} );
+}
+
 function report( raw ) {
 	const rows = [];
 	const checks = [];
 	const cap = raw.baselineCapMs;
 	for ( const [ size, { ours, baseline } ] of Object.entries( raw.sizes ) ) {
 		const count = Number( size );
+		const fps = ( value ) =>
+			value === null || value === undefined ? '—' : `${ value } fps`;
+		let baselinePan = 'n/a';
 		let baselineCell = 'n/a';
 		let baselineTasks = 'n/a';
 		let speedUp = null;
@@ -115,11 +145,13 @@ function report( raw ) {
 		if ( baseline && baseline.capped ) {
 			baselineCell = `> ${ ms( cap ) } (cap)`;
 			baselineTasks = '—';
+			baselinePan = '—';
 			speedUp = ours.done ? cap / ours.done : null;
 			speedUpCell = speedUp ? `> ${ speedUp.toFixed( 1 ) }×` : '—';
 		} else if ( baseline ) {
 			baselineCell = ms( baseline.done );
 			baselineTasks = ms( baseline.longTasks );
+			baselinePan = fps( baseline.panFps );
 			speedUp =
 				baseline.done && ours.done ? baseline.done / ours.done : null;
 			speedUpCell = speedUp ? `${ speedUp.toFixed( 1 ) }×` : '—';
@@ -129,8 +161,10 @@ function report( raw ) {
 			ms( ours.done ),
 			ms( ours.longTasks ),
 			ms( ours.shaderStalls ),
+			fps( ours.panFps ),
 			baselineCell,
 			baselineTasks,
+			baselinePan,
 			speedUpCell,
 		] );
 		if ( count === 100_000 ) {
@@ -171,6 +205,8 @@ function report( raw ) {
 			} );
 		}
 	}
+	const alone = raw.sizes[ 0 ]?.ours?.done;
+	const added = alone ? timeAdded( raw.sizes, alone, cap ) : [];
 	const bytes = raw.bytes;
 	if ( bytes ) {
 		checks.push( {
@@ -192,8 +228,10 @@ function report( raw ) {
 		'ours: first clusters',
 		'ours: long tasks',
 		'(shader links)',
+		'ours: pan',
 		'baseline: all drawn',
 		'baseline: long tasks',
+		'baseline: pan',
 		'speed-up',
 	];
 	const widths = head.map( ( h, i ) =>
@@ -206,6 +244,7 @@ function report( raw ) {
 		'Times from navigation start. Ours: first frame showing the markers (clusters); baseline: all DOM markers added and the map idle.',
 		'Long tasks: sum of main-thread tasks over 50 ms until that moment (ours: until the map is idle after it);',
 		'shader links: the part mapbox-gl spent waiting for WebGL programs to link, long with SwiftShader (CPU "GPU").',
+		'Pan: frames per second while the loaded map pans 400 px in 2 s.',
 		`Calibration: Supercluster indexes 100k points in ${ raw.calibration?.superclusterLoad100kMs ?? '?' } ms here now (${ raw.calibration?.referenceMs ?? '?' } ms on an idle machine).`,
 		pad( head, widths ),
 		pad(
@@ -215,6 +254,12 @@ function report( raw ) {
 		...rows.map( ( r ) => pad( r, widths ) ),
 		'',
 	];
+	if ( added.length ) {
+		lines.push(
+			`Time the markers add to the same map without them (${ ms( alone ) }): ${ added.join( '; ' ) }`,
+			''
+		);
+	}
 	if ( bytes ) {
 		lines.push(
 			'Bytes (gzip, as transferred):',
