@@ -30,7 +30,7 @@ export interface CreateMapOptions {
 	 * container. The block passes its wrapper.
 	 */
 	host?: HTMLElement;
-	/** How long the style may take before the map gives up, in ms. */
+	/** How long the style may take to arrive before the map gives up (`style`), in ms. */
 	loadTimeout?: number;
 }
 
@@ -113,7 +113,7 @@ function failed( host: HTMLElement | null, code: MapErrorCode ): CairnMap {
 }
 
 /**
- * The error code for a mapbox-gl `error` event, or null when the event is not fatal.
+ * The error code for a mapbox-gl `error` event, or null when the map can live with it.
  * @param event
  * @param loaded
  */
@@ -128,6 +128,9 @@ function classify(
 	const sourceId = ( event as { sourceId?: unknown } ).sourceId;
 	if ( sourceId === MARKERS_SOURCE ) {
 		return 'markers';
+	}
+	if ( ( event as { tile?: unknown } ).tile ) {
+		return null; // One tile that failed (and may load on the next move) does not break the map.
 	}
 	return loaded ? null : 'style';
 }
@@ -259,11 +262,13 @@ export function createMap(
 		}
 	};
 
-	const timeout = window.setTimeout( () => {
-		if ( ! loaded ) {
-			fail( 'style' );
-		}
-	}, options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT );
+	// The deadline is the style's: once it is there the map works, even while many markers are
+	// still being clustered (`load` waits for them too).
+	const timeout = window.setTimeout(
+		() => fail( 'style' ),
+		options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT
+	);
+	map.once( 'style.load', () => window.clearTimeout( timeout ) );
 	cleanups.push( () => window.clearTimeout( timeout ) );
 
 	const localize = () =>
@@ -300,7 +305,6 @@ export function createMap(
 
 	map.on( 'load', () => {
 		loaded = true;
-		window.clearTimeout( timeout );
 		if ( shown && ! isNonFatal( shown ) ) {
 			return;
 		}

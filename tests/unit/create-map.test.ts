@@ -310,6 +310,56 @@ describe( 'mapbox-gl error events', () => {
 		expect( map.removed ).toBe( 1 );
 	} );
 
+	it( 'ignores a single tile that fails while the map loads', async () => {
+		const { host, cairn, map } = started();
+		map.fire( 'style.load' );
+		map.fire( 'error', {
+			error: { status: 500 },
+			sourceId: 'composite',
+			tile: {},
+		} );
+		map.fire( 'load' );
+		await expect( cairn.ready ).resolves.toBe( map );
+		expect( host.dataset.cairnState ).toBe( 'ready' );
+		expect( alerts( host ) ).toEqual( [] );
+	} );
+
+	it( 'gives up with style when the style does not arrive in time', async () => {
+		jest.useFakeTimers();
+		try {
+			const parts = block();
+			const cairn = createMap(
+				parts.container,
+				{ accessToken: PUBLIC },
+				{ host: parts.host, loadTimeout: 1000 }
+			);
+			jest.advanceTimersByTime( 1001 );
+			await expect( cairn.ready ).rejects.toMatchObject( {
+				code: 'style',
+			} );
+		} finally {
+			jest.useRealTimers();
+		}
+	} );
+
+	it( 'does not give up once the style is there, however long the markers take', async () => {
+		jest.useFakeTimers();
+		try {
+			const parts = block();
+			createMap(
+				parts.container,
+				{ accessToken: PUBLIC, markersUrl: 'https://example.test/m' },
+				{ host: parts.host, loadTimeout: 1000 }
+			);
+			( fake().maps[ 0 ] as MockMap ).fire( 'style.load' );
+			jest.advanceTimersByTime( 5000 );
+			expect( parts.host.dataset.cairnState ).toBe( 'loading' );
+			expect( alerts( parts.host ) ).toEqual( [] );
+		} finally {
+			jest.useRealTimers();
+		}
+	} );
+
 	it( 'ignores a tile failure after load', async () => {
 		const { host, cairn, map } = started();
 		map.fire( 'load' );
