@@ -21,6 +21,8 @@ import { PINNED_MAP_OPTIONS } from './limits';
 import { announceView, upgradeMarkerList } from './marker-list';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
 import { PopupController } from './popup';
+import type { PrefetchedMarkers } from './prefetch-markers';
+import { compilesShadersInParallel } from './webgl';
 import { checkToken } from './token';
 import type { MapConfig, MapErrorCode } from './types';
 
@@ -32,6 +34,11 @@ export interface CreateMapOptions {
 	host?: HTMLElement;
 	/** How long the style may take to arrive before the map gives up (`style`), in ms. */
 	loadTimeout?: number;
+	/**
+	 * The marker feed, already being fetched (the front-end loader starts it together with
+	 * mapbox-gl). Without it, mapbox-gl's worker fetches `config.markersUrl` once the style is in.
+	 */
+	markers?: Promise< PrefetchedMarkers | null >;
 }
 
 export interface CairnMap {
@@ -211,6 +218,9 @@ export function createMap(
 			language: config.language,
 			cooperativeGestures: config.cooperativeGestures,
 			performanceMetricsCollection: false,
+			precompilePrograms: compilesShadersInParallel(
+				mapContainer.ownerDocument
+			),
 		} );
 	} catch ( error ) {
 		removeInner();
@@ -282,15 +292,20 @@ export function createMap(
 		}
 	} );
 
-	// The markers start loading as soon as the style is there, while the base map's tiles load:
-	// with many markers, fetching and clustering them (in mapbox-gl's worker) is the long part.
-	const addMarkers = () => {
-		if ( ! config.markersUrl || removed ) {
+	// The markers go on the map as soon as the style is there, while the base map's tiles load:
+	// with many markers, fetching and clustering them (in mapbox-gl's worker) is the long part,
+	// so the loader has usually fetched the feed already (`options.markers`).
+	// Only a prefetched feed can still be on its way when the base map has loaded.
+	let markersAdded = ! ( config.markersUrl && options.markers );
+	let markersPending: Promise< unknown > = Promise.resolve();
+	const addMarkers = ( url: string ) => {
+		markersAdded = true;
+		if ( removed ) {
 			return;
 		}
 		const popups = new PopupController( map, config.markerUrl );
 		cleanups.push(
-			addMarkersLayer( map, config.markersUrl, {
+			addMarkersLayer( map, url, {
 				cluster: config.cluster,
 				groupStyles: config.groupStyles,
 				onPointClick: ( id, lngLat ) => popups.open( id, lngLat ),
@@ -301,11 +316,28 @@ export function createMap(
 			() => popups.close()
 		);
 	};
-	map.once( 'style.load', addMarkers );
+	if ( config.markersUrl && ! options.markers ) {
+		map.once( 'style.load', () => addMarkers( config.markersUrl ) );
+	} else if ( config.markersUrl && options.markers ) {
+		const prefetched = options.markers;
+		// A fetched feed is freed with the map (mapbox-gl reads it again if the source reloads).
+		prefetched.then( ( feed ) => {
+			if ( feed && removed ) {
+				feed.release();
+			} else if ( feed ) {
+				cleanups.push( feed.release );
+			}
+		} );
+		const styled = new Promise< void >( ( resolve ) =>
+			map.once( 'style.load', () => resolve() )
+		);
+		markersPending = Promise.all( [ prefetched, styled ] ).then(
+			( [ feed ] ) => addMarkers( feed?.url ?? config.markersUrl )
+		);
+	}
 
-	map.on( 'load', () => {
-		loaded = true;
-		if ( shown && ! isNonFatal( shown ) ) {
+	const announceReady = () => {
+		if ( removed || ( shown && ! isNonFatal( shown ) ) ) {
 			return;
 		}
 		if ( ! shown ) {
@@ -318,6 +350,19 @@ export function createMap(
 				detail: { map },
 			} )
 		);
+	};
+	map.on( 'load', () => {
+		loaded = true;
+		if ( markersAdded ) {
+			announceReady();
+			return;
+		}
+		// The base map was quicker than the feed: ready means the markers are on the map too.
+		markersPending.then( () => {
+			if ( ! removed ) {
+				map.once( 'idle', announceReady );
+			}
+		} );
 	} );
 
 	cleanups.push( addControls( map, config.controls ) );

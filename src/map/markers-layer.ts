@@ -38,6 +38,37 @@ export interface MarkersLayerOptions {
 	onImageError?: () => void;
 }
 
+/** Mapbox Standard's own label font: its glyphs are already loaded for the base map. */
+const STANDARD_FONT = [ 'DIN Pro Medium', 'Arial Unicode MS Regular' ];
+
+/**
+ * The font for the cluster counts: one the style already draws its labels with, so the counts
+ * need no glyph download of their own (which would come last, after the clusters are computed).
+ * Styles that import another (Mapbox Standard) use Standard's font; a style without labels
+ * leaves mapbox-gl's default.
+ *
+ * @param map The map, its style loaded.
+ */
+export function labelFont( map: MapboxMap ): string[] | undefined {
+	const style = map.getStyle();
+	for ( const layer of style?.layers ?? [] ) {
+		const font =
+			layer.type === 'symbol'
+				? ( layer.layout as { 'text-font'?: unknown } | undefined )?.[
+						'text-font'
+					]
+				: undefined;
+		if (
+			Array.isArray( font ) &&
+			font.length > 0 &&
+			font.every( ( name ) => typeof name === 'string' )
+		) {
+			return font as string[];
+		}
+	}
+	return style?.imports?.length ? STANDARD_FONT : undefined;
+}
+
 /**
  * True when the marker's first group is `slug`.
  *
@@ -86,6 +117,7 @@ export function addMarkersLayer(
 ): () => void {
 	const { cluster, onPointClick, onImageError } = options;
 	const styles = options.groupStyles ?? [];
+	const font = labelFont( map );
 	let removed = false;
 
 	map.addSource( MARKERS_SOURCE, {
@@ -123,6 +155,7 @@ export function addMarkersLayer(
 		filter: [ 'has', 'point_count' ],
 		layout: {
 			'text-field': [ 'get', 'point_count_abbreviated' ],
+			...( font ? { 'text-font': font } : {} ),
 			'text-size': 13,
 			'text-allow-overlap': true,
 		},

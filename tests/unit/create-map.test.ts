@@ -28,7 +28,12 @@ interface MockMapbox {
 class MockMap {
 	listeners: Record< string, Listener[] > = {};
 	removed = 0;
-	layers: Record< string, { paint: Record< string, unknown > } > = {};
+	layers: Record<
+		string,
+		{ paint: Record< string, unknown >; layout: Record< string, unknown > }
+	> = {};
+	sources: Record< string, Record< string, unknown > > = {};
+	style: Record< string, unknown > = { layers: [] };
 	images: string[] = [];
 	constructor( readonly options: Record< string, unknown > ) {}
 	on( type: string, ...rest: unknown[] ) {
@@ -57,7 +62,7 @@ class MockMap {
 		return document.createElement( 'canvas' );
 	}
 	getStyle() {
-		return { layers: [] };
+		return this.style;
 	}
 	addControl() {
 		return this;
@@ -71,11 +76,19 @@ class MockMap {
 	getMaxZoom() {
 		return 22;
 	}
-	addSource() {
+	addSource( id: string, source: Record< string, unknown > ) {
+		this.sources[ id ] = source;
 		return this;
 	}
-	addLayer( layer: { id: string; paint?: Record< string, unknown > } ) {
-		this.layers[ layer.id ] = { paint: { ...layer.paint } };
+	addLayer( layer: {
+		id: string;
+		paint?: Record< string, unknown >;
+		layout?: Record< string, unknown >;
+	} ) {
+		this.layers[ layer.id ] = {
+			paint: { ...layer.paint },
+			layout: { ...layer.layout },
+		};
 		return this;
 	}
 	getLayer( id: string ) {
@@ -89,6 +102,9 @@ class MockMap {
 	}
 	setFilter() {}
 	setLayoutProperty() {}
+	getLayoutProperty() {
+		return undefined;
+	}
 	hasImage( id: string ) {
 		return this.images.includes( id );
 	}
@@ -195,6 +211,10 @@ function alerts( host: HTMLElement ) {
 
 const tick = () => new Promise( ( resolve ) => setTimeout( resolve, 5 ) );
 
+// jsdom has no WebGL: the runtime's probe for parallel shader linking finds none.
+HTMLCanvasElement.prototype.getContext = ( () =>
+	null ) as unknown as HTMLCanvasElement[ 'getContext' ];
+
 beforeEach( () => {
 	fake().supported = true;
 	fake().throwOnCreate = null;
@@ -266,6 +286,16 @@ describe( 'createMap refuses before mapbox-gl is constructed', () => {
 		const { host, container } = block();
 		const cairn = createMap( container, { accessToken: PUBLIC }, { host } );
 		await expect( cairn.ready ).rejects.toMatchObject( { code: 'webgl' } );
+	} );
+
+	it( 'asks mapbox-gl to precompile shaders only where they link in parallel', () => {
+		const { host, container } = block();
+		createMap( container, { accessToken: PUBLIC }, { host } );
+		// jsdom: no WebGL, so no KHR_parallel_shader_compile.
+		expect( fake().maps[ 0 ]!.options.precompilePrograms ).toBe( false );
+		expect( fake().maps[ 0 ]!.options.performanceMetricsCollection ).toBe(
+			false
+		);
 	} );
 
 	it( 'webgl when the constructor cannot start a context', async () => {
@@ -433,5 +463,126 @@ describe( 'mapbox-gl error events', () => {
 		expect(
 			map.layers[ 'cairn-points' ]?.paint[ 'circle-opacity' ]
 		).toEqual( [ 'case', firstGroupIs( 'b' ), 0, 1 ] );
+	} );
+} );
+
+describe( 'markers on the map', () => {
+	function withFeed(
+		markers?: Promise< { url: string; release: () => void } | null >
+	) {
+		const parts = block();
+		const cairn = createMap(
+			parts.container,
+			{ accessToken: PUBLIC, markersUrl: 'https://example.test/feed' },
+			{ host: parts.host, markers }
+		);
+		const map = fake().maps[ 0 ] as MockMap;
+		const ready = jest.fn();
+		parts.host.addEventListener( 'cairn:map-ready', ready );
+		return { ...parts, cairn, map, ready };
+	}
+
+	it( 'reads the feed from its address when nothing was prefetched', () => {
+		const { map } = withFeed();
+		expect( map.sources[ 'cairn-markers' ] ).toBeUndefined();
+		map.fire( 'style.load' );
+		expect( map.sources[ 'cairn-markers' ] ).toMatchObject( {
+			type: 'geojson',
+			data: 'https://example.test/feed',
+			cluster: true,
+		} );
+	} );
+
+	it( 'hands a prefetched feed to mapbox-gl and frees it with the map', async () => {
+		const release = jest.fn();
+		const { map, cairn } = withFeed(
+			Promise.resolve( { url: 'blob:https://example.test/1', release } )
+		);
+		map.fire( 'style.load' );
+		await tick();
+		expect( map.sources[ 'cairn-markers' ]!.data ).toBe(
+			'blob:https://example.test/1'
+		);
+		expect( release ).not.toHaveBeenCalled();
+		cairn.destroy();
+		expect( release ).toHaveBeenCalledTimes( 1 );
+	} );
+
+	it( 'falls back to the address when the prefetch failed', async () => {
+		const { map } = withFeed( Promise.resolve( null ) );
+		map.fire( 'style.load' );
+		await tick();
+		expect( map.sources[ 'cairn-markers' ]!.data ).toBe(
+			'https://example.test/feed'
+		);
+	} );
+
+	it( 'is ready only once the markers are on the map, even when the base map was quicker', async () => {
+		let arrive: ( feed: {
+			url: string;
+			release: () => void;
+		} ) => void = () => undefined;
+		const { map, host, ready } = withFeed(
+			new Promise( ( resolve ) => ( arrive = resolve ) )
+		);
+		map.fire( 'style.load' );
+		map.fire( 'load' );
+		await tick();
+		expect( ready ).not.toHaveBeenCalled();
+		expect( host.dataset.cairnState ).toBe( 'loading' );
+		arrive( { url: 'blob:https://example.test/2', release: () => {} } );
+		await tick();
+		expect( map.sources[ 'cairn-markers' ] ).toBeDefined();
+		expect( ready ).not.toHaveBeenCalled();
+		map.fire( 'idle' );
+		expect( ready ).toHaveBeenCalledTimes( 1 );
+		expect( host.dataset.cairnState ).toBe( 'ready' );
+	} );
+
+	it( 'frees a feed that arrives after the map was removed', async () => {
+		const release = jest.fn();
+		let arrive: ( feed: {
+			url: string;
+			release: () => void;
+		} ) => void = () => undefined;
+		const { map, cairn } = withFeed(
+			new Promise( ( resolve ) => ( arrive = resolve ) )
+		);
+		map.fire( 'style.load' );
+		cairn.destroy();
+		arrive( { url: 'blob:https://example.test/3', release } );
+		await tick();
+		expect( release ).toHaveBeenCalledTimes( 1 );
+		expect( map.sources[ 'cairn-markers' ] ).toBeUndefined();
+	} );
+
+	it.each( [
+		[
+			'the first font the style labels with',
+			{
+				layers: [
+					{ id: 'water', type: 'fill' },
+					{
+						id: 'places',
+						type: 'symbol',
+						layout: { 'text-font': [ 'Roboto Bold', 'Noto Sans' ] },
+					},
+				],
+			},
+			[ 'Roboto Bold', 'Noto Sans' ],
+		],
+		[
+			"Standard's font for a style that imports it",
+			{ imports: [ { id: 'basemap' } ], layers: [] },
+			[ 'DIN Pro Medium', 'Arial Unicode MS Regular' ],
+		],
+		[ "mapbox-gl's default without labels", { layers: [] }, undefined ],
+	] )( 'cluster counts use %s', ( _label, style, font ) => {
+		const { map } = withFeed();
+		map.style = style;
+		map.fire( 'style.load' );
+		expect(
+			map.layers[ 'cairn-cluster-count' ]!.layout[ 'text-font' ]
+		).toEqual( font );
 	} );
 } );

@@ -7,6 +7,8 @@
  * and a "Load map" button: nothing is imported, and no Mapbox host contacted, before that click.
  * One click is consent for the page: the other maps on it then load as they come into view.
  */
+import { prefetchMarkers } from '../../map/prefetch-markers';
+
 const SELECTOR = '.wp-block-cairn-map[data-cairn-state="loading"]';
 const CONSENT = '.wp-block-cairn-map__consent';
 
@@ -21,10 +23,15 @@ function parseConfig( host: HTMLElement ): unknown {
 
 async function start( host: HTMLElement ): Promise< void > {
 	const container = host.querySelector( '.wp-block-cairn-map__map' );
+	const config = parseConfig( host );
+	// The feed downloads while mapbox-gl does, instead of after it.
+	const markers = prefetchMarkers(
+		( config as { markersUrl?: unknown } | null )?.markersUrl
+	);
 	const { createMap } = await import(
 		/* webpackChunkName: "cairn-map-runtime" */ '../../map/create-map'
 	);
-	createMap( container, parseConfig( host ), { host } );
+	createMap( container, config, { host, markers } );
 }
 
 function failToLoad( host: HTMLElement ): void {
