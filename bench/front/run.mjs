@@ -103,29 +103,41 @@ function pad( cells, widths ) {
 }
 
 /**
- * Per size, how much later than the same map without markers the markers were drawn.
+ * Per size, how much later than the same map without markers the markers were drawn, each side
+ * against its own map without markers (ours loads mapbox-gl lazily, the baseline in the head), and
+ * how many times less time ours adds.
  *
- * @param {Object} sizes Results by size.
- * @param {number} alone First frame of the map without markers, ms.
- * @param {number} cap   The baseline's cap, ms.
+ * @param {Object} sizes        Results by size.
+ * @param {number} oursAlone    Our map without markers, first frame, ms.
+ * @param {?number} theirsAlone The baseline's map without markers, idle, ms.
+ * @param {number} cap          The baseline's cap, ms.
  * @return {string[]} One line per size.
  */
-function timeAdded( sizes, alone, cap ) {
-	const plus = ( value ) => {
-		if ( value === null || value === undefined ) {
-			return '—';
-		}
-		const delta = Math.round( value - alone );
-		return `${ delta >= 0 ? '+' : '' }${ delta.toLocaleString( 'en' ) } ms`;
-	};
+function timeAdded( sizes, oursAlone, theirsAlone, cap ) {
+	const delta = ( value, alone ) =>
+		value === null || value === undefined || ! alone
+			? null
+			: Math.max( 1, Math.round( value - alone ) );
+	const plus = ( value ) =>
+		value === null ? '—' : `+${ value.toLocaleString( 'en' ) } ms`;
 	return Object.entries( sizes )
 		.filter( ( [ size ] ) => Number( size ) > 0 )
 		.map( ( [ size, { ours, baseline } ] ) => {
-			const theirs = baseline?.capped
-				? `> ${ plus( cap ) }`
-				: plus( baseline?.done );
+			const mine = delta( ours.done, oursAlone );
+			const theirs = delta(
+				baseline?.capped ? cap : baseline?.done,
+				theirsAlone
+			);
+			const ratio =
+				mine && theirs
+					? ` (${ baseline?.capped ? '> ' : '' }${ (
+							theirs / mine
+					  ).toFixed( 1 ) }×)`
+					: '';
 			const count = Number( size ).toLocaleString( 'en' );
-			return `${ count }: ours ${ plus( ours.done ) }, baseline ${ theirs }`;
+			return `${ count }: ours ${ plus( mine ) }, baseline ${
+				baseline?.capped ? '> ' : ''
+			}${ plus( theirs ) }${ ratio }`;
 		} );
 }
 
@@ -206,7 +218,10 @@ function report( raw ) {
 		}
 	}
 	const alone = raw.sizes[ 0 ]?.ours?.done;
-	const added = alone ? timeAdded( raw.sizes, alone, cap ) : [];
+	const theirsAlone = raw.sizes[ 0 ]?.baseline?.done;
+	const added = alone
+		? timeAdded( raw.sizes, alone, theirsAlone, cap )
+		: [];
 	const bytes = raw.bytes;
 	if ( bytes ) {
 		checks.push( {
@@ -256,7 +271,7 @@ function report( raw ) {
 	];
 	if ( added.length ) {
 		lines.push(
-			`Time the markers add to the same map without them (${ ms( alone ) }): ${ added.join( '; ' ) }`,
+			`Time the markers add to the same map without them (ours ${ ms( alone ) }, baseline ${ ms( theirsAlone ) }): ${ added.join( '; ' ) }`,
 			''
 		);
 	}

@@ -222,7 +222,7 @@ mapboxgl.accessToken = ${ JSON.stringify( TOKEN ) };
 const map = new mapboxgl.Map( { container: 'map', style: 'mapbox://styles/mapbox/standard', center: [ 0, 20 ], zoom: 2, performanceMetricsCollection: false } );
 window.benchMap = map;
 map.on( 'load', async () => {
-	const data = await ( await fetch( '/wp-json/cairn/v1/markers?n=${ count }' ) ).json();
+	const data = ${ count } > 0 ? await ( await fetch( '/wp-json/cairn/v1/markers?n=${ count }' ) ).json() : { features: [] };
 	for ( const feature of data.features ) {
 		new mapboxgl.Marker().setLngLat( feature.geometry.coordinates ).addTo( map );
 	}
@@ -271,7 +271,10 @@ export interface BenchSite {
 
 const I18N_STUB = `window.wp=window.wp||{};wp.i18n={__:function(s){return s},_x:function(s){return s},_n:function(a,b,n){return n===1?a:b},sprintf:function(f){var a=[].slice.call(arguments,1),i=0;return f.replace(/%(\\d+\\$)?[sd]/g,function(m,p){return String(p?a[parseInt(p,10)-1]:a[i++])})},setLocaleData:function(){}};`;
 
-export async function startSite( sizes: number[] ): Promise< BenchSite > {
+export async function startSite(
+	sizes: number[],
+	buildDir: string = BUILD
+): Promise< BenchSite > {
 	const cache = new Map< string, Served >();
 	const hasCore = fs.existsSync( path.join( CORE_DIST, 'i18n.min.js' ) );
 	let origin = '';
@@ -309,7 +312,7 @@ export async function startSite( sizes: number[] ): Promise< BenchSite > {
 			);
 			return rel.startsWith( '..' )
 				? null
-				: file( path.join( BUILD, rel ) );
+				: file( path.join( buildDir, rel ) );
 		}
 		if ( p === '/wp-includes/js/dist/hooks.min.js' ) {
 			return hasCore
