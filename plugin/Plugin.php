@@ -70,7 +70,7 @@ final class Plugin {
 		$markers_version = new Markers_Version();
 		$repository      = new Marker_Repository( $markers_version );
 		$group_styles    = new Group_Styles( $markers_version );
-		$editor_data     = new Editor_Data( $settings );
+		$editor_data     = new Editor_Data( $settings, $group_styles );
 		$marker_import   = new Marker_Import( $markers_version );
 		$this->parts     = array(
 			'settings'           => $settings,

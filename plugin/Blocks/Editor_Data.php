@@ -7,6 +7,7 @@
 
 namespace Cairn\Maps\Blocks;
 
+use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Settings\Settings;
 
 /**
@@ -28,12 +29,21 @@ class Editor_Data {
 	private Settings $settings;
 
 	/**
+	 * Looks of the marker groups (colour, icon), so the preview draws markers as visitors see them.
+	 *
+	 * @var Group_Styles|null
+	 */
+	private ?Group_Styles $group_styles;
+
+	/**
 	 * Creates the part.
 	 *
-	 * @param Settings $settings Settings.
+	 * @param Settings          $settings     Settings.
+	 * @param Group_Styles|null $group_styles Looks of the marker groups.
 	 */
-	public function __construct( Settings $settings ) {
-		$this->settings = $settings;
+	public function __construct( Settings $settings, ?Group_Styles $group_styles = null ) {
+		$this->settings     = $settings;
+		$this->group_styles = $group_styles;
 	}
 
 	/**
@@ -58,6 +68,7 @@ class Editor_Data {
 			'markersUrl'       => rest_url( 'cairn/v1/markers' ),
 			'markerUrl'        => rest_url( 'cairn/v1/markers/' ),
 			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
+			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),
 		);
 	}
 

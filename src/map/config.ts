@@ -80,7 +80,12 @@ function cluster( value: unknown ): ClusterConfig {
 	};
 }
 
-function groupStyles( value: unknown ): GroupStyle[] {
+/**
+ * The group looks a map may use; anything malformed is left out.
+ *
+ * @param value Untrusted input.
+ */
+export function groupStyles( value: unknown ): GroupStyle[] {
 	if ( ! Array.isArray( value ) ) {
 		return [];
 	}

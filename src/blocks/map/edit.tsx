@@ -112,6 +112,7 @@ export default function Edit( {
 				accessToken={ token.accessToken }
 				markersUrl={ markersUrl }
 				markerUrl={ data.markerUrl }
+				groupStyles={ data.groupStyles }
 				onMap={ setMap }
 			/>
 			<MarkerEditor

@@ -1,7 +1,8 @@
 /**
  * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
  */
-import type { MapErrorCode } from '../../map/types';
+import { groupStyles } from '../../map/config';
+import type { GroupStyle, MapErrorCode } from '../../map/types';
 
 export interface EditorData {
 	accessToken: string;
@@ -11,6 +12,8 @@ export interface EditorData {
 	markersUrl: string;
 	markerUrl: string;
 	markerEditUrl: string;
+	/** Group colours and icons, so the preview draws markers as visitors see them. */
+	groupStyles: GroupStyle[];
 }
 
 const TOKEN_ERRORS: ReadonlyArray< string > = [
@@ -41,6 +44,7 @@ export function getEditorData(): EditorData {
 		markersUrl: text( data.markersUrl ),
 		markerUrl: text( data.markerUrl ),
 		markerEditUrl: text( data.markerEditUrl ),
+		groupStyles: groupStyles( data.groupStyles ),
 	};
 }
 

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 import type { CairnMap } from '../../map/create-map';
+import type { GroupStyle } from '../../map/types';
 import type { MapBlockAttributes } from './types';
 
 export interface MapPreviewProps {
@@ -18,6 +19,8 @@ export interface MapPreviewProps {
 	/** Feed URL of the block's markers ('' for none). Changing it reloads the data in place. */
 	markersUrl: string;
 	markerUrl: string;
+	/** Group colours and icons (the site's, as on the front end). */
+	groupStyles?: GroupStyle[];
 	/** Called with the map once it is ready, and with null when it goes away. */
 	onMap: ( map: MapboxMap | null ) => void;
 }
@@ -27,6 +30,7 @@ export function MapPreview( {
 	accessToken,
 	markersUrl,
 	markerUrl,
+	groupStyles = [],
 	onMap,
 }: MapPreviewProps ) {
 	const hostRef = useRef< HTMLDivElement >( null );
@@ -56,6 +60,7 @@ export function MapPreview( {
 		minZoom,
 		maxZoom,
 		Boolean( markersUrl ),
+		groupStyles,
 	] );
 
 	useEffect( () => {
@@ -81,6 +86,7 @@ export function MapPreview( {
 					accessToken,
 					markersUrl: current.markersUrl,
 					markerUrl,
+					groupStyles,
 					// The editor never takes over the address bar or page scrolling.
 					hash: false,
 					cooperativeGestures: true,

@@ -450,6 +450,29 @@ final class Group_StylesTest extends TestCase {
 	}
 
 	/**
+	 * The editor's preview gets the same looks as visitors (window.cairnMapsEditor.groupStyles).
+	 */
+	public function test_the_editor_data_contains_the_group_styles(): void {
+		update_term_meta( $this->create_group( 'peaks', 'Peaks' ), Group_Styles::META_COLOR, '#aa0000' );
+		$this->create_group( 'plain', 'Plain' );
+		do_action( 'cairn_maps_markers_changed' );
+
+		$editor_data = Plugin::instance()->get( 'editor' );
+		$this->assertInstanceOf( \Cairn\Maps\Blocks\Editor_Data::class, $editor_data );
+		$this->assertSame(
+			array(
+				array(
+					'slug'  => 'peaks',
+					'color' => '#aa0000',
+					'icon'  => '',
+				),
+			),
+			$editor_data->data()['groupStyles']
+		);
+		$this->assertStringContainsString( '"groupStyles":[{"slug":"peaks","color":"#aa0000","icon":""}]', $editor_data->inline_script() );
+	}
+
+	/**
 	 * The list is bounded, cached by markers version, and refreshed when looks change.
 	 */
 	public function test_group_styles_are_bounded_and_cached_by_markers_version(): void {

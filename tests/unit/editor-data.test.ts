@@ -1,0 +1,39 @@
+/**
+ * `window.cairnMapsEditor` as the block's editor reads it: untrusted values become safe defaults.
+ */
+import { getEditorData } from '../../src/blocks/map/editor-data';
+
+afterEach( () => {
+	delete ( window as { cairnMapsEditor?: unknown } ).cairnMapsEditor;
+} );
+
+describe( 'getEditorData', () => {
+	it( 'keeps well-formed group looks for the preview and drops the rest', () => {
+		( window as { cairnMapsEditor?: unknown } ).cairnMapsEditor = {
+			accessToken: 'pk.x.y',
+			groupStyles: [
+				{ slug: 'peaks', color: '#aa0000', icon: '' },
+				{
+					slug: 'huts',
+					color: 'red',
+					icon: 'https://example.test/hut.png',
+				},
+				{ slug: 'Bad Slug', color: '#000000', icon: '' },
+				{ slug: 'x', color: '#000000', icon: 'javascript:alert(1)' },
+				'nonsense',
+			],
+		};
+		expect( getEditorData().groupStyles ).toEqual( [
+			{ slug: 'peaks', color: '#aa0000', icon: '' },
+			{ slug: 'huts', color: '', icon: 'https://example.test/hut.png' },
+			{ slug: 'x', color: '#000000', icon: '' },
+		] );
+	} );
+
+	it( 'has no group looks, and no token, when nothing was printed', () => {
+		const data = getEditorData();
+		expect( data.groupStyles ).toEqual( [] );
+		expect( data.accessToken ).toBe( '' );
+		expect( data.tokenError ).toBe( '' );
+	} );
+} );
