@@ -28,10 +28,19 @@ async function start( host: HTMLElement ): Promise< void > {
 	const markers = prefetchMarkers(
 		( config as { markersUrl?: unknown } | null )?.markersUrl
 	);
-	const { createMap } = await import(
-		/* webpackChunkName: "cairn-map-runtime" */ '../../map/create-map'
-	);
-	createMap( container, config, { host, markers } );
+	const release = () => markers.then( ( feed ) => feed?.release() );
+	try {
+		const { createMap } = await import(
+			/* webpackChunkName: "cairn-map-runtime" */ '../../map/create-map'
+		);
+		// A map that could not start (no WebGL, a bad token) has no use for the feed.
+		if ( ! createMap( container, config, { host, markers } ).map ) {
+			release();
+		}
+	} catch ( error ) {
+		release();
+		throw error;
+	}
 }
 
 function failToLoad( host: HTMLElement ): void {
