@@ -19,20 +19,14 @@ import { useSelect } from '@wordpress/data';
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
+import { ControlsToggles, StyleField } from '../../components/map-fields';
 import { languageOptions } from '../../map/languages';
-import { CUSTOM_STYLE, styleOptions } from '../../map/styles';
-import type { ControlsConfig, MarkerSource } from '../../map/types';
+import type { MarkerSource } from '../../map/types';
 import { MarkerPicker } from './marker-picker';
 import { NumberField } from './number-field';
 import { PlaceSearch } from './place-search';
 import type { MapBlockAttributes } from './types';
-import {
-	RANGES,
-	heightError,
-	roundTo,
-	styleError,
-	zoomRangeError,
-} from './validation';
+import { RANGES, heightError, roundTo, zoomRangeError } from './validation';
 
 export interface InspectorProps {
 	attributes: MapBlockAttributes;
@@ -46,14 +40,6 @@ interface GroupTerm {
 	slug: string;
 	name: string;
 }
-
-const CONTROL_LABELS: Array< [ keyof ControlsConfig, string ] > = [
-	[ 'zoom', __( 'Zoom buttons', 'cairn-maps' ) ],
-	[ 'compass', __( 'Compass', 'cairn-maps' ) ],
-	[ 'scale', __( 'Scale bar', 'cairn-maps' ) ],
-	[ 'fullscreen', __( 'Fullscreen button', 'cairn-maps' ) ],
-	[ 'geolocate', __( 'Locate me', 'cairn-maps' ) ],
-];
 
 export function Inspector( {
 	attributes,
@@ -77,14 +63,6 @@ export function Inspector( {
 		cooperativeGestures,
 		height,
 	} = attributes;
-	const presets = styleOptions();
-	const isPreset = presets.some( ( option ) => option.value === mapStyle );
-	const [ customStyle, setCustomStyle ] = useState(
-		isPreset ? '' : mapStyle
-	);
-	const [ styleChoice, setStyleChoice ] = useState(
-		isPreset ? mapStyle : CUSTOM_STYLE
-	);
 	const [ heightText, setHeightText ] = useState( height );
 
 	const groups = useSelect(
@@ -119,51 +97,15 @@ export function Inspector( {
 	return (
 		<InspectorControls>
 			<PanelBody title={ __( 'Style', 'cairn-maps' ) }>
-				<SelectControl
-					__next40pxDefaultSize
-					__nextHasNoMarginBottom
-					label={ __( 'Map style', 'cairn-maps' ) }
-					value={ styleChoice }
-					options={ [
-						...presets,
-						{
-							value: CUSTOM_STYLE,
-							label: __( 'Custom style URL', 'cairn-maps' ),
-						},
-					] }
-					onChange={ ( value: string ) => {
-						setStyleChoice( value );
-						if ( value !== CUSTOM_STYLE ) {
-							setAttributes( { mapStyle: value } );
-						} else if (
-							customStyle &&
-							! styleError( customStyle )
-						) {
-							setAttributes( { mapStyle: customStyle } );
+				<StyleField
+					value={ mapStyle }
+					onChange={ ( url, valid ) => {
+						// The block keeps its last valid style while a custom URL is being typed.
+						if ( valid ) {
+							setAttributes( { mapStyle: url } );
 						}
 					} }
 				/>
-				{ styleChoice === CUSTOM_STYLE && (
-					<TextControl
-						__next40pxDefaultSize
-						__nextHasNoMarginBottom
-						label={ __( 'Style URL', 'cairn-maps' ) }
-						value={ customStyle }
-						help={
-							( customStyle && styleError( customStyle ) ) ||
-							__(
-								'mapbox://styles/owner/style or an https:// address.',
-								'cairn-maps'
-							)
-						}
-						onChange={ ( value: string ) => {
-							setCustomStyle( value );
-							if ( ! styleError( value ) ) {
-								setAttributes( { mapStyle: value } );
-							}
-						} }
-					/>
-				) }
 			</PanelBody>
 
 			<PanelBody title={ __( 'View', 'cairn-maps' ) }>
@@ -283,19 +225,12 @@ export function Inspector( {
 				title={ __( 'Controls', 'cairn-maps' ) }
 				initialOpen={ false }
 			>
-				{ CONTROL_LABELS.map( ( [ key, label ] ) => (
-					<ToggleControl
-						key={ key }
-						__nextHasNoMarginBottom
-						label={ label }
-						checked={ controls[ key ] }
-						onChange={ ( checked: boolean ) =>
-							setAttributes( {
-								controls: { ...controls, [ key ]: checked },
-							} )
-						}
-					/>
-				) ) }
+				<ControlsToggles
+					value={ controls }
+					onChange={ ( value ) =>
+						setAttributes( { controls: value } )
+					}
+				/>
 			</PanelBody>
 
 			<PanelBody

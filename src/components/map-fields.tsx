@@ -1,0 +1,112 @@
+/**
+ * Fields the block's inspector and the settings screen's defaults share: the map style (a preset
+ * or a checked custom URL) and the controls a map shows.
+ */
+import {
+	SelectControl,
+	TextControl,
+	ToggleControl,
+} from '@wordpress/components';
+import { useState } from '@wordpress/element';
+import { __ } from '@wordpress/i18n';
+
+import { styleError } from '../blocks/map/validation';
+import { CUSTOM_STYLE, styleOptions } from '../map/styles';
+import type { ControlsConfig } from '../map/types';
+
+export interface StyleFieldProps {
+	/** The style URL in use. */
+	value: string;
+	/**
+	 * Called with every choice: the style URL (trimmed) and whether it is valid. A preset is always
+	 * valid; a custom URL is checked with the same rules the server uses.
+	 */
+	onChange: ( url: string, valid: boolean ) => void;
+}
+
+export function StyleField( { value, onChange }: StyleFieldProps ) {
+	const presets = styleOptions();
+	const [ choice, setChoice ] = useState( () =>
+		presets.some( ( preset ) => preset.value === value )
+			? value
+			: CUSTOM_STYLE
+	);
+	const [ custom, setCustom ] = useState( () =>
+		choice === CUSTOM_STYLE ? value : ''
+	);
+	const error = custom ? styleError( custom ) : '';
+	const pick = ( url: string ) =>
+		onChange( url.trim(), url.trim() !== '' && ! styleError( url ) );
+
+	return (
+		<>
+			<SelectControl
+				__next40pxDefaultSize
+				__nextHasNoMarginBottom
+				label={ __( 'Map style', 'cairn-maps' ) }
+				value={ choice }
+				options={ [
+					...presets,
+					{
+						value: CUSTOM_STYLE,
+						label: __( 'Custom style URL', 'cairn-maps' ),
+					},
+				] }
+				onChange={ ( next: string ) => {
+					setChoice( next );
+					pick( next === CUSTOM_STYLE ? custom : next );
+				} }
+			/>
+			{ choice === CUSTOM_STYLE && (
+				<TextControl
+					__next40pxDefaultSize
+					__nextHasNoMarginBottom
+					label={ __( 'Style URL', 'cairn-maps' ) }
+					value={ custom }
+					onChange={ ( url: string ) => {
+						setCustom( url );
+						pick( url );
+					} }
+					help={
+						error ||
+						__(
+							'mapbox://styles/owner/style, or the https:// address of a style document.',
+							'cairn-maps'
+						)
+					}
+					aria-invalid={ !! error || ! custom }
+				/>
+			) }
+		</>
+	);
+}
+
+export interface ControlsTogglesProps {
+	value: ControlsConfig;
+	onChange: ( value: ControlsConfig ) => void;
+}
+
+export function ControlsToggles( { value, onChange }: ControlsTogglesProps ) {
+	const labels: Array< [ keyof ControlsConfig, string ] > = [
+		[ 'zoom', __( 'Zoom buttons', 'cairn-maps' ) ],
+		[ 'compass', __( 'Compass', 'cairn-maps' ) ],
+		[ 'scale', __( 'Scale bar', 'cairn-maps' ) ],
+		[ 'fullscreen', __( 'Fullscreen button', 'cairn-maps' ) ],
+		[ 'geolocate', __( 'Locate me', 'cairn-maps' ) ],
+	];
+	return (
+		<>
+			{ labels.map( ( [ name, label ] ) => (
+				<ToggleControl
+					key={ name }
+					__nextHasNoMarginBottom
+					label={ label }
+					checked={ value[ name ] }
+					onChange={ ( on: boolean ) =>
+						onChange( { ...value, [ name ]: on } )
+					}
+				/>
+			) ) }
+		</>
+	);
+}
