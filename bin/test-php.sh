@@ -36,13 +36,9 @@ PACKAGES="php-cli php-mysql php-xml php-mbstring php-intl php-gd php-curl mariad
 command -v php >/dev/null || die "php is not installed (Debian: apt-get install $PACKAGES)"
 php -r 'exit( extension_loaded( "mysqli" ) ? 0 : 1 );' ||
 	die "PHP has no mysqli extension (Debian: apt-get install php-mysql)"
-MARIADBD="$(command -v mariadbd || true)"
-[[ -n "$MARIADBD" ]] || MARIADBD="$(ls /usr/sbin/mariadbd /usr/sbin/mysqld 2>/dev/null | head -n 1 || true)"
-[[ -n "$MARIADBD" && -x "$MARIADBD" ]] || die "mariadbd not found (Debian: apt-get install mariadb-server)"
-INSTALL_DB="$(command -v mariadb-install-db || command -v mysql_install_db || true)"
-[[ -n "$INSTALL_DB" ]] || die "mariadb-install-db not found (Debian: apt-get install mariadb-server)"
-CLIENT="$(command -v mariadb || command -v mysql || true)"
-[[ -n "$CLIENT" ]] || die "the mariadb client is not installed (Debian: apt-get install mariadb-client)"
+# shellcheck source=bin/lib/mariadb.sh
+. "$ROOT/bin/lib/mariadb.sh"
+mariadb_find || die "$MARIADB_PROBLEM (Debian: apt-get install $PACKAGES)"
 
 [[ -f "$ROOT/vendor/bin/phpunit" ]] ||
 	die "vendor/ is missing: run 'composer install' in $ROOT first"
@@ -61,45 +57,17 @@ if ! flock -n 9; then
 	flock -w "$TIMEOUT" 9 || die "$DB_DIR is still locked by another test run"
 fi
 
-USER_ARGS=()
-if [[ "$(id -u)" == 0 ]]; then
-	# mariadbd refuses to run as root unless told to; CI runs as root.
-	USER_ARGS=(--user=root)
-fi
-
-# A server left over by a killed run (its pid file is still there): stop it first.
-if [[ -f "$PIDFILE" ]]; then
-	old_pid="$(cat "$PIDFILE" 2>/dev/null || true)"
-	if [[ -n "$old_pid" ]] && kill -0 "$old_pid" 2>/dev/null &&
-		grep -qa -- "$DATA" "/proc/$old_pid/cmdline" 2>/dev/null; then
-		log "stopping a MariaDB left running by an earlier run (pid $old_pid)"
-		kill "$old_pid" 2>/dev/null || true
-		for _ in $(seq 1 100); do kill -0 "$old_pid" 2>/dev/null || break; sleep 0.1; done
-	fi
-	rm -f "$PIDFILE"
-fi
-
+mariadb_stop_stale "$PIDFILE" "$DATA"
 if [[ "${CAIRN_TEST_DB_FRESH:-0}" == 1 ]]; then
 	rm -rf "$DATA"
 fi
-if [[ ! -d "$DATA/mysql" ]]; then
-	log "initialising a MariaDB data directory in $DATA"
-	rm -rf "$DATA"
-	"$INSTALL_DB" --no-defaults --datadir="$DATA" "${USER_ARGS[@]}" --auth-root-authentication-method=socket \
-		--skip-test-db --skip-name-resolve >"$DB_DIR/install.log" 2>&1 ||
-		{ tail -n 20 "$DB_DIR/install.log" >&2; die "mariadb-install-db failed (log: $DB_DIR/install.log)"; }
-fi
-
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-PORT="${CAIRN_TEST_DB_PORT:-3307}"
-for _ in $(seq 1 50); do
-	port_in_use "$PORT" || break
-	PORT=$((PORT + 1))
-done
-port_in_use "$PORT" && die "no free port found from ${CAIRN_TEST_DB_PORT:-3307} on; set CAIRN_TEST_DB_PORT"
+mariadb_init "$DATA" "$DB_DIR"
+PORT="$(free_port "${CAIRN_TEST_DB_PORT:-3307}")" ||
+	die "no free port found from ${CAIRN_TEST_DB_PORT:-3307} on; set CAIRN_TEST_DB_PORT"
 
 DB_PID=""
 stop_db() {
+	DB_PID="${DB_PID:-${MARIADB_PID:-}}" # also a server that failed to come up
 	if [[ -n "$DB_PID" ]] && kill -0 "$DB_PID" 2>/dev/null; then
 		kill "$DB_PID" 2>/dev/null || true
 		for _ in $(seq 1 150); do kill -0 "$DB_PID" 2>/dev/null || break; sleep 0.1; done
@@ -115,41 +83,14 @@ stop_db() {
 trap stop_db EXIT
 trap 'exit 130' INT TERM
 
-: >"$ERRLOG"
-# Test-only durability settings: nothing here must survive a crash, speed matters more.
-# Transient InnoDB statistics are refreshed as rows change, even inside a test's transaction, so
-# queries over bulk-inserted test data get the plans they would get on a live site.
-"$MARIADBD" --no-defaults "${USER_ARGS[@]}" \
-	--datadir="$DATA" --socket="$SOCKET" --pid-file="$PIDFILE" --log-error="$ERRLOG" \
-	--bind-address=127.0.0.1 --port="$PORT" --skip-name-resolve --skip-log-bin \
-	--character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
+# Test-only settings on top of the library's: transient InnoDB statistics are refreshed as rows
+# change, even inside a test's transaction, so queries over bulk-inserted test data get the plans
+# they would get on a live site.
+mariadb_start "$DATA" "$SOCKET" "$PIDFILE" "$ERRLOG" "$PORT" "$TIMEOUT" \
 	--innodb-buffer-pool-size=256M --innodb-log-file-size=128M \
-	--innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --sync-binlog=0 \
-	--innodb-stats-persistent=0 \
-	--max-allowed-packet=64M --max-connections=50 \
-	</dev/null >/dev/null 2>&1 &
-DB_PID=$!
-
-log "starting MariaDB on 127.0.0.1:$PORT (pid $DB_PID)"
-deadline=$((SECONDS + TIMEOUT))
-until "$CLIENT" --no-defaults --socket="$SOCKET" -uroot -e 'SELECT 1' >/dev/null 2>&1; do
-	if ! kill -0 "$DB_PID" 2>/dev/null; then
-		tail -n 30 "$ERRLOG" >&2 || true
-		DB_PID=""
-		die "MariaDB exited while starting (log: $ERRLOG)"
-	fi
-	((SECONDS < deadline)) || { tail -n 30 "$ERRLOG" >&2 || true; die "MariaDB was not ready within ${TIMEOUT}s (log: $ERRLOG)"; }
-	sleep 0.2
-done
-
-"$CLIENT" --no-defaults --socket="$SOCKET" -uroot <<SQL || die "could not create the test database and user"
-DROP DATABASE IF EXISTS \`$DB_NAME\`;
-CREATE DATABASE \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
-CREATE USER IF NOT EXISTS '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
-CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
-GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1';
-GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'localhost';
-SQL
+	--innodb-stats-persistent=0 --max-connections=50
+DB_PID="$MARIADB_PID"
+mariadb_create_db "$SOCKET" "$DB_NAME" "$DB_USER" "$DB_PASSWORD"
 
 # --- PHPUnit -------------------------------------------------------------------------------------
 export CAIRN_TEST_DB_HOST="127.0.0.1:$PORT"

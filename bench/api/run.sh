@@ -62,13 +62,9 @@ command -v php >/dev/null || need "php is not installed"
 php -r 'exit( extension_loaded( "mysqli" ) ? 0 : 1 );' || need "PHP has no mysqli extension (php-mysql)"
 php -d opcache.enable_cli=1 -r 'exit( function_exists( "opcache_get_status" ) ? 0 : 1 );' ||
 	need "PHP has no OPcache extension (php-opcache, part of php-cli/php-fpm on Debian)"
-MARIADBD="$(command -v mariadbd || true)"
-[[ -n "$MARIADBD" ]] || MARIADBD="$(ls /usr/sbin/mariadbd /usr/sbin/mysqld 2>/dev/null | head -n 1 || true)"
-[[ -n "$MARIADBD" && -x "$MARIADBD" ]] || need "mariadbd not found (mariadb-server)"
-INSTALL_DB="$(command -v mariadb-install-db || command -v mysql_install_db || true)"
-[[ -n "$INSTALL_DB" ]] || need "mariadb-install-db not found (mariadb-server)"
-CLIENT="$(command -v mariadb || command -v mysql || true)"
-[[ -n "$CLIENT" ]] || need "the mariadb client is not installed (mariadb-client)"
+# shellcheck source=bin/lib/mariadb.sh
+. "$ROOT/bin/lib/mariadb.sh"
+mariadb_find || need "$MARIADB_PROBLEM"
 command -v node >/dev/null || need "node is not installed (Node.js 20+)"
 node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || die "Node.js 20+ is required (found $(node -v))"
 command -v flock >/dev/null || die "flock is missing (Debian: util-linux)"
@@ -154,15 +150,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {
-	local port="$1"
-	for _ in $(seq 1 50); do
-		port_in_use "$port" || { echo "$port"; return 0; }
-		port=$((port + 1))
-	done
-	return 1
-}
 
 # --- WordPress root: a copy of core (never the pristine .cache/wordpress) ----------------------------
 core_stamp="$(cat "$WP_CORE_DIR/.cairn-core" 2>/dev/null || echo unknown)"
@@ -182,52 +169,15 @@ PEAK_LOG="$BENCH/peak.log"
 : >"$PEAK_LOG"
 
 # --- MariaDB ---------------------------------------------------------------------------------------
-USER_ARGS=()
-[[ "$(id -u)" == 0 ]] && USER_ARGS=(--user=root)
-if [[ -f "$DB_PIDFILE" ]]; then
-	old_pid="$(cat "$DB_PIDFILE" 2>/dev/null || true)"
-	if [[ -n "$old_pid" ]] && kill -0 "$old_pid" 2>/dev/null && grep -qa -- "$DATA" "/proc/$old_pid/cmdline" 2>/dev/null; then
-		log "stopping a MariaDB left running by an earlier bench run (pid $old_pid)"
-		stop_pid "$old_pid" "old MariaDB"
-	fi
-	rm -f "$DB_PIDFILE"
-fi
-if [[ ! -d "$DATA/mysql" ]]; then
-	log "initialising a MariaDB data directory in $DATA"
-	rm -rf "$DATA"
-	"$INSTALL_DB" --no-defaults --datadir="$DATA" "${USER_ARGS[@]}" --auth-root-authentication-method=socket \
-		--skip-test-db --skip-name-resolve >"$DB_DIR/install.log" 2>&1 ||
-		{ tail -n 20 "$DB_DIR/install.log" >&2; die "mariadb-install-db failed (log: $DB_DIR/install.log)"; }
-fi
+mariadb_stop_stale "$DB_PIDFILE" "$DATA"
+mariadb_init "$DATA" "$DB_DIR"
 DB_PORT="$(free_port "${BENCH_DB_PORT:-3390}")" || die "no free port for MariaDB from ${BENCH_DB_PORT:-3390} on"
-: >"$DB_ERRLOG"
 # Server settings of a small production box (buffer pool holds the data set); durability relaxed
 # only to make seeding quick — reads, which is all that is measured, are unaffected.
-"$MARIADBD" --no-defaults "${USER_ARGS[@]}" \
-	--datadir="$DATA" --socket="$SOCKET" --pid-file="$DB_PIDFILE" --log-error="$DB_ERRLOG" \
-	--bind-address=127.0.0.1 --port="$DB_PORT" --skip-name-resolve --skip-log-bin \
-	--character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
-	--innodb-buffer-pool-size=512M --innodb-log-file-size=256M \
-	--innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --sync-binlog=0 \
-	--max-allowed-packet=64M --max-connections=100 \
-	</dev/null >/dev/null 2>&1 9>&- &
-PIDS+=("$!:MariaDB")
-DB_PID=$!
-log "MariaDB on 127.0.0.1:$DB_PORT (pid $DB_PID)"
-deadline=$((SECONDS + 60))
-until "$CLIENT" --no-defaults --socket="$SOCKET" -uroot -e 'SELECT 1' >/dev/null 2>&1; do
-	kill -0 "$DB_PID" 2>/dev/null || { tail -n 30 "$DB_ERRLOG" >&2; die "MariaDB exited while starting (log: $DB_ERRLOG)"; }
-	((SECONDS < deadline)) || { tail -n 30 "$DB_ERRLOG" >&2; die "MariaDB was not ready within 60 s"; }
-	sleep 0.2
-done
-"$CLIENT" --no-defaults --socket="$SOCKET" -uroot <<SQL || die "could not create the bench database and user"
-DROP DATABASE IF EXISTS \`$DB_NAME\`;
-CREATE DATABASE \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
-CREATE USER IF NOT EXISTS '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
-CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
-GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1';
-GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'localhost';
-SQL
+mariadb_start "$DATA" "$SOCKET" "$DB_PIDFILE" "$DB_ERRLOG" "$DB_PORT" 60 \
+	--innodb-buffer-pool-size=512M --innodb-log-file-size=256M --max-connections=100
+PIDS+=("$MARIADB_PID:MariaDB")
+mariadb_create_db "$SOCKET" "$DB_NAME" "$DB_USER" "$DB_PASSWORD"
 
 # --- wp-config.php ---------------------------------------------------------------------------------
 HTTP_PORT="$(free_port "${BENCH_HTTP_PORT:-8890}")" || die "no free HTTP port from ${BENCH_HTTP_PORT:-8890} on"
