@@ -8,11 +8,9 @@ import { expect, test } from './fixtures/maps-service';
 import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
 import {
 	nextMoveEnd,
-	recordMapEvents,
 	waitForIdle,
-	watchPageErrors,
 	publishFrontPage,
-	removeCreated,
+	guardVisitorPages,
 } from './utils/front-map';
 
 const ALL_ON = {
@@ -43,7 +41,6 @@ const urls: Record< string, string > = {};
 test.describe( 'front-end map controls and language', () => {
 	test.use( { storageState: VISITOR_STATE } );
 
-	let pageErrors: Error[] = [];
 	test.beforeAll( async ( { requestUtils } ) => {
 		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
 		const pages: Record< string, Record< string, unknown > > = {
@@ -74,16 +71,7 @@ test.describe( 'front-end map controls and language', () => {
 			);
 		}
 	} );
-	test.afterAll( async ( { requestUtils } ) => {
-		await removeCreated( requestUtils );
-	} );
-	test.beforeEach( async ( { page } ) => {
-		pageErrors = watchPageErrors( page );
-		await recordMapEvents( page );
-	} );
-	test.afterEach( () => {
-		expect( pageErrors.map( ( error ) => error.message ) ).toEqual( [] );
-	} );
+	guardVisitorPages();
 
 	test( 'shows exactly the controls the block asks for', async ( {
 		page,

@@ -18,12 +18,10 @@ import type { MapsService } from './fixtures/maps-service';
 import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
 import {
 	expectMapError,
-	recordMapEvents,
 	seedMarkers,
 	waitForIdle,
-	watchPageErrors,
 	publishFrontPage,
-	removeCreated,
+	guardVisitorPages,
 } from './utils/front-map';
 
 const SECRET_TOKEN = `sk.${ Buffer.from(
@@ -57,17 +55,7 @@ test.describe( 'front-end map failures', () => {
 		);
 	} );
 
-	let pageErrors: Error[] = [];
-	test.afterAll( async ( { requestUtils } ) => {
-		await removeCreated( requestUtils );
-	} );
-	test.beforeEach( async ( { page } ) => {
-		pageErrors = watchPageErrors( page );
-		await recordMapEvents( page );
-	} );
-	test.afterEach( () => {
-		expect( pageErrors.map( ( error ) => error.message ) ).toEqual( [] );
-	} );
+	guardVisitorPages();
 
 	const serviceFailures: Array<
 		[ string, string, ( service: MapsService ) => void ]

@@ -10,11 +10,9 @@ import { expect, test } from './fixtures/maps-service';
 import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
 import {
 	nextMoveEnd,
-	recordMapEvents,
 	waitForIdle,
-	watchPageErrors,
 	publishFrontPage,
-	removeCreated,
+	guardVisitorPages,
 } from './utils/front-map';
 
 const NO_MARKERS = { source: 'ids', groups: [], ids: [] };
@@ -58,7 +56,6 @@ function fragment( page: Page ): Promise< string > {
 test.describe( 'front-end map view in the address', () => {
 	test.use( { storageState: VISITOR_STATE } );
 
-	let pageErrors: Error[] = [];
 	test.beforeAll( async ( { requestUtils } ) => {
 		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
 		singleUrl = await publishFrontPage(
@@ -78,16 +75,7 @@ test.describe( 'front-end map view in the address', () => {
 				} )
 		);
 	} );
-	test.afterAll( async ( { requestUtils } ) => {
-		await removeCreated( requestUtils );
-	} );
-	test.beforeEach( async ( { page } ) => {
-		pageErrors = watchPageErrors( page );
-		await recordMapEvents( page );
-	} );
-	test.afterEach( () => {
-		expect( pageErrors.map( ( error ) => error.message ) ).toEqual( [] );
-	} );
+	guardVisitorPages();
 
 	test( 'a valid fragment restores zoom, centre, bearing and pitch', async ( {
 		page,

@@ -10,10 +10,8 @@ import { expect, test } from './fixtures/maps-service';
 import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
 import {
 	publishFrontPage,
-	recordMapEvents,
-	removeCreated,
 	waitForIdle,
-	watchPageErrors,
+	guardVisitorPages,
 } from './utils/front-map';
 
 const PLUGIN_PATH = '/wp-content/plugins/cairn-maps/';
@@ -33,7 +31,6 @@ function recordRequests( page: Page ): Array< { url: string; at: number } > {
 test.describe( 'front-end loading', () => {
 	test.use( { storageState: VISITOR_STATE } );
 
-	let pageErrors: Error[] = [];
 	test.beforeAll( async ( { requestUtils } ) => {
 		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
 		urls.plain = await publishFrontPage(
@@ -61,16 +58,7 @@ test.describe( 'front-end loading', () => {
 				} )
 		);
 	} );
-	test.afterAll( async ( { requestUtils } ) => {
-		await removeCreated( requestUtils );
-	} );
-	test.beforeEach( async ( { page } ) => {
-		pageErrors = watchPageErrors( page );
-		await recordMapEvents( page );
-	} );
-	test.afterEach( () => {
-		expect( pageErrors.map( ( error ) => error.message ) ).toEqual( [] );
-	} );
+	guardVisitorPages();
 
 	test( 'a page without the block loads nothing of the plugin', async ( {
 		page,

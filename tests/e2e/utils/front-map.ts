@@ -7,7 +7,8 @@ import type { Locator, Page } from '@playwright/test';
 import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 import type { Map as MapboxMap } from 'mapbox-gl';
 
-import { expect } from '../fixtures/maps-service';
+import { expect, test } from '../fixtures/maps-service';
+import { createPublishedPage } from './map-page';
 
 export interface MapEvents {
 	/** `cairn:map-error` details, in order, with the index of the block that sent them. */
@@ -139,13 +140,28 @@ export async function publishFrontPage(
 	title: string,
 	content: string
 ): Promise< string > {
-	const page = ( await requestUtils.rest( {
-		method: 'POST',
-		path: '/wp/v2/pages',
-		data: { title, content, status: 'publish' },
-	} ) ) as { id: number; link: string };
+	const page = await createPublishedPage( requestUtils, title, content );
 	created.push( { path: '/wp/v2/pages', id: page.id } );
 	return page.link;
+}
+
+/**
+ * The hooks every front-end spec shares, registered in the calling `describe`: each test's page
+ * records the map events and must end without an uncaught error, and what the spec created over
+ * REST is removed after it.
+ */
+export function guardVisitorPages(): void {
+	let pageErrors: Error[] = [];
+	test.afterAll( async ( { requestUtils } ) => {
+		await removeCreated( requestUtils );
+	} );
+	test.beforeEach( async ( { page } ) => {
+		pageErrors = watchPageErrors( page );
+		await recordMapEvents( page );
+	} );
+	test.afterEach( () => {
+		expect( pageErrors.map( ( error ) => error.message ) ).toEqual( [] );
+	} );
 }
 
 /**

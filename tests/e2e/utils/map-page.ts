@@ -21,18 +21,26 @@ export async function setToken(
 	} );
 }
 
+/** Publishes a page with the given block markup; returns its id and URL. */
+export async function createPublishedPage(
+	requestUtils: RequestUtils,
+	title: string,
+	content: string
+): Promise< { id: number; link: string } > {
+	return ( await requestUtils.rest( {
+		method: 'POST',
+		path: '/wp/v2/pages',
+		data: { title, content, status: 'publish' },
+	} ) ) as { id: number; link: string };
+}
+
 /** Publishes a page with the given block markup and returns its URL. */
 export async function publishPage(
 	requestUtils: RequestUtils,
 	title: string,
 	content: string
 ): Promise< string > {
-	const page = ( await requestUtils.rest( {
-		method: 'POST',
-		path: '/wp/v2/pages',
-		data: { title, content, status: 'publish' },
-	} ) ) as { link: string };
-	return page.link;
+	return ( await createPublishedPage( requestUtils, title, content ) ).link;
 }
 
 /** Block markup for a map with the given attributes. */
