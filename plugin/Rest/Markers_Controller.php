@@ -112,14 +112,9 @@ class Markers_Controller {
 	public function not_modified_early(): void {
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only; every value is validated below.
 		$headers = $this->early_not_modified_headers( wp_unslash( $_SERVER ), wp_unslash( $_GET ), $_COOKIE );
-		if ( null === $headers || headers_sent() ) {
-			return;
+		if ( null !== $headers ) {
+			Early_Not_Modified::send( $headers );
 		}
-		status_header( 304 );
-		foreach ( $headers as $name => $value ) {
-			header( "{$name}: {$value}" );
-		}
-		exit;
 	}
 
 	/**
@@ -135,23 +130,9 @@ class Markers_Controller {
 	 */
 	public function early_not_modified_headers( array $server, array $query, array $cookies ): ?array {
 		$method = strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) );
-		$match  = $server['HTTP_IF_NONE_MATCH'] ?? null;
-		if ( ( 'GET' !== $method && 'HEAD' !== $method ) || ! is_string( $match ) || '' === trim( $match ) ) {
-			return null;
-		}
-		foreach ( self::EARLY_BLOCKING_HEADERS as $name ) {
-			if ( ! empty( $server[ $name ] ) ) {
-				return null;
-			}
-		}
-		$auth_cookies = array_filter( array( defined( 'AUTH_COOKIE' ) ? AUTH_COOKIE : '', defined( 'SECURE_AUTH_COOKIE' ) ? SECURE_AUTH_COOKIE : '', defined( 'LOGGED_IN_COOKIE' ) ? LOGGED_IN_COOKIE : '' ) );
-		foreach ( array_keys( $cookies ) as $cookie ) {
-			$cookie = (string) $cookie;
-			if ( in_array( $cookie, $auth_cookies, true ) || ( 0 === strpos( $cookie, 'wordpress_' ) && 'wordpress_test_cookie' !== $cookie ) ) {
-				return null;
-			}
-		}
-		if ( array() !== array_diff( array_map( 'strval', array_keys( $query ) ), self::EARLY_PARAMS ) || ! $this->is_feed_path( $server, $query ) ) {
+		$match  = Early_Not_Modified::anonymous_condition( $server, $cookies, self::EARLY_BLOCKING_HEADERS );
+		$route  = '/' . self::REST_NAMESPACE . '/markers';
+		if ( null === $match || array() !== array_diff( array_map( 'strval', array_keys( $query ) ), self::EARLY_PARAMS ) || Early_Not_Modified::route( $server, $query ) !== $route ) {
 			return null;
 		}
 		$filters = array();
@@ -172,17 +153,7 @@ class Markers_Controller {
 				$filters['bbox'] = self::parse_bbox( $value );
 			}
 		}
-		if ( self::has_foreign_rest_authentication() ) {
-			return null;
-		}
-		/**
-		 * Filters whether a matching conditional request for the marker feed from an anonymous
-		 * visitor is answered with 304 before `init` (true), or by the REST server (false).
-		 *
-		 * @since 0.1.0
-		 * @param bool $early Whether to answer early.
-		 */
-		if ( ! (bool) apply_filters( 'cairn_maps_early_not_modified', true ) ) {
+		if ( ! Early_Not_Modified::allowed( $route ) ) {
 			return null;
 		}
 		$etag = $this->feed->etag( $filters );
@@ -196,46 +167,6 @@ class Markers_Controller {
 			// Core's CORS code sends "Vary: Origin" to anonymous GETs; the feed adds Accept-Encoding.
 			'Vary'          => 'GET' === $method ? 'Origin, Accept-Encoding' : 'Accept-Encoding',
 		);
-	}
-
-	/**
-	 * Whether the request is for the feed route: `?rest_route=/cairn/v1/markers`, or its pretty
-	 * path under the REST prefix when pretty permalinks are on.
-	 *
-	 * @param array<string, mixed> $server Request server variables.
-	 * @param array<string, mixed> $query  Query parameters.
-	 */
-	private function is_feed_path( array $server, array $query ): bool {
-		$route = '/' . self::REST_NAMESPACE . '/markers';
-		if ( isset( $query['rest_route'] ) ) {
-			return is_string( $query['rest_route'] ) && untrailingslashit( $query['rest_route'] ) === $route;
-		}
-		if ( '' === (string) get_option( 'permalink_structure' ) ) {
-			return false;
-		}
-		$path = wp_parse_url( (string) ( $server['REQUEST_URI'] ?? '' ), PHP_URL_PATH );
-		$home = wp_parse_url( home_url( '/' ), PHP_URL_PATH );
-		return is_string( $path ) && untrailingslashit( $path ) === untrailingslashit( is_string( $home ) ? $home : '/' ) . '/' . rest_get_url_prefix() . $route;
-	}
-
-	/**
-	 * Whether something beside core's own checks hooks `rest_authentication_errors` (a plugin that
-	 * restricts the REST API, say): its rules need the REST server.
-	 */
-	private static function has_foreign_rest_authentication(): bool {
-		global $wp_filter;
-		$hook = $wp_filter['rest_authentication_errors'] ?? null;
-		if ( ! $hook instanceof \WP_Hook ) {
-			return false;
-		}
-		foreach ( $hook->callbacks as $callbacks ) {
-			foreach ( $callbacks as $callback ) {
-				if ( ! is_string( $callback['function'] ) || ! in_array( $callback['function'], array( 'rest_cookie_check_errors', 'rest_application_password_check_errors' ), true ) ) {
-					return true;
-				}
-			}
-		}
-		return false;
 	}
 
 	/**
@@ -596,10 +527,15 @@ class Markers_Controller {
 	/**
 	 * Cache-Control of an answer: public for anonymous visitors, never stored when logged in.
 	 *
+	 * The other public routes (the maps of a post) follow the same policy and filter.
+	 *
+	 * @since 0.1.0
+	 * @since 0.2.0 Public and static, $stale optional.
+	 *
 	 * @param bool $logged_in Whether the request is authenticated.
 	 * @param bool $stale     Whether the answer is the previous build, served during a rebuild.
 	 */
-	private function cache_control( bool $logged_in, bool $stale ): string {
+	public static function cache_control( bool $logged_in, bool $stale = false ): string {
 		if ( $logged_in ) {
 			return 'private, no-store';
 		}
