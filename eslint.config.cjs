@@ -7,7 +7,12 @@ const wpPlugin = require( '@wordpress/eslint-plugin' );
 module.exports = [
 	...defaultConfig,
 	{
-		ignores: [ 'tests/fixtures/mapbox/generated/**', 'artifacts/**' ],
+		ignores: [
+			'tests/fixtures/mapbox/generated/**',
+			'artifacts/**',
+			'packages/*/dist/**',
+			'examples/*/dist/**',
+		],
 	},
 	...wpPlugin.configs[ 'test-unit' ].map( ( c ) => ( {
 		...c,
@@ -24,6 +29,7 @@ module.exports = [
 	{
 		files: [
 			'bin/**',
+			'packages/map/build.mjs',
 			'tests/e2e/**',
 			'playwright.config.ts',
 			'*.config.js',

@@ -308,6 +308,17 @@ export function freshSiteCore( core ) {
 	if ( copy.status !== 0 ) {
 		fail( `could not copy ${ core } to ${ siteCore }` );
 	}
+	// Development-site helpers (see each file): not part of the plugin.
+	const muPlugins = path.join( siteCore, 'wp-content', 'mu-plugins' );
+	fs.mkdirSync( muPlugins, { recursive: true } );
+	for ( const file of fs.readdirSync(
+		path.join( ROOT, 'bin', 'site-mu-plugins' )
+	) ) {
+		fs.copyFileSync(
+			path.join( ROOT, 'bin', 'site-mu-plugins', file ),
+			path.join( muPlugins, file )
+		);
+	}
 	return siteCore;
 }
 

@@ -8,7 +8,9 @@
 namespace Cairn\Maps;
 
 /**
- * Reads src/map/limits.json, the one home of the map's numbers, so PHP and TypeScript never disagree.
+ * Reads limits.json, the one home of the map's numbers, so PHP and TypeScript never disagree. Its
+ * source is packages/map/src/limits.json (the runtime's); the build copies it to build/limits.json,
+ * which is what a release ships.
  *
  * @since 0.1.0
  */
@@ -47,7 +49,7 @@ final class Limits {
 	public static function all(): array {
 		if ( null === self::$limits ) {
 			// A local file shipped with the plugin, not a remote URL.
-			$json         = file_get_contents( CAIRN_MAPS_DIR . 'src/map/limits.json' ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
+			$json         = file_get_contents( CAIRN_MAPS_DIR . 'build/limits.json' ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
 			$decoded      = is_string( $json ) ? json_decode( $json, true ) : null;
 			self::$limits = is_array( $decoded ) ? $decoded : array();
 		}

@@ -11,8 +11,8 @@ import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 import { styleError } from '../blocks/map/validation';
-import { CUSTOM_STYLE, styleOptions } from '../map/styles';
-import type { ControlsConfig } from '../map/types';
+import { CUSTOM_STYLE, styleOptions } from '../../packages/map/src/styles';
+import type { ControlsConfig } from '../../packages/map/src/types';
 
 export interface StyleFieldProps {
 	/** The style URL in use. */

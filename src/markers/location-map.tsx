@@ -13,8 +13,8 @@ import type {
 import { useEffect, useRef, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import type { CairnMap } from '../map/create-map';
-import type { LngLat } from '../map/types';
+import type { CairnMap } from '../blocks/map/runtime';
+import type { LngLat } from '../../packages/map/src/types';
 
 export interface LocationMapProps {
 	/** Public Mapbox token. */
@@ -62,7 +62,7 @@ export function LocationMap( {
 		const start = latest.current.position;
 		Promise.all( [
 			import(
-				/* webpackChunkName: "cairn-map-runtime" */ '../map/create-map'
+				/* webpackChunkName: "cairn-map-runtime" */ '../blocks/map/runtime'
 			),
 			import( /* webpackChunkName: "cairn-mapbox" */ 'mapbox-gl' ),
 		] ).then( ( [ { createMap }, { default: mapboxgl } ] ) => {

@@ -14,9 +14,9 @@ import { useEffect, useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 
 import { getEditorData } from '../blocks/map/editor-data';
-import { errorMessage } from '../map/errors';
-import { LIMITS } from '../map/limits';
-import type { LngLat } from '../map/types';
+import { errorMessage } from '../../packages/map/src/errors';
+import { LIMITS } from '../../packages/map/src/limits';
+import type { LngLat } from '../../packages/map/src/types';
 import { LocationMap } from './location-map';
 import { parseCoordinates } from './parse-coordinates';
 

@@ -11,7 +11,7 @@ import { __ } from '@wordpress/i18n';
 
 import { styleError } from '../blocks/map/validation';
 import { ControlsToggles, StyleField } from '../components/map-fields';
-import { languageOptions } from '../map/languages';
+import { languageOptions } from '../../packages/map/src/languages';
 import type { SiteDefaults } from './defaults';
 
 export interface DefaultsPanelProps {

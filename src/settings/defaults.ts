@@ -3,8 +3,11 @@
  * and controls a newly inserted block starts with. Their built-in values are block.json's.
  */
 import metadata from '../blocks/map/block.json';
-import { isValidStyleUrl, LANGUAGE_PATTERN } from '../map/config';
-import type { ControlsConfig } from '../map/types';
+import {
+	isValidStyleUrl,
+	LANGUAGE_PATTERN,
+} from '../../packages/map/src/config';
+import type { ControlsConfig } from '../../packages/map/src/types';
 
 export interface SiteDefaults {
 	mapStyle: string;

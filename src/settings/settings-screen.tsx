@@ -7,7 +7,7 @@ import { useEffect, useState } from '@wordpress/element';
 import type { FormEvent } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
 
-import { checkToken } from '../map/token';
+import { checkToken } from '../../packages/map/src/token';
 import {
 	fetchPluginSettings,
 	requestErrorMessage,

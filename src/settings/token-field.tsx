@@ -6,7 +6,7 @@ import { TextControl } from '@wordpress/components';
 import { useId } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import { checkToken } from '../map/token';
+import { checkToken } from '../../packages/map/src/token';
 import { tokenVerdict } from './token-messages';
 import './token-field.scss';
 

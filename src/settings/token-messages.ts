@@ -5,7 +5,7 @@
  */
 import { __, sprintf } from '@wordpress/i18n';
 
-import type { TokenCheck } from '../map/token';
+import type { TokenCheck } from '../../packages/map/src/token';
 
 export interface TokenVerdict {
 	/** Whether the token may be saved (a public token, or empty to remove the token). */

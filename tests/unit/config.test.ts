@@ -2,8 +2,8 @@
  * Attribute/config parsing: what the runtime accepts, and what it replaces with the block defaults.
  */
 import metadata from '../../src/blocks/map/block.json';
-import { isValidStyleUrl, parseMapConfig } from '../../src/map/config';
-import { MapError } from '../../src/map/errors';
+import { isValidStyleUrl, parseMapConfig } from '../../packages/map/src/config';
+import { MapError } from '../../packages/map/src/errors';
 
 const defaults = metadata.attributes;
 

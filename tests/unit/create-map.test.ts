@@ -7,9 +7,9 @@
  */
 import { TextDecoder as NodeTextDecoder } from 'node:util';
 
-import { createMap } from '../../src/map/create-map';
-import { firstGroupIs } from '../../src/map/markers-layer';
-import type { MapErrorCode } from '../../src/map/types';
+import { createMap } from '../../src/blocks/map/runtime';
+import { firstGroupIs } from '../../packages/map/src/markers-layer';
+import type { MapErrorCode } from '../../packages/map/src/types';
 
 // jsdom lacks TextDecoder (the token check decodes the payload); every supported browser has it.
 if ( typeof globalThis.TextDecoder === 'undefined' ) {

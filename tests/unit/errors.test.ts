@@ -1,8 +1,8 @@
 /**
  * Every error code has a plain-language message, and none leaks a URL or a token.
  */
-import { MapError, errorMessage } from '../../src/map/errors';
-import type { MapErrorCode } from '../../src/map/types';
+import { MapError, errorMessage } from '../../packages/map/src/errors';
+import type { MapErrorCode } from '../../packages/map/src/types';
 
 const CODES: MapErrorCode[] = [
 	'missing-token',

@@ -6,7 +6,7 @@ import {
 	parseView,
 	readLocationHash,
 	writeLocationHash,
-} from '../../src/map/hash';
+} from '../../packages/map/src/hash';
 
 describe( 'parseView', () => {
 	it.each( [

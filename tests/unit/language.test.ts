@@ -5,7 +5,7 @@ import {
 	nameField,
 	resolveLanguage,
 	rewriteTextField,
-} from '../../src/map/language';
+} from '../../packages/map/src/language';
 
 describe( 'resolveLanguage', () => {
 	it.each( [

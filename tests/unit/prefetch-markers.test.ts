@@ -2,7 +2,7 @@
  * The loader's prefetch of the marker feed: same-origin only, a Blob URL on success, null
  * (so the runtime falls back to the feed's address) on any failure.
  */
-import { prefetchMarkers } from '../../src/map/prefetch-markers';
+import { prefetchMarkers } from '../../packages/map/src/prefetch-markers';
 
 const created: Blob[] = [];
 const revoked: string[] = [];

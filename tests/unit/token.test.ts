@@ -5,7 +5,7 @@
 import { TextDecoder as NodeTextDecoder } from 'node:util';
 
 import table from '../fixtures/tokens.json';
-import { checkToken } from '../../src/map/token';
+import { checkToken } from '../../packages/map/src/token';
 import { tokenVerdict } from '../../src/settings/token-messages';
 
 // jsdom, Jest's stand-in browser, lacks TextDecoder; every browser the plugin supports has it.

@@ -1,7 +1,7 @@
 /**
  * The probe for parallel shader linking that decides `precompilePrograms`.
  */
-type Probe = typeof import( '../../src/map/webgl' );
+type Probe = typeof import( '../../packages/map/src/webgl' );
 
 function probeWith( extensions: string[] ): {
 	result: boolean;
@@ -23,7 +23,7 @@ function probeWith( extensions: string[] ): {
 	// A fresh module each time: the answer is cached per page.
 	jest.isolateModules( () => {
 		const { compilesShadersInParallel } =
-			require( '../../src/map/webgl' ) as Probe;
+			require( '../../packages/map/src/webgl' ) as Probe;
 		result = compilesShadersInParallel( document );
 		compilesShadersInParallel( document );
 	} );
@@ -49,7 +49,7 @@ describe( 'compilesShadersInParallel', () => {
 			.mockImplementation( ( () => null ) as never );
 		jest.isolateModules( () => {
 			const { compilesShadersInParallel } =
-				require( '../../src/map/webgl' ) as Probe;
+				require( '../../packages/map/src/webgl' ) as Probe;
 			expect( compilesShadersInParallel( document ) ).toBe( false );
 		} );
 		getContext.mockRestore();

@@ -1,8 +1,8 @@
 /**
  * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
  */
-import { groupStyles } from '../../map/config';
-import type { GroupStyle, MapErrorCode } from '../../map/types';
+import { groupStyles } from '../../../packages/map/src/config';
+import type { GroupStyle, MapErrorCode } from '../../../packages/map/src/types';
 
 export interface EditorData {
 	accessToken: string;

@@ -20,8 +20,8 @@ import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 import { ControlsToggles, StyleField } from '../../components/map-fields';
-import { languageOptions } from '../../map/languages';
-import type { MarkerSource } from '../../map/types';
+import { languageOptions } from '../../../packages/map/src/languages';
+import type { MarkerSource } from '../../../packages/map/src/types';
 import { MarkerPicker } from './marker-picker';
 import { NumberField } from './number-field';
 import { PlaceSearch } from './place-search';

@@ -25,8 +25,8 @@ import { useDispatch, useSelect } from '@wordpress/data';
 import { useEffect, useRef, useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 
-import { POINTS_LAYER } from '../../map/markers-layer';
-import type { MarkerSelection } from '../../map/types';
+import { POINTS_LAYER } from '../../../packages/map/src/markers-layer';
+import type { MarkerSelection } from '../../../packages/map/src/types';
 import { roundTo } from './validation';
 
 interface GroupTerm {

@@ -9,8 +9,8 @@ import type { Map as MapboxMap } from 'mapbox-gl';
 import { useEffect, useRef, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import type { CairnMap } from '../../map/create-map';
-import type { GroupStyle } from '../../map/types';
+import type { CairnMap } from './runtime';
+import type { GroupStyle } from '../../../packages/map/src/types';
 import type { MapBlockAttributes } from './types';
 
 export interface MapPreviewProps {
@@ -72,37 +72,37 @@ export function MapPreview( {
 		let cairn: CairnMap | null = null;
 		let cancelled = false;
 		const current = latest.current;
-		import(
-			/* webpackChunkName: "cairn-map-runtime" */ '../../map/create-map'
-		).then( ( { createMap } ) => {
-			if ( cancelled ) {
-				return;
+		import( /* webpackChunkName: "cairn-map-runtime" */ './runtime' ).then(
+			( { createMap } ) => {
+				if ( cancelled ) {
+					return;
+				}
+				cairn = createMap(
+					container,
+					{
+						...current.attributes,
+						style: current.attributes.mapStyle,
+						accessToken,
+						markersUrl: current.markersUrl,
+						markerUrl,
+						groupStyles,
+						// The editor never takes over the address bar or page scrolling.
+						hash: false,
+						cooperativeGestures: true,
+					},
+					{ host }
+				);
+				cairn.ready.then(
+					( ready ) => {
+						if ( ! cancelled ) {
+							setMap( ready );
+							onMap( ready );
+						}
+					},
+					() => undefined // Shown in the preview by the runtime itself.
+				);
 			}
-			cairn = createMap(
-				container,
-				{
-					...current.attributes,
-					style: current.attributes.mapStyle,
-					accessToken,
-					markersUrl: current.markersUrl,
-					markerUrl,
-					groupStyles,
-					// The editor never takes over the address bar or page scrolling.
-					hash: false,
-					cooperativeGestures: true,
-				},
-				{ host }
-			);
-			cairn.ready.then(
-				( ready ) => {
-					if ( ! cancelled ) {
-						setMap( ready );
-						onMap( ready );
-					}
-				},
-				() => undefined // Shown in the preview by the runtime itself.
-			);
-		} );
+		);
 		return () => {
 			cancelled = true;
 			setMap( null );

@@ -11,7 +11,7 @@ import { useState, useSyncExternalStore } from '@wordpress/element';
 import type { FormEvent } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
 
-import { checkToken } from '../../map/token';
+import { checkToken } from '../../../packages/map/src/token';
 import { requestErrorMessage, savePluginSettings } from '../../settings/api';
 import { TokenField } from '../../settings/token-field';
 import { getEditorData } from './editor-data';

@@ -1,26 +1,5 @@
 /**
- * The block's attributes, mirroring block.json.
+ * The block's attributes, mirroring block.json: the runtime package owns the type, so a headless
+ * app and the editor read the same one.
  */
-import type {
-	ClusterConfig,
-	ControlsConfig,
-	LngLat,
-	MarkerSelection,
-} from '../../map/types';
-
-export type MapBlockAttributes = {
-	center: LngLat;
-	zoom: number;
-	bearing: number;
-	pitch: number;
-	minZoom: number;
-	maxZoom: number;
-	mapStyle: string;
-	controls: ControlsConfig;
-	language: string;
-	markers: MarkerSelection;
-	cluster: ClusterConfig;
-	hash: boolean;
-	height: string;
-	cooperativeGestures: boolean;
-};
+export type { MapBlockAttributes } from '../../../packages/map/src/types';

@@ -3,8 +3,8 @@
  */
 import { __ } from '@wordpress/i18n';
 
-import { isValidStyleUrl } from '../../map/config';
-import { LIMITS } from '../../map/limits';
+import { isValidStyleUrl } from '../../../packages/map/src/config';
+import { LIMITS } from '../../../packages/map/src/limits';
 
 export const HEIGHT_PATTERN =
 	/^(?:[1-9]\d{0,3}|\d{1,4}\.\d{1,3})(px|em|rem|vh|svh|dvh)$/;

@@ -1,13 +1,12 @@
 /**
  * mapbox-gl's own controls, as configured.
  */
-import mapboxgl from 'mapbox-gl';
 import type { IControl, Map as MapboxMap } from 'mapbox-gl';
 import { __ } from '@wordpress/i18n';
 
 import { LIMITS } from './limits';
 import { createNotice } from './notice';
-import type { ControlsConfig } from './types';
+import type { ControlsConfig, MapLib } from './types';
 
 /** The `code` of a GeolocationPositionError. */
 const PERMISSION_DENIED = 1;
@@ -39,12 +38,15 @@ export function geolocateMessage( code: number ): string {
 	}
 }
 
-function geolocateControl( map: MapboxMap ): {
+function geolocateControl(
+	mapLib: MapLib,
+	map: MapboxMap
+): {
 	control: IControl;
 	release: () => void;
 } {
 	// mapbox-gl merges these options shallowly: pass whole objects.
-	const control = new mapboxgl.GeolocateControl( {
+	const control = new mapLib.GeolocateControl( {
 		positionOptions: {
 			enableHighAccuracy: false,
 			timeout: LIMITS.geolocate.timeout,
@@ -71,6 +73,7 @@ function geolocateControl( map: MapboxMap ): {
 }
 
 export function addControls(
+	mapLib: MapLib,
 	map: MapboxMap,
 	controls: ControlsConfig
 ): () => void {
@@ -85,7 +88,7 @@ export function addControls(
 	};
 	if ( controls.zoom || controls.compass ) {
 		add(
-			new mapboxgl.NavigationControl( {
+			new mapLib.NavigationControl( {
 				showZoom: controls.zoom,
 				showCompass: controls.compass,
 				visualizePitch: true,
@@ -94,15 +97,15 @@ export function addControls(
 		);
 	}
 	if ( controls.fullscreen ) {
-		add( new mapboxgl.FullscreenControl(), 'top-right' );
+		add( new mapLib.FullscreenControl(), 'top-right' );
 	}
 	if ( controls.geolocate ) {
-		const { control, release } = geolocateControl( map );
+		const { control, release } = geolocateControl( mapLib, map );
 		add( control, 'top-right' );
 		releases.push( release );
 	}
 	if ( controls.scale ) {
-		add( new mapboxgl.ScaleControl(), 'bottom-left' );
+		add( new mapLib.ScaleControl(), 'bottom-left' );
 	}
 	return () => {
 		releases.forEach( ( release ) => release() );

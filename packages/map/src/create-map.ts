@@ -4,16 +4,14 @@
  * (a throw inside mapbox-gl's constructor leaves a half-built map), then reports every failure the
  * same way: `data-cairn-state="error"`, one `role="alert"` message and a `cairn:map-error` event.
  */
-import mapboxgl from 'mapbox-gl';
 import type {
 	ErrorEvent as MapboxErrorEvent,
 	Map as MapboxMap,
 } from 'mapbox-gl';
-import 'mapbox-gl/dist/mapbox-gl.css';
 
 import { parseMapConfig } from './config';
 import { addControls } from './controls';
-import { MapError, errorMessage, isNonFatal } from './errors';
+import { MapError, isNonFatal, showError } from './errors';
 import { attachHashSync, viewFromAddress } from './hash-sync';
 import { attachKeyboardPanning } from './keyboard';
 import { localizeClassicStyle } from './language';
@@ -24,7 +22,7 @@ import { PopupController } from './popup';
 import type { PrefetchedMarkers } from './prefetch-markers';
 import { compilesShadersInParallel } from './webgl';
 import { checkToken } from './token';
-import type { MapConfig, MapErrorCode } from './types';
+import type { MapConfig, MapErrorCode, MapLib, MapLibSource } from './types';
 
 export interface CreateMapOptions {
 	/**
@@ -39,6 +37,16 @@ export interface CreateMapOptions {
 	 * mapbox-gl). Without it, mapbox-gl's worker fetches `config.markersUrl` once the style is in.
 	 */
 	markers?: Promise< PrefetchedMarkers | null >;
+	/**
+	 * The map library: mapbox-gl's default export, its module, or a promise of either (a dynamic
+	 * `import()`, which the map waits for). The runtime never imports mapbox-gl by itself.
+	 */
+	mapLib: MapLibSource;
+	/**
+	 * An access token that replaces the configuration's: a headless site whose domain the site's
+	 * token is not allowed for passes its own. Checked like any other (public tokens only).
+	 */
+	accessToken?: string;
 }
 
 export interface CairnMap {
@@ -86,30 +94,7 @@ function setState( host: HTMLElement, state: 'loading' | 'ready' | 'error' ) {
 	host.dataset.cairnState = state;
 }
 
-export function showError( host: HTMLElement, code: MapErrorCode ): MapError {
-	const error = new MapError( code );
-	setState( host, 'error' );
-	for ( const old of host.querySelectorAll( ':scope > [role="alert"]' ) ) {
-		old.remove();
-	}
-	const alert = host.ownerDocument.createElement( 'div' );
-	alert.className = 'wp-block-cairn-map__error';
-	alert.setAttribute( 'role', 'alert' );
-	alert.dataset.cairnError = code;
-	alert.textContent = errorMessage( code );
-	const list = host.querySelector( ':scope > .wp-block-cairn-map__markers' );
-	host.insertBefore( alert, list );
-	const view = host.ownerDocument.defaultView;
-	if ( view ) {
-		host.dispatchEvent(
-			new view.CustomEvent( 'cairn:map-error', {
-				bubbles: true,
-				detail: { code, message: error.message },
-			} )
-		);
-	}
-	return error;
-}
+export { showError };
 
 function failed( host: HTMLElement | null, code: MapErrorCode ): CairnMap {
 	const error = host ? showError( host, code ) : new MapError( code );
@@ -142,10 +127,80 @@ function classify(
 	return loaded ? null : 'style';
 }
 
+/**
+ * The code for a token the map must not use, or null for a public one.
+ * @param accessToken
+ */
+function refuseToken( accessToken: string ): MapErrorCode | null {
+	switch ( checkToken( accessToken ).kind ) {
+		case 'empty':
+			return 'missing-token';
+		case 'secret':
+		case 'temporary':
+			return 'secret-token';
+		case 'malformed':
+			return 'invalid-token';
+		default:
+			return null;
+	}
+}
+
+function isPromise< T >( value: unknown ): value is Promise< T > {
+	return typeof ( value as Promise< T > | null )?.then === 'function';
+}
+
+/** mapbox-gl's default export from what a host passed: the export itself or its module. */
+function unwrapLib( lib: MapLib | { default: MapLib } ): MapLib {
+	return 'Map' in lib ? lib : lib.default;
+}
+
+/**
+ * A map whose library is still on its way: the host shows `loading` meanwhile, a library that
+ * cannot be loaded is the `style` error (the map could not be loaded), and `destroy()` before it
+ * arrives means the map never starts.
+ * @param host
+ * @param pending
+ * @param start
+ */
+function whenLoaded(
+	host: HTMLElement,
+	pending: Promise< MapLib | { default: MapLib } >,
+	start: ( lib: MapLib ) => CairnMap
+): CairnMap {
+	let started: CairnMap | null = null;
+	let destroyed = false;
+	const ready = pending.then(
+		( lib ) => {
+			if ( destroyed ) {
+				throw new Error( 'The map was removed before it started.' );
+			}
+			started = start( unwrapLib( lib ) );
+			return started.ready;
+		},
+		( cause: unknown ) => {
+			if ( destroyed ) {
+				throw new Error( 'The map was removed before it started.' );
+			}
+			throw Object.assign( showError( host, 'style' ), { cause } );
+		}
+	);
+	ready.catch( () => undefined );
+	return {
+		get map() {
+			return started?.map ?? null;
+		},
+		ready,
+		destroy: () => {
+			destroyed = true;
+			started?.destroy();
+		},
+	};
+}
+
 export function createMap(
 	container: unknown,
 	input: unknown,
-	options: CreateMapOptions = {}
+	options: CreateMapOptions
 ): CairnMap {
 	const host = options.host ?? ( isElement( container ) ? container : null );
 	if ( ! isElement( container ) ) {
@@ -161,21 +216,44 @@ export function createMap(
 
 	let config: MapConfig;
 	try {
-		config = parseMapConfig( input );
+		config = parseMapConfig(
+			options.accessToken !== undefined &&
+				typeof input === 'object' &&
+				input !== null
+				? { ...input, accessToken: options.accessToken }
+				: input
+		);
 	} catch ( error ) {
 		return failed( host, error instanceof MapError ? error.code : 'style' );
 	}
+	const refused = refuseToken( config.accessToken );
+	if ( refused ) {
+		return failed( host, refused );
+	}
 
-	const token = checkToken( config.accessToken );
-	if ( token.kind === 'empty' ) {
-		return failed( host, 'missing-token' );
-	}
-	if ( token.kind === 'secret' || token.kind === 'temporary' ) {
-		return failed( host, 'secret-token' );
-	}
-	if ( token.kind === 'malformed' ) {
-		return failed( host, 'invalid-token' );
-	}
+	const lib = options.mapLib;
+	const start = ( mapLib: MapLib ) =>
+		startMap( mapLib, container, host, config, options );
+	return isPromise< MapLib | { default: MapLib } >( lib )
+		? whenLoaded( host, lib, start )
+		: start( unwrapLib( lib ) );
+}
+
+/**
+ * Creates the mapbox-gl map for a validated configuration and wires everything around it.
+ * @param mapboxgl
+ * @param container
+ * @param host
+ * @param config
+ * @param options
+ */
+function startMap(
+	mapboxgl: MapLib,
+	container: HTMLElement,
+	host: HTMLElement,
+	config: MapConfig,
+	options: CreateMapOptions
+): CairnMap {
 	if ( ! mapboxgl.supported() ) {
 		return failed( host, 'webgl' );
 	}
@@ -303,7 +381,7 @@ export function createMap(
 		if ( removed ) {
 			return;
 		}
-		const popups = new PopupController( map, config.markerUrl );
+		const popups = new PopupController( mapboxgl, map, config.markerUrl );
 		cleanups.push(
 			addMarkersLayer( map, url, {
 				cluster: config.cluster,
@@ -365,7 +443,7 @@ export function createMap(
 		} );
 	} );
 
-	cleanups.push( addControls( map, config.controls ) );
+	cleanups.push( addControls( mapboxgl, map, config.controls ) );
 	cleanups.push( attachKeyboardPanning( map ) );
 	if ( config.hash ) {
 		cleanups.push( attachHashSync( map, view, config.hashName ) );

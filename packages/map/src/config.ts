@@ -2,7 +2,7 @@
  * Turns untrusted input (a data attribute, a headless caller's object) into a `MapConfig`.
  * Invalid values fall back to the block's defaults; a minimum zoom above the maximum is an error.
  */
-import metadata from '../blocks/map/block.json';
+import metadata from '../../../src/blocks/map/block.json';
 import { MapError } from './errors';
 import { LIMITS } from './limits';
 import type {

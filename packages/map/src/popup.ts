@@ -3,9 +3,10 @@
  * text. The content (HTML the server already sanitised) is parsed inertly and rebuilt from a short
  * list of harmless elements, so no marker text ever reaches `innerHTML`.
  */
-import mapboxgl from 'mapbox-gl';
 import type { Map as MapboxMap, Popup } from 'mapbox-gl';
 import { __ } from '@wordpress/i18n';
+
+import type { MapLib } from './types';
 
 export interface MarkerDetails {
 	id: number;
@@ -140,6 +141,7 @@ export class PopupController {
 	private request = 0;
 
 	constructor(
+		private readonly mapLib: MapLib,
 		private readonly map: MapboxMap,
 		private readonly markerUrl: string
 	) {}
@@ -181,7 +183,7 @@ export class PopupController {
 			);
 		}
 		this.popup?.remove();
-		this.popup = new mapboxgl.Popup( {
+		this.popup = new this.mapLib.Popup( {
 			maxWidth: '320px',
 			focusAfterOpen: true,
 		} )

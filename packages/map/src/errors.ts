@@ -77,3 +77,36 @@ export function errorMessage( code: MapErrorCode ): string {
 			);
 	}
 }
+
+/**
+ * Shows a failure on the page: `data-cairn-state="error"`, one `role="alert"` message (before the
+ * list of places, replacing any earlier one) and a bubbling `cairn:map-error` event. Free of
+ * mapbox-gl, so the front-end loader can report a runtime that failed to download.
+ *
+ * @param host The element that carries the map's state (the block's wrapper).
+ * @param code Error code.
+ */
+export function showError( host: HTMLElement, code: MapErrorCode ): MapError {
+	const error = new MapError( code );
+	host.dataset.cairnState = 'error';
+	for ( const old of host.querySelectorAll( ':scope > [role="alert"]' ) ) {
+		old.remove();
+	}
+	const alert = host.ownerDocument.createElement( 'div' );
+	alert.className = 'wp-block-cairn-map__error';
+	alert.setAttribute( 'role', 'alert' );
+	alert.dataset.cairnError = code;
+	alert.textContent = errorMessage( code );
+	const list = host.querySelector( ':scope > .wp-block-cairn-map__markers' );
+	host.insertBefore( alert, list );
+	const view = host.ownerDocument.defaultView;
+	if ( view ) {
+		host.dispatchEvent(
+			new view.CustomEvent( 'cairn:map-error', {
+				bubbles: true,
+				detail: { code, message: error.message },
+			} )
+		);
+	}
+	return error;
+}

@@ -1,0 +1,137 @@
+/**
+ * Reads a post's maps from a WordPress site with Cairn Maps: `GET /cairn/v1/posts/<id>/maps`.
+ * Works from another origin (the route answers CORS requests without credentials) and during
+ * server-side rendering (it only needs `fetch`).
+ */
+import type { MapErrorCode, PostMap, PostMaps } from './types';
+
+export interface FetchPostMapsOptions {
+	/** The password of a password-protected post; without it such a post has no maps. */
+	password?: string;
+	signal?: AbortSignal;
+	/** A `fetch` to use instead of the global one (a framework's caching fetch, say). */
+	fetch?: typeof fetch;
+}
+
+/** The route answered with an error: `status` and WordPress' `code` (`rest_forbidden`, …). */
+export class PostMapsError extends Error {
+	readonly status: number;
+	readonly code: string;
+
+	constructor( status: number, code: string, message: string ) {
+		super( message );
+		this.name = 'PostMapsError';
+		this.status = status;
+		this.code = code;
+	}
+}
+
+const ERROR_CODES: ReadonlyArray< MapErrorCode > = [
+	'missing-token',
+	'secret-token',
+	'invalid-token',
+	'bad-container',
+	'zoom-range',
+	'webgl',
+	'image-type',
+	'style',
+	'markers',
+];
+
+function isRecord( value: unknown ): value is Record< string, unknown > {
+	return (
+		typeof value === 'object' && value !== null && ! Array.isArray( value )
+	);
+}
+
+/**
+ * The address of the route on a site. `?rest_route=` works whatever the site's permalinks are.
+ *
+ * @param siteUrl The site's address (`https://example.com`, or with the folder WordPress is in).
+ * @param postId  The post's id.
+ */
+export function postMapsUrl( siteUrl: string, postId: number ): string {
+	const url = new URL( siteUrl );
+	url.search = '';
+	url.hash = '';
+	url.searchParams.set( 'rest_route', `/cairn/v1/posts/${ postId }/maps` );
+	return url.href;
+}
+
+/**
+ * Checks the shape of an answer: maps without an object config are left out, an unknown error
+ * code reads as ''. The configs themselves are validated by `createMap()`.
+ *
+ * @param value The decoded JSON.
+ */
+export function parsePostMaps( value: unknown ): PostMaps {
+	if ( ! isRecord( value ) || ! Array.isArray( value.maps ) ) {
+		throw new PostMapsError(
+			0,
+			'cairn_invalid_response',
+			'The site did not answer with the maps of a post.'
+		);
+	}
+	const maps = value.maps.filter( isRecord ).flatMap( ( map ): PostMap[] => {
+		if ( ! isRecord( map.config ) || ! isRecord( map.attributes ) ) {
+			return [];
+		}
+		const error = ERROR_CODES.find( ( code ) => code === map.error ) ?? '';
+		return [
+			{
+				id: typeof map.id === 'string' ? map.id : '',
+				attributes:
+					map.attributes as unknown as PostMap[ 'attributes' ],
+				config: map.config,
+				error,
+			},
+		];
+	} );
+	return {
+		post: typeof value.post === 'number' ? value.post : 0,
+		modified: typeof value.modified === 'string' ? value.modified : '',
+		maps,
+	};
+}
+
+/**
+ * Fetches the maps of a post.
+ *
+ * @param siteUrl The site's address.
+ * @param postId  The post's id.
+ * @param options Password, abort signal, fetch.
+ * @throws PostMapsError when the site refuses (a draft: 401) or the post does not exist (404).
+ */
+export async function fetchPostMaps(
+	siteUrl: string,
+	postId: number,
+	options: FetchPostMapsOptions = {}
+): Promise< PostMaps > {
+	if ( ! Number.isInteger( postId ) || postId <= 0 ) {
+		throw new PostMapsError(
+			404,
+			'rest_post_invalid_id',
+			'The post id must be a positive whole number.'
+		);
+	}
+	const url = new URL( postMapsUrl( siteUrl, postId ) );
+	if ( options.password ) {
+		url.searchParams.set( 'password', options.password );
+	}
+	const response = await ( options.fetch ?? fetch )( url.href, {
+		headers: { Accept: 'application/json' },
+		signal: options.signal,
+	} );
+	const body: unknown = await response.json().catch( () => null );
+	if ( ! response.ok ) {
+		const error = isRecord( body ) ? body : {};
+		throw new PostMapsError(
+			response.status,
+			typeof error.code === 'string' ? error.code : 'http_error',
+			typeof error.message === 'string'
+				? error.message
+				: `The site answered ${ response.status }.`
+		);
+	}
+	return parsePostMaps( body );
+}

@@ -1,0 +1,63 @@
+/**
+ * Starts the Cairn maps found in server-rendered HTML — a post's `content.rendered` placed in a
+ * headless page — exactly as the WordPress theme page does: each map when it nears the viewport,
+ * after the visitor's consent when the site asks for it, with the marker list as its keyboard way in.
+ */
+import { createMap } from './start';
+import type { CairnMap } from './create-map';
+import type { MapLibSource } from './types';
+import { watchMaps } from './watch-maps';
+
+export interface HydrateOptions {
+	/** The map library, or a promise of it; by default mapbox-gl is imported when a map starts. */
+	mapLib?: MapLibSource;
+	/** An access token to use instead of the site's (tokens are often restricted to one domain). */
+	accessToken?: string;
+	/** Start every map at once rather than when it nears the viewport. */
+	eager?: boolean;
+	/** Told of each map as it starts. */
+	onMap?: ( map: CairnMap, host: HTMLElement ) => void;
+}
+
+function parseConfig( host: HTMLElement ): unknown {
+	try {
+		return JSON.parse( host.dataset.cairnConfig ?? '' );
+	} catch {
+		return null; // parseMapConfig's fallbacks and the token check report it.
+	}
+}
+
+/**
+ * Starts every Cairn map under `root`.
+ *
+ * @param root    The element holding the rendered HTML, or a document.
+ * @param options Map library, access token, when to start.
+ * @return A function that stops watching and removes the maps it started.
+ */
+export function hydrate(
+	root: ParentNode & Node,
+	options: HydrateOptions = {}
+): () => void {
+	const started: CairnMap[] = [];
+	const stopWatching = watchMaps(
+		root,
+		( host ) => {
+			const map = createMap(
+				host.querySelector( '.wp-block-cairn-map__map' ),
+				parseConfig( host ),
+				{
+					host,
+					mapLib: options.mapLib,
+					accessToken: options.accessToken,
+				}
+			);
+			started.push( map );
+			options.onMap?.( map, host );
+		},
+		{ eager: options.eager }
+	);
+	return () => {
+		stopWatching();
+		started.splice( 0 ).forEach( ( map ) => map.destroy() );
+	};
+}

@@ -1,0 +1,34 @@
+/**
+ * `createMap` for apps: the runtime with mapbox-gl loaded lazily unless the caller passes its own.
+ */
+import {
+	createMap as createRuntimeMap,
+	type CairnMap,
+	type CreateMapOptions,
+} from './create-map';
+import { loadMapLib } from './load-map-lib';
+import type { MapLibSource } from './types';
+
+export type AppMapOptions = Omit< CreateMapOptions, 'mapLib' > & {
+	/** mapbox-gl (or a compatible build), its module, or a promise of it. Default: `import( 'mapbox-gl' )`. */
+	mapLib?: MapLibSource;
+};
+
+/**
+ * Creates a map in `container` from a configuration (`data-cairn-config`, or a `config` from the
+ * REST API). See the package's README for the events and states.
+ *
+ * @param container The element to draw in.
+ * @param config    The configuration.
+ * @param options   Host element, map library, access token.
+ */
+export function createMap(
+	container: unknown,
+	config: unknown,
+	options: AppMapOptions = {}
+): CairnMap {
+	return createRuntimeMap( container, config, {
+		...options,
+		mapLib: options.mapLib ?? loadMapLib(),
+	} );
+}

@@ -1,0 +1,135 @@
+/**
+ * Types of the map runtime, shared by every host (editor preview, view script, headless pages).
+ */
+import type mapboxgl from 'mapbox-gl';
+
+export interface LngLat {
+	lng: number;
+	lat: number;
+}
+
+export interface ControlsConfig {
+	zoom: boolean;
+	compass: boolean;
+	scale: boolean;
+	fullscreen: boolean;
+	geolocate: boolean;
+}
+
+export interface ClusterConfig {
+	enabled: boolean;
+	radius: number;
+}
+
+export type MarkerSource = 'all' | 'groups' | 'ids';
+
+export interface MarkerSelection {
+	source: MarkerSource;
+	groups: string[];
+	ids: number[];
+}
+
+/** How the markers of one group look: a colour, and optionally a PNG/JPEG icon. */
+export interface GroupStyle {
+	slug: string;
+	/** `#rrggbb`, or '' for the default colour. */
+	color: string;
+	/** URL of a PNG or JPEG icon, or '' for the default symbol. */
+	icon: string;
+}
+
+/** A validated map configuration: code past `parseMapConfig` trusts it. */
+export interface MapConfig {
+	accessToken: string;
+	style: string;
+	center: LngLat;
+	zoom: number;
+	bearing: number;
+	pitch: number;
+	minZoom: number;
+	maxZoom: number;
+	controls: ControlsConfig;
+	language: string;
+	cluster: ClusterConfig;
+	hash: boolean;
+	/** Name of this map's part of the address fragment; '' for the page's only hashed map. */
+	hashName: string;
+	cooperativeGestures: boolean;
+	/** GeoJSON feed of the markers to show; empty for none. */
+	markersUrl: string;
+	/** Base URL of the single-marker route, ending in `/`. */
+	markerUrl: string;
+	/** Looks of the marker groups (the first group of a marker decides). */
+	groupStyles: GroupStyle[];
+}
+
+export type MapErrorCode =
+	| 'missing-token'
+	| 'secret-token'
+	| 'invalid-token'
+	| 'bad-container'
+	| 'zoom-range'
+	| 'webgl'
+	| 'image-type'
+	| 'style'
+	| 'markers';
+
+/**
+ * The parts of mapbox-gl the runtime uses: mapbox-gl's default export, or a compatible build of it.
+ * Hosts pass it (`mapLib`), so the runtime never imports mapbox-gl itself: a headless app loads it
+ * lazily, or brings its own copy.
+ */
+export type MapLib = Pick<
+	typeof mapboxgl,
+	| 'Map'
+	| 'Popup'
+	| 'supported'
+	| 'NavigationControl'
+	| 'GeolocateControl'
+	| 'FullscreenControl'
+	| 'ScaleControl'
+>;
+
+/** A map library, its module namespace (`import * as`), or a promise of either (`import()`). */
+export type MapLibSource =
+	MapLib | { default: MapLib } | Promise< MapLib | { default: MapLib } >;
+
+/** The `cairn/map` block's attributes, mirroring its block.json (the REST route fills in every default). */
+export type MapBlockAttributes = {
+	center: LngLat;
+	zoom: number;
+	bearing: number;
+	pitch: number;
+	minZoom: number;
+	maxZoom: number;
+	mapStyle: string;
+	controls: ControlsConfig;
+	language: string;
+	markers: MarkerSelection;
+	cluster: ClusterConfig;
+	hash: boolean;
+	height: string;
+	cooperativeGestures: boolean;
+	anchor?: string;
+	className?: string;
+	align?: string;
+};
+
+/** One map of a post, as `GET /cairn/v1/posts/<id>/maps` and the `cairn_maps` field give it. */
+export interface PostMap {
+	/** The block's anchor, or `map-<n>` (1-based, document order). */
+	id: string;
+	attributes: MapBlockAttributes;
+	/** Exactly what `createMap()` takes: the server renders the same into `data-cairn-config`. */
+	config: Record< string, unknown >;
+	/** The error the server found for this map (`missing-token`, `zoom-range`, …), or ''. */
+	error: MapErrorCode | '';
+}
+
+/** The maps of one post. */
+export interface PostMaps {
+	post: number;
+	/** When the post was last modified (ISO 8601, UTC). */
+	modified: string;
+	maps: PostMap[];
+}
