@@ -66,6 +66,25 @@ final class Map_Attributes {
 	}
 
 	/**
+	 * Block attributes as the map uses them: a configuration from parse() under the attribute
+	 * names of block.json (`style` is stored as `mapStyle`), every value valid, every default
+	 * filled in.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param array<string, mixed> $config The `config` of parse() (or a client configuration
+	 *                                     built from it: other keys are ignored).
+	 * @return array<string, mixed>
+	 */
+	public static function attributes( array $config ): array {
+		$attributes = array();
+		foreach ( array( 'center', 'zoom', 'bearing', 'pitch', 'minZoom', 'maxZoom', 'style', 'controls', 'language', 'markers', 'cluster', 'hash', 'height', 'cooperativeGestures' ) as $key ) {
+			$attributes[ 'style' === $key ? 'mapStyle' : $key ] = $config[ $key ];
+		}
+		return $attributes;
+	}
+
+	/**
 	 * A finite number inside a range, or the default.
 	 *
 	 * @param mixed     $value    Value.

@@ -62,6 +62,8 @@ class Map_Block {
 	 */
 	public function add_hooks(): void {
 		add_action( 'init', array( $this, 'register' ) );
+		// Before do_blocks() (priority 9): each rendering of a post's content names its hashed maps afresh.
+		add_filter( 'the_content', array( $this, 'reset_hash_names' ), 8 );
 	}
 
 	/**
@@ -82,23 +84,113 @@ class Map_Block {
 	private array $hashed_maps = array();
 
 	/**
+	 * Starts counting the hashed maps of the post being rendered afresh: a post's content rendered
+	 * twice in one request (a plugin reading it for a description, then the theme) names its maps
+	 * the same both times, and as `/cairn/v1/posts/<id>/maps` does. Hooked to `the_content` before
+	 * the blocks are rendered.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param mixed $content The post content.
+	 * @return mixed The same content.
+	 */
+	public function reset_hash_names( $content ) {
+		unset( $this->hashed_maps[ (int) get_the_ID() ] );
+		return $content;
+	}
+
+	/**
+	 * The position (1-based) of the next hashed map of the post being rendered.
+	 */
+	private function next_hash_index(): int {
+		$post_id                       = (int) get_the_ID();
+		$this->hashed_maps[ $post_id ] = ( $this->hashed_maps[ $post_id ] ?? 0 ) + 1;
+		return $this->hashed_maps[ $post_id ];
+	}
+
+	/**
 	 * The name of a map's part of the address fragment: none for the page's first hashed map
 	 * (`#zoom/lat/lng…`, the documented format), then the block's anchor or `map-2`, `map-3`, … so
 	 * that two hashed maps on one page never fight over the fragment.
 	 *
+	 * @since 0.2.0
+	 *
+	 * @param int                  $index      Position of the map among the post's hashed maps, from 1.
 	 * @param array<string, mixed> $attributes Block attributes.
 	 */
-	private function next_hash_name( array $attributes ): string {
-		$post_id                       = (int) get_the_ID();
-		$this->hashed_maps[ $post_id ] = ( $this->hashed_maps[ $post_id ] ?? 0 ) + 1;
-		if ( 1 === $this->hashed_maps[ $post_id ] ) {
+	public static function hash_name( int $index, array $attributes ): string {
+		if ( $index <= 1 ) {
 			return '';
 		}
+		$anchor = self::anchor( $attributes );
+		return '' !== $anchor ? $anchor : 'map-' . $index;
+	}
+
+	/**
+	 * The block's anchor when it is one a map can be named by (a letter, then up to 63 letters,
+	 * digits, `_` or `-`), else ''.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param array<string, mixed> $attributes Block attributes.
+	 */
+	public static function anchor( array $attributes ): string {
 		$anchor = $attributes['anchor'] ?? '';
-		if ( is_string( $anchor ) && 1 === preg_match( '/^[A-Za-z][\w-]{0,63}$/', $anchor ) ) {
-			return $anchor;
+		return is_string( $anchor ) && 1 === preg_match( '/^[A-Za-z][\w-]{0,63}$/', $anchor ) ? $anchor : '';
+	}
+
+	/**
+	 * The defaults of the registered block type (block.json).
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param \WP_Block_Type|null $type The block type; the registered `cairn/map` when null.
+	 * @return array<string, mixed>
+	 */
+	public static function defaults( ?\WP_Block_Type $type = null ): array {
+		$type     = $type ?? \WP_Block_Type_Registry::get_instance()->get_registered( 'cairn/map' );
+		$defaults = array();
+		foreach ( $type ? $type->attributes : array() as $name => $schema ) {
+			$defaults[ $name ] = $schema['default'] ?? null;
 		}
-		return 'map-' . $this->hashed_maps[ $post_id ];
+		return $defaults;
+	}
+
+	/**
+	 * The configuration of one map block, exactly as the server renders it into
+	 * `data-cairn-config` (what `createMap()` takes), and the error the render shows: '' or a
+	 * front-end error code (`missing-token`, `secret-token`, `invalid-token`, `zoom-range`).
+	 *
+	 * The one place that builds it: render() and `/cairn/v1/posts/<id>/maps` both call it. The
+	 * access token in it is only ever a public one (Settings::map_token()).
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param array<string, mixed> $attributes Block attributes, as prepared for rendering (core's
+	 *                                         WP_Block_Type::prepare_attributes_for_render()).
+	 * @param int|null             $hash_index Position of the map among the hashed maps of its post
+	 *                                         (from 1); null: the next one of the post being rendered.
+	 * @param \WP_Block_Type|null  $type       The block type; the registered `cairn/map` when null.
+	 * @return array{config: array<string, mixed>, error: string}
+	 */
+	public function client_config( array $attributes, ?int $hash_index = null, ?\WP_Block_Type $type = null ): array {
+		$parsed  = Map_Attributes::parse( $attributes, self::defaults( $type ) );
+		$config  = $parsed['config'];
+		$token   = $this->settings->map_token();
+		$filters = $this->filters( $config['markers'] );
+		return array(
+			'config' => array_merge(
+				$config,
+				array(
+					'accessToken' => $token['token'],
+					'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
+					'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
+					'hashName'    => $config['hash'] ? self::hash_name( $hash_index ?? $this->next_hash_index(), $attributes ) : '',
+					'groupStyles' => null === $filters ? array() : $this->group_styles->styles(),
+				)
+			),
+			'error'  => '' !== $token['error'] ? $token['error'] : $parsed['error'],
+		);
 	}
 
 	/**
@@ -129,36 +221,21 @@ class Map_Block {
 	 * @param WP_Block|null        $block      Block instance.
 	 */
 	public function render( array $attributes, string $content = '', ?WP_Block $block = null ): string {
-		$defaults = array();
-		$type     = $block ? $block->block_type : \WP_Block_Type_Registry::get_instance()->get_registered( 'cairn/map' );
-		foreach ( $type ? $type->attributes : array() as $name => $schema ) {
-			$defaults[ $name ] = $schema['default'] ?? null;
-		}
-		$parsed = Map_Attributes::parse( $attributes, $defaults );
-		$config = $parsed['config'];
-		$token  = $this->settings->map_token();
-		$error  = '' !== $token['error'] ? $token['error'] : $parsed['error'];
-
-		$filters = $this->filters( $config['markers'] );
+		$built   = $this->client_config( $attributes, null, $block ? $block->block_type : null );
+		$client  = $built['config'];
+		$error   = $built['error'];
+		$filters = $this->filters( $client['markers'] );
 		$list    = null === $filters ? array(
 			'items' => array(),
 			'total' => 0,
 		) : $this->markers->first( $filters, (int) Limits::get( 'markerList.maxItems' ) );
-		$client  = array_merge(
-			$config,
-			array(
-				'accessToken' => $token['token'],
-				'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
-				'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
-				'hashName'    => $config['hash'] ? $this->next_hash_name( $attributes ) : '',
-				'groupStyles' => null === $filters ? array() : $this->group_styles->styles(),
-			)
-		);
 		$consent = '' === $error && $this->settings->require_consent();
 		$extra   = array(
 			'data-cairn-state'  => '' === $error ? 'loading' : 'error',
-			'data-cairn-config' => (string) wp_json_encode( $client ),
-			'style'             => '--cairn-map-height:' . $config['height'] . ';',
+			// Every character that could end the attribute or form an entity is a JSON escape: esc_attr()
+			// keeps existing entities, so a stored `&quot;` would otherwise decode to a quote in the DOM.
+			'data-cairn-config' => (string) wp_json_encode( $client, JSON_HEX_TAG | JSON_HEX_AMP | JSON_HEX_APOS | JSON_HEX_QUOT ),
+			'style'             => '--cairn-map-height:' . $client['height'] . ';',
 		);
 		if ( $consent ) {
 			// The view script contacts no Mapbox host until the visitor selects "Load map".

@@ -122,6 +122,46 @@ final class Map_BlockTest extends TestCase {
 	}
 
 	/**
+	 * A stored value with entities, quotes or angle brackets cannot change the configuration's
+	 * keys: every `&`, `<`, `>`, `'` and `"` in data-cairn-config is a JSON escape, so esc_attr()
+	 * (which keeps existing entities) cannot let `&quot;` become a quote in the DOM.
+	 *
+	 * @dataProvider hostile_styles
+	 *
+	 * @param string $style A style URL that Map_Attributes accepts (https, no quote or bracket).
+	 */
+	public function test_stored_values_cannot_add_keys_to_the_config_attribute( string $style ): void {
+		update_option( Settings::TOKEN_OPTION, self::public_token() );
+		$keys = array_keys( json_decode( (string) $this->wrapper( $this->render() )->get_attribute( 'data-cairn-config' ), true ) );
+		$html = $this->render(
+			array(
+				'mapStyle' => $style,
+				'hash'     => true,
+				'anchor'   => 'x"y<z&amp;',
+			)
+		);
+
+		$config = json_decode( (string) $this->wrapper( $html )->get_attribute( 'data-cairn-config' ), true );
+		$this->assertIsArray( $config, 'the attribute still holds valid JSON' );
+		$this->assertSame( $keys, array_keys( $config ), 'no key was added' );
+		$this->assertSame( $style, $config['style'], 'the stored value arrives unchanged' );
+		$this->assertSame( self::public_token(), $config['accessToken'] );
+	}
+
+	/**
+	 * Style URLs with entities that would decode to JSON syntax.
+	 *
+	 * @return array<string, array{0: string}>
+	 */
+	public static function hostile_styles(): array {
+		return array(
+			'a quote entity adds a key'  => array( 'https://tiles.example.com/style.json?a=&quot;,&quot;injected&quot;:&quot;1' ),
+			'numeric entities and tags'  => array( 'https://tiles.example.com/style.json?a=&#34;,&#x22;injected&#34;:&#34;1&amp;b=&lt;/div&gt;&#39;' ),
+			'an entity closes the value' => array( 'https://tiles.example.com/style.json?x=&quot;}' ),
+		);
+	}
+
+	/**
 	 * A secret token never reaches the page.
 	 */
 	public function test_a_secret_token_never_reaches_the_page(): void {
