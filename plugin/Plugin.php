@@ -21,6 +21,7 @@ use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Settings\Editor_Defaults;
@@ -82,6 +83,7 @@ final class Plugin {
 			'markers_version'    => $markers_version,
 			'marker_validation'  => new Marker_Validation(),
 			'admin_columns'      => new Admin_Columns(),
+			'cors'               => new Cors(),
 			'markers'            => new Markers_Controller( new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ), $repository ),
 			'group_styles'       => $group_styles,
 			'import_export'      => new Import_Export_Controller( $marker_import, new Marker_Export( $repository ) ),
@@ -97,7 +99,7 @@ final class Plugin {
 	/**
 	 * A part of the plugin, for integrations and tests.
 	 *
-	 * @param string $name One of settings, post_type, map_block, markers.
+	 * @param string $name One of settings, post_type, map_block, markers, cors (and the other keys of boot()).
 	 */
 	public function get( string $name ): ?object {
 		return $this->parts[ $name ] ?? null;

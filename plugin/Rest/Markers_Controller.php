@@ -52,12 +52,6 @@ class Markers_Controller {
 	private const EARLY_PARAMS = array( 'rest_route', 'group', 'include', 'bbox' );
 
 	/**
-	 * Request headers that carry credentials or change what the REST server does (CORS, method
-	 * override): such requests are left to the REST server.
-	 */
-	private const EARLY_BLOCKING_HEADERS = array( 'HTTP_AUTHORIZATION', 'REDIRECT_HTTP_AUTHORIZATION', 'PHP_AUTH_USER', 'HTTP_X_WP_NONCE', 'HTTP_ORIGIN', 'HTTP_X_HTTP_METHOD_OVERRIDE' );
-
-	/**
 	 * Global REST parameters that would force the whole feed into PHP arrays.
 	 */
 	private const UNSUPPORTED_GLOBALS = array( '_fields', '_envelope', '_jsonp' );
@@ -92,8 +86,8 @@ class Markers_Controller {
 	 */
 	public function add_hooks(): void {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
-		// After core's rest_send_cors_headers() (priority 10), which replaces any Vary header.
-		add_filter( 'rest_pre_serve_request', array( $this, 'serve_feed' ), 11, 3 );
+		// After the CORS headers: core's (10), then ours in Cors (11).
+		add_filter( 'rest_pre_serve_request', array( $this, 'serve_feed' ), 12, 3 );
 		// Last on after_setup_theme: every plugin's and the theme's filters are in place, `init`
 		// has not run yet.
 		add_action( 'after_setup_theme', array( $this, 'not_modified_early' ), PHP_INT_MAX );
@@ -104,7 +98,7 @@ class Markers_Controller {
 	 * before `init`: a revalidation then costs WordPress' start-up to here and one autoloaded
 	 * option, not the whole REST stack.
 	 *
-	 * Same answer as the REST route gives (status, ETag, Cache-Control, Vary), only sooner.
+	 * Same answer as the REST route gives (status, ETag, Cache-Control, Vary, CORS), only sooner.
 	 * Anything else goes on to the REST server as usual: see early_not_modified_headers(). Sites
 	 * that must run REST hooks on every request can turn it off with the
 	 * `cairn_maps_early_not_modified` filter.
@@ -120,8 +114,9 @@ class Markers_Controller {
 	/**
 	 * The headers of an early 304 for this request, or null when the request must go on to the REST
 	 * server: it is not a GET or HEAD of the feed route with only the feed's own parameters (valid),
-	 * it carries credentials (an auth cookie, an Authorization header, a nonce) or an Origin, a
-	 * plugin adds its own REST authentication rules, or the ETag does not match.
+	 * it carries credentials (an auth cookie, an Authorization header, a nonce), a plugin adds its
+	 * own REST authentication rules, or the ETag does not match. An Origin is no credential: a
+	 * front end on another origin gets its 304 here too, with the CORS headers of Cors.
 	 *
 	 * @param array<string, mixed> $server  Request server variables (unslashed).
 	 * @param array<string, mixed> $query   Query parameters (unslashed).
@@ -129,9 +124,8 @@ class Markers_Controller {
 	 * @return array<string, string>|null
 	 */
 	public function early_not_modified_headers( array $server, array $query, array $cookies ): ?array {
-		$method = strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) );
-		$match  = Early_Not_Modified::anonymous_condition( $server, $cookies, self::EARLY_BLOCKING_HEADERS );
-		$route  = '/' . self::REST_NAMESPACE . '/markers';
+		$match = Early_Not_Modified::anonymous_condition( $server, $cookies );
+		$route = '/' . self::REST_NAMESPACE . '/markers';
 		if ( null === $match || array() !== array_diff( array_map( 'strval', array_keys( $query ) ), self::EARLY_PARAMS ) || Early_Not_Modified::route( $server, $query ) !== $route ) {
 			return null;
 		}
@@ -160,12 +154,15 @@ class Markers_Controller {
 		if ( ! self::etag_matches( $match, $etag ) ) {
 			return null;
 		}
-		return array(
-			'Content-Type'  => 'application/json; charset=' . get_option( 'blog_charset' ),
-			'ETag'          => self::representation_etag( $etag, (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) ),
-			'Cache-Control' => $this->cache_control( false, false ),
-			// Core's CORS code sends "Vary: Origin" to anonymous GETs; the feed adds Accept-Encoding.
-			'Vary'          => 'GET' === $method ? 'Origin, Accept-Encoding' : 'Accept-Encoding',
+		// An Origin is no credential: the answer carries the same CORS headers as the REST route's.
+		return Cors::with_public_headers(
+			array(
+				'Content-Type'  => 'application/json; charset=' . get_option( 'blog_charset' ),
+				'ETag'          => self::representation_etag( $etag, (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) ),
+				'Cache-Control' => $this->cache_control( false, false ),
+				'Vary'          => 'Accept-Encoding',
+			),
+			(string) ( $server['HTTP_ORIGIN'] ?? '' )
 		);
 	}
 
@@ -377,7 +374,7 @@ class Markers_Controller {
 
 	/**
 	 * Prints the feed's pre-built payload instead of letting the server json_encode an array.
-	 * Hooked to `rest_pre_serve_request`, after the status and headers are sent.
+	 * Hooked to `rest_pre_serve_request`, after the status and headers (CORS ones included) are sent.
 	 *
 	 * @param bool                   $served  Whether the request was served already.
 	 * @param \WP_HTTP_Response|null $result  The response.
@@ -385,11 +382,6 @@ class Markers_Controller {
 	 * @return bool Whether the request was served.
 	 */
 	public function serve_feed( $served, $result = null, $request = null ): bool {
-		if ( $request instanceof WP_REST_Request && 0 === strpos( $request->get_route(), '/' . self::REST_NAMESPACE . '/markers' )
-			&& $result instanceof \WP_HTTP_Response && isset( $result->get_headers()['Vary'] ) && ! headers_sent() ) {
-			// Core's CORS code sent "Vary: Origin" over ours: send ours again, beside it.
-			header( 'Vary: ' . $result->get_headers()['Vary'], false );
-		}
 		if ( $served || ! $result instanceof Geojson_Response || ! $result->is_pristine() ) {
 			return (bool) $served;
 		}

@@ -7,6 +7,7 @@
 
 namespace Cairn\Maps\Settings;
 
+use Cairn\Maps\Rest\Cors;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Settings_Controller;
@@ -28,6 +29,7 @@ class Settings {
 	public const DEFAULTS_OPTION    = 'cairn_maps_defaults';
 	public const CONSENT_OPTION     = 'cairn_maps_require_consent';
 	public const DELETE_DATA_OPTION = 'cairn_maps_delete_data_on_uninstall';
+	public const ORIGINS_OPTION     = 'cairn_maps_allowed_origins';
 
 	/**
 	 * Wires hooks.
@@ -95,11 +97,33 @@ class Settings {
 				'show_in_rest'      => true,
 			)
 		);
+		register_setting(
+			self::GROUP,
+			self::ORIGINS_OPTION,
+			array(
+				'type'              => 'array',
+				'description'       => __( 'Origins of front ends (such as https://app.example.com) that may read the public map data from their pages; empty lets any site read it.', 'cairn-maps' ),
+				'default'           => array(),
+				'sanitize_callback' => array( $this, 'sanitize_origins' ),
+				'show_in_rest'      => array(
+					'name'   => self::ORIGINS_OPTION,
+					'schema' => array(
+						'type'     => 'array',
+						'items'    => array(
+							'type'      => 'string',
+							'maxLength' => 2048,
+						),
+						'maxItems' => Cors::MAX_ORIGINS,
+					),
+				),
+			)
+		);
 	}
 
 	/**
-	 * Refuses a bad token or bad defaults sent to `/wp/v2/settings` before core's controller stores
-	 * anything, so the answer is a 400 with a message and the stored values stay as they were.
+	 * Refuses a bad token, bad defaults or a bad allowed origin sent to `/wp/v2/settings` before
+	 * core's controller stores anything, so the answer is a 400 with a message and the stored
+	 * values stay as they were.
 	 *
 	 * Runs after the route is matched (so `/wp/v2/Settings/` or a value in the query string cannot
 	 * slip past) and only for users who may change settings: others get core's 401/403 without their
@@ -129,6 +153,12 @@ class Settings {
 			$defaults = Site_Defaults::validate( $request->get_param( self::DEFAULTS_OPTION ) );
 			if ( is_wp_error( $defaults ) ) {
 				return $defaults;
+			}
+		}
+		if ( $request->has_param( self::ORIGINS_OPTION ) && null !== $request->get_param( self::ORIGINS_OPTION ) ) {
+			$origins = Cors::normalize_origins( $request->get_param( self::ORIGINS_OPTION ) );
+			if ( is_wp_error( $origins ) ) {
+				return $origins;
 			}
 		}
 		return $response;
@@ -205,6 +235,26 @@ class Settings {
 		$clean = Site_Defaults::validate( $value );
 		if ( is_wp_error( $clean ) ) {
 			$this->report( self::DEFAULTS_OPTION, $clean );
+			return $previous;
+		}
+		return $clean;
+	}
+
+	/**
+	 * Normalises the allowed origins for every way in (see Cors::normalize_origin()); a refused
+	 * list keeps the stored one.
+	 *
+	 * @param mixed $value The submitted value.
+	 * @return string[] The list to store.
+	 */
+	public function sanitize_origins( $value ): array {
+		$previous = Cors::allowed_origins();
+		if ( null === $value ) {
+			return $previous;
+		}
+		$clean = Cors::normalize_origins( $value );
+		if ( is_wp_error( $clean ) ) {
+			$this->report( self::ORIGINS_OPTION, $clean );
 			return $previous;
 		}
 		return $clean;

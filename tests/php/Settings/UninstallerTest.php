@@ -31,6 +31,7 @@ final class UninstallerTest extends TestCase {
 		update_option( Settings::DEFAULTS_OPTION, array( 'language' => 'de' ) );
 		update_option( Settings::CONSENT_OPTION, true );
 		update_option( Settings::DELETE_DATA_OPTION, $delete_data );
+		update_option( Settings::ORIGINS_OPTION, array( 'https://app.example.com' ) );
 		update_option( 'cairn_maps_markers_version', 7 );
 		set_transient( 'cairn_maps_feed', 'cached' );
 		update_option( 'blogname', 'Cairn test site' );
@@ -88,7 +89,7 @@ final class UninstallerTest extends TestCase {
 	private function assert_settings_removed(): void {
 		global $wpdb;
 		wp_cache_flush();
-		foreach ( array( Settings::TOKEN_OPTION, Settings::DEFAULTS_OPTION, Settings::CONSENT_OPTION, Settings::DELETE_DATA_OPTION, 'cairn_maps_markers_version', '_transient_cairn_maps_feed' ) as $name ) {
+		foreach ( array( Settings::TOKEN_OPTION, Settings::DEFAULTS_OPTION, Settings::CONSENT_OPTION, Settings::DELETE_DATA_OPTION, Settings::ORIGINS_OPTION, 'cairn_maps_markers_version', '_transient_cairn_maps_feed' ) as $name ) {
 			$this->assertSame( 0, (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name = %s", $name ) ), "$name is removed" );
 		}
 		$this->assertSame( 'Cairn test site', get_option( 'blogname' ) );
