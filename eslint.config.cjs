@@ -19,6 +19,16 @@ module.exports = [
 		files: [ 'tests/unit/**/*.{js,ts,tsx}' ],
 	} ) ),
 	{
+		files: [ 'tests/unit/**/*.{js,ts,tsx}' ],
+		rules: {
+			// Jest reads a test file's environment from its first docblock.
+			'jsdoc/check-tag-names': [
+				'error',
+				{ definedTags: [ 'jest-environment' ] },
+			],
+		},
+	},
+	{
 		files: [ '**/*.ts', '**/*.tsx' ],
 		rules: {
 			// Parameters are typed and named in TypeScript; JSDoc repeats would drift.

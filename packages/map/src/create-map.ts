@@ -151,7 +151,9 @@ function isPromise< T >( value: unknown ): value is Promise< T > {
 
 /** mapbox-gl's default export from what a host passed: the export itself or its module. */
 function unwrapLib( lib: MapLib | { default: MapLib } ): MapLib {
-	return 'Map' in lib ? lib : lib.default;
+	return typeof ( lib as Partial< MapLib > ).supported === 'function'
+		? ( lib as MapLib )
+		: ( lib as { default: MapLib } ).default;
 }
 
 /**

@@ -1,0 +1,104 @@
+/**
+ * @jest-environment node
+ */
+/**
+ * fetchPostMaps: the address it asks, what it makes of the site's answers.
+ */
+import {
+	fetchPostMaps,
+	PostMapsError,
+	postMapsUrl,
+} from '../../../packages/map/src/fetch-post-maps';
+
+function answer( status: number, body: unknown ) {
+	const calls: string[] = [];
+	const fetcher = ( async ( url: string ) => {
+		calls.push( url );
+		return new Response( JSON.stringify( body ), {
+			status,
+			headers: { 'Content-Type': 'application/json' },
+		} );
+	} ) as unknown as typeof fetch;
+	return { fetcher, calls };
+}
+
+describe( 'fetchPostMaps', () => {
+	it.each( [
+		[
+			'https://example.com',
+			'https://example.com/?rest_route=%2Fcairn%2Fv1%2Fposts%2F7%2Fmaps',
+		],
+		[
+			'https://example.com/blog/',
+			'https://example.com/blog/?rest_route=%2Fcairn%2Fv1%2Fposts%2F7%2Fmaps',
+		],
+		[
+			'http://localhost:8888/?p=1#x',
+			'http://localhost:8888/?rest_route=%2Fcairn%2Fv1%2Fposts%2F7%2Fmaps',
+		],
+	] )( 'asks %s through ?rest_route=', ( site, expected ) => {
+		expect( postMapsUrl( site, 7 ) ).toBe( expected );
+	} );
+
+	it( 'returns the maps, dropping malformed entries', async () => {
+		const { fetcher, calls } = answer( 200, {
+			post: 7,
+			modified: '2026-11-24T01:00:00Z',
+			maps: [
+				{
+					id: 'map-1',
+					attributes: { zoom: 3 },
+					config: { zoom: 3 },
+					error: '',
+				},
+				{ id: 'map-2', attributes: {}, config: 'nope' },
+				{ id: 'hut', attributes: {}, config: {}, error: 'zoom-range' },
+				{ id: 'x', attributes: {}, config: {}, error: '<script>' },
+			],
+		} );
+		const result = await fetchPostMaps( 'https://example.com', 7, {
+			fetch: fetcher,
+			password: 'open sesame',
+		} );
+		expect( calls[ 0 ] ).toContain( 'password=open+sesame' );
+		expect( result.post ).toBe( 7 );
+		expect( result.maps.map( ( map ) => [ map.id, map.error ] ) ).toEqual( [
+			[ 'map-1', '' ],
+			[ 'hut', 'zoom-range' ],
+			[ 'x', '' ],
+		] );
+	} );
+
+	it( 'throws the site refusal with its status and code', async () => {
+		const { fetcher } = answer( 401, {
+			code: 'rest_forbidden',
+			message: 'Sorry, you are not allowed to do that.',
+		} );
+		const failure = fetchPostMaps( 'https://example.com', 9, {
+			fetch: fetcher,
+		} );
+		await expect( failure ).rejects.toBeInstanceOf( PostMapsError );
+		await expect( failure ).rejects.toMatchObject( {
+			status: 401,
+			code: 'rest_forbidden',
+		} );
+	} );
+
+	it.each( [ 0, -1, 1.5, NaN ] )(
+		'refuses post id %p without a request',
+		async ( id ) => {
+			const { fetcher, calls } = answer( 200, {} );
+			await expect(
+				fetchPostMaps( 'https://example.com', id, { fetch: fetcher } )
+			).rejects.toMatchObject( { status: 404 } );
+			expect( calls ).toHaveLength( 0 );
+		}
+	);
+
+	it( 'says so when the answer is not the maps of a post', async () => {
+		const { fetcher } = answer( 200, [ 'not', 'maps' ] );
+		await expect(
+			fetchPostMaps( 'https://example.com', 1, { fetch: fetcher } )
+		).rejects.toMatchObject( { code: 'cairn_invalid_response' } );
+	} );
+} );
