@@ -9,6 +9,8 @@ namespace Cairn\Maps;
 
 use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
+use Cairn\Maps\Blocks\Patterns_Version;
+use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Markers\Admin_Columns;
 use Cairn\Maps\Markers\Feed_Cache;
 use Cairn\Maps\Markers\Geojson_Feed;
@@ -24,6 +26,7 @@ use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Markers_Controller;
+use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Settings_Page;
@@ -90,6 +93,9 @@ final class Plugin {
 			'import_export_page' => new Import_Export_Page( $marker_import ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),
 		);
+		// The maps of a post over REST: each map's configuration comes from the block itself.
+		$this->parts['patterns_version'] = new Patterns_Version();
+		$this->parts['post_maps_rest']   = new Post_Maps_Controller( new Post_Maps( $this->parts['map_block'] ), $settings, $markers_version, $this->parts['patterns_version'] );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}

@@ -1,0 +1,582 @@
+<?php
+/**
+ * The maps of a post, for headless front ends.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Rest;
+
+use Cairn\Maps\Blocks\Patterns_Version;
+use Cairn\Maps\Blocks\Post_Maps;
+use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Settings\Settings;
+use WP_Error;
+use WP_Post;
+use WP_REST_Posts_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+/**
+ * `GET /cairn/v1/posts/<id>/maps` and the `cairn_maps` field of core's post routes.
+ *
+ * Readable exactly when core's `/wp/v2/<type>/<id>` is: the permission check is the post type's
+ * own REST controller's, with the same id, password and the view context. A password-protected
+ * post gives no maps unless the request carries its password, as core's `content` does.
+ *
+ * Answers carry a strong ETag made of cheap inputs only (the post row, the markers, patterns and
+ * plugin versions, the token, the REST URL), so that an anonymous conditional request for a
+ * published post can get its `304` before `init`, like the marker feed's (not_modified_early()).
+ * Anonymous answers are publicly cacheable with the feed's Cache-Control.
+ *
+ * @since 0.2.0
+ */
+class Post_Maps_Controller {
+
+	/**
+	 * The REST field on core's post routes.
+	 */
+	public const FIELD = 'cairn_maps';
+
+	/**
+	 * Option: post types whose published posts anyone may read through core's rules, remembered
+	 * when the REST API starts so that the early 304 (before post types are registered) knows them.
+	 */
+	public const EARLY_POST_TYPES_OPTION = 'cairn_maps_early_post_types';
+
+	/**
+	 * The route's pattern, under the plugin's namespace.
+	 */
+	private const ROUTE = '/posts/(?P<id>\d+)/maps';
+
+	/**
+	 * The map blocks of posts.
+	 *
+	 * @var Post_Maps
+	 */
+	private Post_Maps $post_maps;
+
+	/**
+	 * Settings (the token is part of the ETag).
+	 *
+	 * @var Settings
+	 */
+	private Settings $settings;
+
+	/**
+	 * Markers version (group looks are in the configuration).
+	 *
+	 * @var Markers_Version
+	 */
+	private Markers_Version $markers_version;
+
+	/**
+	 * Synced patterns version.
+	 *
+	 * @var Patterns_Version
+	 */
+	private Patterns_Version $patterns_version;
+
+	/**
+	 * Creates the controller.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param Post_Maps        $post_maps        The map blocks of posts.
+	 * @param Settings         $settings         Settings.
+	 * @param Markers_Version  $markers_version  Markers version.
+	 * @param Patterns_Version $patterns_version Synced patterns version.
+	 */
+	public function __construct( Post_Maps $post_maps, Settings $settings, Markers_Version $markers_version, Patterns_Version $patterns_version ) {
+		$this->post_maps        = $post_maps;
+		$this->settings         = $settings;
+		$this->markers_version  = $markers_version;
+		$this->patterns_version = $patterns_version;
+	}
+
+	/**
+	 * Wires hooks.
+	 *
+	 * @since 0.2.0
+	 */
+	public function add_hooks(): void {
+		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
+		add_action( 'rest_api_init', array( $this, 'register_field' ) );
+		add_action( 'rest_api_init', array( $this, 'remember_early_post_types' ) );
+		// Last on after_setup_theme, as the feed's: every filter is in place, `init` has not run.
+		add_action( 'after_setup_theme', array( $this, 'not_modified_early' ), PHP_INT_MAX );
+	}
+
+	/**
+	 * Registers the route.
+	 *
+	 * @since 0.2.0
+	 */
+	public function register_routes(): void {
+		register_rest_route(
+			Markers_Controller::REST_NAMESPACE,
+			self::ROUTE,
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_item' ),
+					// The post type's own REST controller decides, as for /wp/v2/<type>/<id>.
+					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+					'args'                => array(
+						'id'       => array(
+							'description' => __( 'Unique identifier for the post.', 'cairn-maps' ),
+							'type'        => 'integer',
+						),
+						'password' => array(
+							'description' => __( 'The password for the post if it is password protected.', 'cairn-maps' ),
+							'type'        => 'string',
+						),
+					),
+				),
+				// A route option (beside the endpoints), which is what OPTIONS requests show.
+				'schema' => array( $this, 'get_item_schema' ),
+			)
+		);
+	}
+
+	/**
+	 * Registers the `cairn_maps` field on every post type shown in REST that uses the editor.
+	 *
+	 * @since 0.2.0
+	 */
+	public function register_field(): void {
+		$types = array();
+		foreach ( get_post_types( array( 'show_in_rest' => true ), 'objects' ) as $type ) {
+			if ( post_type_supports( $type->name, 'editor' ) && $type->get_rest_controller() instanceof WP_REST_Posts_Controller ) {
+				$types[] = $type->name;
+			}
+		}
+		if ( array() === $types ) {
+			return;
+		}
+		register_rest_field(
+			$types,
+			self::FIELD,
+			array(
+				'get_callback'    => array( $this, 'get_field' ),
+				'update_callback' => null,
+				'schema'          => array_merge(
+					self::maps_schema(),
+					array(
+						'description' => __( 'The Cairn maps of the post, in document order: what a headless front end needs to render them. Empty for a password-protected post without its password.', 'cairn-maps' ),
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					)
+				),
+			)
+		);
+	}
+
+	/**
+	 * The `cairn_maps` field of a post. Core calls it only when the field is requested (`_fields`)
+	 * and only for posts the request may read.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param array<string, mixed> $data    The post's response data.
+	 * @param string               $field   Field name.
+	 * @param WP_REST_Request      $request The request.
+	 * @return array<int, array<string, mixed>>
+	 */
+	public function get_field( $data, $field, $request ): array {
+		$post = get_post( is_array( $data ) && isset( $data['id'] ) && is_int( $data['id'] ) ? $data['id'] : 0 );
+		if ( ! $post instanceof WP_Post || ! $request instanceof WP_REST_Request ) {
+			return array();
+		}
+		$controller = get_post_type_object( $post->post_type )?->get_rest_controller();
+		if ( '' !== $post->post_password && ! ( $controller instanceof WP_REST_Posts_Controller && $controller->can_access_password_content( $post, $request ) ) ) {
+			return array();
+		}
+		return $this->post_maps->maps( $post );
+	}
+
+	/**
+	 * Whether the request may read the post: the answer of its post type's REST controller to the
+	 * same request for `/wp/v2/<type>/<id>` (401/403/404 with core's codes).
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param WP_REST_Request $request The request.
+	 * @return bool|WP_Error
+	 */
+	public function get_item_permissions_check( WP_REST_Request $request ) {
+		$target = $this->target( $request );
+		if ( $target instanceof WP_Error ) {
+			return $target;
+		}
+		return $target['controller']->get_item_permissions_check( $target['request'] );
+	}
+
+	/**
+	 * The maps of the post.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param WP_REST_Request $request The request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function get_item( WP_REST_Request $request ) {
+		$target = $this->target( $request );
+		if ( $target instanceof WP_Error ) {
+			return $target;
+		}
+		$post    = $target['post'];
+		$shown   = '' === $post->post_password || $target['controller']->can_access_password_content( $post, $target['request'] );
+		$etag    = $this->etag( $post, $shown );
+		$headers = array(
+			'ETag'          => $etag,
+			// A protected post's maps are for those who know the password: never kept by shared caches.
+			'Cache-Control' => Markers_Controller::cache_control( is_user_logged_in() || ( '' !== $post->post_password && $shown ) ),
+		);
+		if ( Markers_Controller::etag_matches( $request->get_header( 'If-None-Match' ), $etag ) ) {
+			return new WP_REST_Response( null, 304, $headers );
+		}
+		if ( 'HEAD' === $request->get_method() ) {
+			return new WP_REST_Response( null, 200, $headers );
+		}
+		return new WP_REST_Response(
+			array(
+				'post'     => $post->ID,
+				'modified' => self::modified( $post ),
+				'maps'     => $shown ? $this->post_maps->maps( $post ) : array(),
+			),
+			200,
+			$headers
+		);
+	}
+
+	/**
+	 * The ETag of a post's maps: a hash of what they are made of, all of it cheap to read before
+	 * `init` (one post row, autoloaded options): the post (id, type, status, modification time,
+	 * its content, whether it is protected and whether the maps are shown), the markers version (group looks
+	 * are in the configuration), the synced patterns version, the token maps use, the REST URL (the
+	 * site's address, scheme and permalinks are in the marker URLs), and the plugin version.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param WP_Post $post  The post.
+	 * @param bool    $shown Whether the answer carries the maps (false: protected, no password).
+	 */
+	public function etag( WP_Post $post, bool $shown ): string {
+		$token = $this->settings->map_token();
+		$block = CAIRN_MAPS_DIR . 'build/blocks/map/block.json';
+		$parts = array(
+			CAIRN_MAPS_VERSION,
+			(string) ( is_file( $block ) ? filemtime( $block ) : 0 ),
+			(string) $post->ID,
+			$post->post_type,
+			$post->post_status,
+			$post->post_modified_gmt,
+			// Two saves within a second share a modification time; the content tells them apart.
+			hash( 'sha256', $post->post_content ),
+			'' === $post->post_password ? 'open' : ( $shown ? 'shown' : 'protected' ),
+			$this->markers_version->get(),
+			$this->patterns_version->get(),
+			$token['token'],
+			$token['error'],
+			rest_url( Markers_Controller::REST_NAMESPACE . '/markers' ),
+		);
+		return '"' . substr( hash( 'sha256', implode( "\n", $parts ) ), 0, 32 ) . '"';
+	}
+
+	/**
+	 * Answers an anonymous conditional request for the maps of a published post whose ETag still
+	 * matches with `304` before `init`, as the marker feed does. See early_not_modified_headers().
+	 *
+	 * @since 0.2.0
+	 */
+	public function not_modified_early(): void {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only; every value is validated below.
+		$headers = $this->early_not_modified_headers( wp_unslash( $_SERVER ), wp_unslash( $_GET ), $_COOKIE );
+		if ( null !== $headers ) {
+			Early_Not_Modified::send( $headers );
+		}
+	}
+
+	/**
+	 * The headers of an early 304 for this request, or null when it must go on to the REST server:
+	 * it is not a GET or HEAD of this route without any parameter, it carries credentials (or an
+	 * Origin while no CORS rules exist to answer it), a plugin adds REST authentication rules, the
+	 * post is not a published post without password of a type whose published posts anyone may
+	 * read, or the ETag does not match.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param array<string, mixed> $server  Request server variables (unslashed).
+	 * @param array<string, mixed> $query   Query parameters (unslashed).
+	 * @param array<string, mixed> $cookies Cookies.
+	 * @return array<string, string>|null
+	 */
+	public function early_not_modified_headers( array $server, array $query, array $cookies ): ?array {
+		$cors     = class_exists( Cors::class );
+		$blocking = $cors ? Early_Not_Modified::CREDENTIAL_HEADERS : array_merge( Early_Not_Modified::CREDENTIAL_HEADERS, array( 'HTTP_ORIGIN' ) );
+		$match    = Early_Not_Modified::anonymous_condition( $server, $cookies, $blocking );
+		// Any parameter (a password, _fields, …) leaves the request to the REST server.
+		if ( null === $match || array() !== array_diff( array_map( 'strval', array_keys( $query ) ), array( 'rest_route' ) ) ) {
+			return null;
+		}
+		$route = Early_Not_Modified::route( $server, $query );
+		if ( null === $route || 1 !== preg_match( '#^/' . Markers_Controller::REST_NAMESPACE . '/posts/([1-9][0-9]{0,18})/maps$#', $route, $id ) || ! Early_Not_Modified::allowed( $route ) ) {
+			return null;
+		}
+		$post  = get_post( (int) $id[1] );
+		$types = get_option( self::EARLY_POST_TYPES_OPTION, array() );
+		if ( ! $post instanceof WP_Post || 'publish' !== $post->post_status || '' !== $post->post_password
+			|| ! is_array( $types ) || ! in_array( $post->post_type, $types, true ) ) {
+			return null;
+		}
+		$etag = $this->etag( $post, true );
+		if ( ! Markers_Controller::etag_matches( $match, $etag ) ) {
+			return null;
+		}
+		$headers = array(
+			'Content-Type'  => 'application/json; charset=' . get_option( 'blog_charset' ),
+			'ETag'          => $etag,
+			'Cache-Control' => Markers_Controller::cache_control( false ),
+		);
+		if ( 'GET' === strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) ) ) {
+			// Core's CORS code sends "Vary: Origin" to anonymous GETs.
+			$headers['Vary'] = 'Origin';
+		}
+		if ( $cors ) {
+			$allowed = Cors::public_headers( (string) ( $server['HTTP_ORIGIN'] ?? '' ) );
+			if ( isset( $allowed['Vary'] ) ) {
+				$headers = Early_Not_Modified::add_vary( $headers, (string) $allowed['Vary'] );
+				unset( $allowed['Vary'] );
+			}
+			$headers = array_merge( $headers, array_map( 'strval', $allowed ) );
+		}
+		return $headers;
+	}
+
+	/**
+	 * Remembers the post types whose published, unprotected posts anyone may read through core's
+	 * own rules (shown in REST, viewable, a posts controller that does not change the read checks):
+	 * the early 304 runs before post types are registered and answers only for those.
+	 *
+	 * @since 0.2.0
+	 */
+	public function remember_early_post_types(): void {
+		$types = array();
+		foreach ( get_post_types( array( 'show_in_rest' => true ), 'objects' ) as $type ) {
+			$controller = $type->get_rest_controller();
+			if ( $controller instanceof WP_REST_Posts_Controller && is_post_type_viewable( $type )
+				&& WP_REST_Posts_Controller::class === ( new \ReflectionMethod( $controller, 'get_item_permissions_check' ) )->getDeclaringClass()->getName()
+				&& WP_REST_Posts_Controller::class === ( new \ReflectionMethod( $controller, 'check_read_permission' ) )->getDeclaringClass()->getName() ) {
+				$types[] = $type->name;
+			}
+		}
+		sort( $types );
+		if ( get_option( self::EARLY_POST_TYPES_OPTION ) !== $types ) {
+			update_option( self::EARLY_POST_TYPES_OPTION, $types, true );
+		}
+	}
+
+	/**
+	 * The post, its type's REST controller and the request core's `/wp/v2/<type>/<id>` would get,
+	 * or core's 404 when there is no such post readable over REST.
+	 *
+	 * @param WP_REST_Request $request The request.
+	 * @return array{post: WP_Post, controller: WP_REST_Posts_Controller, request: WP_REST_Request}|WP_Error
+	 */
+	private function target( WP_REST_Request $request ) {
+		$id         = (int) $request['id'];
+		$post       = $id > 0 ? get_post( $id ) : null;
+		$type       = $post instanceof WP_Post ? get_post_type_object( $post->post_type ) : null;
+		$controller = $type && $type->show_in_rest ? $type->get_rest_controller() : null;
+		if ( ! $post instanceof WP_Post || ! $controller instanceof WP_REST_Posts_Controller ) {
+			return new WP_Error( 'rest_post_invalid_id', __( 'Invalid post ID.', 'cairn-maps' ), array( 'status' => 404 ) );
+		}
+		$core = new WP_REST_Request( 'GET', rest_get_route_for_post( $post ) );
+		$core->set_url_params( array( 'id' => $post->ID ) );
+		$params = array( 'context' => 'view' );
+		$query  = $request->get_query_params();
+		if ( isset( $query['password'] ) ) {
+			$params['password'] = $query['password'];
+		}
+		$core->set_query_params( $params );
+		return array(
+			'post'       => $post,
+			'controller' => $controller,
+			'request'    => $core,
+		);
+	}
+
+	/**
+	 * The post's modification time in UTC, ISO 8601 with `Z`.
+	 *
+	 * @param WP_Post $post The post.
+	 */
+	private static function modified( WP_Post $post ): string {
+		$gmt = '0000-00-00 00:00:00' === $post->post_modified_gmt ? get_gmt_from_date( $post->post_modified ) : $post->post_modified_gmt;
+		return str_replace( ' ', 'T', $gmt ) . 'Z';
+	}
+
+	/**
+	 * The JSON schema of the answer, for discovery (`OPTIONS /cairn/v1/posts/<id>/maps`).
+	 *
+	 * @since 0.2.0
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema(): array {
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'cairn-post-maps',
+			'type'       => 'object',
+			'properties' => array(
+				'post'     => array(
+					'description' => __( 'Unique identifier for the post.', 'cairn-maps' ),
+					'type'        => 'integer',
+					'readonly'    => true,
+				),
+				'modified' => array(
+					'description' => __( 'When the post was last modified, in UTC (ISO 8601).', 'cairn-maps' ),
+					'type'        => 'string',
+					'format'      => 'date-time',
+					'readonly'    => true,
+				),
+				'maps'     => array_merge(
+					self::maps_schema(),
+					array(
+						'description' => __( 'The maps of the post in document order, nested ones and those of synced patterns included. Empty for a password-protected post without its password.', 'cairn-maps' ),
+						'readonly'    => true,
+					)
+				),
+			),
+		);
+	}
+
+	/**
+	 * The schema of a list of maps (the route's `maps`, the `cairn_maps` field).
+	 *
+	 * @since 0.2.0
+	 *
+	 * @return array<string, mixed>
+	 */
+	public static function maps_schema(): array {
+		$number  = array( 'type' => 'number' );
+		$boolean = array( 'type' => 'boolean' );
+		$string  = array( 'type' => 'string' );
+		$center  = array(
+			'type'       => 'object',
+			'properties' => array(
+				'lng' => $number,
+				'lat' => $number,
+			),
+		);
+		$markers = array(
+			'type'       => 'object',
+			'properties' => array(
+				'source' => array(
+					'type' => 'string',
+					'enum' => array( 'all', 'groups', 'ids' ),
+				),
+				'groups' => array(
+					'type'  => 'array',
+					'items' => $string,
+				),
+				'ids'    => array(
+					'type'  => 'array',
+					'items' => array( 'type' => 'integer' ),
+				),
+			),
+		);
+		$cluster = array(
+			'type'       => 'object',
+			'properties' => array(
+				'enabled' => $boolean,
+				'radius'  => $number,
+			),
+		);
+		return array(
+			'type'  => 'array',
+			'items' => array(
+				'type'       => 'object',
+				'properties' => array(
+					'id'         => array(
+						'description' => __( 'The block\'s anchor when it has one, else map-<n> (from 1, over all maps of the post).', 'cairn-maps' ),
+						'type'        => 'string',
+					),
+					'attributes' => array(
+						'description'          => __( 'The block\'s attributes with every default filled in and invalid values replaced by the default.', 'cairn-maps' ),
+						'type'                 => 'object',
+						'properties'           => array(
+							'center'              => $center,
+							'zoom'                => $number,
+							'bearing'             => $number,
+							'pitch'               => $number,
+							'minZoom'             => $number,
+							'maxZoom'             => $number,
+							'mapStyle'            => $string,
+							'controls'            => array(
+								'type'                 => 'object',
+								'additionalProperties' => $boolean,
+							),
+							'language'            => $string,
+							'markers'             => $markers,
+							'cluster'             => $cluster,
+							'hash'                => $boolean,
+							'height'              => $string,
+							'cooperativeGestures' => $boolean,
+							'anchor'              => $string,
+							'className'           => $string,
+							'align'               => $string,
+						),
+						'additionalProperties' => true,
+					),
+					'config'     => array(
+						'description'          => __( 'What createMap() takes: exactly the data-cairn-config the server renders for the block. The access token is a public one.', 'cairn-maps' ),
+						'type'                 => 'object',
+						'properties'           => array(
+							'accessToken'         => $string,
+							'style'               => $string,
+							'center'              => $center,
+							'zoom'                => $number,
+							'bearing'             => $number,
+							'pitch'               => $number,
+							'minZoom'             => $number,
+							'maxZoom'             => $number,
+							'controls'            => array(
+								'type'                 => 'object',
+								'additionalProperties' => $boolean,
+							),
+							'language'            => $string,
+							'cluster'             => $cluster,
+							'hash'                => $boolean,
+							'hashName'            => $string,
+							'cooperativeGestures' => $boolean,
+							'height'              => $string,
+							'markers'             => $markers,
+							'markersUrl'          => $string,
+							'markerUrl'           => $string,
+							'groupStyles'         => array(
+								'type'  => 'array',
+								'items' => array(
+									'type'       => 'object',
+									'properties' => array(
+										'slug'  => $string,
+										'color' => $string,
+										'icon'  => $string,
+									),
+								),
+							),
+						),
+						'additionalProperties' => true,
+					),
+					'error'      => array(
+						'description' => __( 'Empty, or the error code the server render shows for the block.', 'cairn-maps' ),
+						'type'        => 'string',
+						'enum'        => array( '', 'missing-token', 'secret-token', 'invalid-token', 'zoom-range' ),
+					),
+				),
+			),
+		);
+	}
+}
