@@ -136,29 +136,6 @@ final class Early_Not_Modified {
 	}
 
 	/**
-	 * Adds a `Vary` header's field names to headers, keeping those already there.
-	 *
-	 * @since 0.2.0
-	 *
-	 * @param array<string, string> $headers Headers.
-	 * @param string                $vary    Field names, comma-separated.
-	 * @return array<string, string>
-	 */
-	public static function add_vary( array $headers, string $vary ): array {
-		$names = array();
-		foreach ( explode( ',', ( $headers['Vary'] ?? '' ) . ',' . $vary ) as $name ) {
-			$name = trim( $name );
-			if ( '' !== $name && ! in_array( strtolower( $name ), array_map( 'strtolower', $names ), true ) ) {
-				$names[] = $name;
-			}
-		}
-		if ( array() !== $names ) {
-			$headers['Vary'] = implode( ', ', $names );
-		}
-		return $headers;
-	}
-
-	/**
 	 * Sends a `304` with these headers and ends the request, unless output has started.
 	 *
 	 * @since 0.2.0

@@ -301,8 +301,8 @@ class Post_Maps_Controller {
 
 	/**
 	 * The headers of an early 304 for this request, or null when it must go on to the REST server:
-	 * it is not a GET or HEAD of this route without any parameter, it carries credentials (or an
-	 * Origin while no CORS rules exist to answer it), a plugin adds REST authentication rules, the
+	 * it is not a GET or HEAD of this route without any parameter, it carries credentials (an auth
+	 * cookie, an Authorization header, a nonce), a plugin adds REST authentication rules, the
 	 * post is not a published post without password of a type whose published posts anyone may
 	 * read, or the ETag does not match.
 	 *
@@ -314,9 +314,7 @@ class Post_Maps_Controller {
 	 * @return array<string, string>|null
 	 */
 	public function early_not_modified_headers( array $server, array $query, array $cookies ): ?array {
-		$cors     = class_exists( Cors::class );
-		$blocking = $cors ? Early_Not_Modified::CREDENTIAL_HEADERS : array_merge( Early_Not_Modified::CREDENTIAL_HEADERS, array( 'HTTP_ORIGIN' ) );
-		$match    = Early_Not_Modified::anonymous_condition( $server, $cookies, $blocking );
+		$match = Early_Not_Modified::anonymous_condition( $server, $cookies );
 		// Any parameter (a password, _fields, …) leaves the request to the REST server.
 		if ( null === $match || array() !== array_diff( array_map( 'strval', array_keys( $query ) ), array( 'rest_route' ) ) ) {
 			return null;
@@ -335,24 +333,15 @@ class Post_Maps_Controller {
 		if ( ! Markers_Controller::etag_matches( $match, $etag ) ) {
 			return null;
 		}
-		$headers = array(
-			'Content-Type'  => 'application/json; charset=' . get_option( 'blog_charset' ),
-			'ETag'          => $etag,
-			'Cache-Control' => Markers_Controller::cache_control( false ),
+		// An Origin is no credential: the answer carries the same CORS headers as the REST route's.
+		return Cors::with_public_headers(
+			array(
+				'Content-Type'  => 'application/json; charset=' . get_option( 'blog_charset' ),
+				'ETag'          => $etag,
+				'Cache-Control' => Markers_Controller::cache_control( false ),
+			),
+			(string) ( $server['HTTP_ORIGIN'] ?? '' )
 		);
-		if ( 'GET' === strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) ) ) {
-			// Core's CORS code sends "Vary: Origin" to anonymous GETs.
-			$headers['Vary'] = 'Origin';
-		}
-		if ( $cors ) {
-			$allowed = Cors::public_headers( (string) ( $server['HTTP_ORIGIN'] ?? '' ) );
-			if ( isset( $allowed['Vary'] ) ) {
-				$headers = Early_Not_Modified::add_vary( $headers, (string) $allowed['Vary'] );
-				unset( $allowed['Vary'] );
-			}
-			$headers = array_merge( $headers, array_map( 'strval', $allowed ) );
-		}
-		return $headers;
 	}
 
 	/**
