@@ -234,11 +234,12 @@ class Post_Maps_Controller {
 			// A protected post's maps are for those who know the password: never kept by shared caches.
 			'Cache-Control' => Markers_Controller::cache_control( is_user_logged_in() || ( '' !== $post->post_password && $shown ) ),
 		);
+		// Bodiless answers hold an empty array, not null: core's `_fields` filter needs an array.
 		if ( Markers_Controller::etag_matches( $request->get_header( 'If-None-Match' ), $etag ) ) {
-			return new WP_REST_Response( null, 304, $headers );
+			return new WP_REST_Response( array(), 304, $headers );
 		}
 		if ( 'HEAD' === $request->get_method() ) {
-			return new WP_REST_Response( null, 200, $headers );
+			return new WP_REST_Response( array(), 200, $headers );
 		}
 		return new WP_REST_Response(
 			array(

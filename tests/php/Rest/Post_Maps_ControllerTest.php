@@ -456,6 +456,13 @@ final class Post_Maps_ControllerTest extends TestCase {
 		$this->assertSame( $etag, $again['headers']['ETag'] );
 		$this->assertSame( Markers_Controller::PUBLIC_CACHE_CONTROL, $again['headers']['Cache-Control'] );
 
+		$fields = $this->serve( "/cairn/v1/posts/{$id}/maps", array( '_fields' => 'maps' ), array( 'If-None-Match' => $etag ) );
+		$this->assertSame( 304, $fields['status'], 'with _fields too' );
+		unset( $_SERVER['HTTP_IF_NONE_MATCH'] ); // serve() leaves request headers in place.
+		$head = $this->serve( "/cairn/v1/posts/{$id}/maps", array( '_fields' => 'maps' ), array(), 'HEAD' );
+		$this->assertSame( 200, $head['status'] );
+		$this->assertSame( $etag, $head['headers']['ETag'] );
+
 		$this->act_as( 'editor' );
 		$logged_in = $this->serve( "/cairn/v1/posts/{$id}/maps", array(), array( 'If-None-Match' => $etag ) );
 		$this->assertSame( 304, $logged_in['status'] );
