@@ -2,9 +2,11 @@
 /**
  * Measures one marker count for bench/api/run.sh: our GET /cairn/v1/markers (cold, warm, 304,
  * bytes, PHP peak memory) and core's GET /wp/v2/cairn-markers?per_page=100 (one page at
- * concurrency, all pages sequentially), and writes the numbers as JSON.
+ * concurrency, all pages sequentially), and writes the numbers as JSON. With --maps-post, also
+ * GET /cairn/v1/posts/<id>/maps (warm 200 and 304) interleaved with core's /wp/v2/pages/<id> and
+ * with the feed's 304, so that each pair sees the same machine.
  *
- *   node bench/api/measure.mjs --size N --url http://127.0.0.1:PORT --seed seed.json --out size-N.json
+ *   node bench/api/measure.mjs --size N --url http://127.0.0.1:PORT --seed seed.json [--maps-post ID] --out size-N.json
  *
  * Latency is time to the last byte of the body as received (gzip when accepted, not decoded),
  * from a keep-alive agent with at most BENCH_CONCURRENCY sockets. Percentiles are nearest-rank.
@@ -49,6 +51,7 @@ if ( ! SIZE || ! BASE || ! args.out || ! PEAK_LOG ) {
 }
 
 const OURS = '/?rest_route=/cairn/v1/markers';
+const MAPS_POST = Number( args[ 'maps-post' ] ) || 0;
 const corePage = ( page ) => `/?rest_route=/wp/v2/cairn-markers&per_page=100&page=${ page }`;
 const GZIP = { 'Accept-Encoding': 'gzip' };
 
@@ -190,6 +193,68 @@ function bump() {
 	} );
 }
 
+/**
+ * `total` requests of each of two kinds, alternating, at concurrency: both kinds meet the same
+ * load on the machine. Returns the results of each kind.
+ */
+async function interleaved( total, makeA, makeB ) {
+	const run = await load( 2 * total, CONCURRENCY, ( i ) => ( i % 2 ? makeB() : makeA() ) );
+	return {
+		a: run.results.filter( ( _, i ) => 0 === i % 2 ),
+		b: run.results.filter( ( _, i ) => 1 === i % 2 ),
+	};
+}
+
+/**
+ * GET /cairn/v1/posts/<id>/maps beside core's GET /wp/v2/pages/<id> (warm 200) and beside the
+ * feed's 304 (both revalidating a matching ETag).
+ */
+async function measureMaps( feedEtag ) {
+	const maps = `/?rest_route=/cairn/v1/posts/${ MAPS_POST }/maps`;
+	const page = `/?rest_route=/wp/v2/pages/${ MAPS_POST }`;
+	// Prime: the first REST request remembers which post types the early 304 may answer for.
+	const first = await get( maps, {}, 'maps-prime' );
+	expectStatus( [ first ], 200, 'prime maps' );
+	for ( let i = 0; i < CONCURRENCY; i++ ) {
+		expectStatus( [ await get( maps, {}, 'maps-prime' ), await get( page, {}, 'page-prime' ) ], 200, 'prime maps and page' );
+	}
+	const body = JSON.parse( first.body.toString( 'utf8' ) );
+	const mapsEtag = first.headers.etag;
+
+	log( `post maps warm x${ WARM_REQUESTS } interleaved with core's page at c${ CONCURRENCY }` );
+	const warm = await interleaved( WARM_REQUESTS, () => get( maps, {}, 'maps' ), () => get( page, {}, 'page' ) );
+	expectStatus( warm.a, 200, 'post maps warm' );
+	expectStatus( warm.b, 200, 'core page' );
+
+	log( `post maps 304 x${ NOT_MODIFIED_REQUESTS } interleaved with the feed's 304 at c${ CONCURRENCY }` );
+	const nm = await interleaved(
+		NOT_MODIFIED_REQUESTS,
+		() => get( maps, { 'If-None-Match': mapsEtag }, 'maps-nm' ),
+		() => get( OURS, { ...GZIP, 'If-None-Match': feedEtag }, 'feed-nm' )
+	);
+	expectStatus( nm.a, 304, 'post maps 304' );
+	expectStatus( nm.b, 304, 'feed 304' );
+
+	const result = {
+		post: MAPS_POST,
+		maps: Array.isArray( body.maps ) ? body.maps.length : -1,
+		bytes: first.body.length,
+		warm: { ...stats( warm.a ), memory: await peaks( warm.a ) },
+		core_page: { ...stats( warm.b ), memory: await peaks( warm.b ), bytes: warm.b[ 0 ].body.length },
+		not_modified: { ...stats( nm.a ), memory: await peaks( nm.a ) },
+		feed_not_modified: { ...stats( nm.b ), memory: await peaks( nm.b ) },
+	};
+	result.checks = {
+		maps_count: 3 === result.maps,
+		maps_etag: Boolean( mapsEtag ),
+		maps_cache_control_public: /\bpublic\b/.test( first.headers[ 'cache-control' ] || '' ),
+		maps_no_set_cookie: ! first.headers[ 'set-cookie' ],
+		// No request of the run reached `init`: every 304 was the early one.
+		maps_not_modified_before_init: ! ( 'init' in ( result.not_modified.memory.marks_p50 || {} ) ),
+	};
+	return result;
+}
+
 async function main() {
 	const out = { markers: SIZE, concurrency: CONCURRENCY, seed: null, runtime: null, ours: {}, core: {}, checks: {} };
 	if ( args.seed && fs.existsSync( args.seed ) ) {
@@ -236,6 +301,12 @@ async function main() {
 	const notModified = await load( NOT_MODIFIED_REQUESTS, CONCURRENCY, () => get( OURS, { ...GZIP, 'If-None-Match': etag }, 'nm' ) );
 	expectStatus( notModified.results, 304, '304 with If-None-Match' );
 	out.ours.not_modified = { ...stats( notModified.results, notModified.seconds ), memory: await peaks( notModified.results ) };
+
+	// (e) The maps of a post: warm 200 interleaved with core's route for the same page, 304
+	// interleaved with the feed's 304 (the early answer of each).
+	if ( MAPS_POST ) {
+		out.maps = await measureMaps( etag );
+	}
 
 	// Cold under load: right after an invalidation, CONCURRENCY visitors at once (a cache stampede:
 	// how many of them rebuild the payload, and how long they wait). Two rounds.
@@ -374,10 +445,15 @@ async function main() {
 	};
 	out.core.peak_bytes = Math.max( out.core.page.memory.peak_bytes ?? 0, out.core.all_pages.memory.peak_bytes ?? 0 );
 
+	if ( out.maps ) {
+		Object.assign( out.checks, out.maps.checks );
+	}
+
 	fs.writeFileSync( args.out, JSON.stringify( out, null, '\t' ) + '\n' );
 	log(
 		`ours cold p95 ${ out.ours.cold.p95_ms } ms, warm p95 ${ out.ours.warm.p95_ms } ms, 304 p95 ${ out.ours.not_modified.p95_ms } ms, ` +
-			`${ out.ours.bytes.gzip_per_marker } B/marker gz; core page p95 ${ out.core.page.p95_ms } ms`
+			`${ out.ours.bytes.gzip_per_marker } B/marker gz; core page p95 ${ out.core.page.p95_ms } ms` +
+			( out.maps ? `; post maps warm p95 ${ out.maps.warm.p95_ms } ms (core page ${ out.maps.core_page.p95_ms } ms), 304 p95 ${ out.maps.not_modified.p95_ms } ms (feed ${ out.maps.feed_not_modified.p95_ms } ms)` : '' )
 	);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Gathers bench/api/measure.mjs results into one table with the targets of issue 3, prints it and
- * writes bench/results/api-<date>.json and bench/results/api-latest.json.
+ * Gathers bench/api/measure.mjs results into one table with the targets of issue 3 (the feed) and
+ * issue 10 (the maps of a post), prints it and writes bench/results/api-<date>.json and
+ * bench/results/api-latest.json.
  *
  *   node bench/api/report.mjs --dir RUN_DIR --sizes 1000,10000,100000 --results bench/results
  *
@@ -23,7 +24,7 @@ const sizes = String( args.sizes ).split( ',' ).map( Number );
 const runs = sizes.map( ( size ) => JSON.parse( fs.readFileSync( path.join( args.dir, `size-${ size }.json` ), 'utf8' ) ) );
 
 const MiB = 1024 * 1024;
-const TARGETS = { markers: 100000, not_modified_p95_ms: 50, cold_ms: 1500, peak_mib: 32, gzip_per_marker: 16 };
+const TARGETS = { markers: 100000, not_modified_p95_ms: 50, cold_ms: 1500, peak_mib: 32, gzip_per_marker: 16, maps_304_vs_feed: 1.1 };
 
 const ms = ( v ) => ( null === v || undefined === v ? '–' : v >= 10000 ? `${ ( v / 1000 ).toFixed( 1 ) } s` : `${ Math.round( v ) }` );
 const pair = ( a, b ) => `${ ms( a ) } / ${ ms( b ) }`;
@@ -56,6 +57,12 @@ const rows = [
 	[ 'core all pages bytes raw / gzip', ( r ) => `${ kb( r.core.all_pages.bytes_raw ) } / ${ kb( r.core.all_pages.bytes_gzip6 ) }` ],
 	[ 'core PHP peak MiB (page)', ( r ) => mib( r.core.page.memory.peak_bytes ) ],
 	[ 'core SQL queries (page)', ( r ) => String( r.core.page.memory.queries ?? '–' ) ],
+	[ 'post maps warm 200 p50 / p95 (ms, c4)', ( r ) => ( r.maps ? pair( r.maps.warm.p50_ms, r.maps.warm.p95_ms ) : '–' ) ],
+	[ 'core same page p50 / p95 (ms, c4)', ( r ) => ( r.maps ? pair( r.maps.core_page.p50_ms, r.maps.core_page.p95_ms ) : '–' ) ],
+	[ 'post maps 304 p50 / p95 (ms, c4)', ( r ) => ( r.maps ? pair( r.maps.not_modified.p50_ms, r.maps.not_modified.p95_ms ) : '–' ) ],
+	[ 'feed 304 beside it p50 / p95 (ms, c4)', ( r ) => ( r.maps ? pair( r.maps.feed_not_modified.p50_ms, r.maps.feed_not_modified.p95_ms ) : '–' ) ],
+	[ 'post maps PHP peak MiB warm / 304', ( r ) => ( r.maps ? [ r.maps.warm, r.maps.not_modified ].map( ( m ) => mib( m.memory.peak_bytes ) ).join( ' / ' ) : '–' ) ],
+	[ 'post maps SQL queries warm / 304', ( r ) => ( r.maps ? [ r.maps.warm, r.maps.not_modified ].map( ( m ) => String( m.memory.queries ?? '–' ) ).join( ' / ' ) : '–' ) ],
 	[ 'whole set warm p95 vs core 1 page p95', ( r ) => `${ ( r.core.page.p95_ms / r.ours.warm.p95_ms ).toFixed( 1 ) }x faster` ],
 	[ 'whole set warm p95 vs core all pages', ( r ) => `${ ( r.core.all_pages.total_ms / r.ours.warm.p95_ms ).toFixed( 0 ) }x faster` ],
 ];
@@ -102,6 +109,23 @@ const targets = [
 		pass: big.ours.bytes.gzip_per_marker <= TARGETS.gzip_per_marker,
 	},
 ];
+if ( big.maps ) {
+	const feed304 = big.maps.feed_not_modified.p95_ms;
+	targets.push(
+		{
+			id: 'maps_warm_vs_core_page',
+			label: `post maps warm p95 <= core /wp/v2/pages/<id> p95, same page, interleaved (${ at })`,
+			value: `${ big.maps.warm.p95_ms } ms vs ${ big.maps.core_page.p95_ms } ms`,
+			pass: big.maps.warm.p95_ms <= big.maps.core_page.p95_ms,
+		},
+		{
+			id: 'maps_304_vs_feed_304',
+			label: `post maps 304 p95 within ${ Math.round( ( TARGETS.maps_304_vs_feed - 1 ) * 100 ) } % of the feed's 304 p95, interleaved (${ at })`,
+			value: `${ big.maps.not_modified.p95_ms } ms vs ${ feed304 } ms (${ ( ( big.maps.not_modified.p95_ms / feed304 - 1 ) * 100 ).toFixed( 0 ) } %)`,
+			pass: big.maps.not_modified.p95_ms <= feed304 * TARGETS.maps_304_vs_feed,
+		}
+	);
+}
 if ( big.markers !== TARGETS.markers ) {
 	targets.forEach( ( t ) => ( t.note = `targets are set for ${ TARGETS.markers } markers; largest size measured: ${ big.markers }` ) );
 }
@@ -148,6 +172,9 @@ const out = [];
 out.push( '' );
 out.push( `Cairn Maps API benchmark — ${ environment.server || '?' }, PHP ${ environment.php } (OPcache ${ environment.opcache ? 'on' : 'OFF' }), MariaDB ${ environment.mariadb }, WordPress ${ environment.wordpress }, ${ environment.cpus } CPUs` );
 out.push( `ours: GET /cairn/v1/markers (whole set)   core: GET /wp/v2/cairn-markers?per_page=100   concurrency ${ runs[ 0 ].concurrency }` );
+if ( runs[ 0 ].maps ) {
+	out.push( `post maps: GET /cairn/v1/posts/${ runs[ 0 ].maps.post }/maps (a page with 3 maps) beside core's GET /wp/v2/pages/${ runs[ 0 ].maps.post } and the feed's 304, interleaved` );
+}
 if ( busy ) {
 	out.push( `WARNING: the machine was busy when the run started (load average ${ environment.load_average_before } on ${ environment.cpus } CPUs): timings are pessimistic.` );
 }
@@ -168,6 +195,11 @@ out.push( `  304:  ${ phases( big.ours.not_modified.memory ) }` );
 out.push( `  warm: ${ phases( big.ours.warm.memory ) }` );
 out.push( `  cold: ${ phases( big.ours.cold.memory ) }` );
 out.push( `  core: ${ phases( big.core.page.memory ) }` );
+if ( big.maps ) {
+	out.push( `  post maps 304:  ${ phases( big.maps.not_modified.memory ) }` );
+	out.push( `  post maps warm: ${ phases( big.maps.warm.memory ) }` );
+	out.push( `  core same page: ${ phases( big.maps.core_page.memory ) }` );
+}
 const profileFile = path.join( args.dir, 'profile.json' );
 const profile = fs.existsSync( profileFile ) ? JSON.parse( fs.readFileSync( profileFile, 'utf8' ) ) : null;
 if ( profile && ! profile.error ) {
@@ -190,7 +222,7 @@ if ( profile && ! profile.error ) {
 	out.push( `Cold rebuild profile failed: ${ profile.error }` );
 }
 out.push( '' );
-out.push( 'Targets (issue 3):' );
+out.push( big.maps ? 'Targets (issues 3 and 10):' : 'Targets (issue 3):' );
 for ( const t of targets ) {
 	out.push( `  ${ t.pass ? 'PASS' : 'FAIL' }  ${ t.label }: ${ t.value }` );
 }

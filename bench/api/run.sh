@@ -14,7 +14,8 @@
 #  4. php-fpm (pm static, 4 workers, OPcache on) behind nginx, configs generated in .cache/bench/;
 #  5. per size: bulk-SQL seeding (bench/api/seed.php), the plugin's own invalidation
 #     (`cairn_maps_markers_changed`), then bench/api/measure.mjs (cold / warm / 304 / bytes /
-#     memory for ours; one page and all pages for core);
+#     memory for ours; one page and all pages for core; the maps of a page with three map blocks,
+#     /cairn/v1/posts/<id>/maps, beside core's /wp/v2/pages/<id> and the feed's 304);
 #  6. bench/api/report.mjs prints the table and target checks, and writes
 #     bench/results/api-<date>.json and bench/results/api-latest.json.
 #
@@ -215,6 +216,7 @@ export CAIRN_BENCH_WP_ROOT="$WP_ROOT" CAIRN_BENCH_SITE_URL="$SITE_URL"
 log "installing WordPress and activating the plugin"
 timeout --foreground 120 php "$HERE/wp.php" install >&2 || die "WordPress install failed"
 timeout --foreground 60 php "$HERE/wp.php" activate >&2 || die "activating cairn-maps failed"
+MAPS_POST="$(timeout --foreground 60 php "$HERE/wp.php" maps-page)" || die "creating the page with three maps failed"
 
 # --- HTTP server: nginx + php-fpm, or PHP's built-in server ------------------------------------------
 OPCACHE_INI=(opcache.enable=1 opcache.enable_cli=1 opcache.memory_consumption=128 opcache.interned_strings_buffer=16
@@ -354,7 +356,7 @@ for size in "${SIZE_LIST[@]}"; do
 	t1=$(date +%s%N)
 	log "seeded and invalidated in $(((t1 - t0) / 1000000)) ms; measuring"
 	timeout --foreground 900 node "$HERE/measure.mjs" --size "$size" --url "$SITE_URL" --seed "$RUN_DIR/seed-$size.json" \
-		--out "$RUN_DIR/size-$size.json" || die "measuring $size markers failed"
+		--maps-post "$MAPS_POST" --out "$RUN_DIR/size-$size.json" || die "measuring $size markers failed"
 done
 
 # Where a cold rebuild's time goes, at the largest size (CLI, plugin classes, after all HTTP runs).

@@ -7,6 +7,8 @@
  *   php bench/api/wp.php bump       tell the plugin that markers changed behind its back
  *                                   (`cairn_maps_markers_changed`: new markers version, so the
  *                                   feed's ETag and cache key change and the next request rebuilds)
+ *   php bench/api/wp.php maps-page  a published page with three map blocks (two hashed, one
+ *                                   showing a group) and a public token; prints its id
  *   php bench/api/wp.php info       plugin/WordPress facts as JSON
  *
  * Environment: CAIRN_BENCH_WP_ROOT (the bench WordPress root with its wp-config.php),
@@ -146,6 +148,32 @@ switch ( $cairn_bench_command ) {
 		echo wp_json_encode( $steps ) . "\n";
 		exit( 0 );
 
+	case 'maps-page':
+		// The page of `/cairn/v1/posts/<id>/maps` beside core's `/wp/v2/pages/<id>` (issue 10).
+		require $cairn_bench_root . '/wp-load.php';
+		$token = 'pk.' . rtrim( strtr( base64_encode( '{"u":"cairn","a":"bench"}' ), '+/', '-_' ), '=' ) . '.c2lnbmF0dXJl';
+		update_option( 'cairn_maps_access_token', $token );
+		$existing = get_page_by_path( 'cairn-bench-maps', OBJECT, 'page' );
+		$id       = $existing ? $existing->ID : wp_insert_post(
+			array(
+				'post_type'    => 'page',
+				'post_status'  => 'publish',
+				'post_name'    => 'cairn-bench-maps',
+				'post_title'   => 'Three maps',
+				'post_content' => '<!-- wp:paragraph --><p>Huts and peaks.</p><!-- /wp:paragraph -->'
+					. '<!-- wp:cairn/map {"hash":true,"zoom":5,"center":{"lng":-3.2,"lat":55.9}} /-->'
+					. '<!-- wp:group --><div class="wp-block-group"><!-- wp:cairn/map {"markers":{"source":"groups","groups":["huts"],"ids":[]}} /--></div><!-- /wp:group -->'
+					. '<!-- wp:cairn/map {"hash":true,"anchor":"peaks","markers":{"source":"groups","groups":["peaks"],"ids":[]}} /-->',
+			),
+			true
+		);
+		if ( is_wp_error( $id ) || ! $id ) {
+			fwrite( STDERR, 'wp.php maps-page: the page could not be created' . "\n" );
+			exit( 1 );
+		}
+		echo (int) $id . "\n";
+		exit( 0 );
+
 	case 'info':
 		require $cairn_bench_root . '/wp-load.php';
 		echo wp_json_encode(
@@ -158,6 +186,6 @@ switch ( $cairn_bench_command ) {
 		exit( 0 );
 
 	default:
-		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|info\n" );
+		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|maps-page|profile|info\n" );
 		exit( 2 );
 }
