@@ -40,6 +40,7 @@ module.exports = [
 		files: [
 			'bin/**',
 			'packages/map/build.mjs',
+			'examples/*/*.mjs',
 			'tests/e2e/**',
 			'playwright.config.ts',
 			'*.config.js',

@@ -1,0 +1,151 @@
+/**
+ * The app's own address is its whole state: which WordPress site it reads (`site`), which access
+ * token overrides the site's (`token`), and what it shows (`page` + `way`, `post`, or the home).
+ * Query parameters rather than paths, so the built app works from any folder and the static
+ * server needs no routes.
+ */
+import { useEffect, useMemo, useState } from 'react';
+
+/** The site `npm start` runs. */
+export const DEFAULT_SITE = 'http://localhost:8888';
+
+/** The two ways of showing a page's maps. */
+export type Way = 'components' | 'html';
+
+export type Route =
+	| { view: 'home' }
+	| { view: 'page'; id: number; way: Way }
+	| { view: 'post'; id: number }
+	| { view: 'unknown' };
+
+export interface AppAddress {
+	/** The WordPress site's address (with the folder WordPress lives in, if any), or '' if invalid. */
+	site: string;
+	/** What the address asked for when `site` is invalid, to say so. */
+	invalidSite: string;
+	/** A public Mapbox token to use instead of the site's, or undefined. */
+	token: string | undefined;
+	route: Route;
+}
+
+/** The build-time defaults (`import.meta.env`), passed in so the parsing stays testable. */
+export interface AddressDefaults {
+	VITE_CAIRN_SITE?: string;
+	VITE_MAPBOX_TOKEN?: string;
+}
+
+const ID = /^[1-9]\d{0,9}$/;
+
+function parseId( value: string | null ): number | null {
+	return value !== null && ID.test( value ) ? Number( value ) : null;
+}
+
+/**
+ * An http(s) address without query or fragment, or null.
+ *
+ * @param value A candidate site address.
+ */
+function parseSite( value: string ): string | null {
+	try {
+		const url = new URL( value );
+		if ( url.protocol !== 'http:' && url.protocol !== 'https:' ) {
+			return null;
+		}
+		url.search = '';
+		url.hash = '';
+		return url.href;
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * Reads the app's address.
+ *
+ * @param search   `location.search`.
+ * @param defaults Build-time defaults.
+ */
+export function readAddress(
+	search: string,
+	defaults: AddressDefaults
+): AppAddress {
+	const params = new URLSearchParams( search );
+	const asked =
+		params.get( 'site' ) || defaults.VITE_CAIRN_SITE || DEFAULT_SITE;
+	const site = parseSite( asked );
+	const token =
+		params.get( 'token' ) || defaults.VITE_MAPBOX_TOKEN || undefined;
+
+	let route: Route = { view: 'home' };
+	if ( params.has( 'page' ) ) {
+		const id = parseId( params.get( 'page' ) );
+		route = id
+			? {
+					view: 'page',
+					id,
+					way: params.get( 'way' ) === 'html' ? 'html' : 'components',
+				}
+			: { view: 'unknown' };
+	} else if ( params.has( 'post' ) ) {
+		const id = parseId( params.get( 'post' ) );
+		route = id ? { view: 'post', id } : { view: 'unknown' };
+	}
+	return {
+		site: site ?? '',
+		invalidSite: site ? '' : asked,
+		token,
+		route,
+	};
+}
+
+/**
+ * The address of a view of this app, keeping the `site` and `token` the visitor gave in the
+ * current address (build-time defaults need no repeating).
+ *
+ * @param route   The view.
+ * @param current The current `location.search`.
+ */
+export function hrefFor( route: Route, current: string ): string {
+	const kept = new URLSearchParams( current );
+	const params = new URLSearchParams();
+	if ( route.view === 'page' ) {
+		params.set( 'page', String( route.id ) );
+		params.set( 'way', route.way );
+	} else if ( route.view === 'post' ) {
+		params.set( 'post', String( route.id ) );
+	}
+	for ( const name of [ 'site', 'token' ] ) {
+		const value = kept.get( name );
+		if ( value ) {
+			params.set( name, value );
+		}
+	}
+	const query = params.toString();
+	return query ? `?${ query }` : window.location.pathname;
+}
+
+/** Changes the address without reloading, as a link would. */
+export function navigate( href: string ): void {
+	window.history.pushState( null, '', href );
+	window.dispatchEvent( new PopStateEvent( 'popstate' ) );
+	window.scrollTo( 0, 0 );
+}
+
+/**
+ * The current address, updated on back/forward and on `navigate()`.
+ *
+ * @param defaults Build-time defaults.
+ */
+export function useAddress( defaults: AddressDefaults ): AppAddress {
+	const [ search, setSearch ] = useState( () => window.location.search );
+	useEffect( () => {
+		const onChange = () => setSearch( window.location.search );
+		window.addEventListener( 'popstate', onChange );
+		return () => window.removeEventListener( 'popstate', onChange );
+	}, [] );
+	const { VITE_CAIRN_SITE, VITE_MAPBOX_TOKEN } = defaults;
+	return useMemo(
+		() => readAddress( search, { VITE_CAIRN_SITE, VITE_MAPBOX_TOKEN } ),
+		[ search, VITE_CAIRN_SITE, VITE_MAPBOX_TOKEN ]
+	);
+}

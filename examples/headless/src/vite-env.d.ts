@@ -1,0 +1,12 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+	/** The WordPress site to read when the address gives no `?site=`. */
+	readonly VITE_CAIRN_SITE?: string;
+	/** A public Mapbox token to use instead of the site's when the address gives no `?token=`. */
+	readonly VITE_MAPBOX_TOKEN?: string;
+}
+
+interface ImportMeta {
+	readonly env: ImportMetaEnv;
+}
