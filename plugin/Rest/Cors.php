@@ -83,6 +83,11 @@ class Cors {
 	public const MAX_ORIGINS = 100;
 
 	/**
+	 * An IPv4 address in dotted decimal without leading zeros, as browsers serialise it.
+	 */
+	private const IPV4 = '/^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/';
+
+	/**
 	 * Default ports, dropped from origins as browsers do when they send one.
 	 */
 	private const DEFAULT_PORTS = array(
@@ -393,10 +398,16 @@ class Cors {
 			if ( strlen( $host ) > 253 ) {
 				return null;
 			}
-			foreach ( explode( '.', $host ) as $label ) {
+			$labels = explode( '.', $host );
+			foreach ( $labels as $label ) {
 				if ( 1 !== preg_match( '/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/', $label ) ) {
 					return null;
 				}
+			}
+			// A numeric last label makes it an IPv4 address to browsers: only the dotted decimal
+			// form they write back can match.
+			if ( 1 === preg_match( '/^(\d+|0x[0-9a-f]*)$/', (string) end( $labels ) ) && 1 !== preg_match( self::IPV4, $host ) ) {
+				return null;
 			}
 		} else {
 			return null;

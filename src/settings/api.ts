@@ -12,6 +12,8 @@ export interface PluginSettings {
 	defaults: SiteDefaults;
 	requireConsent: boolean;
 	deleteDataOnUninstall: boolean;
+	/** Origins of headless front ends, one per entry as typed (the server normalises them). */
+	allowedOrigins: string[];
 }
 
 /** Option names, fixed by the REST contract. */
@@ -20,6 +22,7 @@ export const OPTION = {
 	defaults: 'cairn_maps_defaults',
 	requireConsent: 'cairn_maps_require_consent',
 	deleteDataOnUninstall: 'cairn_maps_delete_data_on_uninstall',
+	allowedOrigins: 'cairn_maps_allowed_origins',
 } as const;
 
 function isRecord( value: unknown ): value is Record< string, unknown > {
@@ -31,11 +34,17 @@ function isRecord( value: unknown ): value is Record< string, unknown > {
 export function parsePluginSettings( value: unknown ): PluginSettings {
 	const input = isRecord( value ) ? value : {};
 	const token = input[ OPTION.accessToken ];
+	const origins = input[ OPTION.allowedOrigins ];
 	return {
 		accessToken: typeof token === 'string' ? token : '',
 		defaults: parseSiteDefaults( input[ OPTION.defaults ] ),
 		requireConsent: input[ OPTION.requireConsent ] === true,
 		deleteDataOnUninstall: input[ OPTION.deleteDataOnUninstall ] === true,
+		allowedOrigins: Array.isArray( origins )
+			? origins.filter(
+					( origin ): origin is string => typeof origin === 'string'
+				)
+			: [],
 	};
 }
 
@@ -45,8 +54,8 @@ export async function fetchPluginSettings(): Promise< PluginSettings > {
 }
 
 /**
- * Saves some or all settings; answers with what the server stored. The server refuses a bad token
- * or bad defaults with a 400 and stores nothing.
+ * Saves some or all settings; answers with what the server stored. The server refuses a bad token,
+ * bad defaults or a bad origin with a 400 and stores nothing.
  */
 export async function savePluginSettings(
 	changes: Partial< PluginSettings >
@@ -63,6 +72,11 @@ export async function savePluginSettings(
 	}
 	if ( changes.deleteDataOnUninstall !== undefined ) {
 		data[ OPTION.deleteDataOnUninstall ] = changes.deleteDataOnUninstall;
+	}
+	if ( changes.allowedOrigins !== undefined ) {
+		data[ OPTION.allowedOrigins ] = changes.allowedOrigins
+			.map( ( origin ) => origin.trim() )
+			.filter( ( origin ) => origin !== '' );
 	}
 	const response: unknown = await apiFetch( {
 		path: '/wp/v2/settings',

@@ -16,6 +16,7 @@ import {
 import type { PluginSettings } from './api';
 import { DataPanel } from './data-panel';
 import { DefaultsPanel, defaultsError } from './defaults-panel';
+import { OriginsPanel, originsError } from './origins-panel';
 import type { PageData } from './page-data';
 import { PrivacyPanel } from './privacy-panel';
 import { tokenVerdict } from './token-messages';
@@ -67,7 +68,9 @@ export function SettingsScreen( { page }: SettingsScreenProps ) {
 	const tokenCheck = checkToken( settings.accessToken );
 	const tokenAcceptable = tokenVerdict( tokenCheck ).acceptable;
 	const defaultsProblem = defaultsError( settings.defaults );
-	const canSave = tokenAcceptable && ! defaultsProblem && ! saving;
+	const originsProblem = originsError( settings.allowedOrigins );
+	const canSave =
+		tokenAcceptable && ! defaultsProblem && ! originsProblem && ! saving;
 
 	const save = async ( event: FormEvent ) => {
 		event.preventDefault();
@@ -137,6 +140,10 @@ export function SettingsScreen( { page }: SettingsScreenProps ) {
 				}
 				privacyPolicyUrl={ page.privacyPolicyUrl }
 			/>
+			<OriginsPanel
+				value={ settings.allowedOrigins }
+				onChange={ ( allowedOrigins ) => update( { allowedOrigins } ) }
+			/>
 			<DataPanel
 				deleteDataOnUninstall={ settings.deleteDataOnUninstall }
 				onChange={ ( deleteDataOnUninstall ) =>
@@ -163,7 +170,7 @@ export function SettingsScreen( { page }: SettingsScreenProps ) {
 						className="cairn-maps-settings__blocked"
 					>
 						{ tokenAcceptable
-							? defaultsProblem
+							? defaultsProblem || originsProblem
 							: __(
 									'Fix the access token before saving.',
 									'cairn-maps'
