@@ -255,9 +255,10 @@ class Post_Maps_Controller {
 	/**
 	 * The ETag of a post's maps: a hash of what they are made of, all of it cheap to read before
 	 * `init` (one post row, autoloaded options): the post (id, type, status, modification time,
-	 * its content, whether it is protected and whether the maps are shown), the markers version (group looks
-	 * are in the configuration), the synced patterns version, the token maps use, the REST URL (the
-	 * site's address, scheme and permalinks are in the marker URLs), and the plugin version.
+	 * content, whether it is protected and whether the maps are shown), the markers version (group
+	 * looks are in the configuration), the synced patterns version, the token maps use, the REST
+	 * URL (the site's address, scheme and permalinks are in the marker URLs), the plugin version
+	 * and the built block.json's time (its defaults).
 	 *
 	 * @since 0.2.0
 	 *
