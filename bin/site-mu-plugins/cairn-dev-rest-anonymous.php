@@ -13,8 +13,8 @@
  */
 
 // phpcs:disable WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only routing decision.
-$cairn_dev_uri = isset( $_SERVER['REQUEST_URI'] ) ? (string) $_SERVER['REQUEST_URI'] : '';
-if ( isset( $_GET['rest_route'] ) || false !== strpos( $cairn_dev_uri, '/wp-json/' ) ) {
+$cairn_maps_dev_uri = isset( $_SERVER['REQUEST_URI'] ) ? (string) $_SERVER['REQUEST_URI'] : '';
+if ( isset( $_GET['rest_route'] ) || false !== strpos( $cairn_maps_dev_uri, '/wp-json/' ) ) {
 	$_COOKIE['playground_auto_login_already_happened'] = '1';
 }
-unset( $cairn_dev_uri );
+unset( $cairn_maps_dev_uri );
