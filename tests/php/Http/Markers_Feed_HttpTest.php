@@ -22,27 +22,7 @@ use Cairn\Maps\Tests\TestCase;
  * @since 0.1.0
  */
 final class Markers_Feed_HttpTest extends TestCase {
-
-	/**
-	 * The web server process.
-	 *
-	 * @var resource|null
-	 */
-	private static $server = null;
-
-	/**
-	 * Its port.
-	 *
-	 * @var int
-	 */
-	private static int $port = 0;
-
-	/**
-	 * The probe log of the server's requests.
-	 *
-	 * @var string
-	 */
-	private static string $probe_log = '';
+	use Web_Server;
 
 	/**
 	 * Markers to delete after the test.
@@ -59,67 +39,12 @@ final class Markers_Feed_HttpTest extends TestCase {
 	private array $committed_users = array();
 
 	/**
-	 * Starts the web server.
+	 * Four workers, so that concurrent requests really overlap.
+	 *
+	 * @return int
 	 */
-	public static function set_up_before_class(): void {
-		parent::set_up_before_class();
-		$socket     = stream_socket_server( 'tcp://127.0.0.1:0' );
-		self::$port = (int) substr( (string) strrchr( stream_socket_get_name( $socket, false ), ':' ), 1 );
-		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
-
-		$root            = dirname( __DIR__, 3 );
-		self::$probe_log = (string) tempnam( sys_get_temp_dir(), 'cairn-probe-' );
-		// In a session of its own (setsid), so that the workers can be stopped with it as a group.
-		$command      = array( 'setsid', PHP_BINARY, '-S', '127.0.0.1:' . self::$port, '-t', ABSPATH, __DIR__ . '/../includes/http-router.php' );
-		$env          = array_merge(
-			getenv(),
-			array(
-				'CAIRN_TESTS_CONFIG'     => $root . '/.cache/wp-tests/wp-tests-config.php',
-				'CAIRN_HTTP_PROBE_LOG'   => self::$probe_log,
-				'PHP_CLI_SERVER_WORKERS' => '4',
-			)
-		);
-		$null         = array( 'file', getenv( 'CAIRN_HTTP_LOG' ) ? getenv( 'CAIRN_HTTP_LOG' ) : '/dev/null', 'a' );
-		self::$server = proc_open( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_proc_open -- the test web server.
-			$command,
-			array(
-				0 => array( 'file', '/dev/null', 'r' ),
-				1 => $null,
-				2 => $null,
-			),
-			$pipes,
-			$root,
-			$env
-		);
-		$deadline     = microtime( true ) + 10;
-		while ( microtime( true ) < $deadline ) {
-			$probe = @fsockopen( '127.0.0.1', self::$port, $errno, $errstr, 0.2 ); // phpcs:ignore WordPress.PHP.NoSilencedErrors.Discouraged, WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- polling until the server listens.
-			if ( $probe ) {
-				fclose( $probe ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
-				return;
-			}
-			usleep( 50000 );
-		}
-		self::fail( 'PHP\'s built-in web server did not start.' );
-	}
-
-	/**
-	 * Stops the web server.
-	 */
-	public static function tear_down_after_class(): void {
-		if ( is_resource( self::$server ) ) {
-			$pid = (int) proc_get_status( self::$server )['pid'];
-			if ( $pid > 0 ) {
-				posix_kill( -$pid, SIGTERM ); // The server and its workers.
-			}
-			proc_terminate( self::$server );
-			proc_close( self::$server );
-		}
-		self::$server = null;
-		if ( '' !== self::$probe_log && is_file( self::$probe_log ) ) {
-			unlink( self::$probe_log ); // phpcs:ignore WordPress.WP.AlternativeFunctions.unlink_unlink
-		}
-		parent::tear_down_after_class();
+	protected static function web_server_workers(): int {
+		return 4;
 	}
 
 	/**
@@ -155,69 +80,6 @@ final class Markers_Feed_HttpTest extends TestCase {
 			);
 		}
 		$wpdb->query( 'COMMIT' );
-	}
-
-	/**
-	 * Sends one HTTP/1.0 request and returns the raw answer.
-	 *
-	 * @param string                $path    Path and query.
-	 * @param array<string, string> $headers Request headers.
-	 * @param string                $method  Method.
-	 * @return array{status: int, headers: array<string, string>, cookies: int, body: string}
-	 */
-	private function http( string $path, array $headers = array(), string $method = 'GET' ): array {
-		return $this->receive( $this->send( $path, $headers, $method ) );
-	}
-
-	/**
-	 * Sends one HTTP/1.0 request without waiting for the answer.
-	 *
-	 * @param string                $path    Path and query.
-	 * @param array<string, string> $headers Request headers.
-	 * @param string                $method  Method.
-	 * @return resource The connection.
-	 */
-	private function send( string $path, array $headers = array(), string $method = 'GET' ) {
-		$socket = fsockopen( '127.0.0.1', self::$port, $errno, $errstr, 5 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- a raw HTTP client, to see the bytes sent.
-		$this->assertIsResource( $socket, "connect: {$errstr}" );
-		$request = "{$method} {$path} HTTP/1.0\r\nHost: 127.0.0.1:" . self::$port . "\r\n";
-		foreach ( $headers as $name => $value ) {
-			$request .= "{$name}: {$value}\r\n";
-		}
-		fwrite( $socket, $request . "\r\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
-		return $socket;
-	}
-
-	/**
-	 * Reads the whole answer of a request sent with send().
-	 *
-	 * @param resource $socket The connection.
-	 * @return array{status: int, headers: array<string, string>, cookies: int, body: string}
-	 */
-	private function receive( $socket ): array {
-		stream_set_timeout( $socket, 30 );
-		$raw = stream_get_contents( $socket );
-		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
-
-		list( $head, $body ) = array_pad( explode( "\r\n\r\n", (string) $raw, 2 ), 2, '' );
-		$lines               = explode( "\r\n", $head );
-		preg_match( '#^HTTP/\d\.\d (\d{3})#', (string) array_shift( $lines ), $status );
-		$parsed  = array();
-		$cookies = 0;
-		foreach ( $lines as $line ) {
-			list( $name, $value ) = array_map( 'trim', explode( ':', $line, 2 ) + array( '', '' ) );
-			if ( 'set-cookie' === strtolower( $name ) ) {
-				++$cookies;
-			}
-			$name            = strtolower( $name );
-			$parsed[ $name ] = isset( $parsed[ $name ] ) ? $parsed[ $name ] . ', ' . $value : $value;
-		}
-		return array(
-			'status'  => (int) ( $status[1] ?? 0 ),
-			'headers' => $parsed,
-			'cookies' => $cookies,
-			'body'    => $body,
-		);
 	}
 
 	/**
@@ -290,25 +152,6 @@ final class Markers_Feed_HttpTest extends TestCase {
 		$answer = $this->http( '/?rest_route=/cairn/v1/markers&bbox=0,0,200,10' );
 		$this->assertSame( 400, $answer['status'] );
 		$this->assertSame( 'rest_invalid_param', json_decode( $answer['body'], true )['code'] );
-	}
-	/**
-	 * The probe's report on a request (tests/php/includes/http-probe.php).
-	 *
-	 * @param string $id The request's X-Cairn-Probe value.
-	 * @return array{id: string, status: int, init: int, rest: int, reads: int}
-	 */
-	private function probe( string $id ): array {
-		$deadline = microtime( true ) + 5;
-		do {
-			foreach ( file( self::$probe_log, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES ) as $line ) {
-				$entry = json_decode( $line, true );
-				if ( is_array( $entry ) && $id === $entry['id'] ) {
-					return $entry;
-				}
-			}
-			usleep( 20000 );
-		} while ( microtime( true ) < $deadline );
-		$this->fail( "no probe report for {$id}" );
 	}
 
 	/**

@@ -38,6 +38,15 @@ trait Web_Server {
 	private static string $probe_log = '';
 
 	/**
+	 * How many workers the web server runs; a class overrides this when its requests must overlap.
+	 *
+	 * @return int
+	 */
+	protected static function web_server_workers(): int {
+		return 2;
+	}
+
+	/**
 	 * Starts the web server.
 	 */
 	public static function set_up_before_class(): void {
@@ -55,7 +64,7 @@ trait Web_Server {
 			array(
 				'CAIRN_TESTS_CONFIG'     => $root . '/.cache/wp-tests/wp-tests-config.php',
 				'CAIRN_HTTP_PROBE_LOG'   => self::$probe_log,
-				'PHP_CLI_SERVER_WORKERS' => '2',
+				'PHP_CLI_SERVER_WORKERS' => (string) static::web_server_workers(),
 			)
 		);
 		$log          = array( 'file', getenv( 'CAIRN_HTTP_LOG' ) ? getenv( 'CAIRN_HTTP_LOG' ) : '/dev/null', 'a' );
@@ -112,6 +121,19 @@ trait Web_Server {
 	 *         names in lowercase; repeated headers joined with ", ".
 	 */
 	private function http( string $path, array $headers = array(), string $method = 'GET', string $body = '' ): array {
+		return $this->receive( $this->send( $path, $headers, $method, $body ) );
+	}
+
+	/**
+	 * Sends one HTTP/1.0 request without waiting for the answer.
+	 *
+	 * @param string                $path    Path and query.
+	 * @param array<string, string> $headers Request headers.
+	 * @param string                $method  Method.
+	 * @param string                $body    Request body.
+	 * @return resource The connection.
+	 */
+	private function send( string $path, array $headers = array(), string $method = 'GET', string $body = '' ) {
 		$socket = fsockopen( '127.0.0.1', self::$port, $errno, $errstr, 5 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- a raw HTTP client, to see the bytes sent.
 		$this->assertIsResource( $socket, "connect: {$errstr}" );
 		$request = "{$method} {$path} HTTP/1.0\r\nHost: 127.0.0.1:" . self::$port . "\r\n";
@@ -122,6 +144,17 @@ trait Web_Server {
 			$request .= "{$name}: {$value}\r\n";
 		}
 		fwrite( $socket, $request . "\r\n" . $body ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
+		return $socket;
+	}
+
+	/**
+	 * Reads the whole answer of a request sent with send().
+	 *
+	 * @param resource $socket The connection.
+	 * @return array{status: int, headers: array<string, string>, cookies: int, body: string} Header
+	 *         names in lowercase; repeated headers joined with ", ".
+	 */
+	private function receive( $socket ): array {
 		stream_set_timeout( $socket, 30 );
 		$raw = stream_get_contents( $socket );
 		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
