@@ -33,6 +33,7 @@ interface PluginSettings {
 	cairn_maps_defaults: typeof BUILTIN_DEFAULTS;
 	cairn_maps_require_consent: boolean;
 	cairn_maps_delete_data_on_uninstall: boolean;
+	cairn_maps_allowed_origins: string[];
 }
 
 async function readSettings(
@@ -67,6 +68,7 @@ test.afterAll( async ( { requestUtils } ) => {
 		cairn_maps_require_consent: original.cairn_maps_require_consent,
 		cairn_maps_delete_data_on_uninstall:
 			original.cairn_maps_delete_data_on_uninstall,
+		cairn_maps_allowed_origins: original.cairn_maps_allowed_origins,
 	} );
 	await requestUtils.deleteAllPosts();
 } );
@@ -77,6 +79,7 @@ test.describe( 'Settings → Cairn Maps', () => {
 			cairn_maps_access_token: '',
 			cairn_maps_defaults: BUILTIN_DEFAULTS,
 			cairn_maps_require_consent: false,
+			cairn_maps_allowed_origins: [],
 		} );
 	} );
 
@@ -221,6 +224,69 @@ test.describe( 'Settings → Cairn Maps', () => {
 		await expect(
 			page.getByLabel( 'Load maps only after the visitor agrees' )
 		).toBeChecked();
+	} );
+
+	test( 'checks the allowed origins as they are typed and saves them normalised', async ( {
+		page,
+		requestUtils,
+	} ) => {
+		await page.goto( SETTINGS_URL );
+		const field = page.getByLabel( 'Allowed origins' );
+		const save = page.getByRole( 'button', { name: 'Save changes' } );
+		await expect( field ).toHaveValue( '' );
+		await expect( field ).toHaveAccessibleDescription(
+			/any site may read the map data/
+		);
+
+		await field.fill(
+			'https://App.Example.com/\nhttps://*.example.com\n\nhttps://a.example/maps'
+		);
+		await expect( field ).toHaveAttribute( 'aria-invalid', 'true' );
+		await expect( page.locator( '[data-origin-line="2"]' ) ).toContainText(
+			'Line 2: Wildcards are not accepted'
+		);
+		await expect( page.locator( '[data-origin-line="4"]' ) ).toContainText(
+			'https://a.example'
+		);
+		await expect( page.locator( '[data-origin-line]' ) ).toHaveCount( 2 );
+		await expect( save ).toBeDisabled();
+		await expect(
+			page.locator( '.cairn-maps-settings__blocked' )
+		).toHaveText( 'Fix the allowed origins before saving.' );
+
+		await field.fill( 'https://App.Example.com/\nhttp://localhost:5173' );
+		await expect( field ).toHaveAttribute( 'aria-invalid', 'false' );
+		await expect( save ).toBeEnabled();
+		await save.click();
+		await expect(
+			page.locator( '.cairn-maps-settings__notice' )
+		).toContainText( 'Settings saved.' );
+		await expect( field ).toHaveValue(
+			'https://app.example.com\nhttp://localhost:5173'
+		);
+		expect(
+			( await readSettings( requestUtils ) ).cairn_maps_allowed_origins
+		).toEqual( [ 'https://app.example.com', 'http://localhost:5173' ] );
+	} );
+
+	test( 'the server refuses a bad origin again and keeps the stored list', async ( {
+		requestUtils,
+	} ) => {
+		await writeSettings( requestUtils, {
+			cairn_maps_allowed_origins: [ 'https://app.example.com' ],
+		} );
+		const error = await writeSettings( requestUtils, {
+			cairn_maps_allowed_origins: [ 'null' ],
+		} ).then(
+			() => null,
+			( caught: unknown ) =>
+				caught as { code?: string; data?: { status?: number } }
+		);
+		expect( error?.code ).toBe( 'cairn_maps_origin_null' );
+		expect( error?.data?.status ).toBe( 400 );
+		expect(
+			( await readSettings( requestUtils ) ).cairn_maps_allowed_origins
+		).toEqual( [ 'https://app.example.com' ] );
 	} );
 
 	test( 'a custom style URL must be mapbox:// or https', async ( {
