@@ -41,7 +41,9 @@ function parseId( value: string | null ): number | null {
 }
 
 /**
- * An http(s) address without query or fragment, or null.
+ * An http(s) address without query or fragment, its path ending in `/`, or null. The slash
+ * matters for a site in a folder: `https://example.com/blog?rest_route=…` is often redirected to
+ * `/blog/` by the web server, and such a redirect carries no CORS headers.
  *
  * @param value A candidate site address.
  */
@@ -53,6 +55,9 @@ function parseSite( value: string ): string | null {
 		}
 		url.search = '';
 		url.hash = '';
+		if ( ! url.pathname.endsWith( '/' ) ) {
+			url.pathname += '/';
+		}
 		return url.href;
 	} catch {
 		return null;
