@@ -54,6 +54,10 @@ export function postMapsUrl( siteUrl: string, postId: number ): string {
 	const url = new URL( siteUrl );
 	url.search = '';
 	url.hash = '';
+	// `/blog?rest_route=` is often redirected to `/blog/`, and a redirect carries no CORS headers.
+	if ( ! url.pathname.endsWith( '/' ) ) {
+		url.pathname += '/';
+	}
 	url.searchParams.set( 'rest_route', `/cairn/v1/posts/${ postId }/maps` );
 	return url.href;
 }

@@ -38,7 +38,7 @@ export function hydrate(
 	root: ParentNode & Node,
 	options: HydrateOptions = {}
 ): () => void {
-	const started: CairnMap[] = [];
+	const started: Array< { map: CairnMap; host: HTMLElement } > = [];
 	const stopWatching = watchMaps(
 		root,
 		( host ) => {
@@ -51,13 +51,17 @@ export function hydrate(
 					accessToken: options.accessToken,
 				}
 			);
-			started.push( map );
+			started.push( { map, host } );
 			options.onMap?.( map, host );
 		},
 		{ eager: options.eager }
 	);
 	return () => {
 		stopWatching();
-		started.splice( 0 ).forEach( ( map ) => map.destroy() );
+		// Back to what the server rendered, so the same markup can be hydrated again.
+		for ( const { map, host } of started.splice( 0 ) ) {
+			map.destroy();
+			host.dataset.cairnState = 'loading';
+		}
 	};
 }

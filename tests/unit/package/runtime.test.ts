@@ -211,6 +211,17 @@ describe( 'hydrate', () => {
 		).toBeNull();
 		expect( alertOf( gated ) ).toBe( 'webgl' );
 		stop();
+		// The markup is as the server rendered it again: hydrating it once more starts both maps.
+		expect( [ open.dataset.cairnState, gated.dataset.cairnState ] ).toEqual(
+			[ 'loading', 'loading' ]
+		);
+		started.length = 0;
+		hydrate( document, {
+			mapLib: lib,
+			eager: true,
+			onMap: ( _map, host ) => started.push( host ),
+		} );
+		expect( started ).toEqual( [ open, gated ] );
 	} );
 
 	it( 'uses the app token over the rendered one', async () => {
