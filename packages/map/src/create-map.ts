@@ -94,8 +94,6 @@ function setState( host: HTMLElement, state: 'loading' | 'ready' | 'error' ) {
 	host.dataset.cairnState = state;
 }
 
-export { showError };
-
 function failed( host: HTMLElement | null, code: MapErrorCode ): CairnMap {
 	const error = host ? showError( host, code ) : new MapError( code );
 	const ready = Promise.reject( error );
@@ -171,17 +169,18 @@ function whenLoaded(
 ): CairnMap {
 	let started: CairnMap | null = null;
 	let destroyed = false;
+	const removed = () => new Error( 'The map was removed before it started.' );
 	const ready = pending.then(
 		( lib ) => {
 			if ( destroyed ) {
-				throw new Error( 'The map was removed before it started.' );
+				throw removed();
 			}
 			started = start( unwrapLib( lib ) );
 			return started.ready;
 		},
 		( cause: unknown ) => {
 			if ( destroyed ) {
-				throw new Error( 'The map was removed before it started.' );
+				throw removed();
 			}
 			throw Object.assign( showError( host, 'style' ), { cause } );
 		}

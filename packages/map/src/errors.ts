@@ -6,6 +6,19 @@ import { __ } from '@wordpress/i18n';
 
 import type { MapErrorCode } from './types';
 
+/** Every error code a map can report, the one list the `MapErrorCode` type is made from. */
+export const MAP_ERROR_CODES = [
+	'missing-token',
+	'secret-token',
+	'invalid-token',
+	'bad-container',
+	'zoom-range',
+	'webgl',
+	'image-type',
+	'style',
+	'markers',
+] as const;
+
 export class MapError extends Error {
 	readonly code: MapErrorCode;
 

@@ -3,7 +3,8 @@
  * Works from another origin (the route answers CORS requests without credentials) and during
  * server-side rendering (it only needs `fetch`).
  */
-import type { MapErrorCode, PostMap, PostMaps } from './types';
+import { MAP_ERROR_CODES } from './errors';
+import type { PostMap, PostMaps } from './types';
 
 export interface FetchPostMapsOptions {
 	/** The password of a password-protected post; without it such a post has no maps. */
@@ -25,18 +26,6 @@ export class PostMapsError extends Error {
 		this.code = code;
 	}
 }
-
-const ERROR_CODES: ReadonlyArray< MapErrorCode > = [
-	'missing-token',
-	'secret-token',
-	'invalid-token',
-	'bad-container',
-	'zoom-range',
-	'webgl',
-	'image-type',
-	'style',
-	'markers',
-];
 
 function isRecord( value: unknown ): value is Record< string, unknown > {
 	return (
@@ -80,7 +69,8 @@ export function parsePostMaps( value: unknown ): PostMaps {
 		if ( ! isRecord( map.config ) || ! isRecord( map.attributes ) ) {
 			return [];
 		}
-		const error = ERROR_CODES.find( ( code ) => code === map.error ) ?? '';
+		const error =
+			MAP_ERROR_CODES.find( ( code ) => code === map.error ) ?? '';
 		return [
 			{
 				id: typeof map.id === 'string' ? map.id : '',

@@ -19,14 +19,6 @@ export interface HydrateOptions {
 	onMap?: ( map: CairnMap, host: HTMLElement ) => void;
 }
 
-function parseConfig( host: HTMLElement ): unknown {
-	try {
-		return JSON.parse( host.dataset.cairnConfig ?? '' );
-	} catch {
-		return null; // parseMapConfig's fallbacks and the token check report it.
-	}
-}
-
 /**
  * Starts every Cairn map under `root`.
  *
@@ -41,16 +33,12 @@ export function hydrate(
 	const started: Array< { map: CairnMap; host: HTMLElement } > = [];
 	const stopWatching = watchMaps(
 		root,
-		( host ) => {
-			const map = createMap(
-				host.querySelector( '.wp-block-cairn-map__map' ),
-				parseConfig( host ),
-				{
-					host,
-					mapLib: options.mapLib,
-					accessToken: options.accessToken,
-				}
-			);
+		( { host, container, config } ) => {
+			const map = createMap( container, config, {
+				host,
+				mapLib: options.mapLib,
+				accessToken: options.accessToken,
+			} );
 			started.push( { map, host } );
 			options.onMap?.( map, host );
 		},

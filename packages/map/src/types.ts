@@ -3,6 +3,8 @@
  */
 import type mapboxgl from 'mapbox-gl';
 
+import type { MAP_ERROR_CODES } from './errors';
+
 export interface LngLat {
 	lng: number;
 	lat: number;
@@ -63,16 +65,8 @@ export interface MapConfig {
 	groupStyles: GroupStyle[];
 }
 
-export type MapErrorCode =
-	| 'missing-token'
-	| 'secret-token'
-	| 'invalid-token'
-	| 'bad-container'
-	| 'zoom-range'
-	| 'webgl'
-	| 'image-type'
-	| 'style'
-	| 'markers';
+/** The error codes of the DOM contract (`data-cairn-error`, `cairn:map-error`): see errors.ts. */
+export type MapErrorCode = ( typeof MAP_ERROR_CODES )[ number ];
 
 /**
  * The parts of mapbox-gl the runtime uses: mapbox-gl's default export, or a compatible build of it.

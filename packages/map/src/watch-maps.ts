@@ -12,6 +12,29 @@ const WAITING = '.wp-block-cairn-map[data-cairn-state="loading"]';
 const FAILED = '.wp-block-cairn-map[data-cairn-state="error"]';
 const CONSENT = '.wp-block-cairn-map__consent';
 
+/** A server-rendered map, ready to start: its wrapper, the element to draw in, its configuration. */
+export interface RenderedMap {
+	host: HTMLElement;
+	/** `.wp-block-cairn-map__map`, or null (the runtime then reports `bad-container`). */
+	container: Element | null;
+	/** `data-cairn-config` decoded, or null when it is not JSON (the runtime's checks report it). */
+	config: unknown;
+}
+
+function readMap( host: HTMLElement ): RenderedMap {
+	let config: unknown = null;
+	try {
+		config = JSON.parse( host.dataset.cairnConfig ?? '' );
+	} catch {
+		// Left to parseMapConfig's fallbacks and the token check, which say what is missing.
+	}
+	return {
+		host,
+		container: host.querySelector( '.wp-block-cairn-map__map' ),
+		config,
+	};
+}
+
 export interface WatchMapsOptions {
 	/** Start every map at once rather than when it nears the viewport. */
 	eager?: boolean;
@@ -48,13 +71,13 @@ function announceServerErrors(
  * Watches the maps under `root` and calls `launch` once for each when it should start.
  *
  * @param root    A document or an element holding server-rendered blocks.
- * @param launch  Starts one map; its wrapper is passed.
+ * @param launch  Starts one map.
  * @param options Options.
  * @return A function that stops watching (maps already started are the caller's to destroy).
  */
 export function watchMaps(
 	root: ParentNode & Node,
-	launch: ( host: HTMLElement ) => void,
+	launch: ( map: RenderedMap ) => void,
 	options: WatchMapsOptions = {}
 ): () => void {
 	const doc = root.ownerDocument ?? ( root as Document );
@@ -72,7 +95,9 @@ export function watchMaps(
 						for ( const entry of entries ) {
 							if ( entry.isIntersecting ) {
 								observer?.unobserve( entry.target );
-								launch( entry.target as HTMLElement );
+								launch(
+									readMap( entry.target as HTMLElement )
+								);
 							}
 						}
 					},
@@ -83,7 +108,7 @@ export function watchMaps(
 		releases.push( () => observer.disconnect() );
 	}
 	const watch = ( host: HTMLElement ) =>
-		observer ? observer.observe( host ) : launch( host );
+		observer ? observer.observe( host ) : launch( readMap( host ) );
 	const waiting = hosts.filter(
 		( host ) => host.dataset.cairnConsent === 'required'
 	);
@@ -102,7 +127,7 @@ export function watchMaps(
 		);
 		region?.setAttribute( 'tabindex', '-1' );
 		region?.focus();
-		launch( clicked );
+		launch( readMap( clicked ) );
 	};
 	for ( const host of hosts ) {
 		if ( host.dataset.cairnConsent !== 'required' ) {

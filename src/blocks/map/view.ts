@@ -6,20 +6,16 @@
  */
 import { showError } from '../../../packages/map/src/errors';
 import { prefetchMarkers } from '../../../packages/map/src/prefetch-markers';
-import { watchMaps } from '../../../packages/map/src/watch-maps';
+import {
+	watchMaps,
+	type RenderedMap,
+} from '../../../packages/map/src/watch-maps';
 
-function parseConfig( host: HTMLElement ): unknown {
-	try {
-		return JSON.parse( host.dataset.cairnConfig ?? '' );
-	} catch {
-		// Reported by the runtime as a configuration error through parseMapConfig's fallbacks.
-		return null;
-	}
-}
-
-async function start( host: HTMLElement ): Promise< void > {
-	const container = host.querySelector( '.wp-block-cairn-map__map' );
-	const config = parseConfig( host );
+async function start( {
+	host,
+	container,
+	config,
+}: RenderedMap ): Promise< void > {
 	// The feed downloads while mapbox-gl does, instead of after it.
 	const markers = prefetchMarkers(
 		( config as { markersUrl?: unknown } | null )?.markersUrl
@@ -42,8 +38,8 @@ async function start( host: HTMLElement ): Promise< void > {
 function init(): void {
 	// A runtime or mapbox-gl chunk that cannot be downloaded (an ad blocker, a CDN outage) is
 	// reported like any other failure: an alert and `cairn:map-error`, never an empty box.
-	watchMaps( document, ( host ) => {
-		start( host ).catch( () => showError( host, 'style' ) );
+	watchMaps( document, ( rendered ) => {
+		start( rendered ).catch( () => showError( rendered.host, 'style' ) );
 	} );
 }
 
