@@ -486,6 +486,25 @@ class Post_Maps_Controller {
 				'radius'  => $number,
 			),
 		);
+		// What the block's attributes and the runtime's configuration share, under the same names.
+		$view = array(
+			'center'              => $center,
+			'zoom'                => $number,
+			'bearing'             => $number,
+			'pitch'               => $number,
+			'minZoom'             => $number,
+			'maxZoom'             => $number,
+			'controls'            => array(
+				'type'                 => 'object',
+				'additionalProperties' => $boolean,
+			),
+			'language'            => $string,
+			'markers'             => $markers,
+			'cluster'             => $cluster,
+			'hash'                => $boolean,
+			'height'              => $string,
+			'cooperativeGestures' => $boolean,
+		);
 		return array(
 			'type'  => 'array',
 			'items' => array(
@@ -498,66 +517,40 @@ class Post_Maps_Controller {
 					'attributes' => array(
 						'description'          => __( 'The block\'s attributes with every default filled in and invalid values replaced by the default.', 'cairn-maps' ),
 						'type'                 => 'object',
-						'properties'           => array(
-							'center'              => $center,
-							'zoom'                => $number,
-							'bearing'             => $number,
-							'pitch'               => $number,
-							'minZoom'             => $number,
-							'maxZoom'             => $number,
-							'mapStyle'            => $string,
-							'controls'            => array(
-								'type'                 => 'object',
-								'additionalProperties' => $boolean,
-							),
-							'language'            => $string,
-							'markers'             => $markers,
-							'cluster'             => $cluster,
-							'hash'                => $boolean,
-							'height'              => $string,
-							'cooperativeGestures' => $boolean,
-							'anchor'              => $string,
-							'className'           => $string,
-							'align'               => $string,
+						'properties'           => array_merge(
+							$view,
+							array(
+								'mapStyle'  => $string,
+								'anchor'    => $string,
+								'className' => $string,
+								'align'     => $string,
+							)
 						),
 						'additionalProperties' => true,
 					),
 					'config'     => array(
 						'description'          => __( 'What createMap() takes: exactly the data-cairn-config the server renders for the block. The access token is a public one.', 'cairn-maps' ),
 						'type'                 => 'object',
-						'properties'           => array(
-							'accessToken'         => $string,
-							'style'               => $string,
-							'center'              => $center,
-							'zoom'                => $number,
-							'bearing'             => $number,
-							'pitch'               => $number,
-							'minZoom'             => $number,
-							'maxZoom'             => $number,
-							'controls'            => array(
-								'type'                 => 'object',
-								'additionalProperties' => $boolean,
-							),
-							'language'            => $string,
-							'cluster'             => $cluster,
-							'hash'                => $boolean,
-							'hashName'            => $string,
-							'cooperativeGestures' => $boolean,
-							'height'              => $string,
-							'markers'             => $markers,
-							'markersUrl'          => $string,
-							'markerUrl'           => $string,
-							'groupStyles'         => array(
-								'type'  => 'array',
-								'items' => array(
-									'type'       => 'object',
-									'properties' => array(
-										'slug'  => $string,
-										'color' => $string,
-										'icon'  => $string,
+						'properties'           => array_merge(
+							$view,
+							array(
+								'accessToken' => $string,
+								'style'       => $string,
+								'hashName'    => $string,
+								'markersUrl'  => $string,
+								'markerUrl'   => $string,
+								'groupStyles' => array(
+									'type'  => 'array',
+									'items' => array(
+										'type'       => 'object',
+										'properties' => array(
+											'slug'  => $string,
+											'color' => $string,
+											'icon'  => $string,
+										),
 									),
 								),
-							),
+							)
 						),
 						'additionalProperties' => true,
 					),

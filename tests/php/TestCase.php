@@ -226,6 +226,26 @@ abstract class TestCase extends Polyfill_TestCase {
 	}
 
 	/**
+	 * The `data-cairn-config` of every map block in a post's content, decoded, in order: the
+	 * content rendered as the loop renders it (the global post set up, `the_content`).
+	 *
+	 * @param \WP_Post $post The post.
+	 * @return array<int, mixed>
+	 */
+	protected static function rendered_map_configs( \WP_Post $post ): array {
+		$GLOBALS['post'] = $post; // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- the loop's post, as a theme sets it.
+		setup_postdata( $post );
+		$html = (string) apply_filters( 'the_content', $post->post_content ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
+		wp_reset_postdata();
+		$configs = array();
+		$tags    = new \WP_HTML_Tag_Processor( $html );
+		while ( $tags->next_tag( array( 'class_name' => 'wp-block-cairn-map' ) ) ) {
+			$configs[] = json_decode( (string) $tags->get_attribute( 'data-cairn-config' ), true );
+		}
+		return $configs;
+	}
+
+	/**
 	 * Creates a marker group.
 	 *
 	 * @param string $slug Slug.

@@ -84,26 +84,6 @@ final class Post_MapsTest extends TestCase {
 	}
 
 	/**
-	 * The configurations of the maps the server renders for a post, in order, as the loop renders
-	 * its content.
-	 *
-	 * @param \WP_Post $post The post.
-	 * @return array<int, array<string, mixed>>
-	 */
-	private static function rendered_configs( \WP_Post $post ): array {
-		$GLOBALS['post'] = $post; // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- the loop's post, as a theme sets it.
-		setup_postdata( $post );
-		$html = (string) apply_filters( 'the_content', $post->post_content ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
-		wp_reset_postdata();
-		$configs = array();
-		$tags    = new \WP_HTML_Tag_Processor( $html );
-		while ( $tags->next_tag( array( 'class_name' => 'wp-block-cairn-map' ) ) ) {
-			$configs[] = json_decode( (string) $tags->get_attribute( 'data-cairn-config' ), true );
-		}
-		return $configs;
-	}
-
-	/**
 	 * A value as a client receives it over JSON (the REST server's and the attribute's encoding).
 	 *
 	 * @param mixed $value Value.
@@ -212,7 +192,7 @@ final class Post_MapsTest extends TestCase {
 		$this->assertSame( 'wide-map', $attributes['className'] );
 		$this->assertSame( 'full', $attributes['align'] );
 
-		$this->assertSame( self::as_json( array( $map['config'] ) ), self::rendered_configs( $post ), 'the render uses the same configuration' );
+		$this->assertSame( self::as_json( array( $map['config'] ) ), self::rendered_map_configs( $post ), 'the render uses the same configuration' );
 	}
 
 	/**
@@ -235,7 +215,7 @@ final class Post_MapsTest extends TestCase {
 
 		$this->assertEquals( array( 1, 2, 3, 4 ), self::zooms( $maps ) );
 		$this->assertSame( array( 'map-1', 'map-2', 'harbour', 'map-4' ), array_column( $maps, 'id' ), 'map-<n> counts every map' );
-		$this->assertSame( self::as_json( array_column( $maps, 'config' ) ), self::rendered_configs( $post ) );
+		$this->assertSame( self::as_json( array_column( $maps, 'config' ) ), self::rendered_map_configs( $post ) );
 	}
 
 	/**
@@ -264,7 +244,7 @@ final class Post_MapsTest extends TestCase {
 
 		$this->assertEquals( array( 1, 5, 5 ), self::zooms( $maps ), 'a pattern used twice shows its map twice' );
 		$this->assertSame( array( 'map-1', 'map-2', 'map-3' ), array_column( $maps, 'id' ) );
-		$this->assertSame( self::as_json( array_column( $maps, 'config' ) ), self::rendered_configs( $post ) );
+		$this->assertSame( self::as_json( array_column( $maps, 'config' ) ), self::rendered_map_configs( $post ) );
 	}
 
 	/**
@@ -283,7 +263,7 @@ final class Post_MapsTest extends TestCase {
 		$maps = $this->post_maps->maps( $post );
 
 		$this->assertEquals( array( 1, 2, 3 ), self::zooms( $maps ) );
-		$this->assertSame( self::as_json( array_column( $maps, 'config' ) ), self::rendered_configs( $post ) );
+		$this->assertSame( self::as_json( array_column( $maps, 'config' ) ), self::rendered_map_configs( $post ) );
 	}
 
 	/**
@@ -337,9 +317,9 @@ final class Post_MapsTest extends TestCase {
 		$this->assertSame( array( 'map-1', 'lake', 'map-3', 'harbour' ), array_column( $maps, 'id' ) );
 		$this->assertSame( array( '', '', 'map-2', 'harbour' ), array_column( array_column( $maps, 'config' ), 'hashName' ) );
 		$this->assertSame( array( '', '', '', '' ), array_column( $maps, 'error' ) );
-		$rendered = self::rendered_configs( $post );
+		$rendered = self::rendered_map_configs( $post );
 		$this->assertSame( self::as_json( array_column( $maps, 'config' ) ), $rendered );
-		$this->assertSame( $rendered, self::rendered_configs( $post ), 'rendering the content again names the maps the same' );
+		$this->assertSame( $rendered, self::rendered_map_configs( $post ), 'rendering the content again names the maps the same' );
 	}
 
 	/**

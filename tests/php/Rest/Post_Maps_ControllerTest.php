@@ -83,25 +83,6 @@ final class Post_Maps_ControllerTest extends TestCase {
 	}
 
 	/**
-	 * The `data-cairn-config` of every map the loop renders for a post, decoded, in order.
-	 *
-	 * @param int $id Post id.
-	 * @return array<int, mixed>
-	 */
-	private static function rendered_configs( int $id ): array {
-		$GLOBALS['post'] = get_post( $id ); // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- the loop's post, as a theme sets it.
-		setup_postdata( $GLOBALS['post'] );
-		$html = (string) apply_filters( 'the_content', get_post_field( 'post_content', $id ) ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
-		wp_reset_postdata();
-		$configs = array();
-		$tags    = new \WP_HTML_Tag_Processor( $html );
-		while ( $tags->next_tag( array( 'class_name' => 'wp-block-cairn-map' ) ) ) {
-			$configs[] = json_decode( (string) $tags->get_attribute( 'data-cairn-config' ), true );
-		}
-		return $configs;
-	}
-
-	/**
 	 * Creates a post in a status.
 	 *
 	 * @param string $status  publish, draft, private, future, pending or trash.
@@ -300,7 +281,7 @@ final class Post_Maps_ControllerTest extends TestCase {
 		$id   = $this->create_post();
 		$maps = self::json( $this->maps( $id ) )['maps'];
 
-		$rendered = self::rendered_configs( $id );
+		$rendered = self::rendered_map_configs( get_post( $id ) );
 		$this->assertCount( 3, $rendered );
 		$this->assertSame( $rendered, array_column( $maps, 'config' ) );
 		$this->assertSame( array( '', 'harbour' ), array( $maps[0]['config']['hashName'], $maps[2]['config']['hashName'] ) );
