@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * Reads limits.json, the one home of the map's numbers, so PHP and TypeScript never disagree. Its
  * source is packages/map/src/limits.json (the runtime's); the build copies it to build/limits.json,

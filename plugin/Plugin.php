@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Blocks\Patterns_Version;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Settings\Settings;
 

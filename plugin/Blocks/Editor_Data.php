@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Blocks;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Settings\Settings;
 

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Blocks;
 
+defined( 'ABSPATH' ) || exit;
+
 use WP_Block_Type;
 use WP_Block_Type_Registry;
 use WP_Post;

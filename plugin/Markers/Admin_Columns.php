@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * Adds a Coordinates column to Markers → All Markers (the groups column is core's taxonomy column,
  * `show_admin_column`) and a "All groups" dropdown that filters the list by group.

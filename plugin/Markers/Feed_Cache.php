@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * Keeps built feed payloads in transients: the persistent object cache (Redis, Memcached) when the
  * site has one, the options table otherwise.

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * The feed's JSON as one gzip stream cut into chunks (each well under 1 MB, so each fits any object
  * cache). 100,000 markers take about 1.6 MB here instead of 15 MB of JSON or 150 MB of PHP arrays.

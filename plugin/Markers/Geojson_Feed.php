@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * Builds the feed as a JSON string in batches (never as one PHP array), compresses it as it goes,
  * and keeps the result in the feed cache under the markers version.

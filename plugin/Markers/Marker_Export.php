@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * Writes the published markers (with both coordinates) in id order, reading them in batches, so an
  * export of 100,000 markers never holds more than one batch in memory. What it writes imports back

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * Marker reads for the GeoJSON feed and the block's server-rendered list.
  *

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Settings\Settings;
 use WP_Error;
 use WP_HTTP_Response;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * The parts of an early `304` (an anonymous conditional GET answered before `init`) that do not
  * depend on the route: is the request anonymous and conditional, which REST route is it for, may it

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Marker_Export;
 use WP_REST_Response;
 

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Import_Reader;
 use Cairn\Maps\Markers\Marker_Export;
 use Cairn\Maps\Markers\Marker_Import;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Feed_Cache;
 use Cairn\Maps\Markers\Geojson_Feed;

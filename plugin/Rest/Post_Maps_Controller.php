@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Markers\Markers_Version;

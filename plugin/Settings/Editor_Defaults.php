@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Settings;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * Prints `window.cairnMapsSiteDefaults` before the map block's editor script. The editor gives
  * newly inserted blocks these values as explicit attributes (src/blocks/map/site-defaults.ts), so

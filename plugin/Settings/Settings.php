@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Settings;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Rest\Cors;
 use WP_Error;
 use WP_REST_Request;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Settings;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * The settings screen (a React app in src/settings/ that saves through `/wp/v2/settings`), the
  * "Settings" link on the Plugins screen and the suggested privacy-policy text.

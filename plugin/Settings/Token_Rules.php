@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Settings;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Limits;
 use WP_Error;
 
