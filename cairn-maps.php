@@ -60,22 +60,20 @@ if ( array() !== cairn_maps_requirement_problems() ) {
 	return;
 }
 
-// Composer's autoloader when present (development); otherwise a PSR-4 loader for the one namespace.
-if ( is_readable( CAIRN_MAPS_DIR . 'vendor/autoload.php' ) ) {
-	require_once CAIRN_MAPS_DIR . 'vendor/autoload.php';
-} else {
-	spl_autoload_register(
-		static function ( $class_name ) {
-			$prefix = 'Cairn\\Maps\\';
-			if ( 0 !== strpos( $class_name, $prefix ) ) {
-				return;
-			}
-			$file = CAIRN_MAPS_DIR . 'plugin/' . str_replace( '\\', '/', substr( $class_name, strlen( $prefix ) ) ) . '.php';
-			if ( is_readable( $file ) ) {
-				require_once $file;
-			}
+// The plugin's own PSR-4 loader for its one namespace. Composer's vendor/autoload.php is never
+// loaded: the plugin has no runtime dependencies, and a development vendor/ (PHPUnit, PHPCS) left
+// in a deployed folder must not become code that every request of the site runs.
+spl_autoload_register(
+	static function ( $class_name ) {
+		$prefix = 'Cairn\\Maps\\';
+		if ( 0 !== strpos( $class_name, $prefix ) ) {
+			return;
 		}
-	);
-}
+		$file = CAIRN_MAPS_DIR . 'plugin/' . str_replace( '\\', '/', substr( $class_name, strlen( $prefix ) ) ) . '.php';
+		if ( is_readable( $file ) ) {
+			require_once $file;
+		}
+	}
+);
 
 \Cairn\Maps\Plugin::instance()->boot();

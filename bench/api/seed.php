@@ -25,6 +25,8 @@
  * @package Cairn\Maps
  */
 
+'cli' === PHP_SAPI || exit; // A command-line script, never a web page.
+
 const CAIRN_BENCH_BATCH = 1000;
 const CAIRN_BENCH_GROUPS = array(
 	'huts'       => 'Huts',

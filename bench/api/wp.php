@@ -17,6 +17,8 @@
  * @package Cairn\Maps
  */
 
+'cli' === PHP_SAPI || exit; // A command-line script, never a web page.
+
 $cairn_bench_command = $argv[1] ?? '';
 $cairn_bench_root    = rtrim( (string) getenv( 'CAIRN_BENCH_WP_ROOT' ), '/' );
 $cairn_bench_url     = (string) getenv( 'CAIRN_BENCH_SITE_URL' );

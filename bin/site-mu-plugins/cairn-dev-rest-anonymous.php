@@ -12,6 +12,8 @@
  * @package Cairn\Maps
  */
 
+defined( 'ABSPATH' ) || exit;
+
 // phpcs:disable WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only routing decision.
 $cairn_maps_dev_uri = isset( $_SERVER['REQUEST_URI'] ) ? (string) $_SERVER['REQUEST_URI'] : '';
 if ( isset( $_GET['rest_route'] ) || false !== strpos( $cairn_maps_dev_uri, '/wp-json/' ) ) {

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Post_Type;
 use WP_REST_Request;
 use WP_REST_Response;

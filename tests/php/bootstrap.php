@@ -9,6 +9,8 @@
  * @package Cairn\Maps
  */
 
+'cli' === PHP_SAPI || exit; // PHPUnit's bootstrap, never a web page.
+
 // phpcs:disable WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedVariableFound -- WordPress' own globals.
 
 /**

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Blocks;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Blocks\Map_Attributes;
 use Cairn\Maps\Tests\TestCase;
 

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Blocks;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Tests\TestCase;
 

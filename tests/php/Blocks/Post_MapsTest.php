@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Blocks;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Plugin;

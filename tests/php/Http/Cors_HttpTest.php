@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Http;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Tests\TestCase;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Http;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Tests\TestCase;
 

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Http;
 
+defined( 'ABSPATH' ) || exit;
+
 /**
  * Starts PHP's built-in web server on the test site for the test class (WordPress loaded by
  * tests/php/includes/http-router.php, probe reports in a log), and sends raw HTTP/1.0 requests to

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Admin_Columns;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Tests\TestCase;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Feed_Cache;
 use Cairn\Maps\Markers\Feed_Payload;
 use Cairn\Maps\Markers\Geojson_Feed;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Tests\Blocks\Map_BlockTest;
 use Cairn\Maps\Markers\Marker_Editor;
 use Cairn\Maps\Plugin;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Markers;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Tests\TestCase;

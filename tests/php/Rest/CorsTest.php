@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Settings\Settings;

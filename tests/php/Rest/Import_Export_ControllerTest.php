@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Markers\Import_Export_Page;
 use Cairn\Maps\Markers\Marker_Export;

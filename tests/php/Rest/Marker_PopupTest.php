@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Tests\TestCase;
 
 /**

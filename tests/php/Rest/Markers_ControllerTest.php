@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Tests\TestCase;

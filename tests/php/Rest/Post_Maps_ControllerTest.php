@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Rest;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Markers_Controller;

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Settings;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Tests\TestCase;

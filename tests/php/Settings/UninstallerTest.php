@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Tests\Settings;
 
+defined( 'ABSPATH' ) || exit;
+
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Rest\Post_Maps_Controller;

@@ -10,6 +10,8 @@
  * @package Cairn\Maps
  */
 
+in_array( PHP_SAPI, array( 'cli', 'cli-server' ), true ) || exit; // PHPUnit and the test web server only.
+
 /**
  * Writes .cache/wp-tests/wp-tests-config.php from the CAIRN_TEST_DB_* environment.
  *

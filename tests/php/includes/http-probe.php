@@ -13,6 +13,8 @@
  * @package Cairn\Maps
  */
 
+'cli-server' === PHP_SAPI || exit; // The test web server only.
+
 // phpcs:disable WordPress.Security.ValidatedSanitizedInput, WordPress.WP.AlternativeFunctions -- a test harness reading its own headers and writing its own log.
 
 /**

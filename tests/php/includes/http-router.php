@@ -10,6 +10,8 @@
  * @package Cairn\Maps
  */
 
+( 'cli-server' === PHP_SAPI && getenv( 'CAIRN_TESTS_CONFIG' ) ) || exit; // The router the HTTP tests start PHP's built-in server with, never a page.
+
 // phpcs:disable WordPress.NamingConventions.PrefixAllGlobals -- WordPress' own globals and constants.
 
 require_once __DIR__ . '/config.php';

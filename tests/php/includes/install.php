@@ -7,6 +7,8 @@
  * @package Cairn\Maps
  */
 
+'cli' === PHP_SAPI || exit; // A command-line script, never a web page.
+
 // phpcs:disable WordPress.NamingConventions.PrefixAllGlobals -- WordPress' own globals and pluggables.
 
 define( 'WP_INSTALLING', true );
