@@ -58,7 +58,8 @@ class Import_Export_Page {
 	}
 
 	/**
-	 * The capability the page needs: editing others' markers.
+	 * The capability the page (and its export links) needs: editing others' markers. Importing
+	 * needs more: see Marker_Import::current_user_can_import().
 	 */
 	public static function capability(): string {
 		$type = get_post_type_object( Post_Type::POST_TYPE );
@@ -89,7 +90,7 @@ class Import_Export_Page {
 	 * Handles the upload form, then returns to the page.
 	 */
 	public function handle_upload(): void {
-		if ( ! current_user_can( self::capability() ) ) {
+		if ( ! Marker_Import::current_user_can_import() ) {
 			wp_die( esc_html__( 'Sorry, you are not allowed to import markers.', 'cairn-maps' ), 403 );
 		}
 		check_admin_referer( self::ACTION );
@@ -211,6 +212,40 @@ class Import_Export_Page {
 		}
 
 		printf( '<h2>%s</h2>', esc_html__( 'Import', 'cairn-maps' ) );
+		if ( Marker_Import::current_user_can_import() ) {
+			$this->render_import_form();
+		} else {
+			printf( '<p>%s</p>', esc_html__( 'Imported markers are published, so importing needs the right to publish markers, which your account does not have.', 'cairn-maps' ) );
+		}
+
+		printf( '<h2>%s</h2>', esc_html__( 'Export', 'cairn-maps' ) );
+		printf( '<p>%s</p>', esc_html__( 'Download all published markers. The files import back unchanged.', 'cairn-maps' ) );
+		echo '<p>';
+		foreach ( array(
+			'csv'     => __( 'Download CSV', 'cairn-maps' ),
+			'geojson' => __( 'Download GeoJSON', 'cairn-maps' ),
+		) as $format => $label ) {
+			printf(
+				'<a class="button" href="%1$s" download>%2$s</a> ',
+				esc_url(
+					add_query_arg(
+						array(
+							'format'   => $format,
+							'_wpnonce' => wp_create_nonce( 'wp_rest' ),
+						),
+						rest_url( 'cairn/v1/markers/export' )
+					)
+				),
+				esc_html( $label )
+			);
+		}
+		echo '</p></div>';
+	}
+
+	/**
+	 * Renders the upload form.
+	 */
+	private function render_import_form(): void {
 		printf(
 			'<p>%1$s</p><p>%2$s</p>',
 			esc_html__( 'A CSV file with a header line naming the columns title, lat, lng, group and description (title, lat and lng are required), or a GeoJSON FeatureCollection of points with the properties title, groups and description. Groups are given by slug or name; several groups in one CSV cell are separated by "|". Groups that do not exist yet are created. Imported markers are published.', 'cairn-maps' ),
@@ -235,29 +270,6 @@ class Import_Export_Page {
 			esc_html__( 'Import only the valid rows (skip the rows with errors)', 'cairn-maps' )
 		);
 		printf( '<p class="submit"><button type="submit" class="button button-primary">%s</button></p></form>', esc_html__( 'Import markers', 'cairn-maps' ) );
-
-		printf( '<h2>%s</h2>', esc_html__( 'Export', 'cairn-maps' ) );
-		printf( '<p>%s</p>', esc_html__( 'Download all published markers. The files import back unchanged.', 'cairn-maps' ) );
-		echo '<p>';
-		foreach ( array(
-			'csv'     => __( 'Download CSV', 'cairn-maps' ),
-			'geojson' => __( 'Download GeoJSON', 'cairn-maps' ),
-		) as $format => $label ) {
-			printf(
-				'<a class="button" href="%1$s" download>%2$s</a> ',
-				esc_url(
-					add_query_arg(
-						array(
-							'format'   => $format,
-							'_wpnonce' => wp_create_nonce( 'wp_rest' ),
-						),
-						rest_url( 'cairn/v1/markers/export' )
-					)
-				),
-				esc_html( $label )
-			);
-		}
-		echo '</p></div>';
 	}
 
 	/**

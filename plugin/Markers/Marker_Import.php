@@ -87,6 +87,24 @@ class Marker_Import {
 	}
 
 	/**
+	 * Whether the current user may import markers: imported markers are published, possibly into
+	 * groups and beside others' markers, so it takes editing others' markers and publishing them.
+	 * The REST route and the Tools page ask this one question.
+	 */
+	public static function current_user_can_import(): bool {
+		$type = get_post_type_object( Post_Type::POST_TYPE );
+		return null !== $type && current_user_can( $type->cap->edit_others_posts ) && current_user_can( $type->cap->publish_posts );
+	}
+
+	/**
+	 * Whether the current user may export markers: editing others' markers.
+	 */
+	public static function current_user_can_export(): bool {
+		$type = get_post_type_object( Post_Type::POST_TYPE );
+		return null !== $type && current_user_can( $type->cap->edit_others_posts );
+	}
+
+	/**
 	 * Most markers per file.
 	 */
 	public static function max_rows(): int {

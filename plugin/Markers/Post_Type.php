@@ -24,10 +24,28 @@ class Post_Type {
 	public const META_LNG  = 'cairn_lng';
 
 	/**
+	 * The markers' primitive capabilities (`capability_type` cairn_marker / cairn_markers), each
+	 * with the post capability a user needs for it unless a role or the user says otherwise.
+	 */
+	public const CAPABILITIES = array(
+		'edit_cairn_markers'             => 'edit_posts',
+		'edit_others_cairn_markers'      => 'edit_others_posts',
+		'edit_private_cairn_markers'     => 'edit_private_posts',
+		'edit_published_cairn_markers'   => 'edit_published_posts',
+		'publish_cairn_markers'          => 'publish_posts',
+		'read_private_cairn_markers'     => 'read_private_posts',
+		'delete_cairn_markers'           => 'delete_posts',
+		'delete_others_cairn_markers'    => 'delete_others_posts',
+		'delete_private_cairn_markers'   => 'delete_private_posts',
+		'delete_published_cairn_markers' => 'delete_published_posts',
+	);
+
+	/**
 	 * Wires hooks.
 	 */
 	public function add_hooks(): void {
 		add_action( 'init', array( $this, 'register' ) );
+		add_filter( 'user_has_cap', array( $this, 'grant_marker_capabilities' ), 10, 1 );
 		add_filter( 'rest_prepare_' . self::POST_TYPE, array( $this, 'null_missing_coordinates' ), 10, 2 );
 	}
 
@@ -57,7 +75,9 @@ class Post_Type {
 				'menu_icon'       => 'dashicons-location',
 				'show_in_rest'    => true,
 				'rest_base'       => 'cairn-markers',
-				'capability_type' => 'post',
+				// Capabilities of their own, so that an owner can let authors write posts without
+				// letting them put places on every map; see grant_marker_capabilities().
+				'capability_type' => array( 'cairn_marker', 'cairn_markers' ),
 				'map_meta_cap'    => true,
 				'supports'        => array( 'title', 'editor', 'excerpt', 'thumbnail', 'custom-fields', 'revisions', 'author' ),
 				'taxonomies'      => array( self::TAXONOMY ),
@@ -108,8 +128,40 @@ class Post_Type {
 				'show_in_rest'      => true,
 				'rest_base'         => 'cairn-marker-groups',
 				'hierarchical'      => false,
+				// Managing groups stays with category managers; putting a marker in a group is part
+				// of writing markers (core's default would be writing posts).
+				'capabilities'      => array(
+					'manage_terms' => 'manage_categories',
+					'edit_terms'   => 'manage_categories',
+					'delete_terms' => 'manage_categories',
+					'assign_terms' => 'edit_cairn_markers',
+				),
 			)
 		);
+	}
+
+	/**
+	 * Gives each user the marker capabilities that match the post capabilities they hold, unless a
+	 * role or the user itself grants or denies a marker capability explicitly.
+	 *
+	 * So today's roles keep today's rights (an author publishes markers as they publish posts)
+	 * without writing to the stored roles — nothing to install, upgrade or undo, the same on every
+	 * site of a network — and a role editor changes them by setting a marker capability on a role:
+	 * `publish_cairn_markers` denied to authors keeps them writing posts but not publishing places.
+	 *
+	 * @param array<string, bool> $allcaps The user's capabilities (from the roles and the user).
+	 * @return array<string, bool>
+	 */
+	public function grant_marker_capabilities( $allcaps ) {
+		if ( ! is_array( $allcaps ) ) {
+			return $allcaps;
+		}
+		foreach ( self::CAPABILITIES as $marker_cap => $post_cap ) {
+			if ( ! array_key_exists( $marker_cap, $allcaps ) ) {
+				$allcaps[ $marker_cap ] = ! empty( $allcaps[ $post_cap ] );
+			}
+		}
+		return $allcaps;
 	}
 
 	/**

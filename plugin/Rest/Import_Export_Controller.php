@@ -12,7 +12,6 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Markers\Import_Reader;
 use Cairn\Maps\Markers\Marker_Export;
 use Cairn\Maps\Markers\Marker_Import;
-use Cairn\Maps\Markers\Post_Type;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;
@@ -115,8 +114,7 @@ class Import_Export_Controller {
 	 * @return true|WP_Error
 	 */
 	public function can_import() {
-		$type = get_post_type_object( Post_Type::POST_TYPE );
-		if ( $type && current_user_can( $type->cap->edit_others_posts ) && current_user_can( $type->cap->publish_posts ) ) {
+		if ( Marker_Import::current_user_can_import() ) {
 			return true;
 		}
 		return new WP_Error( 'rest_forbidden', __( 'Sorry, you are not allowed to import markers.', 'cairn-maps' ), array( 'status' => rest_authorization_required_code() ) );
@@ -128,8 +126,7 @@ class Import_Export_Controller {
 	 * @return true|WP_Error
 	 */
 	public function can_export() {
-		$type = get_post_type_object( Post_Type::POST_TYPE );
-		if ( $type && current_user_can( $type->cap->edit_others_posts ) ) {
+		if ( Marker_Import::current_user_can_export() ) {
 			return true;
 		}
 		return new WP_Error( 'rest_forbidden', __( 'Sorry, you are not allowed to export markers.', 'cairn-maps' ), array( 'status' => rest_authorization_required_code() ) );
