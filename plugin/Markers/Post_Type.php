@@ -47,6 +47,7 @@ class Post_Type {
 		add_action( 'init', array( $this, 'register' ) );
 		add_filter( 'user_has_cap', array( $this, 'grant_marker_capabilities' ), 10, 1 );
 		add_filter( 'rest_prepare_' . self::POST_TYPE, array( $this, 'null_missing_coordinates' ), 10, 2 );
+		add_filter( 'rest_prepare_' . self::POST_TYPE, array( $this, 'hide_protected_coordinates' ), 10, 3 );
 	}
 
 	/**
@@ -210,6 +211,44 @@ class Post_Type {
 		}
 		foreach ( array( self::META_LAT, self::META_LNG ) as $key ) {
 			if ( array_key_exists( $key, $data['meta'] ) && '' === (string) get_post_meta( $post->ID, $key, true ) ) {
+				$data['meta'][ $key ] = null;
+			}
+		}
+		$response->set_data( $data );
+		return $response;
+	}
+
+	/**
+	 * In core's REST answers, a password-protected marker's coordinates are hidden exactly when
+	 * core hides its content: the place is what the password protects, and the plugin's own feed
+	 * and popups leave such markers out. They read `null`, as a marker without a place does.
+	 *
+	 * Shown with the right `password` parameter, in the edit context to users who may edit the
+	 * marker, and to a visitor whose browser holds the marker's password cookie.
+	 *
+	 * @param \WP_REST_Response     $response The response.
+	 * @param \WP_Post              $post     The marker.
+	 * @param \WP_REST_Request|null $request  The request.
+	 * @return \WP_REST_Response
+	 */
+	public function hide_protected_coordinates( $response, $post, $request = null ) {
+		if ( ! $response instanceof \WP_REST_Response || ! $post instanceof \WP_Post || '' === (string) $post->post_password ) {
+			return $response;
+		}
+		$type       = get_post_type_object( self::POST_TYPE );
+		$controller = $type ? $type->get_rest_controller() : null;
+		if ( $request instanceof \WP_REST_Request && $controller instanceof \WP_REST_Posts_Controller && $controller->can_access_password_content( $post, $request ) ) {
+			return $response;
+		}
+		if ( ! post_password_required( $post ) ) {
+			return $response;
+		}
+		$data = $response->get_data();
+		if ( ! is_array( $data ) || ! isset( $data['meta'] ) || ! is_array( $data['meta'] ) ) {
+			return $response;
+		}
+		foreach ( array( self::META_LAT, self::META_LNG ) as $key ) {
+			if ( array_key_exists( $key, $data['meta'] ) ) {
 				$data['meta'][ $key ] = null;
 			}
 		}

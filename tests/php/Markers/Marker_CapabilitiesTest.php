@@ -126,8 +126,9 @@ final class Marker_CapabilitiesTest extends TestCase {
 	 * (wp_die) or `redirected` (the form was handled).
 	 */
 	private function post_tools_form(): string {
-		$_POST['_wpnonce']    = wp_create_nonce( Import_Export_Page::ACTION );
-		$_REQUEST['_wpnonce'] = $_POST['_wpnonce'];
+		$nonce                = wp_create_nonce( Import_Export_Page::ACTION );
+		$_POST['_wpnonce']    = $nonce;
+		$_REQUEST['_wpnonce'] = $nonce;
 		$_POST['action']      = Import_Export_Page::ACTION;
 		add_filter(
 			'wp_die_handler',
@@ -312,8 +313,8 @@ final class Marker_CapabilitiesTest extends TestCase {
 		$this->assertSame( $allowed ? 1 : 0, $this->count_markers() );
 		$this->assertSame( $allowed ? 200 : 403, $this->rest( 'GET', '/cairn/v1/markers/export' )->get_status() );
 		$html = $this->tools_page();
-		$this->assertSame( $allowed, false !== strpos( $html, 'name="cairn_maps_file"' ), 'the upload form' );
-		$this->assertSame( $allowed, false !== strpos( $html, 'cairn/v1/markers/export' ), 'the export links' );
+		$this->assertSame( $allowed, str_contains( $html, 'name="cairn_maps_file"' ), 'the upload form' );
+		$this->assertSame( $allowed, str_contains( $html, 'cairn/v1/markers/export' ), 'the export links' );
 		$this->assertSame( $allowed ? 'redirected' : 'refused 403', $this->post_tools_form() );
 	}
 
