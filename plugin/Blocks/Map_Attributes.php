@@ -23,6 +23,13 @@ final class Map_Attributes {
 	public const CONTROLS = array( 'zoom', 'compass', 'scale', 'fullscreen', 'geolocate' );
 
 	/**
+	 * The switches of the visitors' places panel (`places` attribute).
+	 *
+	 * @since 0.3.0
+	 */
+	public const PLACES = array( 'search', 'groupFilter', 'followMap' );
+
+	/**
 	 * Parses attributes.
 	 *
 	 * @param array<string, mixed> $attributes Attributes as stored (defaults already merged by core).
@@ -53,13 +60,15 @@ final class Map_Attributes {
 			'pitch'               => self::number( $a['pitch'], Limits::get( 'pitch.min' ), Limits::get( 'pitch.max' ), $defaults['pitch'] ),
 			'minZoom'             => $min_zoom,
 			'maxZoom'             => $max_zoom,
-			'controls'            => self::controls( $a['controls'], $defaults['controls'] ),
+			'controls'            => self::switches( self::CONTROLS, $a['controls'], $defaults['controls'] ),
 			'language'            => self::language( $a['language'], $defaults['language'] ),
+			'languages'           => self::languages( $a['languages'], $defaults['languages'] ),
 			'cluster'             => self::cluster( $a['cluster'], $defaults['cluster'] ),
 			'hash'                => true === $a['hash'],
 			'cooperativeGestures' => is_bool( $a['cooperativeGestures'] ) ? $a['cooperativeGestures'] : $defaults['cooperativeGestures'],
 			'height'              => self::height( $a['height'], $defaults['height'] ),
 			'markers'             => self::markers( $a['markers'], $defaults['markers'] ),
+			'places'              => self::switches( self::PLACES, $a['places'], $defaults['places'] ),
 		);
 		return array(
 			'config' => $config,
@@ -80,7 +89,7 @@ final class Map_Attributes {
 	 */
 	public static function attributes( array $config ): array {
 		$attributes = array();
-		foreach ( array( 'center', 'zoom', 'bearing', 'pitch', 'minZoom', 'maxZoom', 'style', 'controls', 'language', 'markers', 'cluster', 'hash', 'height', 'cooperativeGestures' ) as $key ) {
+		foreach ( array( 'center', 'zoom', 'bearing', 'pitch', 'minZoom', 'maxZoom', 'style', 'controls', 'language', 'markers', 'cluster', 'hash', 'height', 'cooperativeGestures', 'places', 'languages' ) as $key ) {
 			$attributes[ 'style' === $key ? 'mapStyle' : $key ] = $config[ $key ];
 		}
 		return $attributes;
@@ -123,18 +132,19 @@ final class Map_Attributes {
 	}
 
 	/**
-	 * The controls switches.
+	 * A set of named switches (`controls`, `places`): each a boolean, else its default.
 	 *
+	 * @param string[]            $names    The switches.
 	 * @param mixed               $value    Value.
 	 * @param array<string, bool> $fallback Default.
 	 * @return array<string, bool>
 	 */
-	private static function controls( $value, array $fallback ): array {
-		$controls = array();
-		foreach ( self::CONTROLS as $name ) {
-			$controls[ $name ] = is_array( $value ) && isset( $value[ $name ] ) && is_bool( $value[ $name ] ) ? $value[ $name ] : (bool) $fallback[ $name ];
+	private static function switches( array $names, $value, array $fallback ): array {
+		$switches = array();
+		foreach ( $names as $name ) {
+			$switches[ $name ] = is_array( $value ) && isset( $value[ $name ] ) && is_bool( $value[ $name ] ) ? $value[ $name ] : (bool) ( $fallback[ $name ] ?? false );
 		}
-		return $controls;
+		return $switches;
 	}
 
 	/**
@@ -144,7 +154,30 @@ final class Map_Attributes {
 	 * @param string $fallback Default.
 	 */
 	private static function language( $value, string $fallback ): string {
-		return is_string( $value ) && ( 'auto' === $value || 1 === preg_match( '/' . Limits::get( 'language.pattern' ) . '/', $value ) ) ? $value : $fallback;
+		return is_string( $value ) && ( 'auto' === $value || 1 === preg_match( '/' . Limits::get( 'language.pattern' ) . '/D', $value ) ) ? $value : $fallback;
+	}
+
+	/**
+	 * The label languages visitors may switch between: language tags (no `auto`), each once, at
+	 * most `languages.maxItems`. Anything else in the list is left out; a value that is not a list
+	 * is the default.
+	 *
+	 * @param mixed         $value    Value.
+	 * @param array<string> $fallback Default.
+	 * @return string[]
+	 */
+	private static function languages( $value, array $fallback ): array {
+		if ( ! is_array( $value ) || ! array_is_list( $value ) ) {
+			return array_values( $fallback );
+		}
+		$pattern   = '/' . Limits::get( 'language.pattern' ) . '/D';
+		$languages = array();
+		foreach ( $value as $tag ) {
+			if ( is_string( $tag ) && 1 === preg_match( $pattern, $tag ) && ! in_array( $tag, $languages, true ) ) {
+				$languages[] = $tag;
+			}
+		}
+		return array_slice( $languages, 0, (int) Limits::get( 'languages.maxItems' ) );
 	}
 
 	/**

@@ -189,10 +189,21 @@ class Map_Block {
 					'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
 					'hashName'    => $config['hash'] ? self::hash_name( $hash_index ?? $this->next_hash_index(), $attributes ) : '',
 					'groupStyles' => null === $filters ? array() : $this->group_styles->styles(),
+					'units'       => self::units(),
 				)
 			),
 			'error'  => '' !== $token['error'] ? $token['error'] : $parsed['error'],
 		);
+	}
+
+	/**
+	 * The site's units for distances: `imperial` where the site's locale measures in miles
+	 * (United States, Liberia, Myanmar), else `metric`.
+	 *
+	 * @since 0.3.0
+	 */
+	public static function units(): string {
+		return in_array( get_locale(), array( 'en_US', 'en_LR', 'my_MM' ), true ) ? 'imperial' : 'metric';
 	}
 
 	/**

@@ -24,7 +24,8 @@ use WP_Term;
  * with a message, and any other write (PHP, WP-CLI) is refused by the meta filters, so an invalid
  * value is never stored. Changes bump the markers version (Markers_Version watches this meta).
  *
- * `styles()` gives the map block the looks of the groups that have one, cached by markers version.
+ * `styles()` gives the map block every group with its name and looks (for the markers' colours and
+ * icons, and the visitors' group legend), cached by markers version.
  *
  * @since 0.1.0
  */
@@ -34,9 +35,10 @@ class Group_Styles {
 	public const META_ICON  = 'cairn_icon';
 
 	/**
-	 * Most group styles a map receives (groups in name order).
+	 * Most groups a map receives (in name order): the legend and the marker looks of a site with
+	 * more groups stop there, so a page's configuration stays small.
 	 */
-	public const MAX_STYLES = 50;
+	public const MAX_STYLES = 100;
 
 	/**
 	 * Icon mime types the map can draw.
@@ -54,7 +56,9 @@ class Group_Styles {
 	 */
 	public const ICON_PIXELS = 64;
 
-	private const CACHE_KEY = 'cairn_maps_group_styles';
+	// Named for the shape of the entries (0.3.0 added names and groups without looks), so an entry
+	// cached by an earlier version is never read as the new shape.
+	private const CACHE_KEY = 'cairn_maps_groups_v2';
 	private const NONCE     = 'cairn_maps_group_style';
 	private const ERROR_ARG = 'cairn_maps_group_error';
 
@@ -332,11 +336,13 @@ class Group_Styles {
 	}
 
 	/**
-	 * The looks of the site's groups that have a colour or an icon, for the map's client config:
-	 * at most MAX_STYLES, in name order (the order in which a marker's first group is chosen).
-	 * Cached until the markers version changes (any change to groups or their looks bumps it).
+	 * The site's groups for the map's client config: slug, name (plain text) and looks ('' where
+	 * the group has no colour or icon), at most MAX_STYLES, in name order (the order in which a
+	 * marker's first group is chosen). Groups without looks are listed too: the visitors' legend
+	 * needs every group. Cached until the markers version changes (any change to groups or their
+	 * looks bumps it).
 	 *
-	 * @return array<int, array{slug: string, color: string, icon: string}>
+	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
 	 */
 	public function styles(): array {
 		$version = $this->version->get();
@@ -357,9 +363,9 @@ class Group_Styles {
 	}
 
 	/**
-	 * Reads the styles from the database.
+	 * Reads the groups and their looks from the database.
 	 *
-	 * @return array<int, array{slug: string, color: string, icon: string}>
+	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
 	 */
 	private function read_styles(): array {
 		$terms = get_terms(
@@ -370,21 +376,6 @@ class Group_Styles {
 				'orderby'                => 'name',
 				'order'                  => 'ASC',
 				'update_term_meta_cache' => true,
-				// Small table (groups), read once per markers version.
-				'meta_query'             => array( // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_query
-					'relation' => 'OR',
-					array(
-						'key'     => self::META_COLOR,
-						'value'   => '',
-						'compare' => '!=',
-					),
-					array(
-						'key'     => self::META_ICON,
-						'value'   => 0,
-						'compare' => '>',
-						'type'    => 'UNSIGNED',
-					),
-				),
 			)
 		);
 		if ( ! is_array( $terms ) ) {
@@ -405,15 +396,13 @@ class Group_Styles {
 			if ( ! $term instanceof WP_Term ) {
 				continue;
 			}
-			$color = self::check_color( get_term_meta( $term->term_id, self::META_COLOR, true ) );
-			$icon  = self::icon_url( (int) get_term_meta( $term->term_id, self::META_ICON, true ) );
-			$color = is_wp_error( $color ) ? '' : $color;
-			if ( '' === $color && '' === $icon ) {
-				continue;
-			}
+			$color    = self::check_color( get_term_meta( $term->term_id, self::META_COLOR, true ) );
+			$icon     = self::icon_url( (int) get_term_meta( $term->term_id, self::META_ICON, true ) );
 			$styles[] = array(
 				'slug'  => $term->slug,
-				'color' => $color,
+				// Stored names keep entities (`&amp;`): the map shows text, never markup.
+				'name'  => html_entity_decode( wp_strip_all_tags( $term->name ), ENT_QUOTES | ENT_HTML5, 'UTF-8' ),
+				'color' => is_wp_error( $color ) ? '' : $color,
 				'icon'  => $icon,
 			);
 		}

@@ -506,6 +506,18 @@ class Post_Maps_Controller {
 			'hash'                => $boolean,
 			'height'              => $string,
 			'cooperativeGestures' => $boolean,
+			'places'              => array(
+				'type'       => 'object',
+				'properties' => array(
+					'search'      => $boolean,
+					'groupFilter' => $boolean,
+					'followMap'   => $boolean,
+				),
+			),
+			'languages'           => array(
+				'type'  => 'array',
+				'items' => $string,
+			),
 		);
 		return array(
 			'type'  => 'array',
@@ -541,12 +553,17 @@ class Post_Maps_Controller {
 								'hashName'    => $string,
 								'markersUrl'  => $string,
 								'markerUrl'   => $string,
+								'units'       => array(
+									'type' => 'string',
+									'enum' => array( 'metric', 'imperial' ),
+								),
 								'groupStyles' => array(
 									'type'  => 'array',
 									'items' => array(
 										'type'       => 'object',
 										'properties' => array(
 											'slug'  => $string,
+											'name'  => $string,
 											'color' => $string,
 											'icon'  => $string,
 										),

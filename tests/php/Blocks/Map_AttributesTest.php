@@ -10,6 +10,7 @@ namespace Cairn\Maps\Tests\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Blocks\Map_Attributes;
+use Cairn\Maps\Limits;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -133,6 +134,38 @@ final class Map_AttributesTest extends TestCase {
 					'radius'  => 80.0,
 				),
 			),
+			'language with a newline'    => array( array( 'language' => "en\n" ), 'language', 'auto' ),
+			'places not booleans'        => array(
+				array(
+					'places' => array(
+						'search'    => 'no',
+						'followMap' => false,
+						'sql'       => true,
+					),
+				),
+				'places',
+				array(
+					'search'      => true,
+					'groupFilter' => true,
+					'followMap'   => false,
+				),
+			),
+			'places not an object'       => array(
+				array( 'places' => 'off' ),
+				'places',
+				array(
+					'search'      => true,
+					'groupFilter' => true,
+					'followMap'   => true,
+				),
+			),
+			'languages not a list'       => array( array( 'languages' => 'en,fr' ), 'languages', array() ),
+			'languages keyed'            => array( array( 'languages' => array( 'a' => 'en' ) ), 'languages', array() ),
+			'languages with bad tags'    => array(
+				array( 'languages' => array( 'fr', 'auto', 'en"><script>', "de\n", 7, null, array( 'en' ), 'zh-Hant', 'fr', 'EN' ) ),
+				'languages',
+				array( 'fr', 'zh-Hant' ),
+			),
 			'hash as a string'           => array( array( 'hash' => 'true' ), 'hash', false ),
 			'cooperative gestures int'   => array( array( 'cooperativeGestures' => 0 ), 'cooperativeGestures', true ),
 			'unknown marker source'      => array(
@@ -204,16 +237,22 @@ final class Map_AttributesTest extends TestCase {
 	public function test_valid_values_are_kept(): void {
 		$parsed = Map_Attributes::parse(
 			array(
-				'center'   => array(
+				'center'    => array(
 					'lng' => -122.4,
 					'lat' => 37.8,
 				),
-				'bearing'  => -45,
-				'pitch'    => 60,
-				'mapStyle' => 'mapbox://styles/cairn-maps/outdoors-v1',
-				'language' => 'zh-Hant',
-				'height'   => '60vh',
-				'hash'     => true,
+				'bearing'   => -45,
+				'pitch'     => 60,
+				'mapStyle'  => 'mapbox://styles/cairn-maps/outdoors-v1',
+				'language'  => 'zh-Hant',
+				'height'    => '60vh',
+				'hash'      => true,
+				'places'    => array(
+					'search'      => false,
+					'groupFilter' => true,
+					'followMap'   => false,
+				),
+				'languages' => array( 'en', 'fr', 'zh-Hans' ),
 			),
 			$this->defaults()
 		);
@@ -225,6 +264,17 @@ final class Map_AttributesTest extends TestCase {
 		$this->assertSame( 'zh-Hant', $config['language'] );
 		$this->assertSame( '60vh', $config['height'] );
 		$this->assertTrue( $config['hash'] );
+		$this->assertSame(
+			array(
+				'search'      => false,
+				'groupFilter' => true,
+				'followMap'   => false,
+			),
+			$config['places']
+		);
+		$this->assertSame( array( 'en', 'fr', 'zh-Hans' ), $config['languages'] );
+		$many = Map_Attributes::parse( array( 'languages' => array_map( static fn( $i ) => 'x' . chr( 97 + intdiv( $i, 26 ) ) . chr( 97 + $i % 26 ), range( 0, 99 ) ) ), $this->defaults() );
+		$this->assertCount( Limits::get( 'languages.maxItems' ), $many['config']['languages'], 'the list of languages is bounded' );
 		$https = Map_Attributes::parse( array( 'mapStyle' => 'https://tiles.example.invalid/styles/v1/style.json' ), $this->defaults() );
 		$this->assertSame( 'https://tiles.example.invalid/styles/v1/style.json', $https['config']['style'], 'An https style is kept without a DNS lookup.' );
 	}

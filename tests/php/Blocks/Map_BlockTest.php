@@ -91,6 +91,49 @@ final class Map_BlockTest extends TestCase {
 	}
 
 	/**
+	 * The config carries the places panel's switches, the visitors' label languages and the
+	 * site's units for distances (miles where the site's locale measures in miles).
+	 */
+	public function test_the_config_carries_places_languages_and_the_sites_units(): void {
+		update_option( Settings::TOKEN_OPTION, self::public_token() );
+		$config = json_decode(
+			(string) $this->wrapper(
+				$this->render(
+					array(
+						'places'    => array( 'search' => false ),
+						'languages' => array( 'fr', 'de' ),
+					)
+				)
+			)->get_attribute( 'data-cairn-config' ),
+			true
+		);
+		$this->assertSame(
+			array(
+				'search'      => false,
+				'groupFilter' => true,
+				'followMap'   => true,
+			),
+			$config['places']
+		);
+		$this->assertSame( array( 'fr', 'de' ), $config['languages'] );
+
+		foreach ( array(
+			'en_US' => 'imperial',
+			'en_LR' => 'imperial',
+			'my_MM' => 'imperial',
+			'en_GB' => 'metric',
+			'de_DE' => 'metric',
+		) as $locale => $units ) {
+			$site_locale = static fn() => $locale;
+			add_filter( 'locale', $site_locale );
+			$config      = json_decode( (string) $this->wrapper( $this->render() )->get_attribute( 'data-cairn-config' ), true );
+			remove_filter( 'locale', $site_locale );
+			$this->assertSame( $units, $config['units'], $locale );
+			$this->assertSame( array(), $config['languages'], 'no language control by default' );
+		}
+	}
+
+	/**
 	 * Two maps that keep their view in the address get their own part of the fragment.
 	 */
 	public function test_hashed_maps_on_one_page_get_their_own_fragment_names(): void {

@@ -122,6 +122,12 @@ final class Post_MapsTest extends TestCase {
 				'hash'                => $defaults['hash'],
 				'height'              => $defaults['height'],
 				'cooperativeGestures' => $defaults['cooperativeGestures'],
+				'places'              => array(
+					'search'      => true,
+					'groupFilter' => true,
+					'followMap'   => true,
+				),
+				'languages'           => array(),
 			),
 			array_intersect_key( $maps[0]['attributes'], $defaults )
 		);
@@ -140,7 +146,7 @@ final class Post_MapsTest extends TestCase {
 	public function test_invalid_stored_attributes_are_normalised_and_reported(): void {
 		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
 		$post = $this->post(
-			'<!-- wp:cairn/map {"zoom":"high","minZoom":12,"maxZoom":4,"pitch":90,"bearing":-400,"mapStyle":"javascript:alert(1)","controls":{"zoom":"yes","scale":true},"center":{"lng":500,"lat":10},"language":"not a tag!","cluster":{"enabled":"no","radius":-5},"hash":1,"height":"100%;color:red","cooperativeGestures":"off","markers":{"source":"everything","groups":["ok","Not OK"],"ids":[3,-1,"4"]},"anchor":"9-not-an-id","className":"wide-map","align":"full"} /-->'
+			'<!-- wp:cairn/map {"zoom":"high","minZoom":12,"maxZoom":4,"pitch":90,"bearing":-400,"mapStyle":"javascript:alert(1)","controls":{"zoom":"yes","scale":true},"center":{"lng":500,"lat":10},"language":"not a tag!","cluster":{"enabled":"no","radius":-5},"hash":1,"height":"100%;color:red","cooperativeGestures":"off","markers":{"source":"everything","groups":["ok","Not OK"],"ids":[3,-1,"4"]},"places":{"search":"no","followMap":false},"languages":["fr","\u003cb\u003e","fr","de"],"anchor":"9-not-an-id","className":"wide-map","align":"full"} /-->'
 		);
 		$maps = $this->post_maps->maps( $post );
 
@@ -190,6 +196,15 @@ final class Post_MapsTest extends TestCase {
 			),
 			$attributes['markers']
 		);
+		$this->assertSame(
+			array(
+				'search'      => true,
+				'groupFilter' => true,
+				'followMap'   => false,
+			),
+			$attributes['places']
+		);
+		$this->assertSame( array( 'fr', 'de' ), $attributes['languages'] );
 		$this->assertSame( '9-not-an-id', $attributes['anchor'], 'anchor, className and align are kept' );
 		$this->assertSame( 'wide-map', $attributes['className'] );
 		$this->assertSame( 'full', $attributes['align'] );

@@ -407,7 +407,8 @@ final class Group_StylesTest extends TestCase {
 	}
 
 	/**
-	 * The block's client config lists the groups that have looks, with the icon's URL.
+	 * The block's client config lists every group with its plain-text name and its looks (the
+	 * icon's URL), also groups without looks: the visitors' legend shows them all.
 	 */
 	public function test_the_block_config_contains_the_group_styles(): void {
 		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
@@ -415,7 +416,7 @@ final class Group_StylesTest extends TestCase {
 		$gif = $this->attachment( 'image/gif', '2024/01/old.gif' );
 		update_term_meta( $this->create_group( 'peaks', 'Peaks' ), Group_Styles::META_COLOR, '#aa0000' );
 		update_term_meta( $this->create_group( 'huts', 'Huts' ), Group_Styles::META_ICON, $png );
-		$this->create_group( 'plain', 'Plain' );
+		$this->create_group( 'plain', 'Plain <b>&</b> "simple"' );
 		$legacy = $this->create_group( 'legacy', 'Legacy' );
 		// A value stored before this plugin checked it (a direct database write) is ignored.
 		global $wpdb;
@@ -437,12 +438,26 @@ final class Group_StylesTest extends TestCase {
 			array(
 				array(
 					'slug'  => 'huts',
+					'name'  => 'Huts',
 					'color' => '',
 					'icon'  => wp_get_attachment_url( $png ),
 				),
 				array(
+					'slug'  => 'legacy',
+					'name'  => 'Legacy',
+					'color' => '',
+					'icon'  => '',
+				),
+				array(
 					'slug'  => 'peaks',
+					'name'  => 'Peaks',
 					'color' => '#aa0000',
+					'icon'  => '',
+				),
+				array(
+					'slug'  => 'plain',
+					'name'  => 'Plain & "simple"',
+					'color' => '',
 					'icon'  => '',
 				),
 			),
@@ -465,13 +480,20 @@ final class Group_StylesTest extends TestCase {
 			array(
 				array(
 					'slug'  => 'peaks',
+					'name'  => 'Peaks',
 					'color' => '#aa0000',
+					'icon'  => '',
+				),
+				array(
+					'slug'  => 'plain',
+					'name'  => 'Plain',
+					'color' => '',
 					'icon'  => '',
 				),
 			),
 			$editor_data->data()['groupStyles']
 		);
-		$this->assertStringContainsString( '"groupStyles":[{"slug":"peaks","color":"#aa0000","icon":""}]', $editor_data->inline_script() );
+		$this->assertStringContainsString( '"groupStyles":[{"slug":"peaks","name":"Peaks","color":"#aa0000","icon":""}', $editor_data->inline_script() );
 	}
 
 	/**
@@ -484,6 +506,7 @@ final class Group_StylesTest extends TestCase {
 		$styles = $this->styles()->styles();
 		$this->assertCount( Group_Styles::MAX_STYLES, $styles );
 		$this->assertSame( 'g000', $styles[0]['slug'] );
+		$this->assertSame( sprintf( 'g%03d', Group_Styles::MAX_STYLES - 1 ), $styles[ Group_Styles::MAX_STYLES - 1 ]['slug'], 'in name order' );
 
 		global $wpdb;
 		$queries = $wpdb->num_queries;
