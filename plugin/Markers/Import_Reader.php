@@ -318,22 +318,38 @@ final class Import_Reader {
 	}
 
 	/**
-	 * Removes the `'` an export put before a cell that a spreadsheet would run as a formula.
+	 * Where a spreadsheet may start a new cell inside one of ours: after a line break, a tab, or a
+	 * `;` or `,` (a spreadsheet that splits on `;` and ignores the quotes sees `a;=cmd` as two
+	 * cells), past any spaces and quotes.
+	 */
+	private const INNER_CELL_START = '(?<=[;,\t\r\n])([ "]*)';
+
+	/**
+	 * Characters that make a spreadsheet read what follows as a formula.
+	 */
+	private const FORMULA_START = '[=+\-@]';
+
+	/**
+	 * Removes the `'`s escape_cell() added, so exports import back unchanged.
 	 *
 	 * @param string $cell Cell.
 	 */
 	public static function unescape_cell( string $cell ): string {
+		$cell = (string) preg_replace( '/' . self::INNER_CELL_START . "'(?='*" . self::FORMULA_START . ')/', '$1', $cell );
 		return 1 === preg_match( "/^'+[=+\\-@\t\r]/", $cell ) ? substr( $cell, 1 ) : $cell;
 	}
 
 	/**
-	 * Protects a text cell from spreadsheet formula injection: a cell that starts with `=`, `+`,
-	 * `-`, `@`, tab or carriage return (possibly after `'`s) gets a leading `'`.
+	 * Protects a text cell from spreadsheet formula injection. A cell that starts with `=`, `+`,
+	 * `-`, `@`, tab or carriage return (possibly after `'`s) gets a leading `'`; so does every
+	 * place inside the cell where a spreadsheet that splits differently would start a cell with
+	 * `=`, `+`, `-` or `@`: after a line break, tab, `;` or `,`, past spaces and quotes.
 	 * `unescape_cell()` undoes it, so exports import back unchanged.
 	 *
 	 * @param string $cell Cell.
 	 */
 	public static function escape_cell( string $cell ): string {
+		$cell = (string) preg_replace( '/' . self::INNER_CELL_START . "(?='*" . self::FORMULA_START . ')/', "$1'", $cell );
 		return 1 === preg_match( "/^'*[=+\\-@\t\r]/", $cell ) ? "'" . $cell : $cell;
 	}
 

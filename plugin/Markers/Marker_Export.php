@@ -17,7 +17,8 @@ defined( 'ABSPATH' ) || exit;
  *
  * CSV: UTF-8 with a byte-order mark (so spreadsheets pick the right encoding), RFC 4180 quoting,
  * columns `title,lat,lng,group,description`, groups joined with `|`. Text cells that a spreadsheet
- * would run as a formula (`=cmd`, `+`, `-`, `@`, …) start with `'` (Import_Reader::escape_cell()).
+ * would run as a formula (`=cmd`, `+`, `-`, `@`, …), at their start or after a line break, tab, `;` or
+ * `,` inside them, get a `'` before it (Import_Reader::escape_cell()).
  *
  * GeoJSON: a FeatureCollection of Points; `id` = marker id; properties `title`, `groups`,
  * `description`.

@@ -506,6 +506,39 @@ final class Import_Export_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * A spreadsheet that splits on `;` (or on line breaks, ignoring quotes) starts cells inside our
+	 * cells: none of those may start a formula either, and the file still imports back unchanged.
+	 */
+	public function test_formulas_inside_cells_are_disarmed(): void {
+		$this->create_marker(
+			array(
+				'post_title'   => 'Hut;=1+1',
+				'post_content' => "Open daily\n=HYPERLINK(\"http://evil.example\",\"x\")\n- bring water; \"@SUM(A1)\"\r\n\t+cmd",
+				'lat'          => -5.5,
+				'lng'          => -3.25,
+				'groups'       => array( 'huts' ),
+			)
+		);
+		$this->create_marker( array( 'post_title' => 'Bothy, +44 1234; -5 degrees' ) );
+		$this->act_as( 'editor' );
+		$stored = $this->stored_markers();
+		$export = (string) $this->rest( 'GET', self::EXPORT, array( 'format' => 'csv' ) )->get_data();
+
+		$pieces = preg_split( '/[;,\t\r\n]/', $export );
+		foreach ( $pieces as $piece ) {
+			$piece = ltrim( $piece, ' "' );
+			if ( is_numeric( $piece ) ) {
+				continue; // A coordinate.
+			}
+			$this->assertDoesNotMatchRegularExpression( '/^[=+\-@]/', $piece, 'no cell of any split starts a formula' );
+		}
+
+		$this->delete_all_markers();
+		$this->assert_status( 200, $this->import( $export ) );
+		$this->assertSame( $stored, $this->stored_markers() );
+	}
+
+	/**
 	 * Import → export → import gives the same markers, in both formats.
 	 *
 	 * @return array<string, array{0: string}>
