@@ -109,6 +109,19 @@ final class Import_Groups {
 	}
 
 	/**
+	 * Removes the groups this import created (when the import is given up).
+	 */
+	public function delete_created(): void {
+		foreach ( $this->created as $slug ) {
+			if ( ! empty( $this->known[ $slug ] ) ) {
+				wp_delete_term( $this->known[ $slug ], Post_Type::TAXONOMY );
+				unset( $this->known[ $slug ] );
+			}
+		}
+		$this->created = array();
+	}
+
+	/**
 	 * Inserts a group.
 	 *
 	 * @param string $name Name.

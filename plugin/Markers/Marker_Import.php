@@ -274,6 +274,21 @@ class Marker_Import {
 						$tt_ids[ $slug ] = (int) $term->term_taxonomy_id;
 					}
 				}
+				// A marker never silently loses a group: when a group could not be created, nothing
+				// is imported, and the groups this import created are removed again.
+				$missing = array_values( array_diff( array_unique( array_merge( array(), ...array_column( $rows, 'groups' ) ) ), array_keys( $tt_ids ) ) );
+				if ( array() !== $missing ) {
+					$groups->delete_created();
+					return new WP_Error(
+						'cairn_maps_import_failed',
+						sprintf(
+							/* translators: %s: group slug. */
+							__( 'The group "%s" could not be created, so nothing was imported. Try again, or create the group first.', 'cairn-maps' ),
+							$missing[0]
+						),
+						array( 'status' => 500 )
+					);
+				}
 				$slugs = $this->unique_slugs( array_column( $rows, 'title' ) );
 				$ids   = array();
 				$error = null;
@@ -310,10 +325,9 @@ class Marker_Import {
 							__( 'The database stopped the import after %d markers. Those markers were kept; the others were not imported.', 'cairn-maps' ),
 							count( $ids )
 						),
-						array(
-							'status'   => 500,
-							'db_error' => $error->get_error_message(),
-						)
+						// The database's own words stay in the server's error log (wpdb writes them
+						// there): they name tables and columns, and help no one importing a file.
+						array( 'status' => 500 )
 					);
 				}
 				return array(
@@ -437,7 +451,7 @@ class Marker_Import {
 		$sql = "INSERT INTO {$wpdb->posts} (" . implode( ',', array_keys( $columns ) ) . ') VALUES ' . implode( ',', $tuples );
 		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared here; only placeholders are interpolated. Bulk insert: see the class comment.
 		if ( false === $wpdb->query( $wpdb->prepare( $sql, $values ) ) ) {
-			return new WP_Error( 'cairn_maps_import_failed', $wpdb->last_error );
+			return new WP_Error( 'cairn_maps_import_failed' );
 		}
 		// The new ids, found through the row tokens: neither the auto-increment step nor which row
 		// `insert_id` names (MySQL: the first; SQLite: the last) is the same everywhere. Type,
@@ -458,7 +472,7 @@ class Marker_Import {
 		ksort( $ids );
 		if ( count( $ids ) !== count( $batch ) ) {
 			$this->delete_posts( array_values( $ids ) );
-			return new WP_Error( 'cairn_maps_import_failed', 'The inserted markers could not be found again.' );
+			return new WP_Error( 'cairn_maps_import_failed' );
 		}
 
 		$guid = home_url( '/?post_type=' . Post_Type::POST_TYPE . '&p=' );
@@ -480,12 +494,16 @@ class Marker_Import {
 		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared here; only placeholders are interpolated.
 		if ( false === $wpdb->query( $wpdb->prepare( $sql, $meta ) ) ) {
 			$this->delete_posts( array_values( $ids ) );
-			return new WP_Error( 'cairn_maps_import_failed', $wpdb->last_error );
+			return new WP_Error( 'cairn_maps_import_failed' );
 		}
 		if ( array() !== $relations ) {
 			$sql = "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) VALUES " . implode( ',', array_fill( 0, count( $relations ) / 2, '(%d,%d)' ) );
+			// A batch whose groups could not be written is not kept: no marker silently loses a group.
 			// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared here; only placeholders are interpolated.
-			$wpdb->query( $wpdb->prepare( $sql, $relations ) );
+			if ( false === $wpdb->query( $wpdb->prepare( $sql, $relations ) ) ) {
+				$this->delete_posts( array_values( $ids ) );
+				return new WP_Error( 'cairn_maps_import_failed' );
+			}
 		}
 		return array_values( $ids );
 	}

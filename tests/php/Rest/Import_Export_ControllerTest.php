@@ -539,6 +539,92 @@ final class Import_Export_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * Makes the database refuse the next statements that start with an INSERT into a table.
+	 *
+	 * @param string $table Table name.
+	 */
+	private function break_inserts_into( string $table ): void {
+		global $wpdb;
+		$wpdb->suppress_errors( true ); // The refusal still reaches $wpdb->last_error, not the test's output.
+		add_filter(
+			'query',
+			static function ( $query ) use ( $table ) {
+				$prefix = "INSERT INTO {$table} ";
+				return 0 === strpos( (string) $query, $prefix ) ? str_replace( $prefix, "INSERT INTO {$table} (no_such_column) SELECT 1 FROM DUAL WHERE 0 AND ", $query ) : $query;
+			}
+		);
+	}
+
+	/**
+	 * What an importer would read: the REST answer and the Tools page's report.
+	 *
+	 * @param WP_REST_Response $response Response.
+	 */
+	private function visible_text( WP_REST_Response $response ): string {
+		$report = Import_Export_Page::report( $response->as_error() );
+		return wp_json_encode( $response->get_data() ) . ' ' . wp_json_encode( $report );
+	}
+
+	/**
+	 * A database failure answers a plain message: no SQL, no table or column names.
+	 */
+	public function test_a_database_failure_shows_no_database_error(): void {
+		global $wpdb;
+		$this->act_as( 'editor' );
+		$this->break_inserts_into( $wpdb->posts );
+		$response = $this->import( self::GOOD_CSV );
+		$this->assert_status( 500, $response );
+		$this->assertSame( 'The database stopped the import after 0 markers. Those markers were kept; the others were not imported.', $response->as_error()->get_error_message() );
+		$shown = $this->visible_text( $response );
+		foreach ( array( 'no_such_column', $wpdb->posts, 'db_error', 'SQL', 'syntax', 'Unknown column' ) as $raw ) {
+			$this->assertStringNotContainsString( $raw, $shown );
+		}
+		$this->assertSame( 0, $this->count_markers() );
+	}
+
+	/**
+	 * A group that cannot be created stops the import: no marker is stored without its group, and
+	 * the groups the import did create are gone again.
+	 */
+	public function test_a_group_that_cannot_be_created_imports_nothing(): void {
+		$this->act_as( 'editor' );
+		add_filter(
+			'pre_insert_term',
+			static fn( $term, $taxonomy ) => Post_Type::TAXONOMY === $taxonomy && 'glens' === sanitize_title( (string) $term ) ? new \WP_Error( 'db_insert_error', 'Duplicate entry for key slug' ) : $term,
+			10,
+			2
+		);
+		$response = $this->import( self::GOOD_CSV );
+		$this->assert_status( 500, $response );
+		$this->assertSame( 'The group "glens" could not be created, so nothing was imported. Try again, or create the group first.', $response->as_error()->get_error_message() );
+		$this->assertStringNotContainsString( 'Duplicate entry', $this->visible_text( $response ) );
+		$this->assertSame( 0, $this->count_markers() );
+		$groups = get_terms(
+			array(
+				'taxonomy'   => Post_Type::TAXONOMY,
+				'hide_empty' => false,
+				'fields'     => 'slugs',
+			)
+		);
+		$this->assertSame( array(), $groups, 'no group was left behind' );
+	}
+
+	/**
+	 * Group assignments the database refuses are not dropped silently: the batch is not kept.
+	 */
+	public function test_a_failed_group_assignment_keeps_no_marker(): void {
+		global $wpdb;
+		$this->create_group( 'peaks' );
+		$this->act_as( 'editor' );
+		$this->break_inserts_into( $wpdb->term_relationships );
+		$response = $this->import( "title,lat,lng,group\nBen Nevis,56.7969,-5.0036,peaks\nNo group,1,1,\n" );
+		$this->assert_status( 500, $response );
+		$this->assertStringNotContainsString( $wpdb->term_relationships, $this->visible_text( $response ) );
+		$this->assertSame( 0, $this->count_markers(), 'no marker without its group' );
+		$this->assertSame( '0', (string) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->postmeta} WHERE meta_key = %s", Post_Type::META_LAT ) ), 'nor its coordinates' );
+	}
+
+	/**
 	 * Import → export → import gives the same markers, in both formats.
 	 *
 	 * @return array<string, array{0: string}>
