@@ -1,0 +1,840 @@
+/**
+ * Visitors find any place (issue 11): on a map of 240 places in 5 groups, keyboard only, a visitor
+ * reaches a place beyond the first 50 by search and by the list that follows the map, opens and
+ * closes its popup (focus goes in, and comes back to the entry); hides a group and the map's
+ * clusters count without it; opens a place from `?cairn-place=<id>` (and from the popup's "Copy
+ * link"); gets the list nearest first after locating themselves; and without JavaScript pages
+ * through every place of the map. axe-core finds no serious fault with the panel in use, and
+ * hostile titles and group names stay text everywhere.
+ *
+ * Contract: DESIGN.md "Places" (attribute `places`, DOM hooks, `?cairn-place=`, `cairn-places=`),
+ * and the wrapper's `cairn:places-change` (`detail: { search, hiddenGroups, total, inView }`),
+ * sent once the list and the map's clusters show a new filter or view.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+
+import { VISITOR_STATE } from './global-setup';
+import { expect, test } from './fixtures/maps-service';
+import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
+import {
+	guardVisitorPages,
+	nextMoveEnd,
+	publishFrontPage,
+	waitForIdle,
+} from './utils/front-map';
+import {
+	distanceKm,
+	drawnMarkers,
+	focusedElement,
+	idsInHtml,
+	listedIds,
+	mapBounds,
+	placesEventCount,
+	placesSettled,
+	recordPlacesEvents,
+	seedPlaces,
+	tabTo,
+	waitForPlacesChange,
+	withQuery,
+	type SpecGroup,
+	type SpecPlace,
+} from './utils/places';
+
+const COUNT = 240;
+/** Where the places are: every one of them in view at the block's first view. */
+const BOX = { west: 2, south: 45.5, east: 12, north: 50.5 };
+const VIEW = { center: { lng: 7, lat: 48 }, zoom: 4 };
+const LIST_MAX = 50; // limits.json markerList.maxItems
+
+/** A title whose markup only appears once WordPress strips tags and decodes entities (the feed). */
+const HOSTILE_TITLE =
+	'Hostile &lt;img src=x onerror=alert(1)&gt; Quarry <img src=x onerror=alert(2)>';
+/** What that title is as plain text (what a visitor must read, literally). */
+const HOSTILE_TEXT = 'Hostile <img src=x onerror=alert(1)> Quarry';
+const HOSTILE_GROUP_NAME = 'Places spec <img src=x onerror=alert(3)> Forts';
+
+const GROUPS = [
+	{
+		slug: 'places-spec-harbours',
+		name: 'Places spec Harbours',
+		color: '#1f77b4',
+	},
+	{
+		slug: 'places-spec-museums',
+		name: 'Places spec Museums',
+		color: '#2ca02c',
+	},
+	{ slug: 'places-spec-parks', name: 'Places spec Parks', color: '#9467bd' },
+	{ slug: 'places-spec-cafes', name: 'Places spec Cafés', color: '#8c564b' },
+	{ slug: 'places-spec-forts', name: HOSTILE_GROUP_NAME, color: '#d62728' },
+];
+const KINDS: Record< string, string > = {
+	'places-spec-harbours': 'Harbour',
+	'places-spec-museums': 'Museum',
+	'places-spec-parks': 'Park',
+	'places-spec-cafes': 'Café',
+	'places-spec-forts': 'Fort',
+};
+/** The hostile title goes to the 120th place. */
+const HOSTILE_INDEX = 119;
+
+const urls = { map: '', locate: '', twoMaps: '' };
+let places: SpecPlace[] = [];
+let groups: SpecGroup[] = [];
+/** Ids of the first page of the server-rendered list (what a visitor saw before issue 11). */
+let firstServerPage: number[] = [];
+
+const host = ( page: Page ): Locator =>
+	page.locator( '.wp-block-cairn-map' ).first();
+const entryButton = ( id: number ) =>
+	`li[data-cairn-marker-id="${ id }"] > button`;
+const placeById = ( id: number ) => {
+	const place = places.find( ( p ) => p.id === id );
+	if ( ! place ) {
+		throw new Error( `no place ${ id }` );
+	}
+	return place;
+};
+
+/** A title with its accents dropped, as a visitor may type it. */
+const plain = ( text: string ) =>
+	text.normalize( 'NFD' ).replace( /[\u0300-\u036f]/g, '' );
+
+/**
+ * The places beyond the first page of the server list, last seeded first. The search target has
+ * an accent in its title (the visitor types it without, in capitals).
+ */
+function beyondFirstFifty(): SpecPlace[] {
+	return places
+		.filter(
+			( place, i ) =>
+				i !== HOSTILE_INDEX && ! firstServerPage.includes( place.id )
+		)
+		.reverse();
+}
+
+async function statusText( page: Page ): Promise< string > {
+	return (
+		await host( page ).locator( '[role="status"]' ).allTextContents()
+	).join( ' ' );
+}
+
+/** Opens the page and waits for the map and the panel's first list. */
+async function openMap( page: Page, url: string ) {
+	const since = 0;
+	await page.goto( url );
+	await waitForIdle( page );
+	await expect(
+		host( page ).locator(
+			'.wp-block-cairn-map__places input[type="search"]'
+		)
+	).toBeVisible();
+	await waitForPlacesChange( page, since );
+	await placesSettled( page );
+}
+
+test.describe( 'visitors find any place', () => {
+	test.use( { storageState: VISITOR_STATE } );
+
+	let dialogs: string[] = [];
+
+	test.beforeAll( async ( { requestUtils, request } ) => {
+		test.setTimeout( 300_000 );
+		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		const seeded = await seedPlaces(
+			requestUtils,
+			GROUPS,
+			COUNT,
+			BOX,
+			( i, word, group ) => {
+				if ( i === HOSTILE_INDEX ) {
+					return HOSTILE_TITLE;
+				}
+				// A few accents, for the search that ignores them.
+				const name = i % 4 === 0 ? word.replace( 'o', 'ó' ) : word;
+				return `${ name } ${ KINDS[ group ] }`;
+			}
+		);
+		places = seeded.places;
+		groups = seeded.groups;
+		const block = {
+			...VIEW,
+			height: '480px',
+			markers: {
+				source: 'groups',
+				groups: groups.map( ( group ) => group.slug ),
+				ids: [],
+			},
+			cluster: { enabled: true, radius: 80 },
+			places: { search: true, groupFilter: true, followMap: true },
+		};
+		urls.map = await publishFrontPage(
+			requestUtils,
+			'Places spec: 240 places',
+			mapBlock( block )
+		);
+		urls.locate = await publishFrontPage(
+			requestUtils,
+			'Places spec: nearest first',
+			mapBlock( {
+				...block,
+				controls: {
+					zoom: true,
+					compass: true,
+					scale: false,
+					fullscreen: false,
+					geolocate: true,
+				},
+			} )
+		);
+		urls.twoMaps = await publishFrontPage(
+			requestUtils,
+			'Places spec: two maps',
+			mapBlock( { ...block, height: '300px' } ) +
+				mapBlock( {
+					...block,
+					height: '300px',
+					markers: {
+						source: 'ids',
+						groups: [],
+						ids: places.slice( 0, 70 ).map( ( p ) => p.id ),
+					},
+				} )
+		);
+		const html = await ( await request.get( urls.map ) ).text();
+		firstServerPage = idsInHtml( html );
+		expect( firstServerPage.length ).toBe( LIST_MAX );
+	} );
+
+	guardVisitorPages();
+
+	test.beforeEach( async ( { page } ) => {
+		dialogs = [];
+		page.on( 'dialog', ( dialog ) => {
+			dialogs.push( dialog.message() );
+			void dialog.dismiss();
+		} );
+		await recordPlacesEvents( page );
+	} );
+
+	test.afterEach( async ( { page } ) => {
+		// Hostile text never ran: no alert(), no element made of a title or a group name.
+		expect( dialogs ).toEqual( [] );
+		if ( ! page.isClosed() ) {
+			await expect( page.locator( 'img[src="x"]' ) ).toHaveCount( 0 );
+		}
+	} );
+
+	test( 'search by keyboard reaches a place beyond the first 50; its popup takes focus and gives it back', async ( {
+		page,
+	} ) => {
+		const target = beyondFirstFifty().find( ( p ) =>
+			p.title.includes( 'ó' )
+		);
+		expect(
+			target,
+			'a place with an accent beyond the first 50'
+		).toBeTruthy();
+		const word = plain( target!.title.split( ' ' )[ 0 ]! ).toUpperCase();
+
+		await openMap( page, urls.map );
+		// From the top of the page: the skip link comes before the map and leads past it.
+		await tabTo( page, 'a.wp-block-cairn-map__skip', { backwards: false } );
+		await expect( page.locator( ':focus' ) ).toHaveText( /Skip the map/ );
+		await page.keyboard.press( 'Enter' );
+		await page.keyboard.press( 'Tab' );
+		const landed = await page.evaluate( () => {
+			const { activeElement } = document;
+			return {
+				inPanel: Boolean(
+					activeElement?.closest( '.wp-block-cairn-map__places' )
+				),
+				inMap: Boolean(
+					activeElement?.closest( '.wp-block-cairn-map__map' )
+				),
+			};
+		} );
+		expect( landed ).toEqual( { inPanel: true, inMap: false } );
+
+		await tabTo( page, 'input[type="search"]', { backwards: false } );
+		await expect( page.locator( ':focus' ) ).toHaveAccessibleName(
+			'Search places'
+		);
+		const since = await placesEventCount( page );
+		await page.keyboard.type( word, { delay: 30 } );
+		const change = await waitForPlacesChange( page, since, {
+			search: word,
+		} );
+		// A few places match (the word, maybe a near spelling), not the map's 240.
+		expect( change.total ).toBeGreaterThan( 0 );
+		expect( change.total ).toBeLessThan( 20 );
+		await expect(
+			host( page ).locator( entryButton( target!.id ) )
+		).toBeVisible();
+		const listed = await listedIds( page );
+		expect( listed.length ).toBe( change.total );
+		expect( listed ).toContain( target!.id );
+		expect( await statusText( page ) ).toContain( String( change.total ) );
+		// The map shows the matches only: what it draws counts at most the matches.
+		await expect
+			.poll( async () => ( await drawnMarkers( page ) ).total )
+			.toBeLessThanOrEqual( change.total );
+		expect( ( await drawnMarkers( page ) ).total ).toBeGreaterThan( 0 );
+
+		// Tab to the entry and choose it: the map flies there and the popup opens, focused.
+		await tabTo( page, entryButton( target!.id ), { backwards: false } );
+		await page.keyboard.press( 'Enter' );
+		const popup = page.locator( '.mapboxgl-popup' );
+		await expect( popup ).toBeVisible();
+		await expect( popup ).toContainText( target!.title );
+		await expect
+			.poll( async () => ( await focusedElement( page ) ).inPopup )
+			.toBe( true );
+		const center = await page.evaluate( () =>
+			window.cairnMap().getCenter()
+		);
+		expect( center.lng ).toBeCloseTo( target!.lng, 2 );
+		expect( center.lat ).toBeCloseTo( target!.lat, 2 );
+
+		// Escape closes it, and focus is back on the entry.
+		await page.keyboard.press( 'Escape' );
+		await expect( popup ).toHaveCount( 0 );
+		await expect
+			.poll( async () => ( await focusedElement( page ) ).markerId )
+			.toBe( String( target!.id ) );
+
+		// Escape in the field clears the search.
+		await tabTo( page, 'input[type="search"]', { backwards: true } );
+		const cleared = await placesEventCount( page );
+		await page.keyboard.press( 'Escape' );
+		await expect( page.locator( 'input[type="search"]' ) ).toHaveValue(
+			''
+		);
+		await waitForPlacesChange( page, cleared, { search: '' } );
+
+		// Any string is handled: patterns, other scripts, very long input (no page error, no match).
+		for ( const text of [
+			'(.*[\\',
+			'ناقة',
+			'🙂'.repeat( 200 ),
+			'x'.repeat( 3000 ),
+		] ) {
+			const before = await placesEventCount( page );
+			await page.keyboard.insertText( text );
+			await waitForPlacesChange( page, before, { total: 0 } );
+			await expect(
+				host( page ).locator( 'li[data-cairn-marker-id]' )
+			).toHaveCount( 0 );
+			await page.keyboard.press( 'Escape' );
+			await expect( page.locator( 'input[type="search"]' ) ).toHaveValue(
+				''
+			);
+		}
+	} );
+
+	test( 'the list follows the map: its pages reach a place beyond the first 50, and a keyboard move lists what is in view', async ( {
+		page,
+	} ) => {
+		await openMap( page, urls.map );
+		const bounds = await mapBounds( page );
+		const inside = ( p: SpecPlace ) =>
+			p.lng > bounds.west &&
+			p.lng < bounds.east &&
+			p.lat > bounds.south &&
+			p.lat < bounds.north;
+		expect( places.every( inside ), 'every place in the first view' ).toBe(
+			true
+		);
+		const first = await listedIds( page );
+		expect( first.length ).toBe( LIST_MAX );
+		expect( await statusText( page ) ).toContain( String( COUNT ) );
+
+		const target = beyondFirstFifty().find(
+			( p ) => ! first.includes( p.id )
+		);
+		expect( target ).toBeTruthy();
+		await tabTo( page, 'button', {
+			name: 'Next places',
+			backwards: false,
+		} );
+		for ( let i = 0; i < 5; i++ ) {
+			if ( ( await listedIds( page ) ).includes( target!.id ) ) {
+				break;
+			}
+			await tabTo( page, 'button', { name: 'Next places' } );
+			await page.keyboard.press( 'Enter' );
+			await expect
+				.poll( async () => ( await listedIds( page ) ).join() )
+				.not.toBe( first.join() );
+			expect( ( await listedIds( page ) ).length ).toBeLessThanOrEqual(
+				LIST_MAX
+			);
+		}
+		expect( await listedIds( page ) ).toContain( target!.id );
+		await tabTo( page, entryButton( target!.id ) );
+		await page.keyboard.press( 'Enter' );
+		const popup = page.locator( '.mapboxgl-popup' );
+		await expect( popup ).toContainText( target!.title );
+		await expect
+			.poll( async () => ( await focusedElement( page ) ).inPopup )
+			.toBe( true );
+		// Its close button, by keyboard: focus comes back to the entry.
+		await tabTo( page, '.mapboxgl-popup-close-button' );
+		await page.keyboard.press( 'Enter' );
+		await expect( popup ).toHaveCount( 0 );
+		await expect
+			.poll( async () => ( await focusedElement( page ) ).markerId )
+			.toBe( String( target!.id ) );
+
+		// Move the map by keyboard (out from the place, then a pan): after each move the list
+		// holds exactly the places in view (those within 2 % of an edge may go either way).
+		await tabTo( page, 'canvas.mapboxgl-canvas' );
+		const press = async ( key: string ) => {
+			const moved = nextMoveEnd( page );
+			await page.keyboard.press( key );
+			await moved;
+		};
+		const inView = async () => {
+			const now = await mapBounds( page );
+			const margin = {
+				lng: ( now.east - now.west ) * 0.02,
+				lat: ( now.north - now.south ) * 0.02,
+			};
+			const within = ( p: SpecPlace, m: number ) =>
+				p.lng > now.west + m * margin.lng &&
+				p.lng < now.east - m * margin.lng &&
+				p.lat > now.south + m * margin.lat &&
+				p.lat < now.north - m * margin.lat;
+			return {
+				surely: places
+					.filter( ( p ) => within( p, 1 ) )
+					.map( ( p ) => p.id ),
+				maybe: places
+					.filter( ( p ) => within( p, -1 ) )
+					.map( ( p ) => p.id ),
+			};
+		};
+		for ( const key of [
+			'-',
+			'-',
+			'-',
+			'-',
+			'-',
+			'-',
+			'-',
+			'ArrowRight',
+			'ArrowUp',
+		] ) {
+			await press( key );
+		}
+		// A view of a few dozen places at most (one page of the list).
+		for (
+			let i = 0;
+			i < 4 && ( await inView() ).maybe.length > LIST_MAX;
+			i++
+		) {
+			await press( '=' );
+		}
+		const before = await placesEventCount( page );
+		const { surely, maybe } = await inView();
+		expect( surely.length, 'a view with a few places' ).toBeGreaterThan(
+			2
+		);
+		expect( maybe.length ).toBeLessThanOrEqual( LIST_MAX );
+		// One more move, then the list must follow it.
+		await press( 'ArrowLeft' );
+		const change = await waitForPlacesChange( page, before );
+		await placesSettled( page );
+		const expected = await inView();
+		const listed = await listedIds( page );
+		expect( listed ).toEqual( expect.arrayContaining( expected.surely ) );
+		expect( expected.maybe ).toEqual( expect.arrayContaining( listed ) );
+		const last = await page.evaluate(
+			() =>
+				window.cairnPlacesEvents[ window.cairnPlacesEvents.length - 1 ]!
+		);
+		expect( change.inView ).toBeGreaterThan( 0 );
+		expect( last.inView ).toBe( listed.length );
+		expect( await statusText( page ) ).toContain( String( listed.length ) );
+	} );
+
+	test( 'a group toggle hides its places from the clusters the map draws, and "Show all" brings them back', async ( {
+		page,
+	} ) => {
+		await openMap( page, urls.map );
+		const start = await drawnMarkers( page );
+		expect( start.total ).toBe( COUNT );
+		expect( start.clusterCounts.length ).toBeGreaterThan( 0 );
+
+		const [ parks, forts ] = [ groups[ 2 ]!, groups[ 4 ]! ];
+		const inGroup = ( slug: string ) =>
+			places.filter( ( p ) => p.group === slug ).map( ( p ) => p.id );
+		// One toggle per group, with its name and count; the hostile name is text.
+		for ( const group of groups ) {
+			const toggle = host( page ).locator(
+				`button[data-cairn-group="${ group.slug }"]`
+			);
+			await expect( toggle ).toHaveCount( 1 );
+			await expect( toggle ).toContainText(
+				String( inGroup( group.slug ).length )
+			);
+		}
+		await expect(
+			host( page ).locator( `button[data-cairn-group="${ parks.slug }"]` )
+		).toContainText( parks.name );
+		await expect(
+			host( page ).locator( `button[data-cairn-group="${ forts.slug }"]` )
+		).toContainText( 'img src=x onerror=alert(3)' );
+
+		const toggle = `button[data-cairn-group="${ parks.slug }"]`;
+		const pressed = await host( page )
+			.locator( toggle )
+			.getAttribute( 'aria-pressed' );
+		expect( [ 'true', 'false' ] ).toContain( pressed );
+		await tabTo( page, toggle, { backwards: false } );
+		let since = await placesEventCount( page );
+		await page.keyboard.press( 'Space' );
+		const hidden = await waitForPlacesChange( page, since, {
+			hiddenGroups: [ parks.slug ],
+		} );
+		await expect( host( page ).locator( toggle ) ).toHaveAttribute(
+			'aria-pressed',
+			pressed === 'true' ? 'false' : 'true'
+		);
+		const withoutParks = COUNT - inGroup( parks.slug ).length;
+		expect( hidden.total ).toBe( withoutParks );
+		// The map's clusters are rebuilt without the group (a layer filter could not do that).
+		await expect
+			.poll( async () => ( await drawnMarkers( page ) ).total )
+			.toBe( withoutParks );
+		const after = await drawnMarkers( page );
+		expect( after.clusterCounts ).not.toEqual( start.clusterCounts );
+		const listed = await listedIds( page );
+		expect( listed.length ).toBe( LIST_MAX );
+		expect(
+			listed.filter( ( id ) => inGroup( parks.slug ).includes( id ) )
+		).toEqual( [] );
+		expect( await statusText( page ) ).toMatch( /1 group hidden/ );
+
+		// A second group, the one with the hostile name.
+		await tabTo( page, `button[data-cairn-group="${ forts.slug }"]` );
+		since = await placesEventCount( page );
+		await page.keyboard.press( 'Enter' );
+		await waitForPlacesChange( page, since, {
+			hiddenGroups: [ parks.slug, forts.slug ],
+		} );
+		const both = withoutParks - inGroup( forts.slug ).length;
+		await expect
+			.poll( async () => ( await drawnMarkers( page ) ).total )
+			.toBe( both );
+		expect( await statusText( page ) ).toMatch( /2 groups hidden/ );
+		expect( await statusText( page ) ).not.toContain( '<img' );
+
+		// "Show all" brings every place back, on the map too.
+		await tabTo( page, 'button', { name: 'Show all' } );
+		since = await placesEventCount( page );
+		await page.keyboard.press( 'Enter' );
+		await waitForPlacesChange( page, since, {
+			hiddenGroups: [],
+			total: COUNT,
+		} );
+		await expect
+			.poll( async () => ( await drawnMarkers( page ) ).total )
+			.toBe( COUNT );
+		await expect( host( page ).locator( toggle ) ).toHaveAttribute(
+			'aria-pressed',
+			pressed!
+		);
+	} );
+
+	test( '?cairn-place=<id> opens that place from inside a cluster; "Copy link" copies such a link; unknown ids are ignored', async ( {
+		page,
+		context,
+	} ) => {
+		const target = beyondFirstFifty()[ 3 ]!;
+		// At the first view, the place is inside a cluster.
+		await openMap( page, urls.map );
+		expect( ( await drawnMarkers( page ) ).points ).not.toContain(
+			target.id
+		);
+
+		await page.goto(
+			withQuery( urls.map, 'cairn-place', String( target.id ) )
+		);
+		await waitForIdle( page );
+		const popup = page.locator( '.mapboxgl-popup' );
+		await expect( popup ).toBeVisible();
+		await expect( popup ).toContainText( target.title );
+		await waitForIdle( page );
+		// The map flew in: the place is drawn on its own now, under its popup.
+		await expect
+			.poll( async () => ( await drawnMarkers( page ) ).points )
+			.toContain( target.id );
+
+		// Copy link, by keyboard: the copied address opens the same place.
+		await context.grantPermissions(
+			[ 'clipboard-read', 'clipboard-write' ],
+			{
+				origin: new URL( urls.map ).origin,
+			}
+		);
+		await tabTo( page, '.mapboxgl-popup button', {
+			name: 'Copy link',
+			backwards: false,
+		} );
+		await page.keyboard.press( 'Enter' );
+		await expect
+			.poll( () => page.evaluate( () => navigator.clipboard.readText() ) )
+			.toContain( `cairn-place=${ target.id }` );
+		const copied = await page.evaluate( () =>
+			navigator.clipboard.readText()
+		);
+		expect( new URL( copied ).searchParams.get( 'cairn-place' ) ).toBe(
+			String( target.id )
+		);
+		expect( new URL( copied ).pathname ).toBe(
+			new URL( urls.map ).pathname
+		);
+
+		// Unknown and malformed ids: the map is ready, quietly, with no popup and no alert.
+		for ( const value of [
+			'999999999',
+			'-3',
+			'12abc',
+			'"><img src=x onerror=alert(9)>',
+		] ) {
+			await page.goto( withQuery( urls.map, 'cairn-place', value ) );
+			await waitForIdle( page );
+			await expect( host( page ) ).toHaveAttribute(
+				'data-cairn-state',
+				'ready'
+			);
+			await page.waitForTimeout( 1000 );
+			await expect( page.locator( '.mapboxgl-popup' ) ).toHaveCount( 0 );
+			await expect( page.locator( '[role="alert"]' ) ).toHaveCount( 0 );
+			expect(
+				await page.evaluate( () => window.cairnEvents.errors )
+			).toEqual( [] );
+		}
+	} );
+
+	test( 'after the visitor locates themselves, the list is nearest first, with distances', async ( {
+		page,
+		context,
+	} ) => {
+		const near = places[ 150 ]!;
+		const me = { lng: near.lng + 0.004, lat: near.lat - 0.003 };
+		await context.grantPermissions( [ 'geolocation' ], {
+			origin: new URL( urls.locate ).origin,
+		} );
+		await context.setGeolocation( { latitude: me.lat, longitude: me.lng } );
+		await openMap( page, urls.locate );
+
+		await tabTo( page, 'button.mapboxgl-ctrl-geolocate', {
+			backwards: false,
+		} );
+		const moved = nextMoveEnd( page );
+		await page.keyboard.press( 'Enter' );
+		await moved;
+		// Zoom out by keyboard until a few places are in view.
+		await tabTo( page, 'canvas.mapboxgl-canvas' );
+		for ( let i = 0; i < 7; i++ ) {
+			const out = nextMoveEnd( page );
+			await page.keyboard.press( '-' );
+			await out;
+		}
+		await placesSettled( page );
+		const listed = await listedIds( page );
+		expect( listed.length, 'a few places in view' ).toBeGreaterThan( 2 );
+		const byDistance = [ ...listed ].sort(
+			( a, b ) =>
+				distanceKm( me, placeById( a ) ) -
+				distanceKm( me, placeById( b ) )
+		);
+		expect( listed ).toEqual( byDistance );
+		expect( listed[ 0 ] ).toBe( near.id );
+		// Each entry says how far it is (the nearest: under a kilometre).
+		const first = host( page ).locator( entryButton( near.id ) );
+		await expect( first ).toContainText( /\d\s?(m|km|mi|ft)\b/ );
+		const texts = await host( page )
+			.locator( '.wp-block-cairn-map__list > li[data-cairn-marker-id]' )
+			.allTextContents();
+		for ( const text of texts ) {
+			expect( text ).toMatch( /\d\s?(m|km|mi|ft)\b/ );
+		}
+	} );
+
+	test( 'without JavaScript, the list pages through every place of the map (per map on the page)', async ( {
+		browser,
+	} ) => {
+		const context = await browser.newContext( {
+			javaScriptEnabled: false,
+			storageState: VISITOR_STATE,
+			baseURL: new URL( urls.map ).origin,
+		} );
+		const page = await context.newPage();
+		try {
+			await page.goto( urls.map );
+			const html = await page.content();
+			const skip = page.locator( 'a.wp-block-cairn-map__skip' );
+			await expect( skip ).toHaveText( /Skip the map/ );
+			expect( html.indexOf( 'wp-block-cairn-map__skip' ) ).toBeLessThan(
+				html.indexOf( 'wp-block-cairn-map__map' )
+			);
+			const target = (
+				( await skip.getAttribute( 'href' ) ) ?? ''
+			).replace( /^.*#/, '' );
+			const panel = page.locator( `[id="${ target }"]` );
+			await expect( panel ).toHaveClass( /wp-block-cairn-map__places/ );
+			await expect( panel ).toHaveAttribute( 'role', 'region' );
+			await expect( panel ).toHaveAccessibleName( 'Places' );
+			await expect( panel.locator( 'h2' ) ).toContainText(
+				`${ COUNT } places on this map`
+			);
+
+			const seen: number[] = [];
+			let pages = 0;
+			for ( ; pages < 10; pages++ ) {
+				const ids = idsInHtml(
+					await page
+						.locator( '.wp-block-cairn-map__list' )
+						.first()
+						.innerHTML()
+				);
+				expect( ids.length ).toBeGreaterThan( 0 );
+				expect( ids.length ).toBeLessThanOrEqual( LIST_MAX );
+				seen.push( ...ids );
+				const pager = page
+					.locator( 'nav.wp-block-cairn-map__pages' )
+					.first();
+				if ( pages === 1 ) {
+					await expect( pager ).toContainText(
+						`51–100 of ${ COUNT }`
+					);
+				}
+				if ( pages > 0 ) {
+					await expect(
+						pager.getByRole( 'link', { name: 'Previous places' } )
+					).toHaveCount( 1 );
+				}
+				const next = pager.getByRole( 'link', { name: 'Next places' } );
+				if ( ( await next.count() ) === 0 ) {
+					break;
+				}
+				expect( await next.getAttribute( 'href' ) ).toContain(
+					`cairn-places=${ pages + 2 }`
+				);
+				await Promise.all( [
+					page.waitForURL( /cairn-places=/ ),
+					next.press( 'Enter' ),
+				] );
+				await page.waitForLoadState();
+			}
+			expect( pages + 1 ).toBe( Math.ceil( COUNT / LIST_MAX ) );
+			expect( new Set( seen ).size ).toBe( seen.length );
+			expect( [ ...seen ].sort() ).toEqual(
+				places.map( ( p ) => p.id ).sort()
+			);
+			// The hostile title is text in the server's list too.
+			await page.goto( urls.map );
+			expect( await page.locator( 'img[src="x"]' ).count() ).toBe( 0 );
+
+			// Two maps: the second pages with its own parameter; the first stays on page 1.
+			await page.goto( urls.twoMaps );
+			const second = page.locator( '.wp-block-cairn-map' ).nth( 1 );
+			const firstList = idsInHtml(
+				await page
+					.locator( '.wp-block-cairn-map' )
+					.first()
+					.locator( '.wp-block-cairn-map__list' )
+					.innerHTML()
+			);
+			const next = second
+				.locator( 'nav.wp-block-cairn-map__pages' )
+				.getByRole( 'link', { name: 'Next places' } );
+			expect( await next.getAttribute( 'href' ) ).toContain(
+				'cairn-places-2=2'
+			);
+			await Promise.all( [
+				page.waitForURL( /cairn-places-2=2/ ),
+				next.press( 'Enter' ),
+			] );
+			await page.waitForLoadState();
+			const secondPage = idsInHtml(
+				await page
+					.locator( '.wp-block-cairn-map' )
+					.nth( 1 )
+					.locator( '.wp-block-cairn-map__list' )
+					.innerHTML()
+			);
+			expect( secondPage.length ).toBe( 20 );
+			expect(
+				idsInHtml(
+					await page
+						.locator( '.wp-block-cairn-map' )
+						.first()
+						.locator( '.wp-block-cairn-map__list' )
+						.innerHTML()
+				)
+			).toEqual( firstList );
+		} finally {
+			await context.close();
+		}
+	} );
+
+	test( 'axe-core finds no serious fault with the panel in use; hostile text stays text in list, legend and status', async ( {
+		page,
+	} ) => {
+		await openMap( page, urls.map );
+		// Search for the hostile place: its title is the entry's text, character for character.
+		await tabTo( page, 'input[type="search"]', { backwards: false } );
+		const since = await placesEventCount( page );
+		await page.keyboard.type( 'hostile' );
+		await waitForPlacesChange( page, since, { search: 'hostile' } );
+		const hostile = places[ HOSTILE_INDEX ]!;
+		const entry = host( page ).locator( entryButton( hostile.id ) );
+		await expect( entry ).toContainText( HOSTILE_TEXT );
+		await expect( entry.locator( 'img' ) ).toHaveCount( 0 );
+		await expect(
+			host( page ).locator( '.wp-block-cairn-map__places img[onerror]' )
+		).toHaveCount( 0 );
+		// And a group hidden, so that the legend, list and status all have something to say.
+		await tabTo(
+			page,
+			`button[data-cairn-group="${ groups[ 0 ]!.slug }"]`,
+			{
+				backwards: false,
+			}
+		);
+		await page.keyboard.press( 'Enter' );
+		await placesSettled( page );
+		// The popup of the hostile place: its title as text too.
+		await tabTo( page, entryButton( hostile.id ) );
+		await page.keyboard.press( 'Enter' );
+		await expect( page.locator( '.mapboxgl-popup' ) ).toContainText(
+			'Hostile'
+		);
+		await page.waitForTimeout( 500 );
+
+		const results = await new AxeBuilder( { page } )
+			.include( '.wp-block-cairn-map' )
+			.analyze();
+		const serious = results.violations
+			.filter( ( violation ) =>
+				[ 'serious', 'critical' ].includes( violation.impact ?? '' )
+			)
+			.map( ( violation ) => ( {
+				id: violation.id,
+				nodes: violation.nodes.map( ( node ) =>
+					node.target.join( ' ' )
+				),
+			} ) );
+		expect( serious ).toEqual( [] );
+		expect(
+			await page.evaluate( () =>
+				Boolean( ( window as unknown as { pwned?: unknown } ).pwned )
+			)
+		).toBe( false );
+	} );
+} );
