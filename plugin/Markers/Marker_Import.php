@@ -51,7 +51,7 @@ class Marker_Import {
 	public const MAX_BYTES = 8 * MB_IN_BYTES;
 
 	/**
-	 * Longest title, in characters.
+	 * Longest title, in characters (stricter than REST writes, which the database column bounds).
 	 */
 	public const TITLE_MAX = 500;
 

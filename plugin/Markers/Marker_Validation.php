@@ -34,6 +34,17 @@ class Marker_Validation {
 	private const NEEDS_COORDINATES = array( 'publish', 'future' );
 
 	/**
+	 * Text fields checked against the size of their database column: post property => REST field.
+	 * (An import is stricter: titles of at most Marker_Import::TITLE_MAX characters.)
+	 */
+	private const COLUMN_FIELDS = array(
+		'post_title'    => 'title',
+		'post_content'  => 'content',
+		'post_excerpt'  => 'excerpt',
+		'post_password' => 'password',
+	);
+
+	/**
 	 * Wires hooks.
 	 */
 	public function add_hooks(): void {
@@ -109,6 +120,11 @@ class Marker_Validation {
 			}
 		}
 
+		$too_long = $this->too_long( $prepared_post );
+		if ( null !== $too_long ) {
+			return $too_long;
+		}
+
 		$meta    = is_array( $request['meta'] ) ? $request['meta'] : array();
 		$missing = array();
 		foreach ( self::coordinate_fields() as $key => $field ) {
@@ -148,6 +164,42 @@ class Marker_Validation {
 			);
 		}
 		return $prepared_post;
+	}
+
+	/**
+	 * The refusal of a text larger than its database column, which the database would refuse
+	 * after core's checks, with a 500 (`db_insert_error`) instead of a message.
+	 *
+	 * @param \stdClass $prepared_post The post about to be written.
+	 * @return WP_Error|null
+	 */
+	private function too_long( $prepared_post ): ?WP_Error {
+		global $wpdb;
+		foreach ( self::COLUMN_FIELDS as $property => $field ) {
+			if ( ! isset( $prepared_post->$property ) || ! is_string( $prepared_post->$property ) ) {
+				continue;
+			}
+			$column = $wpdb->get_col_length( $wpdb->posts, $property );
+			if ( ! is_array( $column ) || empty( $column['length'] ) ) {
+				continue;
+			}
+			// Measured as it will be stored: after the filters wp_insert_post() applies (kses turns
+			// `&` into `&amp;` for users without unfiltered_html).
+			$value = (string) sanitize_post_field( $property, $prepared_post->$property, 0, 'db' );
+			$bytes = isset( $column['type'] ) && 'byte' === $column['type'];
+			$size  = $bytes ? strlen( $value ) : mb_strlen( $value, 'UTF-8' );
+			if ( $size > (int) $column['length'] ) {
+				return $this->error(
+					$field,
+					$bytes
+						/* translators: 1: field name, 2: size, e.g. "64 KB". */
+						? sprintf( __( 'The %1$s is too long: it may hold at most %2$s of text.', 'cairn-maps' ), $field, size_format( (int) $column['length'] ) )
+						/* translators: 1: field name, 2: number of characters. */
+						: sprintf( __( 'The %1$s is too long: it may hold at most %2$d characters.', 'cairn-maps' ), $field, (int) $column['length'] )
+				);
+			}
+		}
+		return null;
 	}
 
 	/**

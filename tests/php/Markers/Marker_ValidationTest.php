@@ -480,4 +480,76 @@ final class Marker_ValidationTest extends TestCase {
 		$this->assertLessThanOrEqual( 200, mb_strlen( $feed['features'][0]['properties']['title'] ) );
 		$this->assertStringEndsWith( '…', $feed['features'][0]['properties']['title'] );
 	}
+
+	/**
+	 * Texts larger than their database column, and who sends them.
+	 *
+	 * @return array<string, array{0: string, 1: string, 2: mixed, 3: string}>
+	 */
+	public function oversized_texts(): array {
+		return array(
+			'a 70,000-character title'                => array( 'editor', 'title', str_repeat( 'a', 70000 ), 'The title is too long: it may hold at most 64 KB of text.' ),
+			'a title of 30,000 multi-byte characters' => array( 'editor', 'title', str_repeat( 'é', 33000 ), 'The title is too long' ),
+			'a title that kses makes too long'        => array( 'author', 'title', str_repeat( '&', 20000 ), 'The title is too long' ),
+			'a 70,000-character excerpt'              => array( 'editor', 'excerpt', str_repeat( 'b', 70000 ), 'The excerpt is too long: it may hold at most 64 KB of text.' ),
+			'a 300-character password'                => array( 'editor', 'password', str_repeat( 'p', 300 ), 'The password is too long: it may hold at most 255 characters.' ),
+		);
+	}
+
+	/**
+	 * A text the database column cannot hold is a 400 naming the field, never core's
+	 * `500 db_insert_error`; nothing is saved, and an update leaves the marker as it was.
+	 *
+	 * @dataProvider oversized_texts
+	 *
+	 * @param string $role    Role.
+	 * @param string $field   REST field.
+	 * @param string $value   Its value.
+	 * @param string $message Start of the expected message.
+	 */
+	public function test_texts_larger_than_their_column_are_refused( string $role, string $field, string $value, string $message ): void {
+		$this->act_as( $role );
+		$fields   = array(
+			'status' => 'publish',
+			'title'  => 'Hut',
+			'meta'   => array(
+				'cairn_lat' => 1,
+				'cairn_lng' => 1,
+			),
+		);
+		$response = $this->rest( 'POST', self::ROUTE, array( $field => $value ) + $fields );
+		$this->assertSame( 400, $response->get_status(), 'answer: ' . substr( (string) wp_json_encode( $response->get_data() ), 0, 300 ) );
+		$this->assertStringStartsWith( $message, $response->get_data()['message'] );
+		$this->assertSame( $message, substr( $response->get_data()['data']['params'][ $field ], 0, strlen( $message ) ) );
+		$this->assertSame( 0, $this->count_markers() );
+
+		$marker = $this->rest( 'POST', self::ROUTE, $fields );
+		$this->assertSame( 201, $marker->get_status() );
+		$id       = $marker->get_data()['id'];
+		$response = $this->rest( 'POST', self::ROUTE . '/' . $id, array( $field => $value ) );
+		$this->assertSame( 400, $response->get_status() );
+		$this->assertSame( 'Hut', get_post( $id )->post_title );
+		$this->assertSame( '', get_post( $id )->post_excerpt );
+		$this->assertSame( '', get_post( $id )->post_password );
+	}
+
+	/**
+	 * The import has its own, stricter title limit, with a message for the line.
+	 */
+	public function test_an_import_refuses_a_70000_character_title(): void {
+		$this->act_as( 'editor' );
+		$request = new WP_REST_Request( 'POST', '/cairn/v1/markers/import' );
+		$request->set_header( 'Content-Type', 'text/csv' );
+		$request->set_body( "title,lat,lng\n" . str_repeat( 'a', 70000 ) . ",1,1\nOk,2,2\n" );
+		$response = rest_get_server()->dispatch( $request );
+		$this->assertSame( 400, $response->get_status() );
+		$this->assertSame(
+			array(
+				'line'    => 2,
+				'message' => 'The title is longer than 500 characters.',
+			),
+			$response->get_data()['data']['errors'][0]
+		);
+		$this->assertSame( 0, $this->count_markers() );
+	}
 }
