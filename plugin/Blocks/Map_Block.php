@@ -86,10 +86,18 @@ class Map_Block {
 	private array $hashed_maps = array();
 
 	/**
-	 * Starts counting the hashed maps of the post being rendered afresh: a post's content rendered
-	 * twice in one request (a plugin reading it for a description, then the theme) names its maps
-	 * the same both times, and as `/cairn/v1/posts/<id>/maps` does. Hooked to `the_content` before
-	 * the blocks are rendered.
+	 * How many maps were rendered so far, per post being rendered (names their list's page
+	 * parameter and id).
+	 *
+	 * @var array<int, int>
+	 */
+	private array $listed_maps = array();
+
+	/**
+	 * Starts counting the maps of the post being rendered afresh: a post's content rendered twice
+	 * in one request (a plugin reading it for a description, then the theme) names its maps (hash
+	 * names, list page parameters) the same both times, and as `/cairn/v1/posts/<id>/maps` does.
+	 * Hooked to `the_content` before the blocks are rendered.
 	 *
 	 * @since 0.2.0
 	 *
@@ -97,8 +105,41 @@ class Map_Block {
 	 * @return mixed The same content.
 	 */
 	public function reset_hash_names( $content ) {
-		unset( $this->hashed_maps[ (int) get_the_ID() ] );
+		unset( $this->hashed_maps[ (int) get_the_ID() ], $this->listed_maps[ (int) get_the_ID() ] );
 		return $content;
+	}
+
+	/**
+	 * The position (1-based) of the next map of the post being rendered.
+	 */
+	private function next_list_index(): int {
+		$post_id                       = (int) get_the_ID();
+		$this->listed_maps[ $post_id ] = ( $this->listed_maps[ $post_id ] ?? 0 ) + 1;
+		return $this->listed_maps[ $post_id ];
+	}
+
+	/**
+	 * The query parameter holding the page of a map's server-rendered list: `cairn-places` for
+	 * the post's first map, `cairn-places-<n>` for the n-th.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param int $index Position of the map in its post, from 1.
+	 */
+	public static function page_parameter( int $index ): string {
+		return $index <= 1 ? 'cairn-places' : 'cairn-places-' . $index;
+	}
+
+	/**
+	 * The page of the list the address asks for: a whole number from 1, else 1 (anything else is
+	 * ignored quietly; past the last page is clamped by the repository).
+	 *
+	 * @param string $parameter Query parameter.
+	 */
+	private static function requested_page( string $parameter ): int {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a page number to show, no action.
+		$value = isset( $_GET[ $parameter ] ) && is_string( $_GET[ $parameter ] ) ? sanitize_text_field( wp_unslash( $_GET[ $parameter ] ) ) : '';
+		return 1 === preg_match( '/^\d{1,9}$/D', $value ) ? max( 1, (int) $value ) : 1;
 	}
 
 	/**
@@ -238,10 +279,13 @@ class Map_Block {
 		$client  = $built['config'];
 		$error   = $built['error'];
 		$filters = $this->filters( $client['markers'] );
+		$index   = $this->next_list_index();
+		$param   = self::page_parameter( $index );
 		$list    = null === $filters ? array(
 			'items' => array(),
 			'total' => 0,
-		) : $this->markers->first( $filters, (int) Limits::get( 'markerList.maxItems' ) );
+			'page'  => 1,
+		) : $this->markers->page( $filters, self::requested_page( $param ), (int) Limits::get( 'markerList.maxItems' ) );
 		$consent = '' === $error && $this->settings->require_consent();
 		$extra   = array(
 			'data-cairn-state'  => '' === $error ? 'loading' : 'error',
@@ -255,10 +299,18 @@ class Map_Block {
 			$extra['data-cairn-consent'] = 'required';
 		}
 		$wrapper     = get_block_wrapper_attributes( $extra );
-		$list_id     = wp_unique_id( 'cairn-map-list-' );
 		$region_name = __( 'Interactive map', 'cairn-maps' );
+		// Named by the post and the map's place in it, not by a counter of the request: the same
+		// on every page of the list, so the pager's links land on it.
+		$places_id = 'cairn-places-' . (int) get_the_ID() . '-' . $index;
+		$list_id   = $places_id . '-list';
 
 		$html  = '<div ' . $wrapper . '>';
+		$html .= sprintf(
+			'<a class="wp-block-cairn-map__skip" href="#%1$s">%2$s</a>',
+			esc_attr( $places_id ),
+			esc_html__( 'Skip the map', 'cairn-maps' )
+		);
 		$html .= sprintf(
 			'<div class="wp-block-cairn-map__map" role="region" aria-label="%1$s" aria-describedby="%2$s">%3$s</div>',
 			esc_attr( $region_name ),
@@ -272,7 +324,12 @@ class Map_Block {
 				esc_html( self::error_message( $error ) )
 			);
 		}
-		$html .= $this->render_list( $list, $list_id );
+		$html .= sprintf(
+			'<div class="wp-block-cairn-map__places" role="region" aria-label="%1$s" id="%2$s">%3$s</div>',
+			esc_attr__( 'Places', 'cairn-maps' ),
+			esc_attr( $places_id ),
+			$this->render_list( $list, $list_id, $param, $places_id )
+		);
 		$html .= '</div>';
 		return $html;
 	}
@@ -294,12 +351,15 @@ class Map_Block {
 	}
 
 	/**
-	 * The accessible list of markers: what remains without JavaScript or WebGL.
+	 * The accessible list of markers: what remains without JavaScript or WebGL. One page of at
+	 * most `markerList.maxItems` places, with links to the pages before and after.
 	 *
-	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int} $list    Markers.
-	 * @param string                                                                                      $list_id Element id.
+	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int, page: int} $list      Markers of the page.
+	 * @param string                                                                                                 $list_id   Element id.
+	 * @param string                                                                                                 $param     Query parameter of the page.
+	 * @param string                                                                                                 $places_id Id of the places panel.
 	 */
-	private function render_list( array $list, string $list_id ): string {
+	private function render_list( array $list, string $list_id, string $param, string $places_id ): string {
 		$html = sprintf(
 			'<div class="wp-block-cairn-map__markers" id="%1$s"><h2 class="wp-block-cairn-map__markers-title">%2$s</h2>',
 			esc_attr( $list_id ),
@@ -324,17 +384,48 @@ class Map_Block {
 			}
 			$html .= '</ul>';
 		}
-		$rest = $list['total'] - count( $list['items'] );
-		if ( $rest > 0 ) {
-			$html .= '<p class="wp-block-cairn-map__more">' . esc_html(
-				sprintf(
-					/* translators: %d: number of markers not listed. */
-					_n( 'and %d more place', 'and %d more places', $rest, 'cairn-maps' ),
-					$rest
-				)
-			) . '</p>';
+		return $html . $this->render_pages( $list, $param, $places_id ) . '</div>';
+	}
+
+	/**
+	 * Links to the list's previous and next pages, and which places this page shows; nothing when
+	 * one page holds them all.
+	 *
+	 * @param array{items: array<int, mixed>, total: int, page: int} $list      Markers of the page.
+	 * @param string                                                 $param     Query parameter of the page.
+	 * @param string                                                 $places_id Id of the places panel.
+	 */
+	private function render_pages( array $list, string $param, string $places_id ): string {
+		$per_page = (int) Limits::get( 'markerList.maxItems' );
+		$pages    = (int) ceil( $list['total'] / max( 1, $per_page ) );
+		if ( $pages <= 1 ) {
+			return '';
 		}
-		return $html . '</div>';
+		$page  = $list['page'];
+		$first = ( $page - 1 ) * $per_page + 1;
+		$link  = static function ( int $to, string $rel, string $text ) use ( $param, $places_id ): string {
+			// Page 1 is the page's own address, without the parameter.
+			$url = 1 === $to ? remove_query_arg( $param ) : add_query_arg( $param, $to );
+			return sprintf(
+				'<a class="wp-block-cairn-map__pages-%1$s" rel="%1$s" href="%2$s">%3$s</a>',
+				esc_attr( $rel ),
+				esc_url( (string) preg_replace( '/#.*/s', '', $url ) . '#' . $places_id ),
+				esc_html( $text )
+			);
+		};
+		$html  = '<nav class="wp-block-cairn-map__pages" aria-label="' . esc_attr__( 'Pages of places', 'cairn-maps' ) . '">';
+		$html .= $page > 1 ? $link( $page - 1, 'prev', __( 'Previous places', 'cairn-maps' ) ) : '';
+		$html .= '<span class="wp-block-cairn-map__pages-range">' . esc_html(
+			sprintf(
+				/* translators: 1: number of the first place on this page, 2: of the last, 3: number of places in all. */
+				__( 'Places %1$s–%2$s of %3$s', 'cairn-maps' ),
+				number_format_i18n( $first ),
+				number_format_i18n( $first + count( $list['items'] ) - 1 ),
+				number_format_i18n( $list['total'] )
+			)
+		) . '</span>';
+		$html .= $page < $pages ? $link( $page + 1, 'next', __( 'Next places', 'cairn-maps' ) ) : '';
+		return $html . '</nav>';
 	}
 
 	/**

@@ -9,7 +9,9 @@ namespace Cairn\Maps\Tests\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Tests\Markers\Geojson_FeedTest;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -263,18 +265,201 @@ final class Map_BlockTest extends TestCase {
 	}
 
 	/**
-	 * The marker list is capped with a count of the rest.
+	 * The marker list shows 50 places a page, with a link to the rest.
 	 */
-	public function test_the_marker_list_is_capped_with_a_count_of_the_rest(): void {
+	public function test_the_marker_list_is_capped_with_a_link_to_the_rest(): void {
 		for ( $i = 1; $i <= 53; $i++ ) {
 			$this->create_marker( array( 'post_title' => "Place {$i}" ) );
 		}
 		$html = $this->render();
 		$this->assertSame( 50, substr_count( $html, '<li ' ), 'the list shows 50 markers' );
 		$this->assertStringContainsString( '53 places on this map', $html );
-		$this->assertStringContainsString( 'and 3 more places', $html );
+		$this->assertStringContainsString( 'Places 1–50 of 53', $html );
+		$this->assertStringContainsString( '>Next places</a>', $html );
 		$this->assertStringContainsString( '>Place 1<', $html );
 		$this->assertStringNotContainsString( '>Place 51<', $html );
+	}
+
+	/**
+	 * Renders a post's content as the theme does (the_content: maps counted afresh).
+	 *
+	 * @param \WP_Post             $post  The post.
+	 * @param array<string, mixed> $query The page's query parameters.
+	 */
+	private function render_post( \WP_Post $post, array $query = array() ): string {
+		$_GET                   = $query;
+		$_SERVER['REQUEST_URI'] = add_query_arg( $query, '/walks/?lang=en' );
+		$GLOBALS['post']        = $post; // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- the loop's post, as a theme sets it.
+		setup_postdata( $post );
+		return (string) apply_filters( 'the_content', $post->post_content ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
+	}
+
+	/**
+	 * The place ids a map's list shows, per map of the page.
+	 *
+	 * @param string $html Rendered HTML.
+	 * @return array<int, int[]>
+	 */
+	private static function listed_ids( string $html ): array {
+		$maps = array();
+		foreach ( array_slice( explode( '<div class="wp-block-cairn-map__places"', $html ), 1 ) as $panel ) {
+			preg_match_all( '/<li data-cairn-marker-id="(\d+)" data-lng="[^"]+" data-lat="[^"]+">/', $panel, $found );
+			$maps[] = array_map( 'intval', $found[1] );
+		}
+		return $maps;
+	}
+
+	/**
+	 * The href of a map's pager link (rel `prev` or `next`), '' when there is none.
+	 *
+	 * @param string $html  Rendered HTML.
+	 * @param string $rel   `prev` or `next`.
+	 * @param int    $index Which map (0-based).
+	 */
+	private static function pager_link( string $html, string $rel, int $index = 0 ): string {
+		$panel = explode( '<div class="wp-block-cairn-map__places"', $html )[ $index + 1 ] ?? '';
+		$tags  = new \WP_HTML_Tag_Processor( $panel );
+		while ( $tags->next_tag( 'a' ) ) {
+			if ( $rel === $tags->get_attribute( 'rel' ) ) {
+				return (string) $tags->get_attribute( 'href' );
+			}
+		}
+		return '';
+	}
+
+	/**
+	 * Without JavaScript every place of the map is reachable: pages of at most 50, linked with
+	 * `cairn-places`, each link landing on the list; the skip link leads past the map to it.
+	 */
+	public function test_without_javascript_the_list_pages_through_every_place(): void {
+		update_option( Settings::TOKEN_OPTION, self::public_token() );
+		Geojson_FeedTest::bulk_markers( 120 );
+		$post = self::factory_post();
+		wp_update_post(
+			array(
+				'ID'           => $post->ID,
+				'post_content' => '<!-- wp:cairn/map /-->',
+			)
+		);
+		$post   = get_post( $post->ID );
+		$places = 'cairn-places-' . $post->ID . '-1';
+
+		$html = $this->render_post( $post );
+		$skip = '<a class="wp-block-cairn-map__skip" href="#' . $places . '">Skip the map</a>';
+		$this->assertStringContainsString( $skip, $html );
+		$this->assertLessThan( strpos( $html, 'wp-block-cairn-map__map' ), strpos( $html, $skip ), 'the skip link comes before the map' );
+		$this->assertStringContainsString( '<div class="wp-block-cairn-map__places" role="region" aria-label="Places" id="' . $places . '"><div class="wp-block-cairn-map__markers" id="', $html );
+		$this->assertStringContainsString( '120 places on this map', $html );
+		$this->assertStringContainsString( '<nav class="wp-block-cairn-map__pages" aria-label="Pages of places">', $html );
+		$this->assertStringContainsString( 'Places 1–50 of 120', $html );
+		$this->assertSame( '', self::pager_link( $html, 'prev' ), 'no previous page on the first' );
+
+		$seen  = array();
+		$pages = 0;
+		$query = array();
+		do {
+			$html = $this->render_post( $post, $query );
+			$ids  = self::listed_ids( $html )[0];
+			$this->assertLessThanOrEqual( 50, count( $ids ) );
+			$seen = array_merge( $seen, $ids );
+			++$pages;
+			$next = self::pager_link( $html, 'next' );
+			if ( '' !== $next ) {
+				$this->assertStringEndsWith( '#' . $places, $next, 'the link lands on the list' );
+				$this->assertStringContainsString( 'lang=en', $next, 'the page keeps its other parameters' );
+				wp_parse_str( (string) wp_parse_url( $next, PHP_URL_QUERY ), $query );
+				$this->assertSame( (string) ( $pages + 1 ), $query['cairn-places'] );
+			}
+		} while ( '' !== $next && $pages < 5 );
+
+		$this->assertSame( 3, $pages );
+		$this->assertStringContainsString( 'Places 101–120 of 120', $html );
+		$this->assertCount( 20, self::listed_ids( $html )[0] );
+		$this->assertCount( 120, array_unique( $seen ), 'no place twice' );
+		global $wpdb;
+		$all = array_map( 'intval', $wpdb->get_col( $wpdb->prepare( "SELECT ID FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish'", Post_Type::POST_TYPE ) ) );
+		sort( $all );
+		$this->assertSame( $all, $seen, 'every place, in id order' );
+
+		$previous = self::pager_link( $html, 'prev' );
+		$this->assertStringContainsString( 'cairn-places=2', $previous );
+		$html = $this->render_post( $post, array( 'cairn-places' => '2' ) );
+		$this->assertStringContainsString( 'Places 51–100 of 120', $html );
+		$first = self::pager_link( $html, 'prev' );
+		$this->assertSame( '/walks/?lang=en#' . $places, $first, 'the first page is the plain address' );
+		$this->assertStringEndsWith( '#' . $places, $first );
+	}
+
+	/**
+	 * A page number that is out of range, not a number or negative is clamped or ignored quietly.
+	 *
+	 * @dataProvider odd_pages
+	 *
+	 * @param mixed  $page     The parameter's value.
+	 * @param string $expected The range the list shows.
+	 */
+	public function test_odd_page_numbers_are_clamped_or_ignored( $page, string $expected ): void {
+		Geojson_FeedTest::bulk_markers( 120 );
+		$post = self::factory_post();
+		wp_update_post(
+			array(
+				'ID'           => $post->ID,
+				'post_content' => '<!-- wp:cairn/map /-->',
+			)
+		);
+		$html = $this->render_post( get_post( $post->ID ), array( 'cairn-places' => $page ) );
+		$this->assertStringContainsString( $expected, $html );
+	}
+
+	/**
+	 * Odd page numbers and the page shown.
+	 *
+	 * @return array<string, array{0: mixed, 1: string}>
+	 */
+	public static function odd_pages(): array {
+		return array(
+			'past the last'   => array( '999', 'Places 101–120 of 120' ),
+			'huge'            => array( '99999999999999999999', 'Places 1–50 of 120' ),
+			'zero'            => array( '0', 'Places 1–50 of 120' ),
+			'negative'        => array( '-2', 'Places 1–50 of 120' ),
+			'not a number'    => array( 'two', 'Places 1–50 of 120' ),
+			'number and junk' => array( '2abc', 'Places 1–50 of 120' ),
+			'a list'          => array( array( '2' ), 'Places 1–50 of 120' ),
+			'last page'       => array( '3', 'Places 101–120 of 120' ),
+		);
+	}
+
+	/**
+	 * Each map of a post pages with its own parameter (`cairn-places-2` for the second map), and
+	 * moving one leaves the other where it is.
+	 */
+	public function test_each_map_of_a_post_pages_on_its_own(): void {
+		Geojson_FeedTest::bulk_markers( 70 );
+		$post = self::factory_post();
+		wp_update_post(
+			array(
+				'ID'           => $post->ID,
+				'post_content' => '<!-- wp:cairn/map /--><!-- wp:cairn/map {"hash":true} /-->',
+			)
+		);
+		$post  = get_post( $post->ID );
+		$first = $this->render_post( $post );
+		$this->assertStringContainsString( 'cairn-places=2#cairn-places-' . $post->ID . '-1', self::pager_link( $first, 'next', 0 ) );
+		$this->assertStringContainsString( 'cairn-places-2=2#cairn-places-' . $post->ID . '-2', self::pager_link( $first, 'next', 1 ) );
+		$this->assertStringContainsString( 'id="cairn-places-' . $post->ID . '-2"', $first );
+
+		$html = $this->render_post( $post, array( 'cairn-places-2' => '2' ) );
+		$ids  = self::listed_ids( $html );
+		$this->assertSame( self::listed_ids( $first )[0], $ids[0], 'the first map stays on its first page' );
+		$this->assertCount( 20, $ids[1], 'the second map shows its second page' );
+		$this->assertStringContainsString( 'Places 51–70 of 70', $html );
+		$previous = self::pager_link( $html, 'prev', 1 );
+		$this->assertStringEndsWith( '#cairn-places-' . $post->ID . '-2', $previous );
+		$this->assertStringNotContainsString( 'cairn-places-2=', $previous, 'back to the first page: the parameter goes' );
+		$next = self::pager_link( $html, 'next', 0 );
+		$this->assertStringContainsString( 'cairn-places=2', $next );
+		$this->assertStringContainsString( 'cairn-places-2=2', $next, 'paging one map keeps the other on its page' );
+		$this->assertSame( $html, $this->render_post( $post, array( 'cairn-places-2' => '2' ) ), 'rendering the post again names its maps the same' );
 	}
 
 	/**

@@ -112,4 +112,79 @@ final class Marker_RepositoryTest extends TestCase {
 		$this->assertSame( '1', $wpdb->get_var( 'SELECT 1' ), 'the connection is free again' );
 		$this->assertSame( '', $wpdb->last_error );
 	}
+
+	/**
+	 * Rows of the server list's cache in the options table.
+	 */
+	private static function list_cache_rows(): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like( '_transient_cairn_maps_list_' ) . '%' ) );
+	}
+
+	/**
+	 * A contributor previewing the block through core's block renderer with ever new marker
+	 * selections fills at most LIST_SLOTS cache entries (issue 12, point 7); a selection asked
+	 * for again is still served from the cache, whatever the order of its ids.
+	 */
+	public function test_the_list_cache_is_bounded_whatever_selections_are_asked_for(): void {
+		$ids = array();
+		for ( $i = 0; $i < 3; $i++ ) {
+			$ids[] = $this->create_marker( array( 'post_title' => "Place {$i}" ) );
+		}
+		$this->act_as( 'contributor' );
+		$requests = Marker_Repository::LIST_SLOTS * 3;
+		for ( $i = 1; $i <= $requests; $i++ ) {
+			$request = new \WP_REST_Request( 'GET', '/wp/v2/block-renderer/cairn/map' );
+			$request->set_param( 'context', 'edit' );
+			$request->set_param(
+				'attributes',
+				array(
+					'markers' => array(
+						'source' => 'ids',
+						'groups' => array(),
+						'ids'    => array( $ids[0], 1000000 + $i ),
+					),
+				)
+			);
+			$response = rest_do_request( $request );
+			$this->assertSame( 200, $response->get_status() );
+		}
+		$this->assertStringContainsString( '1 place on this map', (string) $response->get_data()['rendered'] );
+		$this->assertLessThanOrEqual( Marker_Repository::LIST_SLOTS, self::list_cache_rows(), "{$requests} selections, at most " . Marker_Repository::LIST_SLOTS . ' entries' );
+
+		$repository = new Marker_Repository();
+		$first      = $repository->first( array( 'ids' => array( $ids[2], $ids[0] ) ), 50 );
+		$this->assertSame( 2, $first['total'] );
+		list( $again, $queries ) = $this->capturing_sql(
+			static function () use ( $repository, $ids ) {
+				return $repository->first( array( 'ids' => array( $ids[0], $ids[2], $ids[0] ) ), 50 );
+			}
+		);
+		$this->assertSame( $first, $again, 'the same selection in another order' );
+		$this->assertSame( array(), preg_grep( '/COUNT\(\*\)/', $queries ), 'served from the cache: nothing counted' );
+	}
+
+	/**
+	 * Pages of the server list: id order, no place twice, past the last page is the last.
+	 */
+	public function test_pages_cover_every_marker_once_in_id_order(): void {
+		Geojson_FeedTest::bulk_markers( 23 );
+		$repository = new Marker_Repository();
+		$seen       = array();
+		for ( $page = 1; $page <= 3; $page++ ) {
+			$list = $repository->page( array(), $page, 10 );
+			$this->assertSame( 23, $list['total'] );
+			$this->assertSame( $page, $list['page'] );
+			$seen = array_merge( $seen, array_column( $list['items'], 'id' ) );
+		}
+		$this->assertCount( 23, $seen );
+		$sorted = $seen;
+		sort( $sorted );
+		$this->assertSame( $sorted, $seen );
+		$this->assertSame( array_unique( $seen ), $seen );
+		$last = $repository->page( array(), 99, 10 );
+		$this->assertSame( 3, $last['page'] );
+		$this->assertCount( 3, $last['items'] );
+		$this->assertSame( 1, $repository->page( array(), -4, 10 )['page'] );
+	}
 }
