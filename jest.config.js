@@ -3,4 +3,6 @@ const defaultConfig = require( '@wordpress/scripts/config/jest-unit.config' );
 module.exports = {
 	...defaultConfig,
 	testMatch: [ '<rootDir>/tests/unit/**/*.test.[jt]s?(x)' ],
+	// Supercluster and KDBush ship ES modules only: compile them like our sources.
+	transformIgnorePatterns: [ '/node_modules/(?!(supercluster|kdbush)/)' ],
 };

@@ -13,6 +13,7 @@ use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
+use Cairn\Maps\Blocks\View_Script;
 use Cairn\Maps\Markers\Admin_Columns;
 use Cairn\Maps\Markers\Feed_Cache;
 use Cairn\Maps\Markers\Geojson_Feed;
@@ -94,6 +95,7 @@ final class Plugin {
 			'import_export'      => new Import_Export_Controller( $marker_import, new Marker_Export( $repository ) ),
 			'import_export_page' => new Import_Export_Page( $marker_import ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),
+			'view_script'        => new View_Script(),
 		);
 		// The maps of a post over REST: each map's configuration comes from the block itself.
 		$this->parts['patterns_version'] = new Patterns_Version();

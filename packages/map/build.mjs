@@ -24,6 +24,9 @@ const external = [
 	'@wordpress/i18n',
 ];
 
+// The places worker's source, which the entries below include as a string.
+await import( './build-worker.mjs' );
+
 fs.rmSync( dist, { recursive: true, force: true } );
 
 await esbuild.build( {

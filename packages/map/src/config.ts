@@ -11,6 +11,7 @@ import type {
 	GroupStyle,
 	MapConfig,
 	MarkerSelection,
+	PlacesConfig,
 } from './types';
 
 const DEFAULTS = metadata.attributes;
@@ -105,8 +106,34 @@ export function groupStyles( value: unknown ): GroupStyle[] {
 			typeof style.icon === 'string' && /^https?:\/\//.test( style.icon )
 				? style.icon
 				: '';
-		return [ { slug: style.slug, color, icon } ];
+		const name =
+			typeof style.name === 'string' ? style.name.slice( 0, 200 ) : '';
+		return [ { slug: style.slug, name: name || style.slug, color, icon } ];
 	} );
+}
+
+function places( value: unknown ): PlacesConfig {
+	const input = isRecord( value ) ? value : {};
+	return {
+		search: bool( input.search, true ),
+		groupFilter: bool( input.groupFilter, true ),
+		followMap: bool( input.followMap, true ),
+	};
+}
+
+/** The label languages visitors may choose from: valid tags, once each, at most 30. */
+function languages( value: unknown ): string[] {
+	if ( ! Array.isArray( value ) ) {
+		return [];
+	}
+	return [
+		...new Set(
+			value.filter(
+				( tag ): tag is string =>
+					typeof tag === 'string' && LANGUAGE_PATTERN.test( tag )
+			)
+		),
+	].slice( 0, 30 );
 }
 
 export function parseMarkerSelection( value: unknown ): MarkerSelection {
@@ -209,5 +236,8 @@ export function parseMapConfig( input: unknown ): MapConfig {
 			typeof value.markersUrl === 'string' ? value.markersUrl : '',
 		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
 		groupStyles: groupStyles( value.groupStyles ),
+		places: places( value.places ),
+		languages: languages( value.languages ),
+		units: value.units === 'imperial' ? 'imperial' : 'metric',
 	};
 }

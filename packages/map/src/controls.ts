@@ -40,7 +40,8 @@ export function geolocateMessage( code: number ): string {
 
 function geolocateControl(
 	mapLib: MapLib,
-	map: MapboxMap
+	map: MapboxMap,
+	onLocate?: ( position: { lng: number; lat: number } ) => void
 ): {
 	control: IControl;
 	release: () => void;
@@ -59,7 +60,13 @@ function geolocateControl(
 	const notice = createNotice( map.getContainer() );
 	const onError = ( error: { code: number } | undefined ) =>
 		notice.show( geolocateMessage( error?.code ?? 0 ) );
-	const onFound = () => notice.clear();
+	const onFound = ( position?: GeolocationPosition ) => {
+		notice.clear();
+		const coords = position?.coords;
+		if ( coords && Number.isFinite( coords.longitude + coords.latitude ) ) {
+			onLocate?.( { lng: coords.longitude, lat: coords.latitude } );
+		}
+	};
 	control.on( 'error', onError );
 	control.on( 'geolocate', onFound );
 	return {
@@ -75,7 +82,11 @@ function geolocateControl(
 export function addControls(
 	mapLib: MapLib,
 	map: MapboxMap,
-	controls: ControlsConfig
+	controls: ControlsConfig,
+	options: {
+		/** The visitor located themselves (the places list sorts by distance). */
+		onLocate?: ( position: { lng: number; lat: number } ) => void;
+	} = {}
 ): () => void {
 	const added: IControl[] = [];
 	const releases: Array< () => void > = [];
@@ -100,7 +111,11 @@ export function addControls(
 		add( new mapLib.FullscreenControl(), 'top-right' );
 	}
 	if ( controls.geolocate ) {
-		const { control, release } = geolocateControl( mapLib, map );
+		const { control, release } = geolocateControl(
+			mapLib,
+			map,
+			options.onLocate
+		);
 		add( control, 'top-right' );
 		releases.push( release );
 	}

@@ -14,11 +14,13 @@ import { addControls } from './controls';
 import { MapError, isNonFatal, showError } from './errors';
 import { attachHashSync, viewFromAddress } from './hash-sync';
 import { attachKeyboardPanning } from './keyboard';
-import { localizeClassicStyle } from './language';
+import { localizeClassicStyle, resolveLanguage } from './language';
 import { PINNED_MAP_OPTIONS } from './limits';
-import { announceView, upgradeMarkerList } from './marker-list';
+import { upgradeMarkerList } from './marker-list';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
 import { PopupController } from './popup';
+import { createPlacesClient } from './places/client';
+import { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
 import { compilesShadersInParallel } from './webgl';
 import { checkToken } from './token';
@@ -47,6 +49,13 @@ export interface CreateMapOptions {
 	 * token is not allowed for passes its own. Checked like any other (public tokens only).
 	 */
 	accessToken?: string;
+	/**
+	 * Called once the map's places are known (before they are drawn), with their controller: the
+	 * host shows its places panel (the plugin mounts the React panel in
+	 * `.wp-block-cairn-map__places`; `<CairnMap>` renders it). Returns its cleanup. Without it,
+	 * the server-rendered list's entries become buttons that fly to their place.
+	 */
+	onPlaces?: ( places: PlacesController ) => void | ( () => void );
 }
 
 export interface CairnMap {
@@ -275,6 +284,13 @@ function startMap(
 			}
 		: config;
 
+	// `auto`: the page's own language (multilingual plugins set it per page), then the browser's.
+	const preferred = [
+		host.ownerDocument.documentElement.lang,
+		...view.navigator.languages,
+	].filter( Boolean );
+	const language = resolveLanguage( config.language, preferred );
+
 	const mapContainer = sameRealmContainer( container );
 	const removeInner = () => {
 		if ( mapContainer !== container ) {
@@ -294,7 +310,7 @@ function startMap(
 			pitch: camera.pitch,
 			minZoom: config.minZoom,
 			maxZoom: config.maxZoom,
-			language: config.language,
+			language,
 			cooperativeGestures: config.cooperativeGestures,
 			performanceMetricsCollection: false,
 			precompilePrograms: compilesShadersInParallel(
@@ -361,7 +377,7 @@ function startMap(
 	cleanups.push( () => window.clearTimeout( timeout ) );
 
 	const localize = () =>
-		localizeClassicStyle( map, config.language, view.navigator.languages );
+		localizeClassicStyle( map, language, preferred );
 	map.on( 'style.load', localize );
 
 	map.on( 'error', ( event ) => {
@@ -372,34 +388,61 @@ function startMap(
 	} );
 
 	// The markers go on the map as soon as the style is there, while the base map's tiles load:
-	// with many markers, fetching and clustering them (in mapbox-gl's worker) is the long part,
-	// so the loader has usually fetched the feed already (`options.markers`).
-	// Only a prefetched feed can still be on its way when the base map has loaded.
-	let markersAdded = ! ( config.markersUrl && options.markers );
-	let markersPending: Promise< unknown > = Promise.resolve();
-	const addMarkers = ( url: string ) => {
-		markersAdded = true;
+	// the places worker reads the feed (usually already fetched by the loader: `options.markers`),
+	// clusters it and feeds the map's source. `ready` waits for their first drawing.
+	let places: PlacesController | null = null;
+	let firstDraw: Promise< void > = Promise.resolve();
+	const addMarkers = ( feed: PrefetchedMarkers | null ) => {
 		if ( removed ) {
-			return;
+			return Promise.resolve();
 		}
 		const popups = new PopupController( mapboxgl, map, config.markerUrl );
+		const client = createPlacesClient();
+		let drawn: () => void = () => undefined;
+		const drawing = new Promise< void >( ( resolve ) => {
+			drawn = resolve;
+		} );
 		cleanups.push(
-			addMarkersLayer( map, url, {
-				cluster: config.cluster,
-				groupStyles: config.groupStyles,
-				onPointClick: ( id, lngLat ) => popups.open( id, lngLat ),
-				onImageError: () => fail( 'image-type' ),
-			} ),
-			upgradeMarkerList( host, map, popups ),
-			announceView( host, map ),
-			() => popups.close()
+			addMarkersLayer(
+				map,
+				{ type: 'FeatureCollection', features: [] },
+				{
+					cluster: config.cluster,
+					groupStyles: config.groupStyles,
+					onPointClick: ( id, lngLat ) => popups.open( id, lngLat ),
+					onImageError: () => fail( 'image-type' ),
+					onClusterClick: ( id, center ) =>
+						places?.expandCluster( id, center ),
+				}
+			)
 		);
+		const controller = new PlacesController( {
+			map,
+			host,
+			config,
+			client,
+			popups,
+			source: feed?.blob ?? config.markersUrl,
+			onError: () => fail( 'markers' ),
+			onFirstDraw: drawn,
+		} );
+		places = controller;
+		const unmount = options.onPlaces?.( controller );
+		cleanups.push(
+			typeof unmount === 'function'
+				? unmount
+				: upgradeMarkerList( host, ( id ) => controller.choose( id ) ),
+			() => {
+				popups.close();
+				controller.destroy();
+				client.terminate();
+			}
+		);
+		return drawing;
 	};
-	if ( config.markersUrl && ! options.markers ) {
-		map.once( 'style.load', () => addMarkers( config.markersUrl ) );
-	} else if ( config.markersUrl && options.markers ) {
-		const prefetched = options.markers;
-		// A fetched feed is freed with the map (mapbox-gl reads it again if the source reloads).
+	if ( config.markersUrl ) {
+		const prefetched = options.markers ?? Promise.resolve( null );
+		// A fetched feed is freed with the map.
 		prefetched.then( ( feed ) => {
 			if ( feed && removed ) {
 				feed.release();
@@ -410,8 +453,8 @@ function startMap(
 		const styled = new Promise< void >( ( resolve ) =>
 			map.once( 'style.load', () => resolve() )
 		);
-		markersPending = Promise.all( [ prefetched, styled ] ).then(
-			( [ feed ] ) => addMarkers( feed?.url ?? config.markersUrl )
+		firstDraw = Promise.all( [ prefetched, styled ] ).then( ( [ feed ] ) =>
+			addMarkers( feed )
 		);
 	}
 
@@ -432,19 +475,19 @@ function startMap(
 	};
 	map.on( 'load', () => {
 		loaded = true;
-		if ( markersAdded ) {
-			announceReady();
-			return;
-		}
-		// The base map was quicker than the feed: ready means the markers are on the map too.
-		markersPending.then( () => {
+		// Ready means the markers are on the map too.
+		firstDraw.then( () => {
 			if ( ! removed ) {
-				map.once( 'idle', announceReady );
+				announceReady();
 			}
 		} );
 	} );
 
-	cleanups.push( addControls( mapboxgl, map, config.controls ) );
+	cleanups.push(
+		addControls( mapboxgl, map, config.controls, {
+			onLocate: ( position ) => places?.setOrigin( position ),
+		} )
+	);
 	cleanups.push( attachKeyboardPanning( map ) );
 	if ( config.hash ) {
 		cleanups.push( attachHashSync( map, view, config.hashName ) );

@@ -18,3 +18,8 @@ export { parseMapConfig } from './config';
 export { checkToken } from './token';
 export { MapError, errorMessage, showError } from './errors';
 export type * from './types';
+export type {
+	PlacesController,
+	PlacesState,
+	PlacesChangeDetail,
+} from './places/controller';

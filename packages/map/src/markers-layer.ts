@@ -36,6 +36,11 @@ export interface MarkersLayerOptions {
 	onPointClick?: ( id: number, lngLat: { lng: number; lat: number } ) => void;
 	/** A group icon could not be loaded (not a PNG/JPEG, or unreachable). */
 	onImageError?: () => void;
+	/**
+	 * Clusters come from elsewhere (the places worker) and are put in the source already made:
+	 * the source does not cluster, and a cluster's click asks this for its expansion.
+	 */
+	onClusterClick?: ( clusterId: number, center: [ number, number ] ) => void;
 }
 
 /** Mapbox Standard's own label font: its glyphs are already loaded for the base map. */
@@ -112,21 +117,26 @@ const NOT_CLUSTER: FilterSpecification = [ '!', [ 'has', 'point_count' ] ];
 
 export function addMarkersLayer(
 	map: MapboxMap,
-	url: string,
+	data: string | GeoJSON.FeatureCollection,
 	options: MarkersLayerOptions
 ): () => void {
-	const { cluster, onPointClick, onImageError } = options;
+	const { cluster, onPointClick, onImageError, onClusterClick } = options;
 	const styles = options.groupStyles ?? [];
 	const font = labelFont( map );
 	let removed = false;
 
-	map.addSource( MARKERS_SOURCE, {
-		type: 'geojson',
-		data: url,
-		cluster: cluster.enabled,
-		clusterRadius: cluster.radius,
-		clusterMaxZoom: LIMITS.cluster.maxZoom,
-	} );
+	map.addSource(
+		MARKERS_SOURCE,
+		onClusterClick
+			? { type: 'geojson', data }
+			: {
+					type: 'geojson',
+					data,
+					cluster: cluster.enabled,
+					clusterRadius: cluster.radius,
+					clusterMaxZoom: LIMITS.cluster.maxZoom,
+			  }
+	);
 	map.addLayer( {
 		id: CLUSTERS_LAYER,
 		type: 'circle',
@@ -270,6 +280,16 @@ export function addMarkersLayer(
 		const clusterId = feature?.properties?.cluster_id;
 		const source = map.getSource< GeoJSONSource >( MARKERS_SOURCE );
 		if ( typeof clusterId !== 'number' || ! source || ! feature ) {
+			return;
+		}
+		if ( onClusterClick ) {
+			const geometry = feature.geometry;
+			if ( geometry.type === 'Point' ) {
+				onClusterClick(
+					clusterId,
+					geometry.coordinates as [ number, number ]
+				);
+			}
 			return;
 		}
 		source.getClusterExpansionZoom( clusterId, ( error, zoom ) => {

@@ -79,6 +79,57 @@ function copyNodes( from: Node, to: Node, doc: Document ): void {
 	} );
 }
 
+/**
+ * The address of this page that opens a place's popup (`?cairn-place=<id>`).
+ * @param href The page's address.
+ * @param id   The place.
+ */
+export function placeLink( href: string, id: number ): string {
+	const url = new URL( href );
+	url.searchParams.set( 'cairn-place', String( id ) );
+	return url.href;
+}
+
+/** A "Copy link" button and the status line that says it worked. */
+function copyLinkButton( doc: Document, id: number ): HTMLElement {
+	const wrap = doc.createElement( 'p' );
+	wrap.className = 'cairn-map-popup__share';
+	const button = doc.createElement( 'button' );
+	button.type = 'button';
+	button.className = 'cairn-map-popup__copy';
+	button.textContent = __( 'Copy link', 'cairn-maps' );
+	const status = doc.createElement( 'span' );
+	status.className = 'cairn-map-popup__copied';
+	status.setAttribute( 'role', 'status' );
+	button.addEventListener( 'click', () => {
+		const view = doc.defaultView ?? window;
+		const link = placeLink( view.location.href, id );
+		const copied = () => {
+			status.textContent = __( 'Link copied.', 'cairn-maps' );
+		};
+		const shown = () => {
+			// No clipboard (an insecure page, a refusal): the link itself, selected to copy.
+			const field = doc.createElement( 'input' );
+			field.type = 'text';
+			field.readOnly = true;
+			field.value = link;
+			field.className = 'cairn-map-popup__link-field';
+			field.setAttribute( 'aria-label', __( 'Link to this place', 'cairn-maps' ) );
+			status.replaceChildren( field );
+			field.focus();
+			field.select();
+		};
+		const clipboard = view.navigator.clipboard;
+		if ( clipboard && typeof clipboard.writeText === 'function' ) {
+			clipboard.writeText( link ).then( copied, shown );
+		} else {
+			shown();
+		}
+	} );
+	wrap.append( button, ' ', status );
+	return wrap;
+}
+
 /** Builds the popup body in `doc` from untrusted details. */
 export function buildPopupContent(
 	doc: Document,
@@ -110,6 +161,7 @@ export function buildPopupContent(
 		link.textContent = __( 'More about this place', 'cairn-maps' );
 		root.appendChild( link );
 	}
+	root.appendChild( copyLinkButton( doc, details.id ) );
 	return root;
 }
 
@@ -146,7 +198,19 @@ export class PopupController {
 		private readonly markerUrl: string
 	) {}
 
-	async open( id: number, fallback?: { lng: number; lat: number } ) {
+	/**
+	 * Opens the popup of a place.
+	 * @param id          The place.
+	 * @param fallback    Where to open it when its details cannot be read.
+	 * @param options
+	 * @param options.returnFocus Where focus goes when the visitor closes the popup (the list
+	 *                            entry that opened it); looked up at that moment.
+	 */
+	async open(
+		id: number,
+		fallback?: { lng: number; lat: number },
+		options: { returnFocus?: ( () => HTMLElement | null ) | null } = {}
+	) {
 		const request = ++this.request;
 		const doc = this.map.getContainer().ownerDocument;
 		let details: MarkerDetails | null = null;
@@ -182,15 +246,49 @@ export class PopupController {
 				'cairn-maps'
 			);
 		}
+		this.replacing = true;
 		this.popup?.remove();
-		this.popup = new this.mapLib.Popup( {
+		this.replacing = false;
+		const popup = new this.mapLib.Popup( {
 			maxWidth: '320px',
 			focusAfterOpen: true,
 		} )
 			.setLngLat( [ position.lng, position.lat ] )
-			.setDOMContent( content )
-			.addTo( this.map );
+			.setDOMContent( content );
+		const onKey = ( event: KeyboardEvent ) => {
+			if ( event.key === 'Escape' ) {
+				event.stopPropagation();
+				popup.remove();
+			}
+		};
+		popup.on( 'open', () =>
+			popup.getElement()?.addEventListener( 'keydown', onKey )
+		);
+		popup.on( 'close', () => {
+			const element = popup.getElement();
+			element?.removeEventListener( 'keydown', onKey );
+			const active = doc.activeElement;
+			const focusWasHere =
+				! active ||
+				active === doc.body ||
+				( element?.contains( active ) ?? false );
+			if ( popup === this.popup ) {
+				this.popup = null;
+			}
+			if ( ! focusWasHere || this.replacing ) {
+				return;
+			}
+			const target =
+				options.returnFocus?.() ??
+				this.map.getCanvasContainer().querySelector( 'canvas' );
+			// After mapbox-gl has removed the popup's elements.
+			window.setTimeout( () => target?.focus(), 0 );
+		} );
+		this.popup = popup.addTo( this.map );
 	}
+
+	/** True while one popup replaces another (focus stays with the new one). */
+	private replacing = false;
 
 	close() {
 		this.request++;

@@ -12,6 +12,8 @@
 
 /** A prefetched feed: a `blob:` URL to use in place of the feed's address, and how to free it. */
 export interface PrefetchedMarkers {
+	/** The feed's body, for the places worker. */
+	blob: Blob;
 	url: string;
 	release: () => void;
 }
@@ -51,6 +53,7 @@ export function prefetchMarkers(
 			}
 			const objectUrl = URL.createObjectURL( blob );
 			return {
+				blob,
 				url: objectUrl,
 				release: () => URL.revokeObjectURL( objectUrl ),
 			};

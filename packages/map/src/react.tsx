@@ -4,13 +4,18 @@
  * itself starts in an effect, so server-side rendering gives the container and the browser the
  * canvas. One effect owns the map's whole life and always destroys it.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
 import { __ } from '@wordpress/i18n';
 
 import type { CairnMap as RuntimeMap } from './create-map';
 import { createMap } from './start';
 import type { MapErrorCode, MapLibSource } from './types';
+import type { PlacesController } from './places/controller';
+import { PlacesPanel } from './places/panel';
+
+export { PlacesPanel };
+export type { PlacesController };
 import type { Map as MapboxMap } from 'mapbox-gl';
 
 export interface CairnMapProps {
@@ -28,8 +33,13 @@ export interface CairnMapProps {
 	onReady?: ( map: MapboxMap ) => void;
 	/** Called with the error code when the map cannot be shown (the alert is on the page too). */
 	onError?: ( code: MapErrorCode ) => void;
-	/** Shown after the map (a list of its places, say). */
+	/** Shown after the map. */
 	children?: ReactNode;
+	/**
+	 * The places panel (search, groups, the list that follows the map) after the map, as the
+	 * WordPress block shows it. Default true.
+	 */
+	placesPanel?: boolean;
 }
 
 const HEIGHT = /^(?:[1-9]\d{0,3}|\d{1,4}\.\d{1,3})(px|em|rem|vh|svh|dvh)$/;
@@ -43,7 +53,10 @@ export function CairnMap( {
 	onReady,
 	onError,
 	children,
+	placesPanel = true,
 }: CairnMapProps ) {
+	const [ places, setPlaces ] = useState< PlacesController | null >( null );
+	const placesId = 'cairn-places-' + useId().replace( /[^\w-]/g, '' );
 	const hostRef = useRef< HTMLDivElement >( null );
 	const containerRef = useRef< HTMLDivElement >( null );
 	const callbacks = useRef( { onReady, onError } );
@@ -67,7 +80,17 @@ export function CairnMap( {
 		const map: RuntimeMap = createMap(
 			containerRef.current,
 			JSON.parse( key ),
-			{ host, mapLib, accessToken }
+			{
+				host,
+				mapLib,
+				accessToken,
+				onPlaces: placesPanel
+					? ( controller ) => {
+							setPlaces( controller );
+							return () => setPlaces( null );
+					  }
+					: undefined,
+			}
 		);
 		map.ready.then(
 			( ready ) => callbacks.current.onReady?.( ready ),
@@ -77,7 +100,7 @@ export function CairnMap( {
 			host.removeEventListener( 'cairn:map-error', onFailure );
 			map.destroy();
 		};
-	}, [ key, mapLib, accessToken ] );
+	}, [ key, mapLib, accessToken, placesPanel ] );
 
 	const height =
 		typeof config.height === 'string' && HEIGHT.test( config.height )
@@ -96,12 +119,27 @@ export function CairnMap( {
 					: undefined
 			}
 		>
+			{ places && (
+				<a className="wp-block-cairn-map__skip" href={ `#${ placesId }` }>
+					{ __( 'Skip the map', 'cairn-maps' ) }
+				</a>
+			) }
 			<div
 				ref={ containerRef }
 				className="wp-block-cairn-map__map"
 				role="region"
 				aria-label={ label ?? __( 'Interactive map', 'cairn-maps' ) }
 			/>
+			{ places && (
+				<div
+					id={ placesId }
+					className="wp-block-cairn-map__places"
+					role="region"
+					aria-label={ __( 'Places', 'cairn-maps' ) }
+				>
+					<PlacesPanel places={ places } />
+				</div>
+			) }
 			{ children }
 		</div>
 	);

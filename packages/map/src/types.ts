@@ -34,10 +34,20 @@ export interface MarkerSelection {
 /** How the markers of one group look: a colour, and optionally a PNG/JPEG icon. */
 export interface GroupStyle {
 	slug: string;
+	/** The group's name, plain text (the slug when the server gave none). */
+	name: string;
 	/** `#rrggbb`, or '' for the default colour. */
 	color: string;
 	/** URL of a PNG or JPEG icon, or '' for the default symbol. */
 	icon: string;
+}
+
+/** What the places panel offers visitors (block attribute `places`). */
+export interface PlacesConfig {
+	search: boolean;
+	groupFilter: boolean;
+	/** The list shows the places in view after each move (else every place). */
+	followMap: boolean;
 }
 
 /** A validated map configuration: code past `parseMapConfig` trusts it. */
@@ -63,6 +73,11 @@ export interface MapConfig {
 	markerUrl: string;
 	/** Looks of the marker groups (the first group of a marker decides). */
 	groupStyles: GroupStyle[];
+	places: PlacesConfig;
+	/** Label languages visitors may switch between; fewer than 2: no language control. */
+	languages: string[];
+	/** Units for distances: the site's. */
+	units: 'metric' | 'imperial';
 }
 
 /** The error codes of the DOM contract (`data-cairn-error`, `cairn:map-error`): see errors.ts. */
@@ -104,6 +119,10 @@ export type MapBlockAttributes = {
 	hash: boolean;
 	height: string;
 	cooperativeGestures: boolean;
+	/** Which parts of the visitors' places panel are shown. */
+	places: PlacesConfig;
+	/** Label languages visitors may switch between (the control shows with 2 or more). */
+	languages: string[];
 	anchor?: string;
 	className?: string;
 	align?: string;

@@ -2,7 +2,7 @@
  * The live preview: the same `createMap` runtime visitors get, inside the editor canvas.
  *
  * One effect owns the map's life and always destroys it. Settings that mapbox-gl can change in
- * place (camera, language, marker data) are applied to the running map; the rest recreate it.
+ * place (camera, language) are applied to the running map; the rest recreate it.
  * Panning the preview never writes the block's attributes: "Use current view" does that.
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
@@ -16,7 +16,7 @@ import type { MapBlockAttributes } from './types';
 export interface MapPreviewProps {
 	attributes: MapBlockAttributes;
 	accessToken: string;
-	/** Feed URL of the block's markers ('' for none). Changing it reloads the data in place. */
+	/** Feed URL of the block's markers ('' for none). Changing it recreates the map. */
 	markersUrl: string;
 	markerUrl: string;
 	/** Group colours and icons (the site's, as on the front end). */
@@ -59,8 +59,10 @@ export function MapPreview( {
 		cluster,
 		minZoom,
 		maxZoom,
-		Boolean( markersUrl ),
+		markersUrl,
 		groupStyles,
+		attributes.places,
+		attributes.languages,
 	] );
 
 	useEffect( () => {
@@ -125,12 +127,6 @@ export function MapPreview( {
 		map?.setLanguage( language );
 	}, [ map, language ] );
 
-	useEffect( () => {
-		const source = map?.getSource( 'cairn-markers' );
-		if ( source && source.type === 'geojson' && markersUrl ) {
-			source.setData( markersUrl );
-		}
-	}, [ map, markersUrl ] );
 
 	return (
 		<div
@@ -144,6 +140,12 @@ export function MapPreview( {
 				role="region"
 				aria-label={ __( 'Map preview', 'cairn-maps' ) }
 				style={ { height: attributes.height } }
+			/>
+			{ /* The places panel visitors get (search, groups, list), rendered by the runtime. */ }
+			<div
+				className="wp-block-cairn-map__places"
+				role="region"
+				aria-label={ __( 'Places', 'cairn-maps' ) }
 			/>
 		</div>
 	);

@@ -1,26 +1,67 @@
 /**
  * The map runtime as the plugin loads it (the `cairn-map-runtime` chunk): the package's
  * `createMap` with mapbox-gl bundled beside it and its stylesheet, for the front-end loader, the
- * editor preview and the marker Location panel. Headless pages get the same runtime from the npm
- * package, where mapbox-gl loads lazily instead.
+ * editor preview and the marker Location panel, and the places panel rendered with WordPress's
+ * React (`wp-element`, loaded with this chunk: see Blocks\View_Script). Headless pages get the same
+ * runtime from the npm package, where mapbox-gl loads lazily instead.
  */
 import mapboxgl from 'mapbox-gl';
 import 'mapbox-gl/dist/mapbox-gl.css';
+import { createElement, createRoot } from '@wordpress/element';
 
 import {
 	createMap as createRuntimeMap,
 	type CairnMap,
 	type CreateMapOptions,
 } from '../../../packages/map/src/create-map';
+import type { PlacesController } from '../../../packages/map/src/places/controller';
+import { PlacesPanel } from '../../../packages/map/src/places/panel';
 
-export type { CairnMap };
+export type { CairnMap, PlacesController };
+export { PlacesPanel };
+
+/**
+ * Renders the places panel into the server's `.wp-block-cairn-map__places` region, in place of
+ * the server's list (put back when the map goes). Null when the markup has no such region.
+ * @param host
+ * @param places
+ */
+export function mountPlacesPanel(
+	host: HTMLElement,
+	places: PlacesController
+): ( () => void ) | undefined {
+	const region = host.querySelector< HTMLElement >(
+		':scope > .wp-block-cairn-map__places'
+	);
+	if ( ! region ) {
+		return undefined;
+	}
+	let root: ReturnType< typeof createRoot >;
+	try {
+		root = createRoot( region );
+	} catch {
+		return undefined; // React could not be loaded: the server's list stays, upgraded.
+	}
+	const server = Array.from( region.childNodes );
+	region.replaceChildren();
+	root.render( createElement( PlacesPanel, { places } ) );
+	return () => {
+		root.unmount();
+		region.replaceChildren( ...server );
+	};
+}
 
 export function createMap(
 	container: unknown,
 	config: unknown,
 	options: Omit< CreateMapOptions, 'mapLib' > = {}
 ): CairnMap {
+	const host =
+		options.host ?? ( container instanceof HTMLElement ? container : null );
 	return createRuntimeMap( container, config, {
+		onPlaces: host
+			? ( places ) => mountPlacesPanel( host, places )
+			: undefined,
 		...options,
 		mapLib: mapboxgl,
 	} );

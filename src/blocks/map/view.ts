@@ -11,6 +11,39 @@ import {
 	type RenderedMap,
 } from '../../../packages/map/src/watch-maps';
 
+declare global {
+	interface Window {
+		/** React's scripts (WordPress's), loaded with the map: see plugin/Blocks/View_Script.php. */
+		cairnMapsScripts?: unknown;
+	}
+}
+
+let panelScripts: Promise< void > | null = null;
+
+/**
+ * Loads WordPress's React for the places panel, once, in order, just before the runtime. A script
+ * that cannot load leaves the map working with the server's list (the runtime checks).
+ */
+function loadPanelScripts(): Promise< void > {
+	panelScripts ??= ( async () => {
+		const urls = Array.isArray( window.cairnMapsScripts )
+			? window.cairnMapsScripts.filter(
+					( url ): url is string => typeof url === 'string'
+			  )
+			: [];
+		for ( const url of urls ) {
+			await new Promise< void >( ( resolve ) => {
+				const script = document.createElement( 'script' );
+				script.src = url;
+				script.onload = () => resolve();
+				script.onerror = () => resolve();
+				document.head.appendChild( script );
+			} );
+		}
+	} )();
+	return panelScripts;
+}
+
 async function start( {
 	host,
 	container,
@@ -22,6 +55,8 @@ async function start( {
 	);
 	const release = () => markers.then( ( feed ) => feed?.release() );
 	try {
+		// React first: the runtime chunk reads it when it is evaluated.
+		await loadPanelScripts();
 		const { createMap } = await import(
 			/* webpackChunkName: "cairn-map-runtime" */ './runtime'
 		);

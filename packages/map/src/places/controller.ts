@@ -1,0 +1,633 @@
+/**
+ * The places of one map and what a visitor does with them: one filter state (search text, groups
+ * switched off) that the map's clusters, the list and the announced count all follow.
+ *
+ * Framework-free: the React panel (places/panel.tsx) reads `getState()` through `subscribe()` and
+ * calls the actions; the map's source is fed from the places worker (places/client.ts).
+ */
+import type { GeoJSONSource, Map as MapboxMap } from 'mapbox-gl';
+import { __, _n, sprintf } from '@wordpress/i18n';
+
+import type { ListedPlace, ListResult } from './engine';
+import type { PlacesClient } from './client';
+import type { PopupController } from '../popup';
+import type { GroupStyle, MapConfig } from '../types';
+import { MARKERS_SOURCE } from '../markers-layer';
+import { LIMITS } from '../limits';
+import { localizeClassicStyle } from '../language';
+
+export type ListMode = 'view' | 'search' | 'all';
+
+export interface PlacesGroup extends GroupStyle {
+	count: number;
+}
+
+export interface PlacesState {
+	/** `loading` until the places are in, `error` when the feed could not be read. */
+	status: 'loading' | 'ready' | 'error';
+	/** Every place of the map. */
+	total: number;
+	/** The map's groups that have places, in the site's order. */
+	groups: PlacesGroup[];
+	search: string;
+	hidden: string[];
+	/** Places that pass the filter. */
+	matches: number;
+	mode: ListMode;
+	list: ListResult;
+	/** The visitor's position once located: the list is sorted by distance. */
+	origin: { lng: number; lat: number } | null;
+	/** The label language chosen by the visitor ('' before any choice). */
+	language: string;
+}
+
+/** Sent by the map's wrapper once the list and the map both show a new filter or view. */
+export interface PlacesChangeDetail {
+	search: string;
+	hiddenGroups: string[];
+	total: number;
+	inView: number;
+	mode: ListMode;
+}
+
+const PAGE_SIZE = LIMITS.markerList.maxItems;
+const LANGUAGE_KEY = 'cairn-maps-language';
+/** Places are revealed up to this zoom at least, so a chosen place is seen up close. */
+const CLOSE_ZOOM = 12;
+/** Events of moves the panel made itself (flying to a chosen place): the list stays as it is. */
+const OWN_MOVE = { cairnPlaces: true };
+
+type BBox = [ number, number, number, number ];
+
+const EMPTY_LIST: ListResult = { total: 0, page: 0, pages: 1, items: [] };
+
+function wrapLng( lng: number ): number {
+	return ( ( ( ( lng + 180 ) % 360 ) + 360 ) % 360 ) - 180;
+}
+
+/**
+ * The map's view as `[west, south, east, north]`, grown by `pad` of its size on each side.
+ * @param map
+ * @param pad
+ */
+export function viewBox( map: MapboxMap, pad = 0 ): BBox {
+	const bounds = map.getBounds();
+	if ( ! bounds ) {
+		return [ -180, -90, 180, 90 ];
+	}
+	let west = bounds.getWest();
+	let east = bounds.getEast();
+	const width = east - west;
+	const height = bounds.getNorth() - bounds.getSouth();
+	west -= width * pad;
+	east += width * pad;
+	const south = Math.max( -90, bounds.getSouth() - height * pad );
+	const north = Math.min( 90, bounds.getNorth() + height * pad );
+	if ( east - west >= 360 ) {
+		return [ -180, south, 180, north ];
+	}
+	const wrappedEast = wrapLng( east );
+	return [
+		wrapLng( west ),
+		south,
+		wrappedEast === -180 ? 180 : wrappedEast,
+		north,
+	];
+}
+
+/**
+ * Resolves once mapbox-gl has taken in the source's new data (or after a second).
+ * @param map
+ */
+function sourceLoaded( map: MapboxMap ): Promise< void > {
+	return new Promise( ( resolve ) => {
+		const done = () => {
+			map.off( 'sourcedata', onData );
+			window.clearTimeout( timer );
+			resolve();
+		};
+		const onData = ( event: { sourceId?: string; isSourceLoaded?: boolean } ) => {
+			if ( event.sourceId === MARKERS_SOURCE && event.isSourceLoaded ) {
+				done();
+			}
+		};
+		const timer = window.setTimeout( done, 1000 );
+		map.on( 'sourcedata', onData );
+	} );
+}
+
+export interface PlacesControllerOptions {
+	map: MapboxMap;
+	host: HTMLElement;
+	config: MapConfig;
+	client: PlacesClient;
+	popups: PopupController;
+	/** The feed as the page already downloaded it, or its address. */
+	source: Blob | string;
+	/** The feed could not be read: the map reports `markers`. */
+	onError: () => void;
+	/** The map shows its first places. */
+	onFirstDraw: () => void;
+}
+
+export class PlacesController {
+	private state: PlacesState;
+	private readonly listeners = new Set< () => void >();
+	private readonly map: MapboxMap;
+	private readonly host: HTMLElement;
+	private readonly config: MapConfig;
+	private readonly client: PlacesClient;
+	private readonly popups: PopupController;
+	private readonly region: HTMLElement;
+	private readonly cleanups: Array< () => void > = [];
+	private destroyed = false;
+	/** Filter requests are numbered: an answer to an older one is dropped. */
+	private filterSeq = 0;
+	private listSeq = 0;
+	private featuresBusy = false;
+	private featuresAgain = false;
+
+	constructor( options: PlacesControllerOptions ) {
+		this.map = options.map;
+		this.host = options.host;
+		this.config = options.config;
+		this.client = options.client;
+		this.popups = options.popups;
+		this.state = {
+			status: 'loading',
+			total: 0,
+			groups: [],
+			search: '',
+			hidden: [],
+			matches: 0,
+			mode: this.modeFor( '' ),
+			list: EMPTY_LIST,
+			origin: null,
+			language: '',
+		};
+		this.region = this.statusRegion();
+		this.restoreLanguage();
+		this.start( options );
+	}
+
+	/** The wrapper's one polite status region (created when the server rendered none). */
+	private statusRegion(): HTMLElement {
+		const found = this.host.querySelector< HTMLElement >(
+			':scope > .wp-block-cairn-map__status'
+		);
+		if ( found ) {
+			return found;
+		}
+		const region = this.host.ownerDocument.createElement( 'div' );
+		region.className = 'wp-block-cairn-map__status screen-reader-text';
+		region.setAttribute( 'role', 'status' );
+		region.setAttribute( 'aria-live', 'polite' );
+		this.host.appendChild( region );
+		this.cleanups.push( () => region.remove() );
+		return region;
+	}
+
+	private async start( options: PlacesControllerOptions ) {
+		const map = this.map;
+		let loaded;
+		try {
+			loaded = await this.client.load( options.source, {
+				clusterEnabled: this.config.cluster.enabled,
+				clusterRadius: this.config.cluster.radius,
+				clusterMaxZoom: LIMITS.cluster.maxZoom,
+				groups: this.config.groupStyles.map( ( style ) => ( {
+					slug: style.slug,
+					name: style.name,
+				} ) ),
+			} );
+		} catch {
+			if ( ! this.destroyed ) {
+				this.set( { status: 'error' } );
+				options.onError();
+				options.onFirstDraw();
+			}
+			return;
+		}
+		if ( this.destroyed ) {
+			return;
+		}
+		const counts = loaded.groups;
+		this.set( {
+			status: 'ready',
+			total: loaded.total,
+			matches: loaded.total,
+			groups: this.config.groupStyles
+				.filter( ( style ) => ( counts[ style.slug ] ?? 0 ) > 0 )
+				.map( ( style ) => ( {
+					...style,
+					count: counts[ style.slug ] ?? 0,
+				} ) ),
+		} );
+		const onMove = () => this.refreshFeatures();
+		const onMoveEnd = ( event: object ) => {
+			if ( ! ( event as { cairnPlaces?: boolean } ).cairnPlaces ) {
+				this.refreshList( true );
+			}
+		};
+		if ( this.config.cluster.enabled ) {
+			map.on( 'move', onMove );
+		}
+		map.on( 'moveend', onMoveEnd );
+		this.cleanups.push( () => {
+			map.off( 'move', onMove );
+			map.off( 'moveend', onMoveEnd );
+		} );
+		await this.refreshFeatures();
+		options.onFirstDraw();
+		await this.refreshList( false );
+		this.openFromAddress();
+	}
+
+	/** Redraws the map's clusters for the current view and filter; one request at a time. */
+	private async refreshFeatures(): Promise< void > {
+		if ( this.featuresBusy ) {
+			this.featuresAgain = true;
+			return;
+		}
+		this.featuresBusy = true;
+		this.featuresAgain = false;
+		try {
+			const features = await this.client.features(
+				viewBox( this.map, 0.5 ),
+				this.map.getZoom()
+			);
+			const source = this.map.getSource< GeoJSONSource >( MARKERS_SOURCE );
+			if ( ! this.destroyed && source ) {
+				const drawn = sourceLoaded( this.map );
+				source.setData( { type: 'FeatureCollection', features } );
+				await drawn;
+			}
+		} catch {
+			// Places not loaded: nothing to draw.
+		} finally {
+			this.featuresBusy = false;
+		}
+		if ( this.featuresAgain && ! this.destroyed ) {
+			await this.refreshFeatures();
+		}
+	}
+
+	private modeFor( search: string ): ListMode {
+		if ( search.trim() !== '' ) {
+			return 'search';
+		}
+		return this.config.places.followMap ? 'view' : 'all';
+	}
+
+	/**
+	 * Reads the list for the current filter, view and page; announces the count when asked.
+	 * @param announce
+	 * @param page
+	 */
+	private async refreshList( announce: boolean, page = 0 ): Promise< void > {
+		if ( this.state.status !== 'ready' ) {
+			return;
+		}
+		const seq = ++this.listSeq;
+		const mode = this.modeFor( this.state.search );
+		let list: ListResult;
+		try {
+			list = await this.client.list( {
+				bbox: mode === 'view' ? viewBox( this.map ) : null,
+				page,
+				pageSize: PAGE_SIZE,
+				origin: this.state.origin,
+			} );
+		} catch {
+			return;
+		}
+		if ( this.destroyed || seq !== this.listSeq ) {
+			return;
+		}
+		this.set( { list, mode } );
+		if ( announce ) {
+			this.announce();
+		}
+	}
+
+	private announce(): void {
+		const { list, mode, hidden, search } = this.state;
+		let text: string;
+		if ( mode === 'search' ) {
+			text = sprintf(
+				/* translators: 1: number of places, 2: the search text. */
+				_n(
+					'%1$d place matches “%2$s”',
+					'%1$d places match “%2$s”',
+					list.total,
+					'cairn-maps'
+				),
+				list.total,
+				search.trim().slice( 0, 100 )
+			);
+		} else if ( mode === 'view' ) {
+			text = sprintf(
+				/* translators: %d: number of places. */
+				_n( '%d place in view', '%d places in view', list.total, 'cairn-maps' ),
+				list.total
+			);
+		} else {
+			text = sprintf(
+				/* translators: %d: number of places. */
+				_n( '%d place', '%d places', list.total, 'cairn-maps' ),
+				list.total
+			);
+		}
+		if ( hidden.length > 0 ) {
+			text = sprintf(
+				/* translators: 1: "12 places in view", 2: number of hidden groups. */
+				_n(
+					'%1$s, %2$d group hidden',
+					'%1$s, %2$d groups hidden',
+					hidden.length,
+					'cairn-maps'
+				),
+				text,
+				hidden.length
+			);
+		}
+		this.region.textContent = text + '.';
+		this.notify();
+	}
+
+	/** Tells listeners (and the page: `cairn:places-change`) once the map has drawn. */
+	private notify(): void {
+		const detail: PlacesChangeDetail = {
+			search: this.state.search,
+			hiddenGroups: [ ...this.state.hidden ],
+			total: this.state.matches,
+			inView: this.state.list.total,
+			mode: this.state.mode,
+		};
+		const send = () => {
+			if ( this.destroyed ) {
+				return;
+			}
+			const view = this.host.ownerDocument.defaultView ?? window;
+			this.host.dispatchEvent(
+				new view.CustomEvent( 'cairn:places-change', {
+					bubbles: true,
+					detail,
+				} )
+			);
+		};
+		if ( this.featuresBusy ) {
+			// The clusters are still on their way: after they are drawn.
+			const wait = () => {
+				if ( this.featuresBusy ) {
+					window.setTimeout( wait, 5 );
+				} else {
+					this.map.once( 'render', send );
+					this.map.triggerRepaint();
+				}
+			};
+			wait();
+		} else {
+			this.map.once( 'render', send );
+			this.map.triggerRepaint();
+		}
+	}
+
+	private async applyFilter(): Promise< void > {
+		const seq = ++this.filterSeq;
+		const { search, hidden } = this.state;
+		let matches: number;
+		try {
+			matches = ( await this.client.filter( { search, hidden } ) ).count;
+		} catch {
+			return;
+		}
+		if ( this.destroyed || seq !== this.filterSeq ) {
+			return;
+		}
+		this.set( { matches } );
+		// The list first (a scan), the clusters after (a new index: the long part).
+		const list = this.refreshList( true );
+		await Promise.all( [ list, this.refreshFeatures() ] );
+	}
+
+	// --- What the panel reads -------------------------------------------------------------------
+
+	getState = (): PlacesState => this.state;
+
+	subscribe = ( listener: () => void ): ( () => void ) => {
+		this.listeners.add( listener );
+		return () => this.listeners.delete( listener );
+	};
+
+	private set( patch: Partial< PlacesState > ): void {
+		this.state = { ...this.state, ...patch };
+		this.listeners.forEach( ( listener ) => listener() );
+	}
+
+	get options(): MapConfig[ 'places' ] {
+		return this.config.places;
+	}
+
+	get units(): MapConfig[ 'units' ] {
+		return this.config.units;
+	}
+
+	get languages(): string[] {
+		return this.config.languages;
+	}
+
+	/** Places per page of the list. */
+	get pageSize(): number {
+		return PAGE_SIZE;
+	}
+
+	/** The page's language, for numbers and language names. */
+	get locale(): string {
+		return this.host.ownerDocument.documentElement.lang;
+	}
+
+	// --- What the panel does --------------------------------------------------------------------
+
+	setSearch = ( search: string ): void => {
+		const text = search.slice( 0, 200 );
+		if ( text === this.state.search ) {
+			return;
+		}
+		this.set( { search: text } );
+		this.applyFilter();
+	};
+
+	toggleGroup = ( slug: string ): void => {
+		if ( ! this.state.groups.some( ( group ) => group.slug === slug ) ) {
+			return; // A group the map does not have (any more).
+		}
+		const hidden = this.state.hidden.includes( slug )
+			? this.state.hidden.filter( ( item ) => item !== slug )
+			: [ ...this.state.hidden, slug ];
+		this.set( { hidden } );
+		this.applyFilter();
+	};
+
+	showAllGroups = (): void => {
+		if ( this.state.hidden.length > 0 ) {
+			this.set( { hidden: [] } );
+			this.applyFilter();
+		}
+	};
+
+	setPage = ( page: number ): void => {
+		this.refreshList( false, page );
+	};
+
+	/** Fits the map to every place that passes the filter. */
+	fitToResults = async (): Promise< void > => {
+		const { search, hidden } = this.state;
+		const result = await this.client.filter( { search, hidden } );
+		if ( ! result.bounds || this.destroyed ) {
+			return;
+		}
+		const [ west, south, east, north ] = result.bounds;
+		this.map.fitBounds(
+			[
+				[ west, south ],
+				[ east, north ],
+			],
+			{ padding: 40, maxZoom: CLOSE_ZOOM + 2 }
+		);
+	};
+
+	/**
+	 * Flies to a place and opens its popup; closing the popup returns focus to its list entry.
+	 * @param id
+	 */
+	choose = async ( id: number ): Promise< void > => {
+		const place = await this.client.reveal( id, this.map.getZoom() );
+		if ( ! place || this.destroyed ) {
+			return;
+		}
+		this.flyAndOpen( place, () =>
+			this.host.querySelector< HTMLElement >(
+				`.wp-block-cairn-map__places li[data-cairn-marker-id="${ place.id }"] button`
+			)
+		);
+	};
+
+	private flyAndOpen(
+		place: ListedPlace & { zoom: number },
+		returnFocus: ( () => HTMLElement | null ) | null
+	): void {
+		const map = this.map;
+		const zoom = Math.min(
+			map.getMaxZoom(),
+			Math.max( place.zoom, map.getZoom(), CLOSE_ZOOM )
+		);
+		const open = () =>
+			this.popups.open(
+				place.id,
+				{ lng: place.lng, lat: place.lat },
+				{ returnFocus }
+			);
+		map.once( 'moveend', open );
+		map.flyTo(
+			{ center: [ place.lng, place.lat ], zoom, essential: true },
+			OWN_MOVE
+		);
+	}
+
+	/** `?cairn-place=<id>` opens that place; anything else there is ignored. */
+	private async openFromAddress(): Promise< void > {
+		const view = this.host.ownerDocument.defaultView ?? window;
+		let value: string | null = null;
+		try {
+			value = new URL( view.location.href ).searchParams.get(
+				'cairn-place'
+			);
+		} catch {
+			return;
+		}
+		if ( ! value || ! /^[1-9]\d{0,15}$/.test( value ) ) {
+			return;
+		}
+		const place = await this.client.reveal(
+			Number( value ),
+			this.map.getZoom()
+		);
+		if ( place && ! this.destroyed ) {
+			this.flyAndOpen( place, null );
+		}
+	}
+
+	/** The visitor located themselves: the list is sorted by distance. */
+	setOrigin = ( origin: { lng: number; lat: number } | null ): void => {
+		this.set( { origin } );
+		this.refreshList( true );
+	};
+
+	/** Switches the label language, remembered for the visit. */
+	setLanguage = ( tag: string ): void => {
+		if ( ! this.config.languages.includes( tag ) ) {
+			return;
+		}
+		this.set( { language: tag } );
+		try {
+			this.host.ownerDocument.defaultView?.sessionStorage.setItem(
+				LANGUAGE_KEY,
+				tag
+			);
+		} catch {
+			// Storage refused (private mode): the choice lasts for this page.
+		}
+		this.applyLanguage( tag );
+	};
+
+	private applyLanguage( tag: string ): void {
+		try {
+			this.map.setLanguage( tag );
+		} catch {
+			// A style without localizable labels.
+		}
+		localizeClassicStyle( this.map, tag, [] );
+	}
+
+	private restoreLanguage(): void {
+		if ( this.config.languages.length < 2 ) {
+			return;
+		}
+		let stored: string | null = null;
+		try {
+			stored =
+				this.host.ownerDocument.defaultView?.sessionStorage.getItem(
+					LANGUAGE_KEY
+				) ?? null;
+		} catch {
+			return;
+		}
+		if ( stored && this.config.languages.includes( stored ) ) {
+			this.state = { ...this.state, language: stored };
+			const apply = () => this.applyLanguage( stored as string );
+			if ( this.map.isStyleLoaded() ) {
+				apply();
+			} else {
+				this.map.once( 'style.load', apply );
+			}
+		}
+	}
+
+	/** Expands a cluster: the map eases to the zoom where it breaks apart. */
+	expandCluster = async (
+		clusterId: number,
+		center: [ number, number ]
+	): Promise< void > => {
+		const zoom = await this.client.expansion( clusterId );
+		if ( zoom !== null && ! this.destroyed ) {
+			this.map.easeTo( { center, zoom } );
+		}
+	};
+
+	destroy(): void {
+		this.destroyed = true;
+		this.listeners.clear();
+		this.cleanups.forEach( ( cleanup ) => cleanup() );
+	}
+}

@@ -1,0 +1,336 @@
+/**
+ * The places panel: the visitors' way to every place of a map without a mouse — a search field,
+ * a group legend, the language of the labels and a list that follows the map, paged by 50.
+ * React around the framework-free places controller; the plugin renders it into the server's
+ * `.wp-block-cairn-map__places` region (React from WordPress), `<CairnMap>` renders it in an app.
+ * Every place title and group name is React text: never markup.
+ */
+import { useId, useState, useSyncExternalStore } from 'react';
+import type { CSSProperties, KeyboardEvent } from 'react';
+import { __, _n, sprintf } from '@wordpress/i18n';
+
+import type { PlacesController, PlacesState } from './controller';
+
+export interface PlacesPanelProps {
+	places: PlacesController;
+}
+
+function locale( places: PlacesController ): string | undefined {
+	return places.locale || undefined;
+}
+
+/**
+ * A distance in the site's units: metres/kilometres, or feet/miles.
+ * @param metres
+ * @param units
+ * @param lang
+ */
+export function formatDistance(
+	metres: number,
+	units: 'metric' | 'imperial',
+	lang?: string
+): string {
+	const format = ( value: number, unit: string, digits: number ) => {
+		try {
+			return new Intl.NumberFormat( lang, {
+				style: 'unit',
+				unit,
+				maximumFractionDigits: digits,
+			} ).format( value );
+		} catch {
+			return `${ value.toFixed( digits ) } ${ unit }`;
+		}
+	};
+	if ( units === 'imperial' ) {
+		const miles = metres / 1609.344;
+		return miles < 0.1
+			? format( Math.round( metres * 3.28084 ), 'foot', 0 )
+			: format( miles, 'mile', miles < 10 ? 1 : 0 );
+	}
+	return metres < 1000
+		? format( Math.round( metres / 10 ) * 10, 'meter', 0 )
+		: format( metres / 1000, 'kilometer', metres < 10_000 ? 1 : 0 );
+}
+
+function languageName( tag: string, lang?: string ): string {
+	try {
+		const names = new Intl.DisplayNames( lang ? [ lang ] : undefined, {
+			type: 'language',
+		} );
+		return names.of( tag ) ?? tag;
+	} catch {
+		return tag;
+	}
+}
+
+function SearchField( {
+	places,
+	state,
+}: {
+	places: PlacesController;
+	state: PlacesState;
+} ) {
+	const id = useId();
+	const [ text, setText ] = useState( state.search );
+	const change = ( value: string ) => {
+		setText( value );
+		places.setSearch( value );
+	};
+	const onKeyDown = ( event: KeyboardEvent< HTMLInputElement > ) => {
+		if ( event.key === 'Escape' && text !== '' ) {
+			event.preventDefault();
+			event.stopPropagation();
+			change( '' );
+		}
+	};
+	return (
+		<div className="wp-block-cairn-map__search">
+			<label htmlFor={ id }>{ __( 'Search places', 'cairn-maps' ) }</label>
+			<input
+				id={ id }
+				type="search"
+				value={ text }
+				autoComplete="off"
+				maxLength={ 200 }
+				onChange={ ( event ) => change( event.target.value ) }
+				onKeyDown={ onKeyDown }
+			/>
+		</div>
+	);
+}
+
+function GroupLegend( {
+	places,
+	state,
+}: {
+	places: PlacesController;
+	state: PlacesState;
+} ) {
+	const label = useId();
+	return (
+		<div
+			className="wp-block-cairn-map__groups"
+			role="group"
+			aria-labelledby={ label }
+		>
+			<span id={ label } className="wp-block-cairn-map__groups-title">
+				{ __( 'Groups', 'cairn-maps' ) }
+			</span>
+			{ state.groups.map( ( group ) => {
+				const shown = ! state.hidden.includes( group.slug );
+				return (
+					<button
+						key={ group.slug }
+						type="button"
+						className="wp-block-cairn-map__group"
+						data-cairn-group={ group.slug }
+						aria-pressed={ shown }
+						onClick={ () => places.toggleGroup( group.slug ) }
+					>
+						<span
+							className="wp-block-cairn-map__group-swatch"
+							aria-hidden="true"
+							style={
+								{
+									'--cairn-group-color':
+										group.color || undefined,
+									backgroundImage: group.icon
+										? `url(${ JSON.stringify( group.icon ) })`
+										: undefined,
+								} as CSSProperties
+							}
+						/>
+						{ group.name }{ ' ' }
+						<span className="wp-block-cairn-map__group-count">
+							{ sprintf(
+								/* translators: %d: number of places in the group. */
+								__( '(%d)', 'cairn-maps' ),
+								group.count
+							) }
+						</span>
+					</button>
+				);
+			} ) }
+			<button
+				type="button"
+				className="wp-block-cairn-map__groups-all"
+				disabled={ state.hidden.length === 0 }
+				onClick={ places.showAllGroups }
+			>
+				{ __( 'Show all', 'cairn-maps' ) }
+			</button>
+		</div>
+	);
+}
+
+function LanguageChoice( {
+	places,
+	state,
+}: {
+	places: PlacesController;
+	state: PlacesState;
+} ) {
+	const id = useId();
+	const lang = locale( places );
+	return (
+		<div className="wp-block-cairn-map__language">
+			<label htmlFor={ id }>{ __( 'Map labels', 'cairn-maps' ) }</label>
+			<select
+				id={ id }
+				value={ state.language || '' }
+				onChange={ ( event ) => places.setLanguage( event.target.value ) }
+			>
+				{ state.language === '' && (
+					<option value="">{ __( 'Default', 'cairn-maps' ) }</option>
+				) }
+				{ places.languages.map( ( tag ) => (
+					<option key={ tag } value={ tag } lang={ tag }>
+						{ languageName( tag, lang ) }
+					</option>
+				) ) }
+			</select>
+		</div>
+	);
+}
+
+function listTitle( state: PlacesState ): string {
+	if ( state.mode === 'search' ) {
+		return __( 'Matching places', 'cairn-maps' );
+	}
+	if ( state.origin ) {
+		return state.mode === 'view'
+			? __( 'Places in view, nearest first', 'cairn-maps' )
+			: __( 'Places, nearest first', 'cairn-maps' );
+	}
+	return state.mode === 'view'
+		? __( 'Places in view', 'cairn-maps' )
+		: __( 'All places', 'cairn-maps' );
+}
+
+function emptyText( state: PlacesState ): string {
+	if ( state.mode === 'search' ) {
+		return __( 'No place matches your search.', 'cairn-maps' );
+	}
+	return state.mode === 'view'
+		? __( 'No places in view. Zoom out or move the map.', 'cairn-maps' )
+		: __( 'No places to show.', 'cairn-maps' );
+}
+
+export function PlacesPanel( { places }: PlacesPanelProps ) {
+	const state = useSyncExternalStore(
+		places.subscribe,
+		places.getState,
+		places.getState
+	);
+	const titleId = useId();
+	const options = places.options;
+	const lang = locale( places );
+	const { list } = state;
+	const first = list.page * places.pageSize + 1;
+	const last = list.page * places.pageSize + list.items.length;
+	return (
+		<div className="wp-block-cairn-map__panel" aria-busy={ state.status === 'loading' }>
+			<h2 className="wp-block-cairn-map__markers-title">
+				{ sprintf(
+					/* translators: %d: number of places on the map. */
+					_n(
+						'%d place on this map',
+						'%d places on this map',
+						state.total,
+						'cairn-maps'
+					),
+					state.total
+				) }
+			</h2>
+			{ places.languages.length >= 2 && (
+				<LanguageChoice places={ places } state={ state } />
+			) }
+			{ options.search && state.total > 1 && (
+				<SearchField places={ places } state={ state } />
+			) }
+			{ options.groupFilter && state.groups.length > 1 && (
+				<GroupLegend places={ places } state={ state } />
+			) }
+			<p id={ titleId } className="wp-block-cairn-map__list-title">
+				{ listTitle( state ) }
+			</p>
+			{ list.items.length > 0 ? (
+				<ul
+					className="wp-block-cairn-map__list"
+					aria-labelledby={ titleId }
+				>
+					{ list.items.map( ( item ) => (
+						<li key={ item.id } data-cairn-marker-id={ item.id }>
+							<button
+								type="button"
+								className="wp-block-cairn-map__list-button"
+								onClick={ () => places.choose( item.id ) }
+							>
+								{ item.title ||
+									__( '(no title)', 'cairn-maps' ) }
+								{ item.distance !== undefined && (
+									<span className="wp-block-cairn-map__distance">
+										{ ' — ' }
+										{ formatDistance(
+											item.distance,
+											places.units,
+											lang
+										) }
+									</span>
+								) }
+							</button>
+						</li>
+					) ) }
+				</ul>
+			) : (
+				state.status === 'ready' && (
+					<p className="wp-block-cairn-map__empty">
+						{ emptyText( state ) }
+					</p>
+				)
+			) }
+			{ list.pages > 1 && (
+				<nav
+					className="wp-block-cairn-map__pages"
+					aria-label={ __( 'Pages of places', 'cairn-maps' ) }
+				>
+					<button
+						type="button"
+						disabled={ list.page === 0 }
+						onClick={ () => places.setPage( list.page - 1 ) }
+					>
+						{ __( 'Previous places', 'cairn-maps' ) }
+					</button>{ ' ' }
+					<span className="wp-block-cairn-map__page-info">
+						{ sprintf(
+							/* translators: 1: first place shown, 2: last place shown, 3: number of places. */
+							__( 'Places %1$d–%2$d of %3$d', 'cairn-maps' ),
+							first,
+							last,
+							list.total
+						) }
+					</span>{ ' ' }
+					<button
+						type="button"
+						disabled={ list.page >= list.pages - 1 }
+						onClick={ () => places.setPage( list.page + 1 ) }
+					>
+						{ __( 'Next places', 'cairn-maps' ) }
+					</button>
+				</nav>
+			) }
+			{ ( state.mode === 'search' || state.hidden.length > 0 ) &&
+				state.matches > 0 && (
+					<button
+						type="button"
+						className="wp-block-cairn-map__fit"
+						onClick={ places.fitToResults }
+					>
+						{ __( 'Show all results on the map', 'cairn-maps' ) }
+					</button>
+				) }
+		</div>
+	);
+}
+
+export default PlacesPanel;

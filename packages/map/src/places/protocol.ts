@@ -1,0 +1,103 @@
+/**
+ * The messages between the page and the places worker, and the one function that answers them
+ * (used by the worker, and on the page itself where workers cannot start).
+ */
+import {
+	PlacesEngine,
+	type EngineOptions,
+	type Filter,
+	type ListQuery,
+} from './engine';
+
+export type Request =
+	| { type: 'load'; source: Blob | string; options: EngineOptions }
+	| { type: 'filter'; filter: Filter }
+	| {
+			type: 'features';
+			bbox: [ number, number, number, number ];
+			zoom: number;
+	  }
+	| { type: 'list'; query: ListQuery }
+	| { type: 'expansion'; clusterId: number }
+	| { type: 'reveal'; placeId: number; zoom: number };
+
+export type Message = Request & { id: number };
+
+export type Reply =
+	| { id: number; ok: true; result: unknown }
+	| { id: number; ok: false; error: string };
+
+/** Fetches and parses the feed: a Blob the page already downloaded, or its address. */
+async function readFeed( source: Blob | string ): Promise< unknown > {
+	if ( typeof source !== 'string' ) {
+		return JSON.parse( await source.text() );
+	}
+	const response = await fetch( source, {
+		credentials: 'same-origin',
+		headers: { Accept: 'application/geo+json, application/json' },
+	} );
+	if ( ! response.ok ) {
+		throw new Error( `The feed answered ${ response.status }.` );
+	}
+	return response.json();
+}
+
+/** Answers one request; the engine lives as long as the answerer. */
+export function createAnswerer(): ( message: Message ) => Promise< Reply > {
+	let engine: PlacesEngine | null = null;
+	return async ( message ) => {
+		try {
+			if ( message.type === 'load' ) {
+				const feed = await readFeed( message.source );
+				engine = new PlacesEngine( message.options );
+				return { id: message.id, ok: true, result: engine.load( feed ) };
+			}
+			if ( ! engine ) {
+				throw new Error( 'No places are loaded.' );
+			}
+			switch ( message.type ) {
+				case 'filter':
+					return {
+						id: message.id,
+						ok: true,
+						result: engine.setFilter( message.filter ),
+					};
+				case 'features':
+					return {
+						id: message.id,
+						ok: true,
+						result: engine.mapFeatures( message.bbox, message.zoom ),
+					};
+				case 'list':
+					return {
+						id: message.id,
+						ok: true,
+						result: engine.list( message.query ),
+					};
+				case 'expansion':
+					return {
+						id: message.id,
+						ok: true,
+						result: engine.expansionZoom( message.clusterId ),
+					};
+				case 'reveal':
+					return {
+						id: message.id,
+						ok: true,
+						result: engine.reveal( message.placeId, message.zoom ),
+					};
+			}
+		} catch ( error ) {
+			return {
+				id: message.id,
+				ok: false,
+				error: error instanceof Error ? error.message : String( error ),
+			};
+		}
+		return {
+			id: ( message as { id: number } ).id,
+			ok: false,
+			error: 'Unknown request.',
+		};
+	};
+}

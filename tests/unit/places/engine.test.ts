@@ -1,0 +1,226 @@
+/**
+ * The places engine: filter, clusters, list in view, search and reveal over real Supercluster and
+ * KDBush indexes.
+ */
+import {
+	PlacesEngine,
+	distance,
+	fold,
+	queryWords,
+} from '../../../packages/map/src/places/engine';
+
+function feed( places: Array< [ number, string, number, number, string[] ] > ) {
+	return {
+		type: 'FeatureCollection',
+		features: places.map( ( [ id, title, lng, lat, groups ] ) => ( {
+			type: 'Feature',
+			id,
+			geometry: { type: 'Point', coordinates: [ lng, lat ] },
+			properties: { title, groups },
+		} ) ),
+	};
+}
+
+function engine( clusterEnabled = true ) {
+	return new PlacesEngine( {
+		clusterEnabled,
+		clusterRadius: 80,
+		clusterMaxZoom: 16,
+		groups: [
+			{ slug: 'cafes', name: 'Cafés' },
+			{ slug: 'parks', name: 'Parks' },
+		],
+	} );
+}
+
+const PARIS = feed( [
+	[ 1, 'Café de Flore', 2.3327, 48.854, [ 'cafes' ] ],
+	[ 2, 'Les Deux Magots', 2.3333, 48.8539, [ 'cafes' ] ],
+	[ 3, 'Jardin du Luxembourg', 2.3372, 48.8462, [ 'parks' ] ],
+	[ 4, 'Parc Monceau', 2.3088, 48.8795, [ 'parks', 'cafes' ] ],
+	[ 5, 'Ålesund harbour', 6.15, 62.47, [] ],
+] );
+
+describe( 'places engine', () => {
+	it( 'reads the feed, skipping what is not a place', () => {
+		const places = engine();
+		const loaded = places.load( {
+			features: [
+				...PARIS.features,
+				{ id: 'x', geometry: { coordinates: [ 0, 0 ] } },
+				{ id: 9, geometry: { coordinates: [ 200, 0 ] } },
+				{ id: 1, geometry: { coordinates: [ 0, 0 ] } }, // Duplicate id.
+				null,
+			],
+		} );
+		expect( loaded ).toEqual( {
+			total: 5,
+			groups: { cafes: 3, parks: 2 },
+		} );
+		expect( engine().load( 'nonsense' ).total ).toBe( 0 );
+	} );
+
+	it( 'searches titles and group names, whatever the accents and case', () => {
+		const places = engine();
+		places.load( PARIS );
+		expect( places.setFilter( { search: 'CAFE', hidden: [] } ).count ).toBe(
+			3 // "Café de Flore", and the two places of the group "Cafés".
+		);
+		expect( places.setFilter( { search: 'alesund', hidden: [] } ).count ).toBe( 1 );
+		expect( places.setFilter( { search: 'deux magots', hidden: [] } ).count ).toBe(
+			1
+		);
+		expect( places.setFilter( { search: 'zzz', hidden: [] } ) ).toEqual( {
+			count: 0,
+			bounds: null,
+		} );
+		// Any length or script is only text.
+		expect(
+			places.setFilter( { search: '<img src=x>'.repeat( 5000 ), hidden: [] } )
+				.count
+		).toBe( 0 );
+		expect( places.setFilter( { search: '東京 🗺️', hidden: [] } ).count ).toBe( 0 );
+	} );
+
+	it( 'hides a group: a place stays while one of its groups is shown; unknown groups are ignored', () => {
+		const places = engine();
+		places.load( PARIS );
+		const result = places.setFilter( {
+			search: '',
+			hidden: [ 'cafes', 'gone' ],
+		} );
+		expect( result.count ).toBe( 3 ); // Two parks (one also a café) and the ungrouped place.
+		const listed = places.list( { bbox: null, page: 0, pageSize: 50 } );
+		expect( listed.items.map( ( item ) => item.id ).sort() ).toEqual( [
+			3, 4, 5,
+		] );
+	} );
+
+	it( 'clusters only what passes the filter', () => {
+		const places = engine();
+		places.load( PARIS );
+		const world: [ number, number, number, number ] = [ -180, -85, 180, 85 ];
+		const count = ( features: ReturnType< PlacesEngine[ 'mapFeatures' ] > ) =>
+			features.reduce(
+				( sum, feature ) =>
+					sum +
+					( 'point_count' in feature.properties
+						? feature.properties.point_count
+						: 1 ),
+				0
+			);
+		expect( count( places.mapFeatures( world, 3 ) ) ).toBe( 5 );
+		places.setFilter( { search: '', hidden: [ 'parks' ] } );
+		expect( count( places.mapFeatures( world, 3 ) ) ).toBe( 4 );
+		const paris = places
+			.mapFeatures( world, 3 )
+			.find( ( feature ) => 'point_count' in feature.properties );
+		expect( paris?.properties ).toMatchObject( { point_count: 3 } );
+	} );
+
+	it( 'lists the places in view, by title, in pages', () => {
+		const places = engine();
+		places.load( PARIS );
+		const paris: [ number, number, number, number ] = [ 2.2, 48.8, 2.4, 48.9 ];
+		const first = places.list( { bbox: paris, page: 0, pageSize: 3 } );
+		expect( first ).toMatchObject( { total: 4, page: 0, pages: 2 } );
+		expect( first.items.map( ( item ) => item.title ) ).toEqual( [
+			'Café de Flore',
+			'Jardin du Luxembourg',
+			'Les Deux Magots',
+		] );
+		const second = places.list( { bbox: paris, page: 7, pageSize: 3 } );
+		expect( second.page ).toBe( 1 );
+		expect( second.items.map( ( item ) => item.title ) ).toEqual( [
+			'Parc Monceau',
+		] );
+	} );
+
+	it( 'lists across the antimeridian', () => {
+		const places = engine();
+		places.load(
+			feed( [
+				[ 1, 'Fiji', 178, -17, [] ],
+				[ 2, 'Samoa', -172, -13, [] ],
+				[ 3, 'Paris', 2, 48, [] ],
+			] )
+		);
+		const list = places.list( {
+			bbox: [ 170, -30, -160, 0 ],
+			page: 0,
+			pageSize: 50,
+		} );
+		expect( list.items.map( ( item ) => item.title ) ).toEqual( [
+			'Fiji',
+			'Samoa',
+		] );
+	} );
+
+	it( 'sorts by distance from the visitor, nearest first', () => {
+		const places = engine();
+		places.load( PARIS );
+		const list = places.list( {
+			bbox: null,
+			page: 0,
+			pageSize: 2,
+			origin: { lng: 2.309, lat: 48.879 },
+		} );
+		expect( list.items.map( ( item ) => item.id ) ).toEqual( [ 4, 1 ] );
+		expect( list.items[ 0 ]!.distance ).toBeLessThan( 100 );
+	} );
+
+	it( 'reveals a place inside a cluster at the zoom where it stands alone', () => {
+		const places = engine();
+		places.load( PARIS );
+		const place = places.reveal( 2, 3 );
+		expect( place ).toMatchObject( { id: 2, title: 'Les Deux Magots' } );
+		expect( place!.zoom ).toBeGreaterThan( 10 );
+		const features = places.mapFeatures(
+			[ 2.3, 48.84, 2.36, 48.87 ],
+			place!.zoom
+		);
+		expect(
+			features.some(
+				( feature ) =>
+					! ( 'cluster' in feature.properties ) && feature.id === 2
+			)
+		).toBe( true );
+		expect( places.reveal( 999, 3 ) ).toBeNull();
+	} );
+
+	it( 'keeps recent indexes: switching back costs no new index', () => {
+		const places = engine();
+		places.load( PARIS );
+		places.setFilter( { search: '', hidden: [ 'parks' ] } );
+		const features = places.mapFeatures( [ -180, -85, 180, 85 ], 0 );
+		places.setFilter( { search: '', hidden: [] } );
+		places.setFilter( { search: '', hidden: [ 'parks' ] } );
+		expect( places.mapFeatures( [ -180, -85, 180, 85 ], 0 ) ).toEqual(
+			features
+		);
+	} );
+
+	it( 'gives every place that passes the filter when clustering is off', () => {
+		const places = engine( false );
+		places.load( PARIS );
+		expect( places.mapFeatures( [ 0, 0, 1, 1 ], 3 ) ).toHaveLength( 5 );
+	} );
+} );
+
+describe( 'text helpers', () => {
+	it( 'folds accents and case', () => {
+		expect( fold( 'Café ÅLESUND Straße' ) ).toBe( 'cafe alesund straße' );
+		expect( queryWords( '  Café,  de   FLORE ' ) ).toEqual( [
+			'cafe',
+			'de',
+			'flore',
+		] );
+		expect( queryWords( 'x '.repeat( 100 ) ) ).toHaveLength( 16 );
+	} );
+
+	it( 'measures great-circle distances', () => {
+		expect(
+			distance( { lng: 2.3522, lat: 48.8566 }, { lng: -0.1276, lat: 51.5072 } )
+		).toBeCloseTo( 343_500, -3 );
+	} );
+} );
