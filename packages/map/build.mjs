@@ -69,21 +69,54 @@ execFileSync(
 	{ stdio: 'inherit' }
 );
 
-// What an app's bundler ships for `import { … } from '@cairn-maps/map'` before mapbox-gl loads.
+// What an app's bundler ships for `import { … } from '@cairn-maps/map'` before a map starts: the
+// entry and what it imports statically. mapbox-gl and the places chunk (worker, controller) load
+// when the first map starts; the places chunk is measured on its own.
 const measured = await esbuild.build( {
 	absWorkingDir: here,
-	entryPoints: [ 'src/index.ts' ],
+	entryPoints: { index: 'src/index.ts' },
 	bundle: true,
+	splitting: true,
 	minify: true,
 	format: 'esm',
 	platform: 'browser',
 	external: [ 'mapbox-gl' ],
+	outdir: 'measure',
 	write: false,
 	logLevel: 'silent',
 } );
-const bytes = measured.outputFiles[ 0 ].contents;
+const outputs = new Map(
+	measured.outputFiles.map( ( file ) => [
+		path.basename( file.path ),
+		file.contents,
+	] )
+);
+const staticClosure = ( name, seen = new Set() ) => {
+	if ( seen.has( name ) || ! outputs.has( name ) ) {
+		return seen;
+	}
+	seen.add( name );
+	const text = Buffer.from( outputs.get( name ) ).toString( 'utf8' );
+	for ( const match of text.matchAll( /(?:^|[;}])\s*import\s*(?:[^"'()]*?from\s*)?["']\.\/([\w.-]+)["']/g ) ) {
+		staticClosure( match[ 1 ], seen );
+	}
+	return seen;
+};
+const entryFiles = staticClosure( 'index.js' );
+const bytes = Buffer.concat(
+	[ ...entryFiles ].map( ( name ) => Buffer.from( outputs.get( name ) ) )
+);
 const gzip = zlib.gzipSync( bytes, { level: 9 } ).length;
-const sizes = { minified: bytes.length, gzip };
+const lazy = Buffer.concat(
+	[ ...outputs.keys() ]
+		.filter( ( name ) => ! entryFiles.has( name ) && name.endsWith( '.js' ) )
+		.map( ( name ) => Buffer.from( outputs.get( name ) ) )
+);
+const sizes = {
+	minified: bytes.length,
+	gzip,
+	placesChunkGzip: zlib.gzipSync( lazy, { level: 9 } ).length,
+};
 fs.writeFileSync(
 	path.join( dist, 'size.json' ),
 	JSON.stringify( sizes, null, '\t' ) + '\n'
@@ -93,5 +126,7 @@ console.log(
 		1
 	) } kB minified, ${ ( sizes.gzip / 1024 ).toFixed(
 		1
-	) } kB gzip (without mapbox-gl)`
+	) } kB gzip (without mapbox-gl); places chunk ${ (
+		sizes.placesChunkGzip / 1024
+	).toFixed( 1 ) } kB gzip, loaded when a map starts`
 );

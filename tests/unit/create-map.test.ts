@@ -80,6 +80,42 @@ class MockMap {
 		this.sources[ id ] = source;
 		return this;
 	}
+	getSource( id: string ) {
+		const source = this.sources[ id ];
+		return source
+			? {
+					type: source.type,
+					setData: ( data: unknown ) => {
+						source.data = data;
+						// mapbox-gl reports the new data taken in.
+						setTimeout( () =>
+							this.fire( 'sourcedata', {
+								sourceId: id,
+								isSourceLoaded: true,
+							} )
+						);
+					},
+			  }
+			: undefined;
+	}
+	getBounds() {
+		return {
+			getWest: () => -180,
+			getEast: () => 180,
+			getSouth: () => -85,
+			getNorth: () => 85,
+		};
+	}
+	getZoom() {
+		return 2;
+	}
+	triggerRepaint() {
+		setTimeout( () => this.fire( 'render' ) );
+	}
+	isStyleLoaded() {
+		return true;
+	}
+	setLanguage() {}
 	addLayer( layer: {
 		id: string;
 		paint?: Record< string, unknown >;
@@ -210,6 +246,21 @@ function alerts( host: HTMLElement ) {
 }
 
 const tick = () => new Promise( ( resolve ) => setTimeout( resolve, 5 ) );
+
+/** The feed's requests (the places engine reads it with fetch where nothing was prefetched). */
+let fetched: string[] = [];
+beforeEach( () => {
+	( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+		async ( url: string ) => {
+			fetched.push( url );
+			return {
+				ok: true,
+				status: 200,
+				json: async () => ( { type: 'FeatureCollection', features: [] } ),
+			};
+		}
+	);
+} );
 
 // jsdom has no WebGL: the runtime's probe for parallel shader linking finds none.
 HTMLCanvasElement.prototype.getContext = ( () =>
@@ -392,6 +443,7 @@ describe( 'mapbox-gl error events', () => {
 
 	it( 'ignores a tile failure after load', async () => {
 		const { host, cairn, map } = started();
+		map.fire( 'style.load' );
 		map.fire( 'load' );
 		await expect( cairn.ready ).resolves.toBe( map );
 		map.fire( 'error', { error: { status: 500 }, sourceId: 'composite' } );
@@ -468,7 +520,11 @@ describe( 'mapbox-gl error events', () => {
 
 describe( 'markers on the map', () => {
 	function withFeed(
-		markers?: Promise< { url: string; release: () => void } | null >
+		markers?: Promise< {
+			blob: Blob;
+			url: string;
+			release: () => void;
+		} | null >
 	) {
 		const parts = block();
 		const cairn = createMap(
@@ -482,27 +538,75 @@ describe( 'markers on the map', () => {
 		return { ...parts, cairn, map, ready };
 	}
 
-	it( 'reads the feed from its address when nothing was prefetched', () => {
+	const FEED = {
+		type: 'FeatureCollection',
+		features: [
+			{
+				type: 'Feature',
+				id: 7,
+				geometry: { type: 'Point', coordinates: [ 2.35, 48.85 ] },
+				properties: { title: 'Paris', groups: [] },
+			},
+			{
+				type: 'Feature',
+				id: 8,
+				geometry: { type: 'Point', coordinates: [ 2.36, 48.86 ] },
+				properties: { title: 'Paris too', groups: [] },
+			},
+		],
+	};
+	const feedBlob = () =>
+		new Blob( [ JSON.stringify( FEED ) ], { type: 'application/json' } );
+	/** What the places engine put in the map's source, once it has. */
+	async function drawn( map: MockMap ) {
+		for ( let i = 0; i < 100; i++ ) {
+			const data = map.sources[ 'cairn-markers' ]?.data as
+				| { features: Array< { properties: Record< string, unknown > } > }
+				| undefined;
+			if ( data?.features.length ) {
+				return data.features;
+			}
+			await tick();
+		}
+		return [];
+	}
+	beforeEach( () => {
+		fetched = [];
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async ( url: string ) => {
+				fetched.push( url );
+				return { ok: true, status: 200, json: async () => FEED };
+			}
+		);
+	} );
+
+	it( 'reads the feed from its address when nothing was prefetched; the source holds what the places engine clustered', async () => {
 		const { map } = withFeed();
 		expect( map.sources[ 'cairn-markers' ] ).toBeUndefined();
 		map.fire( 'style.load' );
-		expect( map.sources[ 'cairn-markers' ] ).toMatchObject( {
-			type: 'geojson',
-			data: 'https://example.test/feed',
+		const features = await drawn( map );
+		expect( fetched ).toEqual( [ 'https://example.test/feed' ] );
+		// Clustered by the engine, not by mapbox-gl: the two places are one cluster at zoom 2.
+		expect( map.sources[ 'cairn-markers' ] ).not.toHaveProperty( 'cluster' );
+		expect( features ).toHaveLength( 1 );
+		expect( features[ 0 ]!.properties ).toMatchObject( {
 			cluster: true,
+			point_count: 2,
 		} );
 	} );
 
-	it( 'hands a prefetched feed to mapbox-gl and frees it with the map', async () => {
+	it( 'hands a prefetched feed to the places engine and frees it with the map', async () => {
 		const release = jest.fn();
 		const { map, cairn } = withFeed(
-			Promise.resolve( { url: 'blob:https://example.test/1', release } )
+			Promise.resolve( {
+				blob: feedBlob(),
+				url: 'blob:https://example.test/1',
+				release,
+			} )
 		);
 		map.fire( 'style.load' );
-		await tick();
-		expect( map.sources[ 'cairn-markers' ]!.data ).toBe(
-			'blob:https://example.test/1'
-		);
+		expect( await drawn( map ) ).toHaveLength( 1 );
+		expect( fetched ).toEqual( [] );
 		expect( release ).not.toHaveBeenCalled();
 		cairn.destroy();
 		expect( release ).toHaveBeenCalledTimes( 1 );
@@ -511,14 +615,24 @@ describe( 'markers on the map', () => {
 	it( 'falls back to the address when the prefetch failed', async () => {
 		const { map } = withFeed( Promise.resolve( null ) );
 		map.fire( 'style.load' );
-		await tick();
-		expect( map.sources[ 'cairn-markers' ]!.data ).toBe(
-			'https://example.test/feed'
+		expect( await drawn( map ) ).toHaveLength( 1 );
+		expect( fetched ).toEqual( [ 'https://example.test/feed' ] );
+	} );
+
+	it( 'reports `markers` when the feed cannot be read, and the map still works', async () => {
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async () => ( { ok: false, status: 500, json: async () => ( {} ) } )
 		);
+		const { map, host, cairn } = withFeed();
+		map.fire( 'style.load' );
+		map.fire( 'load' );
+		await expect( cairn.ready ).resolves.toBe( map );
+		expect( alerts( host ) ).toEqual( [ 'markers' ] );
 	} );
 
 	it( 'is ready only once the markers are on the map, even when the base map was quicker', async () => {
 		let arrive: ( feed: {
+			blob: Blob;
 			url: string;
 			release: () => void;
 		} ) => void = () => undefined;
@@ -530,11 +644,15 @@ describe( 'markers on the map', () => {
 		await tick();
 		expect( ready ).not.toHaveBeenCalled();
 		expect( host.dataset.cairnState ).toBe( 'loading' );
-		arrive( { url: 'blob:https://example.test/2', release: () => {} } );
-		await tick();
-		expect( map.sources[ 'cairn-markers' ] ).toBeDefined();
-		expect( ready ).not.toHaveBeenCalled();
-		map.fire( 'idle' );
+		arrive( {
+			blob: feedBlob(),
+			url: 'blob:https://example.test/2',
+			release: () => {},
+		} );
+		expect( await drawn( map ) ).toHaveLength( 1 );
+		for ( let i = 0; i < 20 && ! ready.mock.calls.length; i++ ) {
+			await tick();
+		}
 		expect( ready ).toHaveBeenCalledTimes( 1 );
 		expect( host.dataset.cairnState ).toBe( 'ready' );
 	} );
@@ -542,6 +660,7 @@ describe( 'markers on the map', () => {
 	it( 'frees a feed that arrives after the map was removed', async () => {
 		const release = jest.fn();
 		let arrive: ( feed: {
+			blob: Blob;
 			url: string;
 			release: () => void;
 		} ) => void = () => undefined;
@@ -550,7 +669,7 @@ describe( 'markers on the map', () => {
 		);
 		map.fire( 'style.load' );
 		cairn.destroy();
-		arrive( { url: 'blob:https://example.test/3', release } );
+		arrive( { blob: feedBlob(), url: 'blob:https://example.test/3', release } );
 		await tick();
 		expect( release ).toHaveBeenCalledTimes( 1 );
 		expect( map.sources[ 'cairn-markers' ] ).toBeUndefined();
@@ -577,10 +696,11 @@ describe( 'markers on the map', () => {
 			[ 'DIN Pro Medium', 'Arial Unicode MS Regular' ],
 		],
 		[ "mapbox-gl's default without labels", { layers: [] }, undefined ],
-	] )( 'cluster counts use %s', ( _label, style, font ) => {
+	] )( 'cluster counts use %s', async ( _label, style, font ) => {
 		const { map } = withFeed();
 		map.style = style;
 		map.fire( 'style.load' );
+		await drawn( map );
 		expect(
 			map.layers[ 'cairn-cluster-count' ]!.layout[ 'text-font' ]
 		).toEqual( font );

@@ -12,7 +12,7 @@ describe( 'getEditorData', () => {
 		( window as { cairnMapsEditor?: unknown } ).cairnMapsEditor = {
 			accessToken: 'pk.x.y',
 			groupStyles: [
-				{ slug: 'peaks', color: '#aa0000', icon: '' },
+				{ slug: 'peaks', name: 'Peaks <b>', color: '#aa0000', icon: '' },
 				{
 					slug: 'huts',
 					color: 'red',
@@ -24,9 +24,15 @@ describe( 'getEditorData', () => {
 			],
 		};
 		expect( getEditorData().groupStyles ).toEqual( [
-			{ slug: 'peaks', color: '#aa0000', icon: '' },
-			{ slug: 'huts', color: '', icon: 'https://example.test/hut.png' },
-			{ slug: 'x', color: '#000000', icon: '' },
+			// The name is plain text (React renders it as such); a missing one is the slug.
+			{ slug: 'peaks', name: 'Peaks <b>', color: '#aa0000', icon: '' },
+			{
+				slug: 'huts',
+				name: 'huts',
+				color: '',
+				icon: 'https://example.test/hut.png',
+			},
+			{ slug: 'x', name: 'x', color: '#000000', icon: '' },
 		] );
 	} );
 

@@ -19,8 +19,7 @@ import { PINNED_MAP_OPTIONS } from './limits';
 import { upgradeMarkerList } from './marker-list';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
 import { PopupController } from './popup';
-import { createPlacesClient } from './places/client';
-import { PlacesController } from './places/controller';
+import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
 import { compilesShadersInParallel } from './webgl';
 import { checkToken } from './token';
@@ -392,7 +391,13 @@ function startMap(
 	// clusters it and feeds the map's source. `ready` waits for their first drawing.
 	let places: PlacesController | null = null;
 	let firstDraw: Promise< void > = Promise.resolve();
-	const addMarkers = ( feed: PrefetchedMarkers | null ) => {
+	const addMarkers = (
+		feed: PrefetchedMarkers | null,
+		{
+			createPlacesClient,
+			PlacesController: Controller,
+		}: typeof import('./places/setup')
+	) => {
 		if ( removed ) {
 			return Promise.resolve();
 		}
@@ -416,7 +421,7 @@ function startMap(
 				}
 			)
 		);
-		const controller = new PlacesController( {
+		const controller = new Controller( {
 			map,
 			host,
 			config,
@@ -453,8 +458,13 @@ function startMap(
 		const styled = new Promise< void >( ( resolve ) =>
 			map.once( 'style.load', () => resolve() )
 		);
-		firstDraw = Promise.all( [ prefetched, styled ] ).then( ( [ feed ] ) =>
-			addMarkers( feed )
+		// The places chunk downloads while the style does.
+		const setup = import( /* webpackChunkName: "cairn-map-places" */ './places/setup' );
+		firstDraw = Promise.all( [ prefetched, styled, setup ] ).then(
+			( [ feed, , module ] ) => addMarkers( feed, module ),
+			() => {
+				fail( 'markers' );
+			}
 		);
 	}
 

@@ -30,7 +30,17 @@ export type Reply =
 /** Fetches and parses the feed: a Blob the page already downloaded, or its address. */
 async function readFeed( source: Blob | string ): Promise< unknown > {
 	if ( typeof source !== 'string' ) {
-		return JSON.parse( await source.text() );
+		return JSON.parse(
+			typeof source.text === 'function'
+				? await source.text()
+				: await new Promise< string >( ( resolve, reject ) => {
+						// Older engines (and jsdom) without Blob#text.
+						const reader = new FileReader();
+						reader.onload = () => resolve( String( reader.result ) );
+						reader.onerror = () => reject( reader.error );
+						reader.readAsText( source );
+				  } )
+		);
 	}
 	const response = await fetch( source, {
 		credentials: 'same-origin',
