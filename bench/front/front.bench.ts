@@ -20,6 +20,12 @@ import Supercluster from 'supercluster';
 
 import { MapsService } from '../../tests/e2e/fixtures/maps-service';
 import { PLUGIN_PATH, ROOT, gzipSize, startSite, type BenchSite } from './site';
+import {
+	instrumentPlaces,
+	measurePlaces,
+	type PlacesRun,
+	type PlacesSample,
+} from './places';
 
 const SIZES = ( process.env.CAIRN_BENCH_SIZES ?? '0,1000,10000,100000' )
 	.split( ',' )
@@ -28,6 +34,10 @@ const OURS_RUNS = Number( process.env.CAIRN_BENCH_RUNS ?? 3 );
 const BASELINE_CAP_MS = Number(
 	process.env.CAIRN_BENCH_BASELINE_CAP ?? 60_000
 );
+/** Repetitions of each places-panel interaction per page (0: skip them). */
+const PLACES_REPEAT = Number( process.env.CAIRN_BENCH_PLACES_REPEAT ?? 3 );
+/** How many of the OURS_RUNS pages per size also run those interactions. */
+const PLACES_RUNS = Number( process.env.CAIRN_BENCH_PLACES_RUNS ?? 2 );
 const OUT =
 	process.env.CAIRN_BENCH_OUT ??
 	path.join( ROOT, 'bench', 'results', 'front-raw.tmp' );
@@ -50,6 +60,8 @@ interface Run {
 	panFps?: number | null;
 	capped?: boolean;
 	error?: string;
+	/** The places panel's interactions on the same page, after the first draw (issue 11). */
+	places?: PlacesRun;
 }
 
 /** Runs before the page's scripts: long tasks and the map's milestones. */
@@ -110,6 +122,7 @@ async function newPage( browser: Browser, site: BenchSite ) {
 	await service.install( context );
 	const page = await context.newPage();
 	await page.addInitScript( instrument );
+	await page.addInitScript( instrumentPlaces );
 	return { context, page };
 }
 
@@ -210,7 +223,8 @@ async function longTasksUntil( page: Page, until: number ) {
 async function measureOurs(
 	browser: Browser,
 	site: BenchSite,
-	size: number
+	size: number,
+	withPlaces = false
 ): Promise< Run > {
 	const { context, page } = await newPage( browser, site );
 	try {
@@ -261,6 +275,9 @@ async function measureOurs(
 			...( await longTasksUntil( page, marks.done! ) ),
 			shaderStalls: await shaderStalls( page ),
 			panFps: await panFps( page ),
+			...( withPlaces && size > 0 && PLACES_REPEAT > 0
+				? { places: await measurePlaces( page, PLACES_REPEAT ) }
+				: {} ),
 		};
 	} catch ( error ) {
 		return {
@@ -336,6 +353,21 @@ async function measureBaseline(
 /** Plugin bytes: below-the-fold page before and after scrolling to the map; a page without it. */
 async function measureBytes( browser: Browser, site: BenchSite ) {
 	const { context, page } = await newPage( browser, site );
+	// React and wp-element (issue 11's panel) are WordPress's: they must load with the map too.
+	const reactScripts = () =>
+		page.evaluate( () =>
+			(
+				performance.getEntriesByType(
+					'resource'
+				) as PerformanceResourceTiming[]
+			 )
+				.map( ( entry ) => new URL( entry.name ).pathname )
+				.filter( ( p ) =>
+					/\/wp-includes\/js\/dist\/(vendor\/react|element|escape-html)/.test(
+						p
+					)
+				)
+		);
 	const resources = () =>
 		page.evaluate(
 			( pluginPath ) =>
@@ -362,6 +394,7 @@ async function measureBytes( browser: Browser, site: BenchSite ) {
 		await page.waitForLoadState( 'networkidle' );
 		await page.waitForTimeout( 1500 );
 		const beforeVisible = await resources();
+		const reactBeforeVisible = await reactScripts();
 		const stateBefore = await page.getAttribute(
 			'.wp-block-cairn-map',
 			'data-cairn-state'
@@ -378,6 +411,9 @@ async function measureBytes( browser: Browser, site: BenchSite ) {
 			{ timeout: 60_000 }
 		);
 		const afterVisible = await resources();
+		const reactWhenVisible = ( await reactScripts() ).filter(
+			( p ) => ! reactBeforeVisible.includes( p )
+		);
 		await page.goto( `${ site.origin }/page/plain.html` );
 		await page.waitForLoadState( 'networkidle' );
 		const withoutBlock = await resources();
@@ -390,6 +426,8 @@ async function measureBytes( browser: Browser, site: BenchSite ) {
 		);
 		return {
 			stateBeforeScroll: stateBefore,
+			reactBeforeVisible,
+			reactWhenVisible,
 			beforeVisible,
 			pluginJsBeforeVisible: sum( js( beforeVisible ) ),
 			lazy,
@@ -476,6 +514,8 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 		sizes: {},
 		coreScripts: site.coreScripts,
 		oursRuns: OURS_RUNS,
+		placesRepeat: PLACES_REPEAT,
+		placesRuns: Math.min( PLACES_RUNS, OURS_RUNS ),
 		cpus: os.cpus().length,
 		loadAverageBefore: os
 			.loadavg()
@@ -490,7 +530,9 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 		for ( const size of SIZES ) {
 			const ours: Run[] = [];
 			for ( let i = 0; i < OURS_RUNS; i++ ) {
-				ours.push( await measureOurs( browser, site, size ) );
+				ours.push(
+					await measureOurs( browser, site, size, i < PLACES_RUNS )
+				);
 			}
 			const baseline: Run[] = [];
 			{
@@ -541,9 +583,65 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 					capped: runs.some( ( run ) => run.capped ),
 				};
 			};
+			// Every sample of every run, per interaction: median time, longest task of all.
+			const placesSummary = ( runs: Run[] ) => {
+				const all = runs.flatMap( ( run ) =>
+					run.places ? [ run.places ] : []
+				);
+				if ( all.length === 0 ) {
+					return null;
+				}
+				const skipped = all.find( ( run ) => run.skipped )?.skipped;
+				if ( skipped && all.every( ( run ) => run.skipped ) ) {
+					return { skipped };
+				}
+				const of = ( key: 'search' | 'toggle' | 'move' ) => {
+					const samples: PlacesSample[] = all.flatMap(
+						( run ) => run[ key ]
+					);
+					const timed = samples.filter(
+						( sample ) => sample.ms !== null
+					);
+					return {
+						samples: samples.length,
+						timed: timed.length,
+						median: median( timed.map( ( sample ) => sample.ms! ) ),
+						max: timed.length
+							? Math.max(
+									...timed.map( ( sample ) => sample.ms! )
+								)
+							: null,
+						longestTask: samples.length
+							? Math.max(
+									...samples.map(
+										( sample ) => sample.longestTask
+									)
+								)
+							: null,
+						notOk: samples.filter( ( sample ) => ! sample.ok )
+							.length,
+						notes: [
+							...new Set(
+								samples.flatMap( ( sample ) =>
+									sample.note ? [ sample.note ] : []
+								)
+							),
+						].slice( 0, 5 ),
+					};
+				};
+				return {
+					search: of( 'search' ),
+					toggle: of( 'toggle' ),
+					move: of( 'move' ),
+					errors: all.flatMap( ( run ) =>
+						run.error ? [ run.error ] : []
+					),
+				};
+			};
 			( results.sizes as Record< number, unknown > )[ size ] = {
 				ours: summary( ours ),
 				baseline: summary( baseline ),
+				places: placesSummary( ours ),
 			};
 			// eslint-disable-next-line no-console
 			console.log( `[bench:front] ${ size } markers done` );

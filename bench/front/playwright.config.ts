@@ -13,7 +13,7 @@ export default defineConfig( {
 	outputDir: path.join( __dirname, '..', '..', 'artifacts', 'bench-front' ),
 	workers: 1,
 	retries: 0,
-	timeout: 12 * 60_000,
+	timeout: 20 * 60_000,
 	reporter: [ [ 'list' ] ],
 	use: {
 		headless: true,

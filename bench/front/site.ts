@@ -49,6 +49,101 @@ export interface Place {
 	title: string;
 	lng: number;
 	lat: number;
+	/** Slug of its one group. */
+	group: string;
+}
+
+/**
+ * The marker groups of the bench's places (issue 11: the legend toggles them), with the share of
+ * the places each holds: uneven, as on real sites.
+ */
+export const GROUPS = [
+	{ slug: 'harbours', name: 'Harbours', color: '#1f77b4', share: 0.3 },
+	{ slug: 'museums', name: 'Museums', color: '#2ca02c', share: 0.22 },
+	{ slug: 'parks', name: 'Parks', color: '#9467bd', share: 0.16 },
+	{ slug: 'cafes', name: 'Cafés', color: '#8c564b', share: 0.14 },
+	{ slug: 'markets', name: 'Markets', color: '#d62728', share: 0.1 },
+	{ slug: 'viewpoints', name: 'Viewpoints', color: '#17becf', share: 0.08 },
+];
+
+/**
+ * Words the places-panel bench searches for: each names 4 places at every size (one of them
+ * with an accent, which search ignores); no other title shares their first letters.
+ */
+export const SEARCH_WORDS = [
+	'Quillon',
+	'Zephyrine',
+	'Thistlebay',
+	'Vexholm',
+	'Brackwater',
+];
+const ACCENTED: Record< string, string > = {
+	Quillon: 'Quíllon',
+	Zephyrine: 'Zéphyrine',
+	Thistlebay: 'Thistlebáy',
+	Vexholm: 'Vexhólm',
+	Brackwater: 'Brackwäter',
+};
+/** Syllables of the other places' names (none starts like a search word). */
+const SYLLABLES = [
+	'ca',
+	'de',
+	'di',
+	'fo',
+	'gu',
+	'ha',
+	'ke',
+	'li',
+	'mo',
+	'nu',
+];
+const ENDINGS = [ 'lan', 'tor', 'mer', 'dal', 'sey', 'rik', 'ton', 'gard' ];
+const KINDS: Record< string, string > = {
+	harbours: 'Harbour',
+	museums: 'Museum',
+	parks: 'Park',
+	cafes: 'Café',
+	markets: 'Market',
+	viewpoints: 'Viewpoint',
+};
+
+/** The group of the i-th place (shares as in GROUPS, interleaved). */
+function groupOf( fraction: number ): string {
+	let sum = 0;
+	for ( const group of GROUPS ) {
+		sum += group.share;
+		if ( fraction < sum ) {
+			return group.slug;
+		}
+	}
+	return GROUPS[ GROUPS.length - 1 ]!.slug;
+}
+
+/**
+ * The i-th place's name: a made-up word of 2–3 syllables and its kind ("Kedimer Harbour"); 4 places
+ * per search word carry that word instead.
+ *
+ * @param i     Index.
+ * @param count Number of places.
+ * @param group Its group.
+ */
+function titleOf( i: number, count: number, group: string ): string {
+	const kind = KINDS[ group ] ?? 'Place';
+	if ( count >= 40 ) {
+		const quarter = Math.floor( count / 4 );
+		for ( const [ k, word ] of SEARCH_WORDS.entries() ) {
+			for ( let j = 0; j < 4; j++ ) {
+				if ( i === j * quarter + 7 + k * 3 ) {
+					return `${ j === 0 ? ACCENTED[ word ] : word } ${ kind }`;
+				}
+			}
+		}
+	}
+	const a = SYLLABLES[ i % SYLLABLES.length ]!;
+	const b = SYLLABLES[ Math.floor( i / 10 ) % SYLLABLES.length ]!;
+	const c = ENDINGS[ Math.floor( i / 100 ) % ENDINGS.length ]!;
+	const word = `${ a }${ b }${ c }${ i >= 800 ? Math.floor( i / 800 ) : '' }`;
+	return `${ word[ 0 ]!.toUpperCase() }${ word.slice( 1 ) } ${ kind }`;
 }
 
 /**
@@ -57,7 +152,16 @@ export interface Place {
  *
  * @param count Number of places.
  */
+const generated = new Map< number, Place[] >();
+
 export function places( count: number ): Place[] {
+	if ( ! generated.has( count ) ) {
+		generated.set( count, generate( count ) );
+	}
+	return generated.get( count )!;
+}
+
+function generate( count: number ): Place[] {
 	const next = random( 20261122 );
 	const cities = Array.from( { length: 60 }, () => [
 		-170 + 340 * next(),
@@ -78,11 +182,13 @@ export function places( count: number ): Place[] {
 			lng = Math.max( -180, Math.min( 180, cx + r * Math.cos( a ) ) );
 			lat = Math.max( -85, Math.min( 85, cy + r * Math.sin( a ) ) );
 		}
+		const group = groupOf( ( ( ( i * 0.618034 ) % 1 ) + 1 ) % 1 );
 		return {
 			id: 1000 + i,
-			title: `Place ${ i + 1 }`,
+			title: titleOf( i, count, group ),
 			lng: round( lng ),
 			lat: round( lat ),
+			group,
 		};
 	} );
 }
@@ -92,7 +198,7 @@ export function feed( list: Place[] ): string {
 	return `{"type":"FeatureCollection","features":[${ list
 		.map(
 			( p ) =>
-				`{"type":"Feature","properties":{"groups":[],"title":${ JSON.stringify(
+				`{"type":"Feature","properties":{"groups":["${ p.group }"],"title":${ JSON.stringify(
 					p.title
 				) }},"id":${ p.id },"geometry":{"type":"Point","coordinates":[${
 					p.lng
@@ -124,7 +230,7 @@ function escapeHtml( value: string ): string {
  * @param count  Number of markers.
  */
 export function blockMarkup( origin: string, count: number ): string {
-	const list = places( Math.min( count, LIST_MAX ) );
+	const list = places( count ).slice( 0, LIST_MAX );
 	const config = {
 		style: 'mapbox://styles/mapbox/standard',
 		center: { lng: 0, lat: 20 },
@@ -153,7 +259,15 @@ export function blockMarkup( origin: string, count: number ): string {
 				: '',
 		markerUrl: `${ origin }/wp-json/cairn/v1/markers/`,
 		hashName: '',
-		groupStyles: [],
+		groupStyles: GROUPS.map( ( { slug, name, color } ) => ( {
+			slug,
+			name,
+			color,
+			icon: '',
+		} ) ),
+		places: { search: true, groupFilter: true, followMap: true },
+		languages: [],
+		units: 'metric',
 	};
 	const items = list
 		.map(
@@ -163,21 +277,30 @@ export function blockMarkup( origin: string, count: number ): string {
 				) }</li>`
 		)
 		.join( '' );
-	const more =
+	// Issue 11's no-JavaScript pager: further pages of 50 through `?cairn-places=<page>`, each
+	// landing on the places panel (Map_Block::render_pages).
+	const panel = 'cairn-places-1-1';
+	const pager =
 		count > LIST_MAX
-			? `<p class="wp-block-cairn-map__more">and ${ count - LIST_MAX } more places</p>`
+			? '<nav class="wp-block-cairn-map__pages" aria-label="Pages of places">' +
+				`<span class="wp-block-cairn-map__pages-range">Places 1–${ LIST_MAX } of ${ count.toLocaleString(
+					'en'
+				) }</span>` +
+				`<a class="wp-block-cairn-map__pages-next" rel="next" href="?cairn-places=2#${ panel }">Next places</a></nav>`
 			: '';
 	return (
 		`<div style="--cairn-map-height:480px;" class="wp-block-cairn-map" data-cairn-state="loading" data-cairn-config="${ escapeAttribute(
 			JSON.stringify( config )
 		) }">` +
-		'<div class="wp-block-cairn-map__map" role="region" aria-label="Interactive map" aria-describedby="cairn-map-list-1"></div>' +
-		`<div class="wp-block-cairn-map__markers" id="cairn-map-list-1"><h2 class="wp-block-cairn-map__markers-title">${ count } places on this map</h2>` +
+		`<a class="wp-block-cairn-map__skip" href="#${ panel }">Skip the map</a>` +
+		`<div class="wp-block-cairn-map__map" role="region" aria-label="Interactive map" aria-describedby="${ panel }-list"></div>` +
+		`<div class="wp-block-cairn-map__places" role="region" aria-label="Places" id="${ panel }">` +
+		`<div class="wp-block-cairn-map__markers" id="${ panel }-list"><h2 class="wp-block-cairn-map__markers-title">${ count } places on this map</h2>` +
 		( items
 			? `<ul class="wp-block-cairn-map__list">${ items }</ul>`
 			: '' ) +
-		more +
-		'</div></div>'
+		pager +
+		'</div></div></div>'
 	);
 }
 
@@ -194,8 +317,20 @@ ${ body }
 
 /** A WordPress page with the block: the block's style and view script, core's i18n after. */
 function blockPage( origin: string, count: number, spacer: boolean ): string {
+	// Blocks\View_Script: React (WordPress's, for the places panel) is not a dependency of the
+	// view script; the loader gets its addresses, dependencies first, and loads them with the map.
+	const lazy = [
+		'vendor/react.min.js',
+		'vendor/react-dom.min.js',
+		'vendor/react-jsx-runtime.min.js',
+		'escape-html.min.js',
+		'element.min.js',
+	].map( ( name ) => `${ origin }/wp-includes/js/dist/${ name }` );
 	const head =
 		`<link rel="stylesheet" id="cairn-map-style-css" href="${ PLUGIN_PATH }build/blocks/map/style-index.css" media="all">` +
+		`<script id="cairn-map-view-script-js-before">var cairnMapsScripts = ${ JSON.stringify(
+			lazy
+		) };</script>` +
 		`<script src="${ PLUGIN_PATH }build/blocks/map/view.js" id="cairn-map-view-script-js" defer data-wp-strategy="defer"></script>`;
 	const footer =
 		'<script src="/wp-includes/js/dist/hooks.min.js" id="wp-hooks-js"></script>' +
@@ -313,6 +448,19 @@ export async function startSite(
 			return rel.startsWith( '..' )
 				? null
 				: file( path.join( buildDir, rel ) );
+		}
+		// Other core scripts (wp-element and React for the places panel, when the runtime
+		// asks for them), as WordPress serves them.
+		const core =
+			/^\/wp-includes\/js\/dist\/((?:vendor\/)?[a-z0-9.-]+\.js)$/.exec(
+				p
+			);
+		if (
+			core &&
+			hasCore &&
+			! [ 'hooks.min.js', 'i18n.min.js' ].includes( core[ 1 ]! )
+		) {
+			return file( path.join( CORE_DIST, core[ 1 ]! ) );
 		}
 		if ( p === '/wp-includes/js/dist/hooks.min.js' ) {
 			return hasCore
