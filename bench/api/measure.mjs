@@ -8,6 +8,13 @@
  *
  *   node bench/api/measure.mjs --size N --url http://127.0.0.1:PORT --seed seed.json [--maps-post ID] --out size-N.json
  *
+ * Then a flood (issue 12): BENCH_FLOOD_REQUESTS requests with random `group`, `include` and `bbox`
+ * values (half as many distinct values, each sent twice, so that a cache storing a selection on
+ * its second request is driven past its bound), interleaved with as many real visitors (the whole
+ * feed and the two group feeds of the maps page); the options table is counted before and after
+ * (`wp.php feed-cache`), and the real visitors' warm latency is measured before, during and after.
+ * BENCH_ONLY=flood runs the warm 200 and the flood alone (a quick check of the scenario).
+ *
  * Latency is time to the last byte of the body as received (gzip when accepted, not decoded),
  * from a keep-alive agent with at most BENCH_CONCURRENCY sockets. Percentiles are nearest-rank.
  * PHP peak memory comes from the bench mu-plugin's shutdown log (CAIRN_BENCH_PEAK_LOG), matched by
@@ -39,6 +46,8 @@ const CONCURRENCY = env( 'BENCH_CONCURRENCY', 4 );
 const COLD_RUNS = env( 'BENCH_COLD_RUNS', 5 );
 const WARM_REQUESTS = env( 'BENCH_WARM_REQUESTS', 40 );
 const NOT_MODIFIED_REQUESTS = env( 'BENCH_304_REQUESTS', 200 );
+const FLOOD_REQUESTS = env( 'BENCH_FLOOD_REQUESTS', 200 );
+const FLOOD_ONLY = 'flood' === ( process.env.BENCH_ONLY || '' ).trim();
 const CORE_REQUESTS = env( 'BENCH_CORE_REQUESTS', 40 );
 const CORE_SAMPLE_PAGES = env( 'BENCH_CORE_SAMPLE_PAGES', 25 );
 const CORE_ALL_PAGES_MAX = 100; // read every page up to this many, else sample and extrapolate
@@ -255,6 +264,153 @@ async function measureMaps( feedEtag ) {
 	return result;
 }
 
+/**
+ * What the feed cache holds in the options table (`wp.php feed-cache`).
+ */
+function feedCache() {
+	return JSON.parse(
+		execFileSync( 'php', [ path.join( HERE, 'wp.php' ), 'feed-cache' ], {
+			encoding: 'utf8',
+			stdio: [ 'ignore', 'pipe', 'inherit' ],
+			timeout: 60000,
+		} )
+	);
+}
+
+/**
+ * A deterministic random number generator (mulberry32): the same flood at every run of a size.
+ */
+function random( seed ) {
+	let a = seed >>> 0;
+	return () => {
+		a = ( a + 0x6d2b79f5 ) >>> 0;
+		let t = Math.imul( a ^ ( a >>> 15 ), 1 | a );
+		t = ( t + Math.imul( t ^ ( t >>> 7 ), 61 | t ) ) ^ t;
+		return ( ( t ^ ( t >>> 14 ) ) >>> 0 ) / 4294967296;
+	};
+}
+
+/**
+ * `count` distinct query strings an anonymous visitor could invent: real groups beside invented
+ * ones, invented groups alone, ids (real ones in the markers' range, a few that are no marker),
+ * boxes (some across the antimeridian), a group with a box.
+ */
+function floodValues( count, rng, groups, ids ) {
+	const int = ( min, max ) => min + Math.floor( rng() * ( max - min + 1 ) );
+	const pick = ( list, n ) => [ ...list ].sort( () => rng() - 0.5 ).slice( 0, n );
+	const invented = () => `x${ Math.floor( rng() * 1e9 ).toString( 36 ) }`;
+	const degrees = ( value ) => value.toFixed( int( 0, 4 ) );
+	const box = () => {
+		const west = -180 + rng() * 360;
+		const width = 0.1 + rng() * 90;
+		const east = west + width > 180 ? west + width - 360 : west + width; // Across the antimeridian.
+		const south = -80 + rng() * 150;
+		const north = Math.min( 85, south + 1 + rng() * 40 );
+		return [ west, south, east, north ].map( degrees ).join( ',' );
+	};
+	const kinds = [
+		[ 0.3, 'group', () => `group=${ [ ...pick( groups, int( 1, 3 ) ), ...Array.from( { length: int( 0, 2 ) }, invented ) ].sort( () => rng() - 0.5 ).join( ',' ) }` ],
+		[ 0.1, 'group', () => `group=${ Array.from( { length: int( 1, 3 ) }, invented ).join( ',' ) }` ],
+		[ 0.25, 'include', () => `include=${ [ ...Array.from( { length: int( 1, 40 ) }, () => int( ids.min_id, ids.max_id ) ), ...Array.from( { length: int( 0, 3 ) }, () => ids.max_id + int( 1e6, 9e6 ) ) ].join( ',' ) }` ],
+		[ 0.25, 'bbox', () => `bbox=${ box() }` ],
+		[ 0.1, 'bbox', () => `group=${ pick( groups, int( 1, 2 ) ).join( ',' ) }&bbox=${ box() }` ],
+	];
+	const values = new Map();
+	while ( values.size < count ) {
+		let roll = rng();
+		const kind = kinds.find( ( [ share ] ) => ( roll -= share ) < 0 ) || kinds[ kinds.length - 1 ];
+		const query = kind[ 2 ]();
+		values.set( query, kind[ 1 ] );
+	}
+	return [ ...values ].map( ( [ query, kind ] ) => ( { query, kind } ) );
+}
+
+/**
+ * The flood of issue 12: random filters, each value twice, interleaved with real visitors; the
+ * options table before and after, and the real visitors' warm latency before, during and after.
+ */
+async function measureFlood( groups ) {
+	const visitors = [
+		{ kind: 'whole', path: OURS },
+		{ kind: 'group', path: `${ OURS }&group=huts` },
+		{ kind: 'group', path: `${ OURS }&group=peaks` },
+	];
+	// Real visitors' selections: asked for a few times, so stored and in use, as on a live site.
+	for ( const visitor of visitors ) {
+		for ( let i = 0; i < 3; i++ ) {
+			expectStatus( [ await get( visitor.path, GZIP, 'real-prime' ) ], 200, `prime ${ visitor.path }` );
+		}
+	}
+	const visit = ( i, label ) => {
+		const visitor = visitors[ i % visitors.length ];
+		return get( visitor.path, GZIP, `${ label }-${ visitor.kind }` );
+	};
+	const byKind = async ( results ) => {
+		const kinds = {};
+		for ( const kind of [ 'whole', 'group' ] ) {
+			const mine = results.filter( ( r ) => r.id.includes( `-${ kind }-` ) );
+			kinds[ kind ] = { ...stats( mine ), memory: await peaks( mine ) };
+		}
+		return kinds;
+	};
+
+	const before = feedCache();
+	log( `real visitors before the flood: ${ 3 * WARM_REQUESTS } (whole feed, group=huts, group=peaks) at c${ CONCURRENCY }` );
+	const pre = await load( 3 * WARM_REQUESTS, CONCURRENCY, ( i ) => visit( i, 'real-before' ) );
+	expectStatus( pre.results, 200, 'real visitors before the flood' );
+
+	const distinct = floodValues( Math.ceil( FLOOD_REQUESTS / 2 ), random( SIZE ), groups, before.markers );
+	// Every value twice, the second time later on, as a script in a loop would.
+	const rng = random( SIZE + 1 );
+	const shuffled = ( list ) => list.map( ( v ) => [ rng(), v ] ).sort( ( a, b ) => a[ 0 ] - b[ 0 ] ).map( ( [ , v ] ) => v );
+	const values = [ ...shuffled( distinct ), ...shuffled( distinct ) ].slice( 0, FLOOD_REQUESTS );
+	log( `flood: ${ values.length } requests with random group/include/bbox values (${ distinct.length } distinct, each twice), interleaved with ${ values.length } real visitors at c${ CONCURRENCY }` );
+	const during = await load( 2 * values.length, CONCURRENCY, ( i ) => ( i % 2 ? visit( i >> 1, 'real-during' ) : get( `${ OURS }&${ values[ i >> 1 ].query }`, GZIP, `flood-${ values[ i >> 1 ].kind }` ) ) );
+	const flood = during.results.filter( ( r ) => r.id.includes( '-flood-' ) );
+	const real = during.results.filter( ( r ) => r.id.includes( '-real-during-' ) );
+	expectStatus( flood, 200, 'flood' );
+	expectStatus( real, 200, 'real visitors during the flood' );
+	const after = feedCache();
+
+	log( `real visitors after the flood: ${ 3 * WARM_REQUESTS } at c${ CONCURRENCY }` );
+	const post = await load( 3 * WARM_REQUESTS, CONCURRENCY, ( i ) => visit( i, 'real-after' ) );
+	expectStatus( post.results, 200, 'real visitors after the flood' );
+
+	const floodKinds = {};
+	for ( const kind of [ 'group', 'include', 'bbox' ] ) {
+		const mine = flood.filter( ( r ) => r.id.includes( `-flood-${ kind }-` ) );
+		floodKinds[ kind ] = { ...stats( mine ), memory: await peaks( mine ) };
+	}
+	const result = {
+		requests: flood.length,
+		distinct: distinct.length,
+		sample: values.slice( 0, 8 ).map( ( v ) => v.query ),
+		cache_before: before,
+		cache_after: after,
+		flood: { ...stats( flood ), memory: await peaks( flood ), by_kind: floodKinds },
+		real_before: await byKind( pre.results ),
+		real_during: await byKind( real ),
+		real_after: await byKind( post.results ),
+	};
+	const bound = after.bound;
+	const stored = after.parts.filtered.rows + after.parts.bookkeeping.rows;
+	result.checks = {
+		flood_all_200: true,
+		flood_filtered_rows_within_bound: Boolean( bound ) && stored <= bound.rows,
+		flood_entries_within_bound: Boolean( bound ) && after.entries <= bound.entries && after.entry_bytes <= bound.bytes,
+		// Group and box answers are cut from the cached whole feed: no marker read from the database.
+		flood_group_bbox_read_no_marker: 0 === floodKinds.group.memory.rebuilt && 0 === floodKinds.bbox.memory.rebuilt,
+		// The real visitors' whole feed and group feeds stayed in the cache.
+		real_after_served_from_cache: 0 === result.real_after.whole.memory.rebuilt && 0 === result.real_after.group.memory.rebuilt,
+	};
+	log(
+		`flood: feed cache ${ before.rows } -> ${ after.rows } option rows (filtered + bookkeeping ${ stored }, bound ${ bound ? bound.rows : '?' }), ` +
+			`${ after.entries } stored copies (bound ${ bound ? bound.entries : '?' }); real visitors' whole-feed warm p95 ` +
+			`${ result.real_before.whole.p95_ms } / ${ result.real_during.whole.p95_ms } / ${ result.real_after.whole.p95_ms } ms before / during / after`
+	);
+	return result;
+}
+
 async function main() {
 	const out = { markers: SIZE, concurrency: CONCURRENCY, seed: null, runtime: null, ours: {}, core: {}, checks: {} };
 	if ( args.seed && fs.existsSync( args.seed ) ) {
@@ -295,6 +451,14 @@ async function main() {
 	out.ours.warm = { ...stats( warm.results, warm.seconds ), memory: await peaks( warm.results ) };
 	const sample = warm.results[ 0 ];
 	const etag = sample.headers.etag;
+
+	if ( FLOOD_ONLY ) {
+		out.flood = await measureFlood( out.seed?.groups || [ 'huts', 'peaks', 'springs', 'viewpoints', 'bridges' ] );
+		out.checks = { etag: Boolean( etag ), warm_served_from_cache: 0 === out.ours.warm.memory.rebuilt, ...out.flood.checks };
+		fs.writeFileSync( args.out, JSON.stringify( out, null, '\t' ) + '\n' );
+		log( `BENCH_ONLY=flood: ours warm p95 ${ out.ours.warm.p95_ms } ms` );
+		return;
+	}
 
 	// (c) 304 at concurrency.
 	log( `304 x${ NOT_MODIFIED_REQUESTS } at c${ CONCURRENCY }` );
@@ -448,6 +612,10 @@ async function main() {
 	if ( out.maps ) {
 		Object.assign( out.checks, out.maps.checks );
 	}
+
+	// (g) The flood of random filters (issue 12), last: what it leaves behind touches nothing above.
+	out.flood = await measureFlood( out.seed?.groups || [ 'huts', 'peaks', 'springs', 'viewpoints', 'bridges' ] );
+	Object.assign( out.checks, out.flood.checks );
 
 	fs.writeFileSync( args.out, JSON.stringify( out, null, '\t' ) + '\n' );
 	log(

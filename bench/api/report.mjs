@@ -6,7 +6,11 @@
  *
  *   node bench/api/report.mjs --dir RUN_DIR --sizes 1000,10000,100000 --results bench/results
  *
- * BENCH_NO_RESULTS=1 prints only. BENCH_STRICT=1 exits 1 when a target fails.
+ * BENCH_NO_RESULTS=1 prints only. BENCH_STRICT=1 exits 1 when a target fails. With BENCH_ONLY (a
+ * partial run) the results go to api-<date>-only-<what>.json and api-latest.json is left alone.
+ *
+ * "Today's numbers" for the flood's target (issue 12) are those of the previous api-latest.json,
+ * read before it is replaced.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +26,16 @@ const args = Object.fromEntries(
 );
 const sizes = String( args.sizes ).split( ',' ).map( Number );
 const runs = sizes.map( ( size ) => JSON.parse( fs.readFileSync( path.join( args.dir, `size-${ size }.json` ), 'utf8' ) ) );
+
+const ONLY = ( process.env.BENCH_ONLY || '' ).trim();
+// The previous full run: today's numbers, which the flood must not push the real visitors above.
+let previous = null;
+try {
+	previous = JSON.parse( fs.readFileSync( path.join( args.results, 'api-latest.json' ), 'utf8' ) );
+} catch {
+	// First run.
+}
+const previousWarmP95 = ( markers ) => previous?.sizes?.find( ( r ) => r.markers === markers )?.ours?.warm?.p95_ms ?? null;
 
 const MiB = 1024 * 1024;
 const TARGETS = { markers: 100000, not_modified_p95_ms: 50, cold_ms: 1500, peak_mib: 32, gzip_per_marker: 16, maps_304_vs_feed: 1.1 };
@@ -65,19 +79,47 @@ const rows = [
 	[ 'post maps SQL queries warm / 304', ( r ) => ( r.maps ? [ r.maps.warm, r.maps.not_modified ].map( ( m ) => String( m.memory.queries ?? '–' ) ).join( ' / ' ) : '–' ) ],
 	[ 'whole set warm p95 vs core 1 page p95', ( r ) => `${ ( r.core.page.p95_ms / r.ours.warm.p95_ms ).toFixed( 1 ) }x faster` ],
 	[ 'whole set warm p95 vs core all pages', ( r ) => `${ ( r.core.all_pages.total_ms / r.ours.warm.p95_ms ).toFixed( 0 ) }x faster` ],
+	[ 'flood: random-filter requests (distinct)', ( r ) => `${ r.flood.requests } (${ r.flood.distinct })` ],
+	[ 'flood: feed cache option rows before / after', ( r ) => `${ r.flood.cache_before.rows } / ${ r.flood.cache_after.rows }` ],
+	[ 'flood: filtered + bookkeeping rows (bound)', ( r ) => `${ floodStored( r ) } (<= ${ r.flood.cache_after.bound.rows })` ],
+	[ 'flood: stored copies, gzip (bound)', ( r ) => `${ r.flood.cache_after.entries }, ${ kb( r.flood.cache_after.entry_bytes ) } (<= ${ r.flood.cache_after.bound.entries }, ${ kb( r.flood.cache_after.bound.bytes ) })` ],
+	[ 'flood: whole options table growth', ( r ) => `${ r.flood.cache_after.options_table.rows - r.flood.cache_before.options_table.rows } rows, ${ kb( r.flood.cache_after.options_table.bytes - r.flood.cache_before.options_table.bytes ) }` ],
+	[ 'flood: requests p50 / p95 (ms, c4)', ( r ) => pair( r.flood.flood.p50_ms, r.flood.flood.p95_ms ) ],
+	[ 'flood: group / include / bbox p95 (ms)', ( r ) => [ 'group', 'include', 'bbox' ].map( ( k ) => ms( r.flood.flood.by_kind[ k ].p95_ms ) ).join( ' / ' ) ],
+	[ 'flood: requests reading markers g / i / b', ( r ) => [ 'group', 'include', 'bbox' ].map( ( k ) => `${ r.flood.flood.by_kind[ k ].memory.rebuilt ?? '–' } of ${ r.flood.flood.by_kind[ k ].n }` ).join( ' / ' ) ],
+	[ 'flood: PHP peak MiB', ( r ) => mib( r.flood.flood.memory.peak_bytes ) ],
+	[ 'real visitors whole feed p95 before / during / after', ( r ) => [ 'real_before', 'real_during', 'real_after' ].map( ( k ) => ms( r.flood[ k ].whole.p95_ms ) ).join( ' / ' ) ],
+	[ 'real visitors group feeds p95 before / during / after', ( r ) => [ 'real_before', 'real_during', 'real_after' ].map( ( k ) => ms( r.flood[ k ].group.p95_ms ) ).join( ' / ' ) ],
 ];
+// A partial run (BENCH_ONLY) lacks some measurements: their cells read "–".
+for ( const row of rows ) {
+	const cell = row[ 1 ];
+	row[ 1 ] = ( r ) => {
+		try {
+			const value = cell( r );
+			return undefined === value || null === value ? '–' : String( value );
+		} catch {
+			return '–';
+		}
+	};
+}
+
+function floodStored( r ) {
+	return r.flood.cache_after.parts.filtered.rows + r.flood.cache_after.parts.bookkeeping.rows;
+}
 
 const header = [ 'metric', ...sizes.map( ( s ) => `${ s.toLocaleString( 'en-US' ) } markers` ) ];
-const table = [ header, ...rows.map( ( [ label, cell ] ) => [ label, ...runs.map( ( r ) => cell( r ) ) ] ) ];
+const table = [ header, ...rows.map( ( [ label, cell ] ) => [ label, ...runs.map( ( r ) => cell( r ) ) ] ).filter( ( row ) => row.slice( 1 ).some( ( value ) => '–' !== value ) ) ];
 const widths = header.map( ( _, c ) => Math.max( ...table.map( ( row ) => row[ c ].length ) ) );
 const line = ( row ) => row.map( ( cell, c ) => ( 0 === c ? cell.padEnd( widths[ c ] ) : cell.padStart( widths[ c ] ) ) ).join( ' | ' );
 
 // Targets: at 100k markers (or the largest size measured), memory at every size.
 const big = runs.find( ( r ) => r.markers === TARGETS.markers ) || runs[ runs.length - 1 ];
 const at = `${ big.markers.toLocaleString( 'en-US' ) } markers`;
-const worstPeak = Math.max( ...runs.map( ( r ) => r.ours.peak_bytes ) );
-const worstPeakAt = runs.find( ( r ) => r.ours.peak_bytes === worstPeak );
-const targets = [
+const full = Boolean( big.ours.cold && big.core?.page );
+const worstPeak = Math.max( ...runs.map( ( r ) => r.ours.peak_bytes ?? 0 ) );
+const worstPeakAt = runs.find( ( r ) => ( r.ours.peak_bytes ?? 0 ) === worstPeak );
+const targets = ! full ? [] : [
 	{
 		id: 'warm_whole_set_faster_than_core_one_page',
 		label: `whole set warm p95 < core ONE page p95 (${ at })`,
@@ -126,6 +168,29 @@ if ( big.maps ) {
 		}
 	);
 }
+const flooded = runs.filter( ( r ) => r.flood );
+if ( flooded.length ) {
+	// The bound holds at every size; the real visitors' warm p95 after the flood at the largest.
+	const withinBound = ( r ) => {
+		const after = r.flood.cache_after;
+		return Boolean( after.bound ) && floodStored( r ) <= after.bound.rows && after.entries <= after.bound.entries && after.entry_bytes <= after.bound.bytes;
+	};
+	targets.push( {
+		id: 'flood_options_table_bound',
+		label: `${ flooded[ 0 ].flood.requests } random group/include/bbox requests keep the feed cache within its bound (every size)`,
+		value: flooded.map( ( r ) => `${ r.markers }: ${ floodStored( r ) } rows, ${ r.flood.cache_after.entries } copies, ${ kb( r.flood.cache_after.entry_bytes ) }` ).join( '; ' ) + ` (bound ${ flooded[ 0 ].flood.cache_after.bound?.rows } rows, ${ flooded[ 0 ].flood.cache_after.bound?.entries } copies, ${ kb( flooded[ 0 ].flood.cache_after.bound?.bytes ) })`,
+		pass: flooded.every( withinBound ),
+	} );
+	const last = flooded[ flooded.length - 1 ];
+	const today = previousWarmP95( last.markers );
+	const reference = null !== today ? today : last.ours.warm.p95_ms;
+	targets.push( {
+		id: 'flood_real_visitors_warm_p95',
+		label: `real visitors' warm p95 (whole feed) after the flood <= today's warm p95 (${ null !== today ? `previous api-latest.json, ${ previous.date }` : 'this run, before the flood' }; ${ last.markers.toLocaleString( 'en-US' ) } markers)`,
+		value: `${ last.flood.real_after.whole.p95_ms } ms vs ${ reference } ms (before the flood ${ last.flood.real_before.whole.p95_ms } ms, during ${ last.flood.real_during.whole.p95_ms } ms; group feeds ${ last.flood.real_before.group.p95_ms } / ${ last.flood.real_during.group.p95_ms } / ${ last.flood.real_after.group.p95_ms } ms)`,
+		pass: last.flood.real_after.whole.p95_ms <= reference,
+	} );
+}
 if ( big.markers !== TARGETS.markers ) {
 	targets.forEach( ( t ) => ( t.note = `targets are set for ${ TARGETS.markers } markers; largest size measured: ${ big.markers }` ) );
 }
@@ -164,7 +229,12 @@ const notes = [
 	'Latency: time to last byte at the client (keep-alive, gzip accepted, body not decoded); nearest-rank percentiles.',
 	'Cold: the markers version bumped through the plugin (`cairn_maps_markers_changed`) before each request, so the payload is rebuilt and stored.',
 	'Memory: memory_get_peak_usage() at PHP shutdown (after the body was printed), logged by the bench mu-plugin; MiB = 1,048,576 bytes.',
-	`Core "all pages": ${ runs.map( ( r ) => `${ r.markers }: ${ r.core.all_pages.method }` ).join( '; ' ) }.`,
+	...( full ? [ `Core "all pages": ${ runs.map( ( r ) => `${ r.markers }: ${ r.core.all_pages.method }` ).join( '; ' ) }.` ] : [] ),
+	...( flooded.length
+		? [
+				`Flood (issue 12): ${ flooded[ 0 ].flood.requests } requests with random group/include/bbox values (${ flooded[ 0 ].flood.distinct } distinct values, each sent twice), interleaved with as many real visitors (the whole feed, group=huts, group=peaks, gzip); "during" is under that load, "after" measures what the flood left in the cache. Rows: the feed cache's option rows (filtered copies and bookkeeping; the whole feed is always kept and not counted in the bound).`,
+		  ]
+		: [] ),
 	`Data: ${ runs[ 0 ].seed?.data || 'see bench/api/seed.php' }.`,
 ];
 
@@ -189,16 +259,18 @@ const phases = ( m ) =>
 		.map( ( [ key, value ] ) => `${ key } ${ Math.round( value ) }` )
 		.concat( [ `end ${ Math.round( m.php_ms_p50 ?? 0 ) }` ] )
 		.join( ' → ' );
-out.push( '' );
-out.push( `Where PHP time goes at ${ at } (p50, ms since the request started, as reached):` );
-out.push( `  304:  ${ phases( big.ours.not_modified.memory ) }` );
-out.push( `  warm: ${ phases( big.ours.warm.memory ) }` );
-out.push( `  cold: ${ phases( big.ours.cold.memory ) }` );
-out.push( `  core: ${ phases( big.core.page.memory ) }` );
-if ( big.maps ) {
-	out.push( `  post maps 304:  ${ phases( big.maps.not_modified.memory ) }` );
-	out.push( `  post maps warm: ${ phases( big.maps.warm.memory ) }` );
-	out.push( `  core same page: ${ phases( big.maps.core_page.memory ) }` );
+if ( full ) {
+	out.push( '' );
+	out.push( `Where PHP time goes at ${ at } (p50, ms since the request started, as reached):` );
+	out.push( `  304:  ${ phases( big.ours.not_modified.memory ) }` );
+	out.push( `  warm: ${ phases( big.ours.warm.memory ) }` );
+	out.push( `  cold: ${ phases( big.ours.cold.memory ) }` );
+	out.push( `  core: ${ phases( big.core.page.memory ) }` );
+	if ( big.maps ) {
+		out.push( `  post maps 304:  ${ phases( big.maps.not_modified.memory ) }` );
+		out.push( `  post maps warm: ${ phases( big.maps.warm.memory ) }` );
+		out.push( `  core same page: ${ phases( big.maps.core_page.memory ) }` );
+	}
 }
 const profileFile = path.join( args.dir, 'profile.json' );
 const profile = fs.existsSync( profileFile ) ? JSON.parse( fs.readFileSync( profileFile, 'utf8' ) ) : null;
@@ -217,12 +289,17 @@ if ( profile && ! profile.error ) {
 			( profile.gzip_level ? ` (level ${ profile.gzip_level }, reads overlapped)` : '' ) +
 			` · store ${ profile.store_ms } · load ${ profile.load_ms }`
 	);
+	if ( undefined !== profile.bbox_from_cache_ms ) {
+		out.push(
+			`  cut from the cached whole feed: a 20°x20° box ${ profile.bbox_from_cache_ms } (${ profile.bbox_from_cache_features } features) · two groups ${ profile.group_from_cache_ms } (${ profile.group_from_cache_features } features) · markers read ${ profile.from_cache_marker_reads }`
+		);
+	}
 } else if ( profile?.error ) {
 	out.push( '' );
 	out.push( `Cold rebuild profile failed: ${ profile.error }` );
 }
 out.push( '' );
-out.push( big.maps ? 'Targets (issues 3 and 10):' : 'Targets (issue 3):' );
+out.push( `Targets (${ [ full ? 'issue 3' : null, big.maps ? 'issue 10' : null, flooded.length ? 'issue 12' : null ].filter( Boolean ).join( ', ' ) }):` );
 for ( const t of targets ) {
 	out.push( `  ${ t.pass ? 'PASS' : 'FAIL' }  ${ t.label }: ${ t.value }` );
 }
@@ -232,7 +309,7 @@ const failedChecks = runs.flatMap( ( r ) =>
 		.map( ( [ key ] ) => `${ r.markers }: ${ key }` )
 );
 out.push( '' );
-out.push( `Contract checks: ${ failedChecks.length ? `FAILED ${ failedChecks.join( ', ' ) }` : `all passed (feature count, ETag, 304, Cache-Control "${ runs[ 0 ].checks.cache_control }", no Set-Cookie, gzip, every cold run rebuilt, warm and 304 read no marker)` }` );
+out.push( `Contract checks: ${ failedChecks.length ? `FAILED ${ failedChecks.join( ', ' ) }` : `all passed (${ full ? `feature count, ETag, 304, Cache-Control "${ runs[ 0 ].checks.cache_control }", no Set-Cookie, gzip, every cold run rebuilt, warm and 304 read no marker` : Object.keys( runs[ 0 ].checks ).join( ', ' ) })` }` );
 out.push( '' );
 for ( const note of notes ) {
 	out.push( `- ${ note }` );
@@ -248,12 +325,14 @@ const result = {
 	elapsed_seconds: Number( process.env.BENCH_ELAPSED_SECONDS ) || null,
 	environment,
 	machine_busy: busy,
+	only: ONLY || null,
 	settings: {
 		concurrency: runs[ 0 ].concurrency,
-		cold_runs: runs[ 0 ].ours.cold.n,
-		warm_requests: runs[ 0 ].ours.warm.n,
-		not_modified_requests: runs[ 0 ].ours.not_modified.n,
-		core_requests: runs[ 0 ].core.page.n,
+		cold_runs: runs[ 0 ].ours.cold?.n ?? null,
+		warm_requests: runs[ 0 ].ours.warm?.n ?? null,
+		not_modified_requests: runs[ 0 ].ours.not_modified?.n ?? null,
+		core_requests: runs[ 0 ].core.page?.n ?? null,
+		flood_requests: runs[ 0 ].flood?.requests ?? null,
 	},
 	targets,
 	sizes: runs,
@@ -264,10 +343,12 @@ const result = {
 if ( '1' !== process.env.BENCH_NO_RESULTS ) {
 	fs.mkdirSync( args.results, { recursive: true } );
 	const stamp = date.replace( /[:]/g, '' ).replace( /\.\d+Z$/, 'Z' );
-	const file = path.join( args.results, `api-${ stamp }.json` );
+	const file = path.join( args.results, `api-${ stamp }${ ONLY ? `-only-${ ONLY.replace( /[^a-z0-9]+/gi, '-' ) }` : '' }.json` );
 	fs.writeFileSync( file, JSON.stringify( result, null, '\t' ) + '\n' );
-	fs.writeFileSync( path.join( args.results, 'api-latest.json' ), JSON.stringify( result, null, '\t' ) + '\n' );
-	console.log( `\nwrote ${ path.relative( process.cwd(), file ) } and bench/results/api-latest.json` );
+	if ( ! ONLY ) {
+		fs.writeFileSync( path.join( args.results, 'api-latest.json' ), JSON.stringify( result, null, '\t' ) + '\n' );
+	}
+	console.log( `\nwrote ${ path.relative( process.cwd(), file ) }${ ONLY ? ' (a partial run: api-latest.json unchanged)' : ' and bench/results/api-latest.json' }` );
 }
 if ( '1' === process.env.BENCH_STRICT && targets.some( ( t ) => ! t.pass ) ) {
 	process.exitCode = 1;

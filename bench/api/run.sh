@@ -33,6 +33,9 @@
 #   BENCH_NO_RESULTS=1               print only, write nothing under bench/results/
 #   BENCH_STRICT=1                   exit 1 when a target fails
 #   BENCH_HOLD=s                     keep the servers up s seconds after measuring (to poke at them)
+#   BENCH_FLOOD_REQUESTS=200         random group/include/bbox requests of the flood (issue 12)
+#   BENCH_ONLY=flood                 only the warm 200 and the flood (a quick check of that scenario;
+#                                    writes api-<date>-only-flood.json, never api-latest.json)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -360,9 +363,11 @@ for size in "${SIZE_LIST[@]}"; do
 done
 
 # Where a cold rebuild's time goes, at the largest size (CLI, plugin classes, after all HTTP runs).
-log "profiling a cold rebuild step by step at ${SIZE_LIST[-1]} markers"
-timeout --foreground 300 php -d memory_limit=1G "$HERE/wp.php" profile >"$RUN_DIR/profile.json" ||
-	{ log "the rebuild profile failed (see above); the report goes on without it"; rm -f "$RUN_DIR/profile.json"; }
+if [[ -z "${BENCH_ONLY:-}" ]]; then
+	log "profiling a cold rebuild step by step at ${SIZE_LIST[-1]} markers"
+	timeout --foreground 300 php -d memory_limit=1G "$HERE/wp.php" profile >"$RUN_DIR/profile.json" ||
+		{ log "the rebuild profile failed (see above); the report goes on without it"; rm -f "$RUN_DIR/profile.json"; }
+fi
 
 if [[ -n "${BENCH_HOLD:-}" ]]; then
 	log "BENCH_HOLD: servers stay up for ${BENCH_HOLD}s at $SITE_URL (MariaDB 127.0.0.1:$DB_PORT)"

@@ -10,6 +10,10 @@
  *   php bench/api/wp.php maps-page  a published page with three map blocks (two hashed, one
  *                                   showing a group) and a public token; prints its id
  *   php bench/api/wp.php info       plugin/WordPress facts as JSON
+ *   php bench/api/wp.php feed-cache what the feed cache holds in the options table, as JSON: rows
+ *                                   and bytes of the whole feed, of the filtered copies and of
+ *                                   the bookkeeping, the bound (Feed_Cache::limits(), max_rows()),
+ *                                   the whole options table, and the published markers' id range
  *
  * Environment: CAIRN_BENCH_WP_ROOT (the bench WordPress root with its wp-config.php),
  * CAIRN_BENCH_SITE_URL (http://127.0.0.1:PORT).
@@ -143,11 +147,88 @@ switch ( $cairn_bench_command ) {
 					( new Cairn\Maps\Markers\Feed_Cache() )->get( 'benchprofile', 'benchprofile' );
 				}
 			);
+			// A filtered answer cut from the cached whole feed (issue 12): a box, and a group asked for
+			// the first time (so not stored), with no marker read from the database.
+			$reads = 0;
+			add_filter(
+				'query',
+				static function ( $sql ) use ( &$reads ) {
+					$reads += false !== strpos( (string) $sql, 'cairn_lng' ) ? 1 : 0;
+					return $sql;
+				}
+			);
+			$feed->payload( array(), true ); // The whole feed, cached (by the HTTP runs).
+			$reads = 0;
+			list( $steps['bbox_from_cache_ms'], $cut ) = $time(
+				static function () use ( $feed ) {
+					return $feed->payload( array( 'bbox' => array( -10.0, 40.0, 10.0, 60.0 ) ), true );
+				}
+			);
+			$steps['bbox_from_cache_features'] = $cut->count();
+			list( $steps['group_from_cache_ms'], $cut ) = $time(
+				static function () use ( $feed ) {
+					return $feed->payload( array( 'groups' => array( 'springs', 'bridges' ) ), true );
+				}
+			);
+			$steps['group_from_cache_features'] = $cut->count();
+			$steps['from_cache_marker_reads']   = $reads;
 			$steps['markers'] = count( $ids );
 		} catch ( Throwable $error ) {
 			$steps['error'] = get_class( $error ) . ': ' . $error->getMessage();
 		}
 		echo wp_json_encode( $steps ) . "\n";
+		exit( 0 );
+
+	case 'feed-cache':
+		// The options table as a flood of filtered requests would grow it (issue 12).
+		require $cairn_bench_root . '/wp-load.php';
+		global $wpdb;
+		$prefix = Cairn\Maps\Markers\Feed_Cache::PREFIX;
+		$index  = get_option( 'cairn_maps_feed_index', array() );
+		$index  = is_array( $index ) ? $index : array();
+		$parts  = array();
+		foreach ( array( 'whole', 'filtered', 'bookkeeping', 'locks' ) as $part ) {
+			$parts[ $part ] = array(
+				'rows'      => 0,
+				'bytes'     => 0,
+				'manifests' => 0,
+			);
+		}
+		$rows = $wpdb->get_results( $wpdb->prepare( "SELECT option_name, LENGTH(option_value) AS bytes FROM {$wpdb->options} WHERE option_name LIKE %s OR option_name LIKE %s OR option_name LIKE %s", $wpdb->esc_like( '_transient_' . $prefix ) . '%', $wpdb->esc_like( '_transient_timeout_' . $prefix ) . '%', $wpdb->esc_like( $prefix ) . '%' ), ARRAY_A );
+		foreach ( $rows as $row ) {
+			$name = $row['option_name'];
+			if ( 1 === preg_match( '/^(_transient_(timeout_)?)?' . preg_quote( $prefix, '/' ) . '([0-9a-f]{32})(_.*)?$/', $name, $match ) ) {
+				$part = isset( $index[ $match[3] ] ) ? 'filtered' : 'whole';
+				if ( '_transient_' === $match[1] && empty( $match[4] ) ) {
+					++$parts[ $part ]['manifests'];
+				}
+			} else {
+				$part = 0 === strpos( $name, $prefix . 'lock_' ) ? 'locks' : 'bookkeeping';
+			}
+			++$parts[ $part ]['rows'];
+			$parts[ $part ]['bytes'] += (int) $row['bytes'];
+		}
+		$table = $wpdb->get_row( "SELECT COUNT(*) AS row_count, COALESCE(SUM(LENGTH(option_value)), 0) AS bytes FROM {$wpdb->options}", ARRAY_A );
+		$range = $wpdb->get_row( $wpdb->prepare( "SELECT MIN(ID) AS min_id, MAX(ID) AS max_id FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish'", 'cairn_marker' ), ARRAY_A );
+		$cache = 'Cairn\\Maps\\Markers\\Feed_Cache';
+		echo wp_json_encode(
+			array(
+				'parts'         => $parts,
+				'rows'          => count( $rows ),
+				'bytes'         => (int) array_sum( array_column( $rows, 'bytes' ) ),
+				'entries'       => count( $index ),
+				'entry_bytes'   => (int) array_sum( array_column( $index, 'bytes' ) ),
+				'bound'         => method_exists( $cache, 'limits' ) ? $cache::limits() + array( 'rows' => $cache::max_rows() ) : null,
+				'options_table' => array(
+					'rows'  => (int) $table['row_count'],
+					'bytes' => (int) $table['bytes'],
+				),
+				'markers'       => array(
+					'min_id' => (int) $range['min_id'],
+					'max_id' => (int) $range['max_id'],
+				),
+			)
+		) . "\n";
 		exit( 0 );
 
 	case 'maps-page':
@@ -188,6 +269,6 @@ switch ( $cairn_bench_command ) {
 		exit( 0 );
 
 	default:
-		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|maps-page|profile|info\n" );
+		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|maps-page|profile|info|feed-cache\n" );
 		exit( 2 );
 }

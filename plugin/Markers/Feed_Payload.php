@@ -186,11 +186,9 @@ final class Feed_Payload {
 	 */
 	public function json(): string {
 		$json = '';
-		$this->inflate(
-			static function ( string $piece ) use ( &$json ) {
-				$json .= $piece;
-			}
-		);
+		foreach ( $this->json_pieces() as $piece ) {
+			$json .= $piece;
+		}
 		return $json;
 	}
 
@@ -198,11 +196,9 @@ final class Feed_Payload {
 	 * Prints the uncompressed JSON, a slice at a time.
 	 */
 	public function print_json(): void {
-		$this->inflate(
-			static function ( string $piece ) {
-				echo $piece; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- a JSON document served as application/json, built with json_encode.
-			}
-		);
+		foreach ( $this->json_pieces() as $piece ) {
+			echo $piece; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- a JSON document served as application/json, built with json_encode.
+		}
 	}
 
 	/**
@@ -215,23 +211,27 @@ final class Feed_Payload {
 	}
 
 	/**
-	 * Inflates the stream in slices of INFLATE_SLICE compressed bytes, so no more than about ten
-	 * times that is ever held uncompressed.
+	 * The uncompressed JSON in consecutive pieces: the stream inflated in slices of INFLATE_SLICE
+	 * compressed bytes (or $slice), so no more than about ten times that is ever held uncompressed.
+	 * The filtered feeds are cut from the whole feed this way (Geojson_Feed::derive()).
 	 *
-	 * @param callable(string): void $sink Receives each inflated piece.
-	 * @throws \RuntimeException When the stored stream is corrupt.
+	 * @since 0.2.0
+	 *
+	 * @param int $slice Compressed bytes inflated at a time.
+	 * @return \Generator<int, string>
+	 * @throws \RuntimeException When the stored stream is corrupt, or a stored chunk is gone.
 	 */
-	private function inflate( callable $sink ): void {
+	public function json_pieces( int $slice = self::INFLATE_SLICE ): \Generator {
 		$context = inflate_init( ZLIB_ENCODING_GZIP );
 		foreach ( $this->each_chunk() as $chunk ) {
 			$length = strlen( $chunk );
-			for ( $offset = 0; $offset < $length; $offset += self::INFLATE_SLICE ) {
-				$piece = inflate_add( $context, substr( $chunk, $offset, self::INFLATE_SLICE ), ZLIB_SYNC_FLUSH );
+			for ( $offset = 0; $offset < $length; $offset += $slice ) {
+				$piece = inflate_add( $context, substr( $chunk, $offset, $slice ), ZLIB_SYNC_FLUSH );
 				if ( false === $piece ) {
 					throw new \RuntimeException( 'Corrupt Cairn Maps feed payload.' );
 				}
 				if ( '' !== $piece ) {
-					$sink( $piece );
+					yield $piece;
 				}
 			}
 			unset( $chunk );
@@ -241,7 +241,7 @@ final class Feed_Payload {
 			throw new \RuntimeException( 'Corrupt Cairn Maps feed payload.' );
 		}
 		if ( '' !== $rest ) {
-			$sink( $rest );
+			yield $rest;
 		}
 	}
 }

@@ -25,6 +25,20 @@ defined( 'ABSPATH' ) || exit;
  * meanwhile serve the previous build (anonymous visitors, with that build's ETag) or wait for the
  * new one.
  *
+ * Filters, which anyone may invent, never make the site read every marker again nor store copy
+ * after copy (issue 12):
+ * - they are made canonical before they become a cache key (canonical()): group slugs that name
+ *   no group and ids that name no published marker are dropped, the rest sorted and deduplicated;
+ *   nothing left to match answers an empty collection at once, without reading or storing;
+ * - a `group` selection and any `bbox` are cut from the cached whole feed (derive(): inflated,
+ *   scanned and compressed again, no marker read from the database; about 70 ms for a box and
+ *   100–300 ms for groups at 100,000 markers, against about 2 s for reading them);
+ * - an `include` selection (at most LIMITS markersQuery.maxInclude markers) is read by id, a few
+ *   indexed reads;
+ * - `group` and `include` selections are stored within the bound of the feed cache
+ *   (Feed_Cache::set_filtered(): a second request stores, at most Feed_Cache::MAX_ENTRIES copies
+ *   and MAX_BYTES in all, least valuable evicted first); a box is never stored.
+ *
  * @since 0.1.0
  */
 class Geojson_Feed {
@@ -60,6 +74,24 @@ class Geojson_Feed {
 	 * Uncompressed JSON gathered before it is handed to the compressor.
 	 */
 	private const BUFFER_BYTES = 256 * 1024;
+
+	/**
+	 * Compressed bytes of the whole feed inflated at a time when a filtered answer is cut from it
+	 * (about ten times as much JSON).
+	 */
+	private const DERIVE_SLICE = 64 * 1024;
+
+	/**
+	 * How every feature's JSON starts (see feature_json()), and what separates two of them.
+	 */
+	private const FEATURE_START = '{"type":"Feature",';
+
+	/**
+	 * How the document starts and ends (see compress()).
+	 */
+	private const DOCUMENT_START = '{"type":"FeatureCollection","features":[';
+
+	private const DOCUMENT_END = ']}';
 
 	/**
 	 * JSON of group lists seen in this request, by list (a site has few combinations).
@@ -138,13 +170,13 @@ class Geojson_Feed {
 	}
 
 	/**
-	 * The payload for these filters: from the cache, else built (and cached unless it is a
-	 * bounding-box query, whose endless variety would only fill the cache).
+	 * The payload for these filters: the whole feed from the cache (built and stored when stale),
+	 * a filtered one from the bounded cache or cut from the whole feed (see the class comment).
 	 *
-	 * One request at a time rebuilds a filter set. Meanwhile, with $allow_stale, the others get the
-	 * previous build if there is one (its `version()` then is not the current version: its ETag
-	 * must be sent with it); otherwise they wait for the new build, and build themselves if it
-	 * does not come.
+	 * One request at a time rebuilds the whole feed. Meanwhile, with $allow_stale, the others get
+	 * the previous build if there is one (its `version()` then is not the current version: its ETag
+	 * must be sent with it), and so do the filtered answers cut from it; otherwise they wait for the
+	 * new build, and build themselves if it does not come.
 	 *
 	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters     Validated filters.
 	 * @param bool                                                  $allow_stale Whether the previous build
@@ -152,12 +184,55 @@ class Geojson_Feed {
 	 */
 	public function payload( array $filters, bool $allow_stale = false ): Feed_Payload {
 		$normalized = self::normalize( $filters );
-		$version    = $this->version->get();
-		if ( array() !== $normalized['bbox'] ) {
-			return $this->build( $normalized, self::GZIP_LEVEL_UNCACHED, $version );
+		if ( array() === $normalized['groups'] && array() === $normalized['ids'] && array() === $normalized['bbox'] ) {
+			return $this->whole( $allow_stale );
 		}
-		$key    = substr( hash( 'sha256', $this->fingerprint( $filters ) ), 0, 32 );
-		$stored = $this->cache->get( $key );
+		$version   = $this->version->get();
+		$canonical = $this->canonical( $normalized );
+		if ( null === $canonical ) {
+			return $this->compress( array(), self::GZIP_LEVEL_UNCACHED, $version ); // Nothing can match.
+		}
+		if ( array() !== $canonical['bbox'] ) {
+			// Never stored: boxes are endless. By id when there are ids (a few indexed reads), else
+			// cut from the whole feed.
+			return array() !== $canonical['ids']
+				? $this->build( $canonical, self::GZIP_LEVEL_UNCACHED, $version )
+				: $this->derive( $this->whole( $allow_stale ), $canonical, self::GZIP_LEVEL_UNCACHED );
+		}
+		$key    = $this->key( $canonical );
+		$stored = $this->cache->get_filtered( $key );
+		if ( null !== $stored && $stored->version() === $version ) {
+			$this->cache->touch( $key );
+			return $stored;
+		}
+		// Compressed harder only when it is going to be stored.
+		$level = $this->cache->admits( $key ) ? self::GZIP_LEVEL : self::GZIP_LEVEL_UNCACHED;
+		if ( array() !== $canonical['ids'] ) {
+			$payload = $this->build( $canonical, $level, $version );
+		} else {
+			$whole = $this->whole( $allow_stale );
+			if ( null !== $stored && $stored->version() === $whole->version() ) {
+				return $stored; // The whole feed it was cut from is being rebuilt: as stale as it.
+			}
+			$payload = $this->derive( $whole, $canonical, $level );
+		}
+		// Store only if no marker changed meanwhile; otherwise the next request makes it again.
+		if ( $payload->version() === $version && $this->stored_version() === $version ) {
+			$this->cache->set_filtered( $key, $version, $payload );
+		}
+		return $payload;
+	}
+
+	/**
+	 * The whole feed: from the cache, else built and stored (one request at a time; see payload()).
+	 *
+	 * @param bool $allow_stale Whether the previous build may be served while another request rebuilds.
+	 */
+	private function whole( bool $allow_stale ): Feed_Payload {
+		$normalized = self::normalize( array() );
+		$version    = $this->version->get();
+		$key        = $this->key( $normalized );
+		$stored     = $this->cache->get( $key );
 		if ( null !== $stored && $stored->version() === $version ) {
 			return $stored;
 		}
@@ -194,6 +269,160 @@ class Geojson_Feed {
 	}
 
 	/**
+	 * Filters in canonical form, the form that becomes a cache key: normalised, group slugs that
+	 * name no marker group and ids that name no published, unprotected marker dropped. Null when
+	 * nothing can match (only unknown groups, or only such ids, were asked for).
+	 *
+	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters Normalised filters.
+	 * @return array{groups: string[], ids: int[], bbox: float[]}|null
+	 */
+	private function canonical( array $filters ): ?array {
+		global $wpdb;
+		if ( array() !== $filters['groups'] ) {
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- placeholders only; at most LIMITS markersQuery.maxGroups slugs.
+			$slugs             = $wpdb->get_col( $wpdb->prepare( "SELECT t.slug FROM {$wpdb->terms} t INNER JOIN {$wpdb->term_taxonomy} tt ON tt.term_id = t.term_id WHERE tt.taxonomy = %s AND t.slug IN (" . implode( ',', array_fill( 0, count( $filters['groups'] ), '%s' ) ) . ')', array_merge( array( Post_Type::TAXONOMY ), $filters['groups'] ) ) );
+			$filters['groups'] = array_values( array_intersect( $filters['groups'], array_map( 'strval', (array) $slugs ) ) );
+			if ( array() === $filters['groups'] ) {
+				return null;
+			}
+		}
+		if ( array() !== $filters['ids'] ) {
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- placeholders only; at most LIMITS markersQuery.maxInclude ids, by primary key.
+			$ids            = $wpdb->get_col( $wpdb->prepare( "SELECT ID FROM {$wpdb->posts} WHERE ID IN (" . implode( ',', array_fill( 0, count( $filters['ids'] ), '%d' ) ) . ") AND post_type = %s AND post_status = 'publish' AND post_password = ''", array_merge( $filters['ids'], array( Post_Type::POST_TYPE ) ) ) );
+			$filters['ids'] = array_values( array_intersect( $filters['ids'], array_map( 'intval', (array) $ids ) ) );
+			if ( array() === $filters['ids'] ) {
+				return null;
+			}
+		}
+		return $filters;
+	}
+
+	/**
+	 * The cache key of a filter set (hex).
+	 *
+	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters Filters.
+	 */
+	private function key( array $filters ): string {
+		return substr( hash( 'sha256', $this->fingerprint( $filters ) ), 0, 32 );
+	}
+
+	/**
+	 * A filtered payload cut from the whole feed: its features read back from the stored JSON (no
+	 * marker read from the database), the matching ones compressed again. Labelled with the whole
+	 * feed's version. Should a chunk of the whole feed vanish meanwhile, the markers are read.
+	 *
+	 * The box is applied to the coordinates as the feed carries them (the precision the map shows).
+	 *
+	 * @param Feed_Payload                                       $whole   The whole feed.
+	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters Canonical filters.
+	 * @param int                                                $level   gzip level.
+	 */
+	private function derive( Feed_Payload $whole, array $filters, int $level ): Feed_Payload {
+		try {
+			return $this->compress( self::matching( self::features_of( $whole ), $filters ), $level, $whole->version() );
+		} catch ( \RuntimeException $missing ) {
+			unset( $missing ); // A chunk vanished (evicted), or not our document: read the markers.
+			return $this->build( $filters, $level, $this->version->get() );
+		}
+	}
+
+	/**
+	 * The features' JSON of a payload, one at a time, as feature_json() wrote them.
+	 *
+	 * Split where one feature ends and the next starts (`,{"type":"Feature",`): inside a feature
+	 * that text cannot occur, since a title's quotes are escaped.
+	 *
+	 * @param Feed_Payload $payload A payload built by this class.
+	 * @return \Generator<int, string>
+	 * @throws \RuntimeException When it is not such a document.
+	 */
+	private static function features_of( Feed_Payload $payload ): \Generator {
+		$separator = ',' . self::FEATURE_START;
+		$text      = '';
+		$started   = false;
+		foreach ( $payload->json_pieces( self::DERIVE_SLICE ) as $piece ) {
+			$text .= $piece;
+			if ( ! $started ) {
+				if ( strlen( $text ) < strlen( self::DOCUMENT_START ) ) {
+					continue;
+				}
+				if ( 0 !== strncmp( $text, self::DOCUMENT_START, strlen( self::DOCUMENT_START ) ) ) {
+					throw new \RuntimeException( 'Not a Cairn Maps feed.' );
+				}
+				$text    = substr( $text, strlen( self::DOCUMENT_START ) );
+				$started = true;
+			}
+			$last = strrpos( $text, $separator );
+			if ( false === $last ) {
+				continue;
+			}
+			foreach ( explode( $separator, substr( $text, 0, $last ) ) as $i => $feature ) {
+				yield 0 === $i ? $feature : self::FEATURE_START . $feature;
+			}
+			$text = substr( $text, $last + 1 );
+		}
+		if ( ! $started || self::DOCUMENT_END !== substr( $text, -2 ) ) {
+			throw new \RuntimeException( 'Not a whole Cairn Maps feed.' );
+		}
+		$text = substr( $text, 0, -2 );
+		if ( '' !== $text ) {
+			foreach ( explode( $separator, $text ) as $i => $feature ) {
+				yield 0 === $i ? $feature : self::FEATURE_START . $feature;
+			}
+		}
+	}
+
+	/**
+	 * The features (JSON, as feature_json() writes them) that match canonical filters.
+	 *
+	 * @param iterable                                           $features Features' JSON.
+	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters  Canonical filters.
+	 * @return \Generator<int, string>
+	 */
+	private static function matching( iterable $features, array $filters ): \Generator {
+		$groups   = $filters['groups'];
+		$ids      = array_flip( $filters['ids'] );
+		$box      = 4 === count( $filters['bbox'] ) ? array_values( $filters['bbox'] ) : null;
+		$lists_at = strlen( self::FEATURE_START . '"properties":{"groups":[' );
+		$lists    = array(); // Whether a feature's group list matches, by list (a site has few).
+		foreach ( $features as $feature ) {
+			if ( array() !== $groups ) {
+				$end  = strpos( $feature, '],"title":', $lists_at );
+				$list = false === $end ? '' : substr( $feature, $lists_at, $end - $lists_at );
+				if ( ! isset( $lists[ $list ] ) ) {
+					if ( count( $lists ) >= 1000 ) {
+						$lists = array();
+					}
+					$lists[ $list ] = array() !== array_intersect( $groups, array_map( 'strval', (array) json_decode( '[' . $list . ']', true ) ) );
+				}
+				if ( ! $lists[ $list ] ) {
+					continue;
+				}
+			}
+			if ( array() !== $ids ) {
+				$at = strrpos( $feature, '},"id":' );
+				if ( false === $at || ! isset( $ids[ (int) substr( $feature, $at + 7, 20 ) ] ) ) {
+					continue;
+				}
+			}
+			if ( null !== $box ) {
+				// `…"coordinates":[lng,lat]}}`: the last bracket of the feature.
+				$open  = strrpos( $feature, '[' );
+				$comma = false === $open ? false : strpos( $feature, ',', $open );
+				if ( false === $comma ) {
+					continue;
+				}
+				$lng = (float) substr( $feature, $open + 1, $comma - $open - 1 );
+				$lat = (float) substr( $feature, $comma + 1, 24 );
+				if ( $lat < $box[1] || $lat > $box[3] || ( $box[0] <= $box[2] ? ( $lng < $box[0] || $lng > $box[2] ) : ( $lng < $box[0] && $lng > $box[2] ) ) ) {
+					continue;
+				}
+			}
+			yield $feature;
+		}
+	}
+
+	/**
 	 * Waits while another request rebuilds (at most until its lock expires).
 	 *
 	 * @param string $key     Filter-set key.
@@ -223,7 +452,8 @@ class Geojson_Feed {
 	}
 
 	/**
-	 * Builds the payload: JSON text in batches, compressed on the fly, cut into chunks.
+	 * Builds the payload from the markers in the database: JSON text in batches, compressed on the
+	 * fly, cut into chunks.
 	 *
 	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters Normalized filters.
 	 * @param int                                                $level   gzip level.
@@ -232,8 +462,24 @@ class Geojson_Feed {
 	 */
 	public function build( array $filters, int $level = self::GZIP_LEVEL, string $version = '' ): Feed_Payload {
 		$precision = $this->precision();
-		$repo_args = array_filter( $filters );
-		$deflate   = deflate_init(
+		$features  = function () use ( $filters, $precision ): \Generator {
+			// Prefetching: nothing in the compressing loop queries the database.
+			foreach ( $this->repository->each( array_filter( $filters ), true ) as $marker ) {
+				yield self::feature_json( $marker, $precision );
+			}
+		};
+		return $this->compress( $features(), $level, '' !== $version ? $version : $this->version->get() );
+	}
+
+	/**
+	 * A FeatureCollection of these features' JSON, compressed as it is written and cut into chunks.
+	 *
+	 * @param iterable $features Features' JSON (feature_json()).
+	 * @param int      $level    gzip level.
+	 * @param string   $version  The markers version it shows.
+	 */
+	private function compress( iterable $features, int $level, string $version ): Feed_Payload {
+		$deflate = deflate_init(
 			ZLIB_ENCODING_GZIP,
 			array(
 				'level'    => $level,
@@ -241,14 +487,13 @@ class Geojson_Feed {
 				'strategy' => ZLIB_FILTERED,
 			)
 		);
-		$chunks    = array();
-		$pending   = '';
-		$buffer    = '{"type":"FeatureCollection","features":[';
-		$bytes     = 0;
-		$count     = 0;
-		// Prefetching: nothing in this loop queries the database.
-		foreach ( $this->repository->each( $repo_args, true ) as $marker ) {
-			$buffer .= ( $count > 0 ? ',' : '' ) . self::feature_json( $marker, $precision );
+		$chunks  = array();
+		$pending = '';
+		$buffer  = self::DOCUMENT_START;
+		$bytes   = 0;
+		$count   = 0;
+		foreach ( $features as $feature ) {
+			$buffer .= ( $count > 0 ? ',' : '' ) . $feature;
 			++$count;
 			if ( strlen( $buffer ) >= self::BUFFER_BYTES ) {
 				$bytes   += strlen( $buffer );
@@ -261,13 +506,13 @@ class Geojson_Feed {
 				}
 			}
 		}
-		$buffer  .= ']}';
+		$buffer  .= self::DOCUMENT_END;
 		$bytes   += strlen( $buffer );
 		$pending .= deflate_add( $deflate, $buffer, ZLIB_FINISH );
 		foreach ( str_split( $pending, self::CHUNK_BYTES ) as $piece ) {
 			$chunks[] = $piece;
 		}
-		return new Feed_Payload( $chunks, $bytes, $count, '' !== $version ? $version : $this->version->get() );
+		return new Feed_Payload( $chunks, $bytes, $count, $version );
 	}
 
 	/**

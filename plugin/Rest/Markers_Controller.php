@@ -30,6 +30,11 @@ use WP_REST_Server;
  * the REST server): see not_modified_early(). Anonymous answers are publicly cacheable (CDNs,
  * browsers); the body is served pre-encoded, gzip when accepted.
  *
+ * A method override (`?_method=`, `X-HTTP-Method-Override`) never changes what a real GET or HEAD
+ * of the feed gets (answered_method()): a shared cache keys on the URL and the real method, so a
+ * GET overridden into a HEAD must not leave an empty body in it. Any other overridden answer on a
+ * public route is sent `Cache-Control: private, no-store` (no_store_overridden()).
+ *
  * @since 0.1.0
  */
 class Markers_Controller {
@@ -90,6 +95,8 @@ class Markers_Controller {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
 		// After the CORS headers: core's (10), then ours in Cors (11).
 		add_filter( 'rest_pre_serve_request', array( $this, 'serve_feed' ), 12, 3 );
+		// Late, after anything that sets caching headers.
+		add_filter( 'rest_post_dispatch', array( $this, 'no_store_overridden' ), 1000, 3 );
 		// Last on after_setup_theme: every plugin's and the theme's filters are in place, `init`
 		// has not run yet.
 		add_action( 'after_setup_theme', array( $this, 'not_modified_early' ), PHP_INT_MAX );
@@ -337,7 +344,7 @@ class Markers_Controller {
 		if ( self::etag_matches( $condition, $etag ) ) {
 			return $this->not_modified( $headers, $request );
 		}
-		if ( 'HEAD' === $request->get_method() ) {
+		if ( 'HEAD' === self::answered_method( $request ) ) {
 			return new WP_REST_Response( null, 200, $headers );
 		}
 		// Anonymous visitors may get the previous build while another request makes the new one.
@@ -350,6 +357,86 @@ class Markers_Controller {
 			}
 		}
 		return new Geojson_Response( $payload, 200, $headers );
+	}
+
+	/**
+	 * The method the feed answers a request as: its own, unless a method override (`?_method=` or
+	 * `X-HTTP-Method-Override`, which core's REST server applies) came with a real GET or HEAD.
+	 * Then the real method: a shared cache keys on the URL and the real method only, so an
+	 * overridden GET gets the whole feed with the plain GET's headers and a real HEAD no body,
+	 * whatever the override says. Internal requests (`rest_do_request()`) carry no override.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param WP_REST_Request $request The request.
+	 */
+	public static function answered_method( WP_REST_Request $request ): string {
+		$method = strtoupper( $request->get_method() );
+		if ( ! self::is_overridden( $request ) ) {
+			return $method;
+		}
+		$real = self::real_method();
+		return 'GET' === $real || 'HEAD' === $real ? $real : $method;
+	}
+
+	/**
+	 * Whether a request asks for a method override (core applies `?_method=` first, else the
+	 * `X-HTTP-Method-Override` header).
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param WP_REST_Request $request The request.
+	 */
+	public static function is_overridden( WP_REST_Request $request ): bool {
+		$query = $request->get_query_params();
+		return isset( $query['_method'] ) || null !== $request->get_header( 'X-HTTP-Method-Override' );
+	}
+
+	/**
+	 * The HTTP method of the request being served, uppercase ('' outside a web request).
+	 */
+	private static function real_method(): string {
+		// phpcs:ignore WordPress.Security.ValidatedSanitizedInput.InputNotSanitized -- compared with method names only.
+		return isset( $_SERVER['REQUEST_METHOD'] ) ? strtoupper( (string) preg_replace( '/[^A-Za-z]/', '', (string) wp_unslash( $_SERVER['REQUEST_METHOD'] ) ) ) : '';
+	}
+
+	/**
+	 * Keeps shared caches from storing an answer to an overridden method on a public route (the
+	 * feed, a marker, a post's maps) that is not the answer to the real method: a real GET whose
+	 * override made it a HEAD (an empty body), an OPTIONS (the route's description), a POST (an
+	 * error)… Such an answer gets `Cache-Control: private, no-store`. The feed answers an override
+	 * of a real GET or HEAD as the real method (answered_method()): those keep their caching.
+	 * Hooked late to `rest_post_dispatch`.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param mixed                $response The response.
+	 * @param mixed                $server   The REST server.
+	 * @param WP_REST_Request|null $request  The request.
+	 * @return mixed The response.
+	 */
+	public function no_store_overridden( $response, $server = null, $request = null ) {
+		if ( ! $response instanceof \WP_HTTP_Response || ! $request instanceof WP_REST_Request || ! self::is_overridden( $request ) ) {
+			return $response;
+		}
+		$route  = $request->get_route();
+		$public = false;
+		foreach ( Cors::PUBLIC_ROUTES as $pattern ) {
+			$public = $public || 1 === preg_match( '@^' . $pattern . '$@i', $route );
+		}
+		if ( ! $public ) {
+			return $response;
+		}
+		$method = strtoupper( $request->get_method() );
+		// The feed's own handler (GET, HEAD) answered as answered_method() says.
+		if ( ( 'GET' === $method || 'HEAD' === $method ) && 1 === preg_match( '@^/' . self::REST_NAMESPACE . '/markers$@i', $route ) ) {
+			$method = self::answered_method( $request );
+		}
+		$real = self::real_method();
+		if ( $real !== $method ) {
+			$response->header( 'Cache-Control', 'private, no-store' );
+		}
+		return $response;
 	}
 
 	/**

@@ -27,6 +27,16 @@ use Cairn\Maps\Tests\TestCase;
 final class Feed_CacheTest extends TestCase {
 
 	/**
+	 * Starts from an empty feed cache (in the test's transaction: the HTTP tests commit theirs).
+	 */
+	protected function set_up(): void {
+		global $wpdb;
+		parent::set_up();
+		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s OR option_name LIKE %s OR option_name LIKE %s", $wpdb->esc_like( '_transient_' . Feed_Cache::PREFIX ) . '%', $wpdb->esc_like( '_transient_timeout_' . Feed_Cache::PREFIX ) . '%', $wpdb->esc_like( Feed_Cache::PREFIX ) . '%' ) );
+		wp_cache_flush();
+	}
+
+	/**
 	 * The plugin's feed.
 	 */
 	private function feed(): Geojson_Feed {
@@ -274,5 +284,250 @@ final class Feed_CacheTest extends TestCase {
 		ob_start();
 		$stored->print_json();
 		$this->assertSame( $json, ob_get_clean() );
+	}
+
+	/**
+	 * A payload of $count features for the bounded cache, cut into chunks as the feed cuts them.
+	 *
+	 * @param int    $count   Features.
+	 * @param string $version Version.
+	 */
+	private static function payload( int $count, string $version = 'v1' ): Feed_Payload {
+		$json = self::document( $count );
+		return new Feed_Payload( self::chunks( $json, Geojson_Feed::CHUNK_BYTES ), strlen( $json ), $count, $version );
+	}
+
+	/**
+	 * A filter-set key.
+	 *
+	 * @param int $n Number.
+	 */
+	private static function hex( int $n ): string {
+		return substr( hash( 'sha256', "key {$n}" ), 0, 32 );
+	}
+
+	/**
+	 * Stores a filtered copy the way the feed does for a selection asked for twice.
+	 *
+	 * @param Feed_Cache   $cache   Cache.
+	 * @param string       $key     Key.
+	 * @param Feed_Payload $payload Payload.
+	 */
+	private static function store_twice( Feed_Cache $cache, string $key, Feed_Payload $payload ): bool {
+		$cache->set_filtered( $key, $payload->version(), $payload );
+		return $cache->set_filtered( $key, $payload->version(), $payload );
+	}
+
+	/**
+	 * The filtered copies stored (manifests in the options table), and the option rows and bytes of
+	 * the feed cache (without locks).
+	 *
+	 * @return array{keys: string[], rows: int, bytes: int}
+	 */
+	private static function stored(): array {
+		global $wpdb;
+		$rows = $wpdb->get_results( $wpdb->prepare( "SELECT option_name, LENGTH(option_value) AS bytes FROM {$wpdb->options} WHERE (option_name LIKE %s OR option_name LIKE %s OR option_name LIKE %s) AND option_name NOT LIKE %s", $wpdb->esc_like( '_transient_' . Feed_Cache::PREFIX ) . '%', $wpdb->esc_like( '_transient_timeout_' . Feed_Cache::PREFIX ) . '%', $wpdb->esc_like( Feed_Cache::PREFIX ) . '%', $wpdb->esc_like( Feed_Cache::LOCK_PREFIX ) . '%' ), ARRAY_A );
+		$keys = array();
+		foreach ( $rows as $row ) {
+			if ( 1 === preg_match( '/^_transient_' . preg_quote( Feed_Cache::PREFIX, '/' ) . '([0-9a-f]{32})$/', $row['option_name'], $match ) ) {
+				$keys[] = $match[1];
+			}
+		}
+		sort( $keys );
+		return array(
+			'keys'  => $keys,
+			'rows'  => count( $rows ),
+			'bytes' => (int) array_sum( array_column( $rows, 'bytes' ) ),
+		);
+	}
+
+	/**
+	 * A filtered selection asked for once is remembered, not stored; the second time it is stored
+	 * and read back whole.
+	 */
+	public function test_a_filtered_copy_is_stored_the_second_time(): void {
+		$cache   = new Feed_Cache();
+		$payload = self::payload( 300 );
+		$key     = self::hex( 1 );
+		$this->assertFalse( $cache->admits( $key ) );
+		$this->assertFalse( $cache->set_filtered( $key, 'v1', $payload ), 'asked for once' );
+		$this->assertSame( array(), self::stored()['keys'], 'nothing stored' );
+		$this->assertNull( $cache->get_filtered( $key ) );
+		$this->assertTrue( $cache->admits( $key ), 'remembered' );
+
+		$this->assertTrue( $cache->set_filtered( $key, 'v1', $payload ), 'asked for again' );
+		$this->assertSame( array( $key ), self::stored()['keys'] );
+		$stored = $cache->get_filtered( $key );
+		$this->assertSame( $payload->json(), $stored->json() );
+		$this->assertSame( 'v1', $stored->version() );
+		$this->assertSame( 300, $stored->count() );
+
+		// A new version replaces the build at once: a filtered copy keeps no previous build.
+		$this->assertTrue( $cache->set_filtered( $key, 'v2', self::payload( 300, 'v2' ) ) );
+		$this->assertSame( 'v2', $cache->get_filtered( $key )->version() );
+		$this->assertFalse( get_transient( Feed_Cache::PREFIX . $key . '_v1_0' ), 'the previous build is deleted' );
+
+		// Read whole: evicting it after the read does not cut the answer short.
+		$read = $cache->get_filtered( $key );
+		$this->assertTrue( $this->store_past( $cache, 40 ) );
+		$this->assertNull( $cache->get_filtered( $key ), 'evicted' );
+		$this->assertSame( 300, count( json_decode( $read->json(), true )['features'] ) );
+	}
+
+	/**
+	 * Stores $count other selections (twice each), past any bound.
+	 *
+	 * @param Feed_Cache $cache Cache.
+	 * @param int        $count How many.
+	 */
+	private function store_past( Feed_Cache $cache, int $count ): bool {
+		$all = true;
+		for ( $i = 100; $i < 100 + $count; $i++ ) {
+			$all = self::store_twice( $cache, self::hex( $i ), self::payload( 10 ) ) && $all;
+		}
+		return $all;
+	}
+
+	/**
+	 * Driven past both bounds, the cache keeps at most the number of copies and the gzip bytes of
+	 * limits(), and never more option rows than max_rows(); a copy larger than the whole byte
+	 * bound is not stored; the whole feed is never evicted.
+	 */
+	public function test_filtered_copies_stay_within_the_bound(): void {
+		$cache = new Feed_Cache();
+		$this->assertSame( Feed_Cache::MAX_ENTRIES, Feed_Cache::limits()['entries'] );
+		$this->assertSame( 8 * 1024 * 1024, Feed_Cache::limits()['bytes'] );
+		$this->assertSame( 162, Feed_Cache::max_rows(), '2 x 32 manifests, 2 x (32 + 16) chunks, 2 options' );
+
+		$whole = self::payload( 2000 );
+		$cache->set( 'whole', 'v1', $whole );
+		$base = self::stored();
+
+		// By count: the default bound, driven past.
+		$this->store_past( $cache, Feed_Cache::MAX_ENTRIES + 10 );
+		$stored = self::stored();
+		$this->assertCount( Feed_Cache::MAX_ENTRIES, array_diff( $stored['keys'], $base['keys'] ) );
+		$this->assertLessThanOrEqual( $base['rows'] + Feed_Cache::max_rows(), $stored['rows'] );
+		$this->assertNotNull( $cache->get( 'whole', 'v1' ), 'the whole feed is kept' );
+		$this->assertCount( Feed_Cache::MAX_ENTRIES, get_option( Feed_Cache::INDEX_OPTION ) );
+
+		// By bytes: a bound of two and a half copies of this size.
+		$big   = self::payload( 1500 );
+		$limit = (int) ( 2.5 * $big->gzip_bytes() );
+		add_filter(
+			'cairn_maps_feed_cache_limits',
+			static function () use ( $limit ) {
+				return array(
+					'entries' => 10,
+					'bytes'   => $limit,
+				);
+			}
+		);
+		for ( $i = 0; $i < 6; $i++ ) {
+			$this->assertTrue( self::store_twice( $cache, self::hex( 200 + $i ), self::payload( 1500 ) ), "big {$i}" );
+			$index = get_option( Feed_Cache::INDEX_OPTION );
+			$this->assertLessThanOrEqual( 10, count( $index ) );
+			$this->assertLessThanOrEqual( $limit, array_sum( array_column( $index, 'bytes' ) ), "after big {$i}: gzip bytes" );
+			$this->assertLessThanOrEqual( $base['rows'] + Feed_Cache::max_rows(), self::stored()['rows'] );
+		}
+		$this->assertSame( array( self::hex( 204 ), self::hex( 205 ) ), array_values( array_intersect( array( self::hex( 200 ), self::hex( 201 ), self::hex( 202 ), self::hex( 203 ), self::hex( 204 ), self::hex( 205 ) ), self::stored()['keys'] ) ), 'the two newest fit' );
+		$this->assertEqualsCanonicalizing( array_merge( $base['keys'], array_keys( get_option( Feed_Cache::INDEX_OPTION ) ) ), self::stored()['keys'], 'the index lists exactly what is stored' );
+
+		$huge = self::payload( 6000 );
+		$this->assertGreaterThan( $limit, $huge->gzip_bytes() );
+		$this->assertFalse( self::store_twice( $cache, self::hex( 300 ), $huge ), 'larger than the whole bound: not stored' );
+		$this->assertNull( $cache->get_filtered( self::hex( 300 ) ) );
+		$this->assertNotNull( $cache->get( 'whole', 'v1' ), 'the whole feed is still kept' );
+	}
+
+	/**
+	 * Eviction takes the copies not asked for again since they were stored before those in use,
+	 * then the least recently used; a use is written at most once a TOUCH_INTERVAL.
+	 */
+	public function test_eviction_keeps_copies_in_use(): void {
+		global $wpdb;
+		add_filter(
+			'cairn_maps_feed_cache_limits',
+			static function () {
+				return array(
+					'entries' => 3,
+					'bytes'   => 1 << 30,
+				);
+			}
+		);
+		$cache = new Feed_Cache();
+		foreach ( array( 1, 2, 3 ) as $n ) {
+			self::store_twice( $cache, self::hex( $n ), self::payload( 10 ) );
+		}
+		$cache->touch( self::hex( 1 ) ); // Asked for again: in use, though the oldest.
+		$this->assertSame( 2, get_option( Feed_Cache::INDEX_OPTION )[ self::hex( 1 ) ]['hits'] );
+
+		self::store_twice( $cache, self::hex( 4 ), self::payload( 10 ) );
+		$this->assertSame( array( self::hex( 1 ), self::hex( 3 ), self::hex( 4 ) ), array_values( array_intersect( array( self::hex( 1 ), self::hex( 2 ), self::hex( 3 ), self::hex( 4 ) ), self::stored()['keys'] ) ), 'the oldest copy not in use went first' );
+
+		// Throttled: a second use within TOUCH_INTERVAL writes nothing.
+		$queries = $wpdb->num_queries;
+		$cache->touch( self::hex( 1 ) );
+		$this->assertLessThanOrEqual( $queries + 1, $wpdb->num_queries, 'at most the index read' );
+
+		// In use too, but longer ago than the other: the least recently used in-use copy goes, once
+		// no copy is left that was not asked for again.
+		$cache->touch( self::hex( 3 ) );
+		$cache->touch( self::hex( 4 ) );
+		$index                           = get_option( Feed_Cache::INDEX_OPTION );
+		$index[ self::hex( 1 ) ]['used'] = time() - 10 * Feed_Cache::TOUCH_INTERVAL;
+		update_option( Feed_Cache::INDEX_OPTION, $index, false );
+		self::store_twice( $cache, self::hex( 5 ), self::payload( 10 ) );
+		$this->assertSame( array( self::hex( 3 ), self::hex( 4 ), self::hex( 5 ) ), array_values( array_intersect( array( self::hex( 1 ), self::hex( 3 ), self::hex( 4 ), self::hex( 5 ) ), self::stored()['keys'] ) ) );
+		$cache->touch( self::hex( 3 ) );
+		$this->assertSame( $index[ self::hex( 3 ) ]['used'], get_option( Feed_Cache::INDEX_OPTION )[ self::hex( 3 ) ]['used'], 'used a moment ago: not written again' );
+	}
+
+	/**
+	 * While another request holds the index, a copy is served but not stored (never waited for).
+	 */
+	public function test_busy_index_stores_nothing(): void {
+		$cache = new Feed_Cache();
+		$key   = self::hex( 7 );
+		$cache->set_filtered( $key, 'v1', self::payload( 10 ) );
+		$lock    = $cache->lock( 'index' );
+		$started = microtime( true );
+		$this->assertFalse( $cache->set_filtered( $key, 'v1', self::payload( 10 ) ) );
+		$this->assertLessThan( 0.5, microtime( true ) - $started, 'not waited for' );
+		$this->assertSame( array(), self::stored()['keys'] );
+		$cache->unlock( 'index', $lock );
+		$this->assertTrue( $cache->set_filtered( $key, 'v1', self::payload( 10 ) ) );
+	}
+
+	/**
+	 * With a persistent object cache (Redis, Memcached), where the copies live instead of the
+	 * options table, the bound holds the same way: the evicted copies are gone from it.
+	 */
+	public function test_bound_with_a_persistent_object_cache(): void {
+		add_filter(
+			'cairn_maps_feed_cache_limits',
+			static function () {
+				return array(
+					'entries' => 2,
+					'bytes'   => 1 << 30,
+				);
+			}
+		);
+		$previous = wp_using_ext_object_cache( true );
+		try {
+			$cache = new Feed_Cache();
+			foreach ( array( 1, 2, 3, 4 ) as $n ) {
+				$this->assertTrue( self::store_twice( $cache, self::hex( $n ), self::payload( 20 ) ), "copy {$n}" );
+			}
+			$this->assertNull( $cache->get_filtered( self::hex( 1 ) ) );
+			$this->assertNull( $cache->get_filtered( self::hex( 2 ) ) );
+			$this->assertFalse( wp_cache_get( Feed_Cache::PREFIX . self::hex( 1 ) . '_v1_0', 'transient' ), 'its chunk is deleted too' );
+			$this->assertSame( 20, $cache->get_filtered( self::hex( 3 ) )->count() );
+			$this->assertSame( 20, $cache->get_filtered( self::hex( 4 ) )->count() );
+			$this->assertSame( array( self::hex( 3 ), self::hex( 4 ) ), array_keys( get_option( Feed_Cache::INDEX_OPTION ) ) );
+			$this->assertSame( array(), self::stored()['keys'], 'nothing in the options table' );
+		} finally {
+			wp_using_ext_object_cache( (bool) $previous );
+		}
 	}
 }

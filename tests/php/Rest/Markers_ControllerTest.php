@@ -354,6 +354,72 @@ final class Markers_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * A method override never changes what a real GET or HEAD gets (issue 12): an overridden GET
+	 * prints the whole feed with the plain GET's headers, a real HEAD prints nothing; any other
+	 * overridden answer is kept by no shared cache. Internal requests keep their own method. (Sent
+	 * headers and the other public routes: Http/Method_Override_HttpTest.)
+	 */
+	public function test_method_override_is_answered_as_the_real_method(): void {
+		$this->create_marker( array( 'post_title' => 'Overridden' ) );
+		$plain = $this->serve( self::ROUTE );
+
+		foreach ( array(
+			'query'  => array( array( '_method' => 'HEAD' ), array() ),
+			'header' => array( array(), array( 'X-HTTP-Method-Override' => 'HEAD' ) ),
+		) as $how => list( $query, $headers ) ) {
+			$answer = $this->serve( self::ROUTE, $query, $headers );
+			$this->assertSame( 200, $answer['status'], $how );
+			$this->assertSame( $plain['body'], $answer['body'], "{$how}: the whole feed" );
+			$this->assertSame( $plain['headers']['ETag'], $answer['headers']['ETag'] );
+			$this->assertSame( Markers_Controller::PUBLIC_CACHE_CONTROL, $answer['headers']['Cache-Control'], "{$how}: as cacheable as the plain GET" );
+		}
+
+		$head = $this->serve( self::ROUTE, array( '_method' => 'GET' ), array(), 'HEAD' );
+		$this->assertSame( 200, $head['status'] );
+		$this->assertSame( '', $head['body'], 'a real HEAD' );
+
+		foreach ( array( 'OPTIONS', 'POST', 'DELETE' ) as $method ) {
+			$other = $this->serve( self::ROUTE, array(), array( 'X-HTTP-Method-Override' => $method ) );
+			$this->assertSame( 'private, no-store', $other['headers']['Cache-Control'] ?? null, $method );
+		}
+		$post = $this->serve( self::ROUTE, array( '_method' => 'GET' ), array(), 'POST' );
+		$this->assertSame( 'private, no-store', $post['headers']['Cache-Control'], 'a real POST made a GET' );
+
+		$this->assertNull( $this->rest( 'HEAD', self::ROUTE )->get_data(), 'an internal HEAD' );
+	}
+
+	/**
+	 * Group slugs that name no group and ids that name no published marker select nothing, beside
+	 * real ones or alone (the real ones still do), each with its own ETag.
+	 */
+	public function test_invented_groups_and_ids_select_nothing(): void {
+		$hut   = $this->create_marker( array( 'groups' => array( 'huts' ) ) );
+		$draft = $this->create_marker(
+			array(
+				'post_status' => 'draft',
+				'groups'      => array( 'huts' ),
+			)
+		);
+		$this->assertSame( array( $hut ), $this->ids( array( 'group' => 'nowhere,huts,huts' ) ) );
+		$this->assertSame( array(), $this->ids( array( 'group' => 'nowhere' ) ) );
+		$this->assertSame( array( $hut ), $this->ids( array( 'include' => "999999,{$hut},{$draft}" ) ) );
+		$this->assertSame( array(), $this->ids( array( 'include' => "999999,{$draft}" ) ) );
+		$this->assertSame(
+			array( $hut ),
+			$this->ids(
+				array(
+					'group' => 'huts,nowhere',
+					'bbox'  => '-180,-90,180,90',
+				)
+			)
+		);
+		$this->assertNotSame(
+			$this->rest( 'GET', self::ROUTE, array( 'group' => 'huts' ) )->get_headers()['ETag'],
+			$this->rest( 'GET', self::ROUTE, array( 'group' => 'huts,nowhere' ) )->get_headers()['ETag']
+		);
+	}
+
+	/**
 	 * The bbox parser accepts what the validator accepts.
 	 */
 	public function test_parse_bbox(): void {
