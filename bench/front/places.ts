@@ -431,8 +431,13 @@ export async function measurePlaces(
 		return run;
 	}
 	try {
-		// The panel's first list, then quiet.
-		await waitForEvent( page, 0, {} );
+		// The panel's first list (its entries are buttons), then quiet.
+		await page
+			.locator(
+				'.wp-block-cairn-map__places .wp-block-cairn-map__list > li[data-cairn-marker-id] > button'
+			)
+			.first()
+			.waitFor( { state: 'visible', timeout: WAIT_MS } );
 		await settle( page );
 		for ( let i = 0; i < repeat; i++ ) {
 			run.search.push(

@@ -16,13 +16,14 @@ import type { Locator, Page } from '@playwright/test';
 
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
-import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
+import { FAKE_PUBLIC_TOKEN, mapBlock } from './utils/map-page';
 import {
-	guardVisitorPages,
 	nextMoveEnd,
-	publishFrontPage,
+	recordMapEvents,
 	waitForIdle,
+	watchPageErrors,
 } from './utils/front-map';
+import { KeptSeed } from './utils/kept-seed';
 import {
 	distanceKm,
 	drawnMarkers,
@@ -32,6 +33,7 @@ import {
 	mapBounds,
 	placesEventCount,
 	placesSettled,
+	publishTrackedPage,
 	recordPlacesEvents,
 	seedPlaces,
 	tabTo,
@@ -120,9 +122,8 @@ async function statusText( page: Page ): Promise< string > {
 	).join( ' ' );
 }
 
-/** Opens the page and waits for the map and the panel's first list. */
+/** Opens the page and waits for the map and the panel's first list (its entries are buttons). */
 async function openMap( page: Page, url: string ) {
-	const since = 0;
 	await page.goto( url );
 	await waitForIdle( page );
 	await expect(
@@ -130,97 +131,164 @@ async function openMap( page: Page, url: string ) {
 			'.wp-block-cairn-map__places input[type="search"]'
 		)
 	).toBeVisible();
-	await waitForPlacesChange( page, since );
+	await expect(
+		host( page )
+			.locator(
+				'.wp-block-cairn-map__list > li[data-cairn-marker-id] > button'
+			)
+			.first()
+	).toBeVisible();
 	await placesSettled( page );
 }
+
+/** What the spec seeds once per site (see KeptSeed: it outlives a worker restarted by a failure). */
+interface Seed {
+	places: SpecPlace[];
+	groups: SpecGroup[];
+	urls: typeof urls;
+	firstServerPage: number[];
+}
+/** Number of tests below: the seed is removed once all of them have run. */
+const TESTS = 7;
 
 test.describe( 'visitors find any place', () => {
 	test.use( { storageState: VISITOR_STATE } );
 
 	let dialogs: string[] = [];
+	let pageErrors: Error[] = [];
+	let seed: KeptSeed< Seed >;
 
-	test.beforeAll( async ( { requestUtils, request } ) => {
-		test.setTimeout( 300_000 );
-		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
-		const seeded = await seedPlaces(
+	test.beforeAll( async ( { requestUtils, request, baseURL } ) => {
+		test.setTimeout( 600_000 );
+		await requestUtils.rest( {
+			method: 'POST',
+			path: '/wp/v2/settings',
+			data: { cairn_maps_access_token: FAKE_PUBLIC_TOKEN },
+			timeout: 180_000,
+		} );
+		seed = new KeptSeed< Seed >( 'places-spec', baseURL!, TESTS );
+		const data = await seed.get(
 			requestUtils,
-			GROUPS,
-			COUNT,
-			BOX,
-			( i, word, group ) => {
-				if ( i === HOSTILE_INDEX ) {
-					return HOSTILE_TITLE;
-				}
-				// A few accents, for the search that ignores them.
-				const name = i % 4 === 0 ? word.replace( 'o', 'ó' ) : word;
-				return `${ name } ${ KINDS[ group ] }`;
+			async ( track ) => {
+				const seeded = await seedPlaces(
+					requestUtils,
+					track,
+					GROUPS,
+					COUNT,
+					BOX,
+					( i, word, group ) => {
+						if ( i === HOSTILE_INDEX ) {
+							return HOSTILE_TITLE;
+						}
+						// A few accents, for the search that ignores them.
+						const name =
+							i % 4 === 0 ? word.replace( 'o', 'ó' ) : word;
+						return `${ name } ${ KINDS[ group ] }`;
+					}
+				);
+				const block = {
+					...VIEW,
+					height: '480px',
+					markers: {
+						source: 'groups',
+						groups: seeded.groups.map( ( group ) => group.slug ),
+						ids: [],
+					},
+					cluster: { enabled: true, radius: 80 },
+					places: {
+						search: true,
+						groupFilter: true,
+						followMap: true,
+					},
+				};
+				const pages = {
+					map: await publishTrackedPage(
+						requestUtils,
+						track,
+						'Places spec: 240 places',
+						mapBlock( block )
+					),
+					locate: await publishTrackedPage(
+						requestUtils,
+						track,
+						'Places spec: nearest first',
+						mapBlock( {
+							...block,
+							controls: {
+								zoom: true,
+								compass: true,
+								scale: false,
+								fullscreen: false,
+								geolocate: true,
+							},
+						} )
+					),
+					twoMaps: await publishTrackedPage(
+						requestUtils,
+						track,
+						'Places spec: two maps',
+						mapBlock( { ...block, height: '300px' } ) +
+							mapBlock( {
+								...block,
+								height: '300px',
+								markers: {
+									source: 'ids',
+									groups: [],
+									ids: seeded.places
+										.slice( 0, 70 )
+										.map( ( p ) => p.id ),
+								},
+							} )
+					),
+				};
+				const html = await (
+					await request.get( pages.map, { timeout: 120_000 } )
+				).text();
+				return {
+					...seeded,
+					urls: pages,
+					firstServerPage: idsInHtml( html ),
+				};
+			},
+			async ( kept ) => {
+				// Still on this site: the page answers with its map of 240 places.
+				const html = await (
+					await request.get( kept.urls.map, { timeout: 120_000 } )
+				).text();
+				return (
+					idsInHtml( html ).join() === kept.firstServerPage.join() &&
+					html.includes( `${ COUNT } places on this map` )
+				);
 			}
 		);
-		places = seeded.places;
-		groups = seeded.groups;
-		const block = {
-			...VIEW,
-			height: '480px',
-			markers: {
-				source: 'groups',
-				groups: groups.map( ( group ) => group.slug ),
-				ids: [],
-			},
-			cluster: { enabled: true, radius: 80 },
-			places: { search: true, groupFilter: true, followMap: true },
-		};
-		urls.map = await publishFrontPage(
-			requestUtils,
-			'Places spec: 240 places',
-			mapBlock( block )
-		);
-		urls.locate = await publishFrontPage(
-			requestUtils,
-			'Places spec: nearest first',
-			mapBlock( {
-				...block,
-				controls: {
-					zoom: true,
-					compass: true,
-					scale: false,
-					fullscreen: false,
-					geolocate: true,
-				},
-			} )
-		);
-		urls.twoMaps = await publishFrontPage(
-			requestUtils,
-			'Places spec: two maps',
-			mapBlock( { ...block, height: '300px' } ) +
-				mapBlock( {
-					...block,
-					height: '300px',
-					markers: {
-						source: 'ids',
-						groups: [],
-						ids: places.slice( 0, 70 ).map( ( p ) => p.id ),
-					},
-				} )
-		);
-		const html = await ( await request.get( urls.map ) ).text();
-		firstServerPage = idsInHtml( html );
+		places = data.places;
+		groups = data.groups;
+		Object.assign( urls, data.urls );
+		firstServerPage = data.firstServerPage;
 		expect( firstServerPage.length ).toBe( LIST_MAX );
 	} );
 
-	guardVisitorPages();
+	test.afterAll( async ( { requestUtils } ) => {
+		test.setTimeout( 600_000 );
+		await seed?.finish( requestUtils );
+	} );
 
 	test.beforeEach( async ( { page } ) => {
 		dialogs = [];
+		pageErrors = watchPageErrors( page );
 		page.on( 'dialog', ( dialog ) => {
 			dialogs.push( dialog.message() );
 			void dialog.dismiss();
 		} );
+		await recordMapEvents( page );
 		await recordPlacesEvents( page );
 	} );
 
-	test.afterEach( async ( { page } ) => {
+	test.afterEach( async ( { page }, testInfo ) => {
+		seed.ran( testInfo.title );
 		// Hostile text never ran: no alert(), no element made of a title or a group name.
 		expect( dialogs ).toEqual( [] );
+		expect( pageErrors.map( ( error ) => error.message ) ).toEqual( [] );
 		if ( ! page.isClosed() ) {
 			await expect( page.locator( 'img[src="x"]' ) ).toHaveCount( 0 );
 		}
@@ -359,16 +427,20 @@ test.describe( 'visitors find any place', () => {
 			backwards: false,
 		} );
 		for ( let i = 0; i < 5; i++ ) {
-			if ( ( await listedIds( page ) ).includes( target!.id ) ) {
+			const shown = await listedIds( page );
+			if ( shown.includes( target!.id ) ) {
 				break;
 			}
 			await tabTo( page, 'button', { name: 'Next places' } );
 			await page.keyboard.press( 'Enter' );
 			await expect
 				.poll( async () => ( await listedIds( page ) ).join() )
-				.not.toBe( first.join() );
-			expect( ( await listedIds( page ) ).length ).toBeLessThanOrEqual(
-				LIST_MAX
+				.not.toBe( shown.join() );
+			const next = await listedIds( page );
+			expect( next.length ).toBeLessThanOrEqual( LIST_MAX );
+			// Another page: none of the places of the page before.
+			expect( next.filter( ( id ) => shown.includes( id ) ) ).toEqual(
+				[]
 			);
 		}
 		expect( await listedIds( page ) ).toContain( target!.id );

@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 
 import { expect } from '../fixtures/maps-service';
-import { ensureGroup, seedMarkers } from './front-map';
+import type { CreatedItem } from './kept-seed';
 
 /** `detail` of `cairn:places-change`, as the contract (DESIGN.md "Places") gives it. */
 export interface PlacesChange {
@@ -317,12 +317,16 @@ export function placeWords( count: number ): string[] {
 	);
 }
 
+/** REST with patience: the Playground site has one PHP worker, often busy on a loaded machine. */
+const SLOW = { timeout: 180_000 };
+
 /**
  * Creates `groups` (slugs must be unique to the spec) and publishes `count` places spread on a
  * grid inside `box` (coordinates rounded to 4 decimals, inside the feed's precision), one group
- * each in turn. `titleOf( i, word )` names the i-th place.
+ * each in turn. `titleOf( i, word )` names the i-th place. Everything created goes to `track`.
  *
  * @param requestUtils REST.
+ * @param track        Told of everything created.
  * @param groups       Groups to create, in order.
  * @param count        Number of places.
  * @param box          Where the places go.
@@ -334,6 +338,7 @@ export function placeWords( count: number ): string[] {
  */
 export async function seedPlaces(
 	requestUtils: RequestUtils,
+	track: ( item: CreatedItem ) => void,
 	groups: Array< { slug: string; name: string; color: string } >,
 	count: number,
 	box: { west: number; south: number; east: number; north: number },
@@ -341,11 +346,25 @@ export async function seedPlaces(
 ): Promise< { places: SpecPlace[]; groups: SpecGroup[] } > {
 	const created: SpecGroup[] = [];
 	for ( const group of groups ) {
-		created.push( {
-			slug: group.slug,
-			name: group.name,
-			id: await ensureGroup( requestUtils, group ),
-		} );
+		const found = ( await requestUtils.rest( {
+			path: '/wp/v2/cairn-marker-groups',
+			params: { slug: group.slug, context: 'edit' },
+			...SLOW,
+		} ) ) as Array< { id: number } >;
+		const saved = ( await requestUtils.rest( {
+			method: 'POST',
+			path: found[ 0 ]
+				? `/wp/v2/cairn-marker-groups/${ found[ 0 ].id }`
+				: '/wp/v2/cairn-marker-groups',
+			data: {
+				name: group.name,
+				slug: group.slug,
+				meta: { cairn_color: group.color, cairn_icon: 0 },
+			},
+			...SLOW,
+		} ) ) as { id: number };
+		track( { path: '/wp/v2/cairn-marker-groups', id: saved.id } );
+		created.push( { slug: group.slug, name: group.name, id: saved.id } );
 	}
 	const words = placeWords( count );
 	const columns = Math.ceil( Math.sqrt( count * 1.6 ) );
@@ -375,17 +394,36 @@ export async function seedPlaces(
 	} );
 	const ids: number[] = [];
 	for ( let start = 0; start < planned.length; start += 25 ) {
-		ids.push(
-			...( await seedMarkers(
-				requestUtils,
-				planned.slice( start, start + 25 ).map( ( place ) => ( {
-					title: place.title,
-					lng: place.lng,
-					lat: place.lat,
-					groups: [ place.group.id ],
-				} ) )
-			) )
-		);
+		const answer = ( await requestUtils.rest( {
+			method: 'POST',
+			path: '/batch/v1',
+			data: {
+				requests: planned
+					.slice( start, start + 25 )
+					.map( ( place ) => ( {
+						method: 'POST',
+						path: '/wp/v2/cairn-markers',
+						body: {
+							title: place.title,
+							content: '',
+							status: 'publish',
+							meta: {
+								cairn_lng: place.lng,
+								cairn_lat: place.lat,
+							},
+							'cairn-marker-groups': [ place.group.id ],
+						},
+					} ) ),
+			},
+			...SLOW,
+		} ) ) as {
+			responses: Array< { status: number; body: { id: number } } >;
+		};
+		for ( const response of answer.responses ) {
+			expect( response.status ).toBe( 201 );
+			track( { path: '/wp/v2/cairn-markers', id: response.body.id } );
+			ids.push( response.body.id );
+		}
 	}
 	return {
 		groups: created,
@@ -397,6 +435,23 @@ export async function seedPlaces(
 			group: place.group.slug,
 		} ) ),
 	};
+}
+
+/** Publishes a page (tracked); returns its address. */
+export async function publishTrackedPage(
+	requestUtils: RequestUtils,
+	track: ( item: CreatedItem ) => void,
+	title: string,
+	content: string
+): Promise< string > {
+	const page = ( await requestUtils.rest( {
+		method: 'POST',
+		path: '/wp/v2/pages',
+		data: { title, content, status: 'publish' },
+		...SLOW,
+	} ) ) as { id: number; link: string };
+	track( { path: '/wp/v2/pages', id: page.id } );
+	return page.link;
 }
 
 /** Marker ids listed in server-rendered HTML (`li[data-cairn-marker-id]`), in order. */
