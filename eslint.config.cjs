@@ -12,6 +12,7 @@ module.exports = [
 			'artifacts/**',
 			'packages/*/dist/**',
 			'examples/*/dist/**',
+			'packages/map/src/places/worker-source.generated.js',
 		],
 	},
 	...wpPlugin.configs[ 'test-unit' ].map( ( c ) => ( {

@@ -106,7 +106,8 @@ class View_Script {
 		if ( '' !== $version ) {
 			$src = add_query_arg( 'ver', $version, $src );
 		}
-		/** This filter is documented in wp-includes/class-wp-scripts.php */
+		// Core's own filter, applied as core applies it when it prints the script.
+		// phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's hook.
 		return (string) esc_url_raw( (string) apply_filters( 'script_loader_src', $src, $handle ) );
 	}
 }

@@ -95,7 +95,7 @@ class MockMap {
 							} )
 						);
 					},
-			  }
+				}
 			: undefined;
 	}
 	getBounds() {
@@ -256,7 +256,10 @@ beforeEach( () => {
 			return {
 				ok: true,
 				status: 200,
-				json: async () => ( { type: 'FeatureCollection', features: [] } ),
+				json: async () => ( {
+					type: 'FeatureCollection',
+					features: [],
+				} ),
 			};
 		}
 	);
@@ -561,7 +564,11 @@ describe( 'markers on the map', () => {
 	async function drawn( map: MockMap ) {
 		for ( let i = 0; i < 100; i++ ) {
 			const data = map.sources[ 'cairn-markers' ]?.data as
-				| { features: Array< { properties: Record< string, unknown > } > }
+				| {
+						features: Array< {
+							properties: Record< string, unknown >;
+						} >;
+				  }
 				| undefined;
 			if ( data?.features.length ) {
 				return data.features;
@@ -587,7 +594,9 @@ describe( 'markers on the map', () => {
 		const features = await drawn( map );
 		expect( fetched ).toEqual( [ 'https://example.test/feed' ] );
 		// Clustered by the engine, not by mapbox-gl: the two places are one cluster at zoom 2.
-		expect( map.sources[ 'cairn-markers' ] ).not.toHaveProperty( 'cluster' );
+		expect( map.sources[ 'cairn-markers' ] ).not.toHaveProperty(
+			'cluster'
+		);
 		expect( features ).toHaveLength( 1 );
 		expect( features[ 0 ]!.properties ).toMatchObject( {
 			cluster: true,
@@ -669,7 +678,11 @@ describe( 'markers on the map', () => {
 		);
 		map.fire( 'style.load' );
 		cairn.destroy();
-		arrive( { blob: feedBlob(), url: 'blob:https://example.test/3', release } );
+		arrive( {
+			blob: feedBlob(),
+			url: 'blob:https://example.test/3',
+			release,
+		} );
 		await tick();
 		expect( release ).toHaveBeenCalledTimes( 1 );
 		expect( map.sources[ 'cairn-markers' ] ).toBeUndefined();

@@ -375,8 +375,7 @@ function startMap(
 	map.once( 'style.load', () => window.clearTimeout( timeout ) );
 	cleanups.push( () => window.clearTimeout( timeout ) );
 
-	const localize = () =>
-		localizeClassicStyle( map, language, preferred );
+	const localize = () => localizeClassicStyle( map, language, preferred );
 	map.on( 'style.load', localize );
 
 	map.on( 'error', ( event ) => {
@@ -396,7 +395,7 @@ function startMap(
 		{
 			createPlacesClient,
 			PlacesController: Controller,
-		}: typeof import('./places/setup')
+		}: typeof import( './places/setup' )
 	) => {
 		if ( removed ) {
 			return Promise.resolve();
@@ -459,7 +458,9 @@ function startMap(
 			map.once( 'style.load', () => resolve() )
 		);
 		// The places chunk downloads while the style does.
-		const setup = import( /* webpackChunkName: "cairn-map-places" */ './places/setup' );
+		const setup = import(
+			/* webpackChunkName: "cairn-map-places" */ './places/setup'
+		);
 		firstDraw = Promise.all( [ prefetched, styled, setup ] ).then(
 			( [ feed, , module ] ) => addMarkers( feed, module ),
 			() => {

@@ -135,7 +135,7 @@ export function addMarkersLayer(
 					cluster: cluster.enabled,
 					clusterRadius: cluster.radius,
 					clusterMaxZoom: LIMITS.cluster.maxZoom,
-			  }
+				}
 	);
 	map.addLayer( {
 		id: CLUSTERS_LAYER,

@@ -114,7 +114,10 @@ function copyLinkButton( doc: Document, id: number ): HTMLElement {
 			field.readOnly = true;
 			field.value = link;
 			field.className = 'cairn-map-popup__link-field';
-			field.setAttribute( 'aria-label', __( 'Link to this place', 'cairn-maps' ) );
+			field.setAttribute(
+				'aria-label',
+				__( 'Link to this place', 'cairn-maps' )
+			);
 			status.replaceChildren( field );
 			field.focus();
 			field.select();
@@ -200,8 +203,10 @@ export class PopupController {
 
 	/**
 	 * Opens the popup of a place.
-	 * @param id          The place.
-	 * @param fallback    Where to open it when its details cannot be read.
+	 * @param id                  The place.
+	 * @param fallback            Where to open it when its details cannot be read.
+	 * @param fallback.lng        Its longitude.
+	 * @param fallback.lat        Its latitude.
 	 * @param options
 	 * @param options.returnFocus Where focus goes when the visitor closes the popup (the list
 	 *                            entry that opened it); looked up at that moment.

@@ -88,7 +88,7 @@ export function CairnMap( {
 					? ( controller ) => {
 							setPlaces( controller );
 							return () => setPlaces( null );
-					  }
+						}
 					: undefined,
 			}
 		);
@@ -120,7 +120,10 @@ export function CairnMap( {
 			}
 		>
 			{ places && (
-				<a className="wp-block-cairn-map__skip" href={ `#${ placesId }` }>
+				<a
+					className="wp-block-cairn-map__skip"
+					href={ `#${ placesId }` }
+				>
 					{ __( 'Skip the map', 'cairn-maps' ) }
 				</a>
 			) }

@@ -127,7 +127,6 @@ export function MapPreview( {
 		map?.setLanguage( language );
 	}, [ map, language ] );
 
-
 	return (
 		<div
 			ref={ hostRef }

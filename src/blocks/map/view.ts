@@ -29,7 +29,7 @@ function loadPanelScripts(): Promise< void > {
 		const urls = Array.isArray( window.cairnMapsScripts )
 			? window.cairnMapsScripts.filter(
 					( url ): url is string => typeof url === 'string'
-			  )
+				)
 			: [];
 		for ( const url of urls ) {
 			await new Promise< void >( ( resolve ) => {

@@ -66,20 +66,26 @@ describe( 'places engine', () => {
 		expect( places.setFilter( { search: 'CAFE', hidden: [] } ).count ).toBe(
 			3 // "Café de Flore", and the two places of the group "Cafés".
 		);
-		expect( places.setFilter( { search: 'alesund', hidden: [] } ).count ).toBe( 1 );
-		expect( places.setFilter( { search: 'deux magots', hidden: [] } ).count ).toBe(
-			1
-		);
+		expect(
+			places.setFilter( { search: 'alesund', hidden: [] } ).count
+		).toBe( 1 );
+		expect(
+			places.setFilter( { search: 'deux magots', hidden: [] } ).count
+		).toBe( 1 );
 		expect( places.setFilter( { search: 'zzz', hidden: [] } ) ).toEqual( {
 			count: 0,
 			bounds: null,
 		} );
 		// Any length or script is only text.
 		expect(
-			places.setFilter( { search: '<img src=x>'.repeat( 5000 ), hidden: [] } )
-				.count
+			places.setFilter( {
+				search: '<img src=x>'.repeat( 5000 ),
+				hidden: [],
+			} ).count
 		).toBe( 0 );
-		expect( places.setFilter( { search: '東京 🗺️', hidden: [] } ).count ).toBe( 0 );
+		expect(
+			places.setFilter( { search: '東京 🗺️', hidden: [] } ).count
+		).toBe( 0 );
 	} );
 
 	it( 'hides a group: a place stays while one of its groups is shown; unknown groups are ignored', () => {
@@ -99,8 +105,12 @@ describe( 'places engine', () => {
 	it( 'clusters only what passes the filter', () => {
 		const places = engine();
 		places.load( PARIS );
-		const world: [ number, number, number, number ] = [ -180, -85, 180, 85 ];
-		const count = ( features: ReturnType< PlacesEngine[ 'mapFeatures' ] > ) =>
+		const world: [ number, number, number, number ] = [
+			-180, -85, 180, 85,
+		];
+		const count = (
+			features: ReturnType< PlacesEngine[ 'mapFeatures' ] >
+		) =>
 			features.reduce(
 				( sum, feature ) =>
 					sum +
@@ -121,7 +131,9 @@ describe( 'places engine', () => {
 	it( 'lists the places in view, by title, in pages', () => {
 		const places = engine();
 		places.load( PARIS );
-		const paris: [ number, number, number, number ] = [ 2.2, 48.8, 2.4, 48.9 ];
+		const paris: [ number, number, number, number ] = [
+			2.2, 48.8, 2.4, 48.9,
+		];
 		const first = places.list( { bbox: paris, page: 0, pageSize: 3 } );
 		expect( first ).toMatchObject( { total: 4, page: 0, pages: 2 } );
 		expect( first.items.map( ( item ) => item.title ) ).toEqual( [
@@ -220,7 +232,10 @@ describe( 'text helpers', () => {
 
 	it( 'measures great-circle distances', () => {
 		expect(
-			distance( { lng: 2.3522, lat: 48.8566 }, { lng: -0.1276, lat: 51.5072 } )
+			distance(
+				{ lng: 2.3522, lat: 48.8566 },
+				{ lng: -0.1276, lat: 51.5072 }
+			)
 		).toBeCloseTo( 343_500, -3 );
 	} );
 } );

@@ -13,25 +13,33 @@ import type {
 	LoadResult,
 	MapFeature,
 } from './engine';
-import { createAnswerer, type Message, type Reply, type Request } from './protocol';
+import {
+	createAnswerer,
+	type Message,
+	type Reply,
+	type Request,
+} from './protocol';
 import workerSource from './worker-source.generated';
 
 type Distribute< T > = T extends unknown ? Omit< T, 'id' > : never;
 
 export interface PlacesClient {
-	load( source: Blob | string, options: EngineOptions ): Promise< LoadResult >;
-	filter( filter: Filter ): Promise< FilterResult >;
-	features(
+	load: (
+		source: Blob | string,
+		options: EngineOptions
+	) => Promise< LoadResult >;
+	filter: ( filter: Filter ) => Promise< FilterResult >;
+	features: (
 		bbox: [ number, number, number, number ],
 		zoom: number
-	): Promise< MapFeature[] >;
-	list( query: ListQuery ): Promise< ListResult >;
-	expansion( clusterId: number ): Promise< number | null >;
-	reveal(
+	) => Promise< MapFeature[] >;
+	list: ( query: ListQuery ) => Promise< ListResult >;
+	expansion: ( clusterId: number ) => Promise< number | null >;
+	reveal: (
 		placeId: number,
 		zoom: number
-	): Promise< ( ListedPlace & { zoom: number } ) | null >;
-	terminate(): void;
+	) => Promise< ( ListedPlace & { zoom: number } ) | null >;
+	terminate: () => void;
 }
 
 function startWorker(): Worker | null {
@@ -114,8 +122,7 @@ export function createPlacesClient(): PlacesClient {
 			}
 		} );
 	return {
-		load: ( source, options ) =>
-			ask( { type: 'load', source, options } ),
+		load: ( source, options ) => ask( { type: 'load', source, options } ),
 		filter: ( filter ) => ask( { type: 'filter', filter } ),
 		features: ( bbox, zoom ) => ask( { type: 'features', bbox, zoom } ),
 		list: ( query ) => ask( { type: 'list', query } ),

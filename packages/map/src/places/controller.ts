@@ -6,7 +6,7 @@
  * calls the actions; the map's source is fed from the places worker (places/client.ts).
  */
 import type { GeoJSONSource, Map as MapboxMap } from 'mapbox-gl';
-import { __, _n, sprintf } from '@wordpress/i18n';
+import { _n, sprintf } from '@wordpress/i18n';
 
 import type { ListedPlace, ListResult } from './engine';
 import type { PlacesClient } from './client';
@@ -106,7 +106,10 @@ function sourceLoaded( map: MapboxMap ): Promise< void > {
 			window.clearTimeout( timer );
 			resolve();
 		};
-		const onData = ( event: { sourceId?: string; isSourceLoaded?: boolean } ) => {
+		const onData = ( event: {
+			sourceId?: string;
+			isSourceLoaded?: boolean;
+		} ) => {
 			if ( event.sourceId === MARKERS_SOURCE && event.isSourceLoaded ) {
 				done();
 			}
@@ -256,7 +259,8 @@ export class PlacesController {
 				viewBox( this.map, 0.5 ),
 				this.map.getZoom()
 			);
-			const source = this.map.getSource< GeoJSONSource >( MARKERS_SOURCE );
+			const source =
+				this.map.getSource< GeoJSONSource >( MARKERS_SOURCE );
 			if ( ! this.destroyed && source ) {
 				const drawn = sourceLoaded( this.map );
 				source.setData( { type: 'FeatureCollection', features } );
@@ -328,7 +332,12 @@ export class PlacesController {
 		} else if ( mode === 'view' ) {
 			text = sprintf(
 				/* translators: %d: number of places. */
-				_n( '%d place in view', '%d places in view', list.total, 'cairn-maps' ),
+				_n(
+					'%d place in view',
+					'%d places in view',
+					list.total,
+					'cairn-maps'
+				),
 				list.total
 			);
 		} else {

@@ -207,7 +207,7 @@ export class PlacesEngine {
 			const groups = Array.isArray( properties.groups )
 				? properties.groups.filter(
 						( slug ): slug is string => typeof slug === 'string'
-				  )
+					)
 				: [];
 			for ( const slug of groups ) {
 				counts[ slug ] = ( counts[ slug ] ?? 0 ) + 1;
@@ -296,7 +296,10 @@ export class PlacesEngine {
 			this.indexes = [ ...kept, indexed ];
 		}
 		this.current = indexed;
-		return { count: indexed.members.length, bounds: this.bounds( indexed ) };
+		return {
+			count: indexed.members.length,
+			bounds: this.bounds( indexed ),
+		};
 	}
 
 	private build(
@@ -495,8 +498,13 @@ export class PlacesEngine {
 					? indexed.spatial.range( west, south, east, north )
 					: [
 							...indexed.spatial.range( west, south, 180, north ),
-							...indexed.spatial.range( -180, south, east, north ),
-					  ];
+							...indexed.spatial.range(
+								-180,
+								south,
+								east,
+								north
+							),
+						];
 			positions = Uint32Array.from(
 				found,
 				( slot ) => indexed.members[ slot ]!

@@ -85,7 +85,9 @@ function SearchField( {
 	};
 	return (
 		<div className="wp-block-cairn-map__search">
-			<label htmlFor={ id }>{ __( 'Search places', 'cairn-maps' ) }</label>
+			<label htmlFor={ id }>
+				{ __( 'Search places', 'cairn-maps' ) }
+			</label>
 			<input
 				id={ id }
 				type="search"
@@ -178,7 +180,9 @@ function LanguageChoice( {
 			<select
 				id={ id }
 				value={ state.language || '' }
-				onChange={ ( event ) => places.setLanguage( event.target.value ) }
+				onChange={ ( event ) =>
+					places.setLanguage( event.target.value )
+				}
 			>
 				{ state.language === '' && (
 					<option value="">{ __( 'Default', 'cairn-maps' ) }</option>
@@ -229,7 +233,10 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 	const first = list.page * places.pageSize + 1;
 	const last = list.page * places.pageSize + list.items.length;
 	return (
-		<div className="wp-block-cairn-map__panel" aria-busy={ state.status === 'loading' }>
+		<div
+			className="wp-block-cairn-map__panel"
+			aria-busy={ state.status === 'loading' }
+		>
 			<h2 className="wp-block-cairn-map__markers-title">
 				{ sprintf(
 					/* translators: %d: number of places on the map. */

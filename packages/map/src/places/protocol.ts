@@ -36,10 +36,11 @@ async function readFeed( source: Blob | string ): Promise< unknown > {
 				: await new Promise< string >( ( resolve, reject ) => {
 						// Older engines (and jsdom) without Blob#text.
 						const reader = new FileReader();
-						reader.onload = () => resolve( String( reader.result ) );
+						reader.onload = () =>
+							resolve( String( reader.result ) );
 						reader.onerror = () => reject( reader.error );
 						reader.readAsText( source );
-				  } )
+					} )
 		);
 	}
 	const response = await fetch( source, {
@@ -60,7 +61,11 @@ export function createAnswerer(): ( message: Message ) => Promise< Reply > {
 			if ( message.type === 'load' ) {
 				const feed = await readFeed( message.source );
 				engine = new PlacesEngine( message.options );
-				return { id: message.id, ok: true, result: engine.load( feed ) };
+				return {
+					id: message.id,
+					ok: true,
+					result: engine.load( feed ),
+				};
 			}
 			if ( ! engine ) {
 				throw new Error( 'No places are loaded.' );
@@ -76,7 +81,10 @@ export function createAnswerer(): ( message: Message ) => Promise< Reply > {
 					return {
 						id: message.id,
 						ok: true,
-						result: engine.mapFeatures( message.bbox, message.zoom ),
+						result: engine.mapFeatures(
+							message.bbox,
+							message.zoom
+						),
 					};
 				case 'list':
 					return {
