@@ -71,6 +71,7 @@ class Editor_Data {
 			'markerUrl'        => rest_url( 'cairn/v1/markers/' ),
 			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
 			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),
+			'styleHosts'       => Map_Attributes::style_hosts(),
 		);
 	}
 

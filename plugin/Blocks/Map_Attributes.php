@@ -111,24 +111,72 @@ final class Map_Attributes {
 	}
 
 	/**
-	 * A `mapbox://styles/…` or https style URL.
+	 * A `mapbox://styles/…` URL, or an https style URL on an allowed host (style_hosts()); the
+	 * default (block.json's, or the site owner's default style) as it is.
+	 *
+	 * A contributor's style decides which host every visitor's browser contacts, and the privacy
+	 * text names only Mapbox: other hosts need the site owner's consent through the
+	 * `cairn_maps_style_hosts` filter.
 	 *
 	 * @param mixed  $value    Value.
 	 * @param string $fallback Default.
 	 */
 	private static function style( $value, string $fallback ): string {
-		if ( is_string( $value ) && 1 === preg_match( '#' . Limits::get( 'mapStyle.pattern' ) . '#', $value ) ) {
+		if ( ! is_string( $value ) || $value === $fallback ) {
+			return $fallback;
+		}
+		if ( 1 === preg_match( '#' . Limits::get( 'mapStyle.pattern' ) . '#D', $value ) ) {
 			return $value;
 		}
-		// A syntactic check only: validating with a DNS lookup (wp_http_validate_url) on every render
-		// would be slow, and would refuse every style while the server is offline.
-		if ( is_string( $value ) && 0 === strpos( $value, 'https://' ) && false === strpbrk( $value, " \t\n\r\"'<>\\" ) ) {
-			$host = wp_parse_url( $value, PHP_URL_HOST );
-			if ( is_string( $host ) && 1 === preg_match( '/^[A-Za-z0-9.-]+$/', $host ) ) {
-				return $value;
+		return self::is_allowed_https_style( $value ) ? $value : $fallback;
+	}
+
+	/**
+	 * Whether a URL is an https address on one of the allowed style hosts, without credentials or
+	 * another port. A syntactic check only: a DNS lookup (wp_http_validate_url) on every render
+	 * would be slow, and would refuse every style while the server is offline.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param string $url URL.
+	 */
+	public static function is_allowed_https_style( string $url ): bool {
+		if ( 0 !== strpos( $url, 'https://' ) || false !== strpbrk( $url, " \t\n\r\"'<>\\" ) ) {
+			return false;
+		}
+		$parts = wp_parse_url( $url );
+		if ( ! is_array( $parts ) || ! isset( $parts['host'] ) || isset( $parts['user'] ) || isset( $parts['pass'] ) || ( isset( $parts['port'] ) && 443 !== $parts['port'] ) ) {
+			return false;
+		}
+		return in_array( strtolower( $parts['host'] ), self::style_hosts(), true );
+	}
+
+	/**
+	 * The hosts an https style URL may point to: Mapbox's API (limits.json `mapStyle.hosts`),
+	 * plus those the site owner adds.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @return string[] Host names, lower case.
+	 */
+	public static function style_hosts(): array {
+		/**
+		 * Filters the hosts a map's https style URL may point to. Each host added is contacted by
+		 * every visitor's browser on pages with such a map: name it in the site's privacy policy.
+		 *
+		 * @since 0.3.0
+		 *
+		 * @param string[] $hosts Host names (exact, no wildcard). Default `array( 'api.mapbox.com' )`.
+		 */
+		$hosts = apply_filters( 'cairn_maps_style_hosts', (array) Limits::get( 'mapStyle.hosts' ) );
+		$clean = array();
+		foreach ( is_array( $hosts ) ? $hosts : array() as $host ) {
+			$host = is_string( $host ) ? strtolower( trim( $host ) ) : '';
+			if ( 1 === preg_match( '/^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/D', $host ) && ! in_array( $host, $clean, true ) ) {
+				$clean[] = $host;
 			}
 		}
-		return $fallback;
+		return $clean;
 	}
 
 	/**

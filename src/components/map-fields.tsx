@@ -22,9 +22,11 @@ export interface StyleFieldProps {
 	 * valid; a custom URL is checked with the same rules the server uses.
 	 */
 	onChange: ( url: string, valid: boolean ) => void;
+	/** The hosts a custom https style may be on (a block's style); none for any https host. */
+	hosts?: readonly string[];
 }
 
-export function StyleField( { value, onChange }: StyleFieldProps ) {
+export function StyleField( { value, onChange, hosts }: StyleFieldProps ) {
 	const presets = styleOptions();
 	const [ choice, setChoice ] = useState( () =>
 		presets.some( ( preset ) => preset.value === value )
@@ -34,9 +36,9 @@ export function StyleField( { value, onChange }: StyleFieldProps ) {
 	const [ custom, setCustom ] = useState( () =>
 		choice === CUSTOM_STYLE ? value : ''
 	);
-	const error = custom ? styleError( custom ) : '';
+	const error = custom ? styleError( custom, hosts ) : '';
 	const pick = ( url: string ) =>
-		onChange( url.trim(), url.trim() !== '' && ! styleError( url ) );
+		onChange( url.trim(), url.trim() !== '' && ! styleError( url, hosts ) );
 
 	return (
 		<>

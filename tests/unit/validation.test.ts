@@ -4,11 +4,15 @@
 import {
 	RANGES,
 	heightError,
+	languagesFromTokens,
 	parseNumberIn,
 	roundTo,
 	styleError,
 	zoomRangeError,
 } from '../../src/blocks/map/validation';
+import { isValidStyleUrl } from '../../packages/map/src/config';
+import { languageOptions } from '../../packages/map/src/languages';
+import { LIMITS } from '../../packages/map/src/limits';
 import { markersFeedUrl } from '../../src/blocks/map/editor-data';
 
 describe( 'editor field rules', () => {
@@ -48,6 +52,68 @@ describe( 'editor field rules', () => {
 	it( 'refuses style URLs that are not Mapbox styles or https', () => {
 		expect( styleError( 'mapbox://styles/mapbox/dark-v11' ) ).toBe( '' );
 		expect( styleError( 'ftp://example.com/style.json' ) ).not.toBe( '' );
+	} );
+
+	describe( 'a block style on another host than Mapbox (issue 12, point 8)', () => {
+		const hosts = LIMITS.mapStyle.hosts;
+		it.each( [
+			[ 'mapbox://styles/mapbox/outdoors-v12', true ],
+			[ 'https://api.mapbox.com/styles/v1/team/abc?fresh=true', true ],
+			[ 'https://API.Mapbox.com/styles/v1/team/abc', true ],
+			[ 'https://tiles.example.com/style.json', false ],
+			[ 'https://api.mapbox.com.evil.example/style.json', false ],
+			[ 'https://api.mapbox.com@evil.example/style.json', false ],
+			[ 'https://user:pw@api.mapbox.com/styles/v1/a/b', false ],
+			[ 'https://api.mapbox.com:8443/styles/v1/a/b', false ],
+			[ 'http://api.mapbox.com/styles/v1/a/b', false ],
+			[ 'https://api.mapbox.com/"onload="x', false ],
+		] )( '%s allowed: %p', ( url, allowed ) => {
+			expect( isValidStyleUrl( url, hosts ) ).toBe( allowed );
+			expect( styleError( url, hosts ) === '' ).toBe( allowed );
+		} );
+
+		it( 'says why, naming the allowed hosts; hosts the owner adds are allowed', () => {
+			expect(
+				styleError( 'https://tiles.example.com/style.json', hosts )
+			).toMatch( /api\.mapbox\.com/ );
+			expect(
+				isValidStyleUrl( 'https://tiles.example.com/style.json', [
+					...hosts,
+					'tiles.example.com',
+				] )
+			).toBe( true );
+		} );
+
+		it( 'a site owner’s default style may be on any https host', () => {
+			expect( styleError( 'https://tiles.example.com/style.json' ) ).toBe(
+				''
+			);
+		} );
+	} );
+
+	it( 'keeps the label languages visitors may choose: known tags, each once, bounded', () => {
+		const options = languageOptions().filter(
+			( option ) => option.value !== 'auto'
+		);
+		expect(
+			languagesFromTokens(
+				[
+					'French',
+					{ value: 'de' },
+					'fr',
+					'auto',
+					'Klingon',
+					'<img src=x>',
+				],
+				options
+			)
+		).toEqual( [ 'fr', 'de' ] );
+		expect(
+			languagesFromTokens(
+				options.map( ( option ) => option.label ),
+				options
+			).length
+		).toBeLessThanOrEqual( LIMITS.languages.maxItems );
 	} );
 
 	it( 'rounds camera values for storage', () => {

@@ -43,12 +43,37 @@ function bool( value: unknown, fallback: boolean ): boolean {
 
 export const STYLE_PATTERN = new RegExp( LIMITS.mapStyle.pattern );
 
-export function isValidStyleUrl( value: string ): boolean {
+/**
+ * Whether a style URL may be used: a `mapbox://styles/…` URL, or an https URL. With `hosts`, the
+ * https URL must be on one of them (exact host, no credentials, no other port): the rule for
+ * styles a contributor chooses, which send every visitor's browser to that host (the server's
+ * Map_Attributes applies the same rule; LIMITS.mapStyle.hosts plus the `cairn_maps_style_hosts`
+ * filter). Without `hosts`, any https host: a site owner's own choice, or a configuration the
+ * server already checked.
+ *
+ * @param value A style URL.
+ * @param hosts The hosts an https style may be on (lower case).
+ */
+export function isValidStyleUrl(
+	value: string,
+	hosts?: readonly string[]
+): boolean {
 	if ( STYLE_PATTERN.test( value ) ) {
 		return true;
 	}
+	if ( ! value.startsWith( 'https://' ) || /[\s"'<>\\]/.test( value ) ) {
+		return false;
+	}
 	try {
-		return new URL( value ).protocol === 'https:';
+		const url = new URL( value );
+		return (
+			url.protocol === 'https:' &&
+			( ! hosts ||
+				( url.username === '' &&
+					url.password === '' &&
+					url.port === '' &&
+					hosts.includes( url.hostname.toLowerCase() ) ) )
+		);
 	} catch {
 		return false;
 	}

@@ -2,6 +2,7 @@
  * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
  */
 import { groupStyles } from '../../../packages/map/src/config';
+import { LIMITS } from '../../../packages/map/src/limits';
 import type { GroupStyle, MapErrorCode } from '../../../packages/map/src/types';
 
 export interface EditorData {
@@ -14,6 +15,8 @@ export interface EditorData {
 	markerEditUrl: string;
 	/** Group colours and icons, so the preview draws markers as visitors see them. */
 	groupStyles: GroupStyle[];
+	/** The hosts a block's https style may be on (the server's Map_Attributes::style_hosts()). */
+	styleHosts: string[];
 }
 
 const TOKEN_ERRORS: ReadonlyArray< string > = [
@@ -45,6 +48,12 @@ export function getEditorData(): EditorData {
 		markerUrl: text( data.markerUrl ),
 		markerEditUrl: text( data.markerEditUrl ),
 		groupStyles: groupStyles( data.groupStyles ),
+		styleHosts: Array.isArray( data.styleHosts )
+			? data.styleHosts.filter(
+					( host ): host is string =>
+						typeof host === 'string' && /^[a-z0-9.-]+$/.test( host )
+				)
+			: LIMITS.mapStyle.hosts,
 	};
 }
 

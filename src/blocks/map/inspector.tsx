@@ -16,17 +16,24 @@ import {
 } from '@wordpress/components';
 import { store as coreStore } from '@wordpress/core-data';
 import { useSelect } from '@wordpress/data';
-import { useState } from '@wordpress/element';
+import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 import { ControlsToggles, StyleField } from '../../components/map-fields';
 import { languageOptions } from '../../../packages/map/src/languages';
 import type { MarkerSource } from '../../../packages/map/src/types';
+import { getEditorData } from './editor-data';
 import { MarkerPicker } from './marker-picker';
 import { NumberField } from './number-field';
 import { PlaceSearch } from './place-search';
 import type { MapBlockAttributes } from './types';
-import { RANGES, heightError, roundTo, zoomRangeError } from './validation';
+import {
+	RANGES,
+	heightError,
+	languagesFromTokens,
+	roundTo,
+	zoomRangeError,
+} from './validation';
 
 export interface InspectorProps {
 	attributes: MapBlockAttributes;
@@ -62,15 +69,24 @@ export function Inspector( {
 		hash,
 		cooperativeGestures,
 		height,
+		places,
+		languages,
 	} = attributes;
 	const [ heightText, setHeightText ] = useState( height );
+	const styleHosts = useMemo( () => getEditorData().styleHosts, [] );
+	const visitorLanguages = languageOptions().filter(
+		( option ) => option.value !== 'auto'
+	);
 
 	const groups = useSelect(
 		( select ) =>
 			( select( coreStore ).getEntityRecords(
 				'taxonomy',
 				'cairn_marker_group',
-				{ per_page: 100, _fields: 'id,slug,name' }
+				{
+					per_page: 100,
+					_fields: 'id,slug,name',
+				}
 			) as GroupTerm[] | null ) ?? [],
 		[]
 	);
@@ -99,6 +115,7 @@ export function Inspector( {
 			<PanelBody title={ __( 'Style', 'cairn-maps' ) }>
 				<StyleField
 					value={ mapStyle }
+					hosts={ styleHosts }
 					onChange={ ( url, valid ) => {
 						// The block keeps its last valid style while a custom URL is being typed.
 						if ( valid ) {
@@ -327,6 +344,84 @@ export function Inspector( {
 						}
 					/>
 				) }
+			</PanelBody>
+
+			<PanelBody
+				title={ __( 'Places', 'cairn-maps' ) }
+				initialOpen={ false }
+			>
+				<ToggleControl
+					__nextHasNoMarginBottom
+					label={ __( 'Search field', 'cairn-maps' ) }
+					help={ __(
+						'Visitors find a place by its name or group.',
+						'cairn-maps'
+					) }
+					checked={ places.search }
+					onChange={ ( search: boolean ) =>
+						setAttributes( { places: { ...places, search } } )
+					}
+				/>
+				<ToggleControl
+					__nextHasNoMarginBottom
+					label={ __( 'Group filter', 'cairn-maps' ) }
+					help={ __(
+						'A button per group shows or hides its places (only on maps with two or more groups).',
+						'cairn-maps'
+					) }
+					checked={ places.groupFilter }
+					onChange={ ( groupFilter: boolean ) =>
+						setAttributes( { places: { ...places, groupFilter } } )
+					}
+				/>
+				<ToggleControl
+					__nextHasNoMarginBottom
+					label={ __( 'List follows the map', 'cairn-maps' ) }
+					help={ __(
+						'The list shows the places in view after each move.',
+						'cairn-maps'
+					) }
+					checked={ places.followMap }
+					onChange={ ( followMap: boolean ) =>
+						setAttributes( { places: { ...places, followMap } } )
+					}
+				/>
+				<FormTokenField
+					__next40pxDefaultSize
+					__nextHasNoMarginBottom
+					label={ __(
+						'Label languages visitors can choose',
+						'cairn-maps'
+					) }
+					value={ languages.map(
+						( tag ) =>
+							visitorLanguages.find(
+								( option ) => option.value === tag
+							)?.label ?? tag
+					) }
+					suggestions={ visitorLanguages.map(
+						( option ) => option.label
+					) }
+					__experimentalExpandOnFocus
+					__experimentalValidateInput={ ( token: string ) =>
+						languagesFromTokens( [ token ], visitorLanguages )
+							.length > 0
+					}
+					onChange={ ( tokens ) =>
+						setAttributes( {
+							languages: languagesFromTokens(
+								tokens,
+								visitorLanguages
+							),
+						} )
+					}
+				/>
+				<p className="components-form-token-field__help">
+					{ __(
+						'Choose two or more to give visitors a language switch on the map.',
+						'cairn-maps'
+					) }
+				</p>
 			</PanelBody>
 
 			<PanelBody

@@ -1,9 +1,13 @@
 /**
  * Editor-side checks of values an editor types, with the messages shown next to the fields.
  */
-import { __ } from '@wordpress/i18n';
+import { __, sprintf } from '@wordpress/i18n';
 
-import { isValidStyleUrl } from '../../../packages/map/src/config';
+import {
+	LANGUAGE_PATTERN,
+	isValidStyleUrl,
+} from '../../../packages/map/src/config';
+import type { LanguageOption } from '../../../packages/map/src/languages';
 import { LIMITS } from '../../../packages/map/src/limits';
 
 export const HEIGHT_PATTERN =
@@ -15,13 +19,56 @@ export function heightError( value: string ): string {
 		: __( 'Use a CSS length such as 480px, 30rem or 60vh.', 'cairn-maps' );
 }
 
-export function styleError( value: string ): string {
-	return isValidStyleUrl( value )
-		? ''
-		: __(
-				'Use a Mapbox style URL (mapbox://styles/owner/style) or an https:// address of a style JSON.',
+/**
+ * Why a style URL cannot be used, or ''.
+ *
+ * @param value A style URL.
+ * @param hosts The hosts an https style may be on (a block's style); none for any https host (the
+ *              site owner's default style).
+ */
+export function styleError( value: string, hosts?: readonly string[] ): string {
+	if ( isValidStyleUrl( value, hosts ) ) {
+		return '';
+	}
+	if ( hosts && isValidStyleUrl( value ) ) {
+		return sprintf(
+			/* translators: %s: the hosts allowed, comma-separated. */
+			__(
+				'Styles on other hosts than %s are not allowed on this site: visitors’ browsers would contact that host. Use a Mapbox style, or ask the site owner to allow the host.',
 				'cairn-maps'
-			);
+			),
+			hosts.join( ', ' )
+		);
+	}
+	return __(
+		'Use a Mapbox style URL (mapbox://styles/owner/style) or an https:// address of a style JSON.',
+		'cairn-maps'
+	);
+}
+
+/**
+ * The label languages visitors may switch between, from the tokens of the editor's chooser: each
+ * token a language's name or tag from `options`; unknown tokens, `auto` and repeats are left out,
+ * and the list is cut at the limit the server keeps (as Map_Attributes does).
+ *
+ * @param tokens  The chooser's tokens.
+ * @param options The languages on offer.
+ */
+export function languagesFromTokens(
+	tokens: ReadonlyArray< string | { value: string } >,
+	options: readonly LanguageOption[]
+): string[] {
+	const tags: string[] = [];
+	for ( const token of tokens ) {
+		const text = typeof token === 'string' ? token : token.value;
+		const tag = options.find(
+			( option ) => option.label === text || option.value === text
+		)?.value;
+		if ( tag && LANGUAGE_PATTERN.test( tag ) && ! tags.includes( tag ) ) {
+			tags.push( tag );
+		}
+	}
+	return tags.slice( 0, LIMITS.languages.maxItems );
 }
 
 export function zoomRangeError( minZoom: number, maxZoom: number ): string {

@@ -102,6 +102,11 @@ final class Map_AttributesTest extends TestCase {
 			'mapbox style without owner' => array( array( 'mapStyle' => 'mapbox://styles/standard' ), 'style', 'mapbox://styles/mapbox/standard' ),
 			'mapbox style path climbing' => array( array( 'mapStyle' => 'mapbox://styles/../x' ), 'style', 'mapbox://styles/mapbox/standard' ),
 			'https style with a quote'   => array( array( 'mapStyle' => 'https://example.com/"onload=x' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'https style on any host'    => array( array( 'mapStyle' => 'https://tiles.example.com/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'host made to look mapbox'   => array( array( 'mapStyle' => 'https://api.mapbox.com.evil.example/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'mapbox host as user name'   => array( array( 'mapStyle' => 'https://api.mapbox.com@evil.example/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'mapbox host, another port'  => array( array( 'mapStyle' => 'https://api.mapbox.com:8443/styles/v1/a/b' ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'mapbox style and a newline' => array( array( 'mapStyle' => "mapbox://styles/mapbox/dark-v11\n" ), 'style', 'mapbox://styles/mapbox/standard' ),
 			'language with markup'       => array( array( 'language' => 'en"><script>' ), 'language', 'auto' ),
 			'CSS injection in height'    => array( array( 'height' => '100px;background:url(x)' ), 'height', '480px' ),
 			'percent height'             => array( array( 'height' => '50%' ), 'height', '480px' ),
@@ -275,7 +280,27 @@ final class Map_AttributesTest extends TestCase {
 		$this->assertSame( array( 'en', 'fr', 'zh-Hans' ), $config['languages'] );
 		$many = Map_Attributes::parse( array( 'languages' => array_map( static fn( $i ) => 'x' . chr( 97 + intdiv( $i, 26 ) ) . chr( 97 + $i % 26 ), range( 0, 99 ) ) ), $this->defaults() );
 		$this->assertCount( Limits::get( 'languages.maxItems' ), $many['config']['languages'], 'the list of languages is bounded' );
-		$https = Map_Attributes::parse( array( 'mapStyle' => 'https://tiles.example.invalid/styles/v1/style.json' ), $this->defaults() );
-		$this->assertSame( 'https://tiles.example.invalid/styles/v1/style.json', $https['config']['style'], 'An https style is kept without a DNS lookup.' );
+		$https = Map_Attributes::parse( array( 'mapStyle' => 'https://API.mapbox.com/styles/v1/cairn/abc?fresh=true' ), $this->defaults() );
+		$this->assertSame( 'https://API.mapbox.com/styles/v1/cairn/abc?fresh=true', $https['config']['style'], 'An https style on Mapbox is kept without a DNS lookup.' );
+	}
+
+	/**
+	 * An https style on another host than Mapbox is kept only when the site owner allows the host
+	 * (filter `cairn_maps_style_hosts`), or when it is the site's default style (the owner's).
+	 */
+	public function test_other_style_hosts_need_the_site_owners_consent(): void {
+		$style = array( 'mapStyle' => 'https://tiles.example.org/styles/basic.json' );
+		$this->assertSame( 'mapbox://styles/mapbox/standard', Map_Attributes::parse( $style, $this->defaults() )['config']['style'] );
+
+		$allow = static fn( array $hosts ): array => array_merge( $hosts, array( 'Tiles.Example.org', 42, 'bad host' ) );
+		add_filter( 'cairn_maps_style_hosts', $allow );
+		$this->assertSame( array( 'api.mapbox.com', 'tiles.example.org' ), Map_Attributes::style_hosts() );
+		$this->assertSame( $style['mapStyle'], Map_Attributes::parse( $style, $this->defaults() )['config']['style'] );
+		remove_filter( 'cairn_maps_style_hosts', $allow );
+
+		$defaults             = $this->defaults();
+		$defaults['mapStyle'] = $style['mapStyle'];
+		$this->assertSame( $style['mapStyle'], Map_Attributes::parse( $style, $defaults )['config']['style'], 'the site default style is the owner\'s choice' );
+		$this->assertSame( $style['mapStyle'], Map_Attributes::parse( array( 'mapStyle' => 'https://elsewhere.example/x.json' ), $defaults )['config']['style'], 'refused: the site default' );
 	}
 }
