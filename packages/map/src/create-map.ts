@@ -420,6 +420,7 @@ function startMap(
 				}
 			)
 		);
+		let onLoaded = () => undefined as void;
 		const controller = new Controller( {
 			map,
 			host,
@@ -428,20 +429,31 @@ function startMap(
 			popups,
 			source: feed?.blob ?? config.markersUrl,
 			onError: () => fail( 'markers' ),
+			onLoaded: () => onLoaded(),
 			onFirstDraw: drawn,
 		} );
 		places = controller;
-		const unmount = options.onPlaces?.( controller );
-		cleanups.push(
-			typeof unmount === 'function'
-				? unmount
-				: upgradeMarkerList( host, ( id ) => controller.choose( id ) ),
-			() => {
-				popups.close();
-				controller.destroy();
-				client.terminate();
+		let unmount: ( () => void ) | undefined;
+		// The panel takes over the server's list once the places are known: while they load,
+		// and if the feed cannot be read, the server's list stays as it is.
+		onLoaded = () => {
+			if ( removed ) {
+				return;
 			}
-		);
+			const panel = options.onPlaces?.( controller );
+			unmount =
+				typeof panel === 'function'
+					? panel
+					: upgradeMarkerList( host, ( id ) =>
+							controller.choose( id )
+						);
+		};
+		cleanups.push( () => {
+			unmount?.();
+			popups.close();
+			controller.destroy();
+			client.terminate();
+		} );
 		return drawing;
 	};
 	if ( config.markersUrl ) {

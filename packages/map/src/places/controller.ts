@@ -53,7 +53,7 @@ export interface PlacesChangeDetail {
 const PAGE_SIZE = LIMITS.markerList.maxItems;
 const LANGUAGE_KEY = 'cairn-maps-language';
 /** Places are revealed up to this zoom at least, so a chosen place is seen up close. */
-const CLOSE_ZOOM = 12;
+const CLOSE_ZOOM = 14;
 /** Events of moves the panel made itself (flying to a chosen place): the list stays as it is. */
 const OWN_MOVE = { cairnPlaces: true };
 
@@ -129,7 +129,9 @@ export interface PlacesControllerOptions {
 	source: Blob | string;
 	/** The feed could not be read: the map reports `markers`. */
 	onError: () => void;
-	/** The map shows its first places. */
+	/** The places are known (not yet drawn): the host shows its panel now. */
+	onLoaded: () => void;
+	/** The map shows its first places (or never will: the feed failed). */
 	onFirstDraw: () => void;
 }
 
@@ -226,6 +228,7 @@ export class PlacesController {
 					count: counts[ style.slug ] ?? 0,
 				} ) ),
 		} );
+		options.onLoaded();
 		const onMove = () => this.refreshFeatures();
 		const onMoveEnd = ( event: object ) => {
 			if ( ! ( event as { cairnPlaces?: boolean } ).cairnPlaces ) {

@@ -197,6 +197,27 @@ function LanguageChoice( {
 	);
 }
 
+/**
+ * A list entry's accessible name: what choosing it does.
+ * @param title
+ * @param distance
+ */
+function entryLabel( title: string, distance: string ): string {
+	const name = title || __( '(no title)', 'cairn-maps' );
+	return distance
+		? sprintf(
+				/* translators: 1: place name, 2: its distance ("350 m"). */
+				__( 'Show %1$s on the map, %2$s away', 'cairn-maps' ),
+				name,
+				distance
+			)
+		: sprintf(
+				/* translators: %s: place name. */
+				__( 'Show %s on the map', 'cairn-maps' ),
+				name
+			);
+}
+
 function listTitle( state: PlacesState ): string {
 	if ( state.mode === 'search' ) {
 		return __( 'Matching places', 'cairn-maps' );
@@ -271,6 +292,16 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 							<button
 								type="button"
 								className="wp-block-cairn-map__list-button"
+								aria-label={ entryLabel(
+									item.title,
+									item.distance === undefined
+										? ''
+										: formatDistance(
+												item.distance,
+												places.units,
+												lang
+											)
+								) }
 								onClick={ () => places.choose( item.id ) }
 							>
 								{ item.title ||
