@@ -146,7 +146,7 @@ function places( value: unknown ): PlacesConfig {
 	};
 }
 
-/** The label languages visitors may choose from: valid tags, once each, at most 30. */
+/** The label languages visitors may choose from: valid tags, once each, at most the limit. */
 function languages( value: unknown ): string[] {
 	if ( ! Array.isArray( value ) ) {
 		return [];
@@ -158,7 +158,7 @@ function languages( value: unknown ): string[] {
 					typeof tag === 'string' && LANGUAGE_PATTERN.test( tag )
 			)
 		),
-	].slice( 0, 30 );
+	].slice( 0, LIMITS.languages.maxItems );
 }
 
 export function parseMarkerSelection( value: unknown ): MarkerSelection {

@@ -110,7 +110,10 @@ export function showError( host: HTMLElement, code: MapErrorCode ): MapError {
 	alert.setAttribute( 'role', 'alert' );
 	alert.dataset.cairnError = code;
 	alert.textContent = errorMessage( code );
-	const list = host.querySelector( ':scope > .wp-block-cairn-map__markers' );
+	// Before the places (the panel, or the list of older markup), where the server renders it.
+	const list = host.querySelector(
+		':scope > .wp-block-cairn-map__places, :scope > .wp-block-cairn-map__markers'
+	);
 	host.insertBefore( alert, list );
 	const view = host.ownerDocument.defaultView;
 	if ( view ) {
