@@ -4,7 +4,8 @@
  * the one-PHP-worker Playground site, deleting and creating them again after each failure takes
  * minutes and, on a loaded machine, times out the next test's set-up. So the seed is written to a
  * state file (per site), reused by the next worker when it is still on the site, and removed only
- * once every test of the file has run (`finish()`), or by the next run when that never happened.
+ * once every test of the file has run (`finish()`); a seed left on a site that is still up is
+ * removed by the next run's set-up.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -83,9 +84,14 @@ export class KeptSeed< T > {
 				return kept.data;
 			}
 		}
-		if ( kept ) {
-			await this.remove( requestUtils, kept.created );
+		if ( kept && kept.done.length >= this.tests ) {
+			// Used up by a run that ended before its clean-up, on this same site: clean it now.
+			if ( await stillThere( kept.data ).catch( () => false ) ) {
+				await this.remove( requestUtils, kept.created );
+			}
 		}
+		// Otherwise kept data that is not on the site belongs to a site that is gone (every test
+		// run may start a fresh one, whose ids mean other things): forget it, delete nothing.
 		const created: CreatedItem[] = [];
 		const data = await create( ( item ) => {
 			created.push( item );
