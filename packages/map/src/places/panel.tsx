@@ -254,10 +254,7 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 	const first = list.page * places.pageSize + 1;
 	const last = list.page * places.pageSize + list.items.length;
 	return (
-		<div
-			className="wp-block-cairn-map__panel"
-			aria-busy={ state.status === 'loading' }
-		>
+		<div className="wp-block-cairn-map__markers wp-block-cairn-map__panel">
 			<h2 className="wp-block-cairn-map__markers-title">
 				{ sprintf(
 					/* translators: %d: number of places on the map. */
