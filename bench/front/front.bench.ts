@@ -606,6 +606,13 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 						samples: samples.length,
 						timed: timed.length,
 						median: median( timed.map( ( sample ) => sample.ms! ) ),
+						listMedian: median(
+							samples.flatMap( ( sample ) =>
+								typeof sample.listMs === 'number'
+									? [ sample.listMs ]
+									: []
+							)
+						),
 						max: timed.length
 							? Math.max(
 									...timed.map( ( sample ) => sample.ms! )

@@ -21,6 +21,11 @@ import { GROUPS, SEARCH_WORDS } from './site';
 export interface PlacesSample {
 	/** ms from the input (last keystroke, key press, moveend) to `cairn:places-change`. */
 	ms: number | null;
+	/**
+	 * Diagnostic: ms from the same input to the first change of the list into what it holds at
+	 * the event (0 when it already held it: e.g. a move that changes nothing listed).
+	 */
+	listMs?: number | null;
 	/** Longest long task from the interaction's first input to the map idle after it, ms. */
 	longestTask: number;
 	/** Whether the list and the map showed the expected answer when the event came. */
@@ -43,6 +48,8 @@ interface Snapshot {
 	total: number;
 	inView: number;
 	listed: number;
+	/** The listed ids, joined: compared with the list's changes (see `lists`). */
+	ids: string;
 	/** Sum of what the map draws: cluster `point_count`s plus single places. */
 	drawn: number;
 }
@@ -53,6 +60,8 @@ interface PlacesBench {
 	inputs: number[];
 	/** performance.now() of each keydown. */
 	keys: number[];
+	/** Each change of the panel's list: when, and the ids it then holds (diagnostic). */
+	lists: Array< [ number, string ] >;
 	longTasks: Array< [ number, number ] >;
 }
 
@@ -66,7 +75,36 @@ export function instrumentPlaces() {
 		events: [],
 		inputs: [],
 		keys: [],
+		lists: [],
 	};
+	const listIds = ( root: ParentNode ) =>
+		Array.from(
+			root.querySelectorAll(
+				'.wp-block-cairn-map__list > li[data-cairn-marker-id]'
+			)
+		)
+			.map( ( item ) => item.getAttribute( 'data-cairn-marker-id' ) )
+			.join( ',' );
+	// When the list alone is ready (before the map has drawn): a diagnostic beside the event,
+	// watched only once the interactions start (measurePlaces), not during the first draw.
+	( window as unknown as { placesBenchWatch: () => void } ).placesBenchWatch =
+		() => {
+			const panel = document.querySelector(
+				'.wp-block-cairn-map__places'
+			);
+			if ( ! panel ) {
+				return;
+			}
+			let last = listIds( panel );
+			bench.lists.push( [ performance.now(), last ] );
+			new MutationObserver( () => {
+				const ids = listIds( panel );
+				if ( ids !== last ) {
+					last = ids;
+					bench.lists.push( [ performance.now(), ids ] );
+				}
+			} ).observe( panel, { childList: true, subtree: true } );
+		};
 	( window as unknown as { placesBench: typeof bench } ).placesBench = bench;
 	document.addEventListener(
 		'input',
@@ -138,6 +176,7 @@ export function instrumentPlaces() {
 			listed: host.querySelectorAll(
 				'.wp-block-cairn-map__list > li[data-cairn-marker-id]'
 			).length,
+			ids: listIds( host ),
 			drawn,
 		} );
 	} );
@@ -243,6 +282,23 @@ function idle( page: Page ): Promise< number > {
 	);
 }
 
+/** When the list first held what it holds at `event`, after `from` (null: never seen). */
+async function listReady(
+	page: Page,
+	from: number,
+	event: Snapshot
+): Promise< number | null > {
+	const { lists } = await read( page );
+	const before = lists.filter( ( [ at ] ) => at <= from ).pop();
+	if ( before && before[ 1 ] === event.ids ) {
+		return 0;
+	}
+	const found = lists.find(
+		( [ at, ids ] ) => at > from && at <= event.at + 1 && ids === event.ids
+	);
+	return found ? Math.round( found[ 0 ] - from ) : null;
+}
+
 /** Longest long task that started in [from, to] (the observer reports them a little late). */
 async function longestTask( page: Page, from: number, to: number ) {
 	await page.waitForTimeout( 150 );
@@ -290,6 +346,7 @@ async function measureSearch(
 		event.drawn <= event.total;
 	const sample: PlacesSample = {
 		ms: Math.round( event.at - last ),
+		listMs: await listReady( page, last, event ),
 		longestTask: await longestTask( page, inputs[ 0 ]!, idleAt ),
 		ok,
 		...( ok
@@ -338,6 +395,7 @@ async function measureToggle(
 	const ok = event.drawn >= 0 && event.drawn !== drawnBefore;
 	const sample: PlacesSample = {
 		ms: Math.round( event.at - keyAt ),
+		listMs: await listReady( page, keyAt, event ),
 		longestTask: await longestTask( page, keyAt, idleAt ),
 		ok,
 		...( ok
@@ -393,6 +451,7 @@ async function measureMove(
 	const ok = event.listed === Math.min( event.inView, LIST_MAX );
 	const sample: PlacesSample = {
 		ms: Math.round( event.at - ended.end ),
+		listMs: await listReady( page, ended.end, event ),
 		longestTask: await longestTask( page, ended.start, idleAt ),
 		ok,
 		...( ok
@@ -439,6 +498,11 @@ export async function measurePlaces(
 			.first()
 			.waitFor( { state: 'visible', timeout: WAIT_MS } );
 		await settle( page );
+		await page.evaluate( () =>
+			(
+				window as unknown as { placesBenchWatch: () => void }
+			 ).placesBenchWatch()
+		);
 		for ( let i = 0; i < repeat; i++ ) {
 			run.search.push(
 				await measureSearch(

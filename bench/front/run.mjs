@@ -460,6 +460,18 @@ function placesReport( raw ) {
 		...rows.map( ( r ) => pad( r, widths ) ),
 		''
 	);
+	const lists = entries
+		.filter( ( [ , { places } ] ) => ! places.skipped )
+		.map(
+			( [ size, { places } ] ) =>
+				`${ Number( size ).toLocaleString( 'en' ) }: search ${ ms( places.search.listMedian ) }, toggle ${ ms( places.toggle.listMedian ) }, move ${ ms( places.move.listMedian ) }`
+		);
+	if ( lists.length ) {
+		lines.push(
+			`Diagnostic, the list alone (medians, same start, until the list first holds the answer; the map draws after): ${ lists.join( '; ' ) }`,
+			''
+		);
+	}
 	if ( notes.length ) {
 		lines.push(
 			'Samples not as expected (the list or the map did not show the answer when the event came):',
