@@ -91,7 +91,7 @@ class MockMap {
 						setTimeout( () =>
 							this.fire( 'sourcedata', {
 								sourceId: id,
-								isSourceLoaded: true,
+								sourceDataType: 'content',
 							} )
 						);
 					},
@@ -113,6 +113,9 @@ class MockMap {
 		setTimeout( () => this.fire( 'render' ) );
 	}
 	isStyleLoaded() {
+		return true;
+	}
+	isSourceLoaded() {
 		return true;
 	}
 	setLanguage() {}

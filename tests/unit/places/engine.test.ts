@@ -128,6 +128,46 @@ describe( 'places engine', () => {
 		expect( paris?.properties ).toMatchObject( { point_count: 3 } );
 	} );
 
+	it( 'a group filter draws at once from the counting index: counts follow, a cluster left with one place is that place', () => {
+		const places = engine();
+		places.load( PARIS );
+		const world: [ number, number, number, number ] = [
+			-180, -85, 180, 85,
+		];
+		// Hide the cafés: Flore and the Deux Magots go; Monceau (a park too) and the
+		// Luxembourg stay, still one cluster of 2 at zoom 3.
+		places.setFilter( { search: '', hidden: [ 'cafes' ] } );
+		const atThree = places.mapFeatures( world, 3 );
+		expect(
+			atThree.map( ( feature ) =>
+				'point_count' in feature.properties
+					? feature.properties.point_count
+					: feature.id
+			)
+		).toEqual( [ 2, 5 ] );
+		// Hide the parks too: Monceau, hidden in both its groups, goes; Paris has no place left
+		// and only the ungrouped place is drawn.
+		places.setFilter( { search: '', hidden: [ 'cafes', 'parks' ] } );
+		expect(
+			places.mapFeatures( world, 3 ).map( ( feature ) => feature.id )
+		).toEqual( [ 5 ] );
+		// A cluster left with one shown place is drawn as that place.
+		places.load(
+			feed( [
+				[ 1, 'A', 2.33, 48.85, [ 'cafes' ] ],
+				[ 2, 'B', 2.331, 48.851, [ 'parks' ] ],
+			] )
+		);
+		places.setFilter( { search: '', hidden: [ 'parks' ] } );
+		const one = places.mapFeatures( world, 3 );
+		expect( one ).toHaveLength( 1 );
+		expect( one[ 0 ] ).toMatchObject( {
+			id: 1,
+			properties: { title: 'A' },
+		} );
+		expect( 'cluster' in one[ 0 ]!.properties ).toBe( false );
+	} );
+
 	it( 'lists the places in view, by title, in pages', () => {
 		const places = engine();
 		places.load( PARIS );

@@ -96,26 +96,37 @@ export function viewBox( map: MapboxMap, pad = 0 ): BBox {
 }
 
 /**
- * Resolves once mapbox-gl has taken in the source's new data (or after a second).
+ * Resolves once mapbox-gl has taken in the source's new data (its worker answered, `content`) and
+ * every tile of the source is loaded again, or after two seconds.
  * @param map
  */
 function sourceLoaded( map: MapboxMap ): Promise< void > {
 	return new Promise( ( resolve ) => {
-		const done = () => {
-			map.off( 'sourcedata', onData );
-			window.clearTimeout( timer );
-			resolve();
-		};
-		const onData = ( event: {
+		let content = false;
+		const check = ( event?: {
 			sourceId?: string;
-			isSourceLoaded?: boolean;
+			sourceDataType?: string;
 		} ) => {
-			if ( event.sourceId === MARKERS_SOURCE && event.isSourceLoaded ) {
+			if (
+				event?.sourceId === MARKERS_SOURCE &&
+				event.sourceDataType === 'content'
+			) {
+				content = true;
+			}
+			if ( content && map.isSourceLoaded( MARKERS_SOURCE ) ) {
 				done();
 			}
 		};
-		const timer = window.setTimeout( done, 1000 );
-		map.on( 'sourcedata', onData );
+		const onRender = () => check();
+		const done = () => {
+			map.off( 'sourcedata', check );
+			map.off( 'render', onRender );
+			window.clearTimeout( timer );
+			resolve();
+		};
+		const timer = window.setTimeout( done, 2000 );
+		map.on( 'sourcedata', check );
+		map.on( 'render', onRender );
 	} );
 }
 

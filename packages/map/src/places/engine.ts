@@ -80,7 +80,8 @@ export interface PointFeature {
 	type: 'Feature';
 	id: number;
 	geometry: { type: 'Point'; coordinates: [ number, number ] };
-	properties: { groups: string[]; title: string };
+	/** `combo`: the place's group combination (the engine's own, for counting). */
+	properties: { groups: string[]; title: string; combo?: number };
 }
 
 /** A cluster or a point, as mapbox-gl's own clustered source would give it to the layers. */
@@ -140,12 +141,36 @@ export function distance(
 	return 2 * EARTH_RADIUS * Math.asin( Math.min( 1, Math.sqrt( h ) ) );
 }
 
+/** What a cluster of the counting index carries: its places per group combination. */
+interface Counts {
+	/** A cluster's places per combination. */
+	counts?: number[];
+	/** A single place's combination (no array per place: clusters get theirs when formed). */
+	c?: number;
+}
+
+type Clusters = Supercluster< PointFeature[ 'properties' ], Counts >;
+
 interface Indexed {
 	key: string;
 	/** Positions (into the engine's arrays) of the places that pass the filter. */
 	members: Uint32Array;
-	clusters: Supercluster< PointFeature[ 'properties' ] > | null;
+	clusters: Clusters | null;
 	spatial: KDBush | null;
+	/** A filter by groups alone: the counting index can draw it (see countedFeatures). */
+	groupsOnly: boolean;
+	/** For each group combination: whether its places pass the filter. */
+	shownCombos: Uint8Array;
+}
+
+/** Above this many group combinations, group filters rebuild their clusters instead. */
+const MAX_COMBOS = 32;
+
+function abbreviate( count: number ): string | number {
+	if ( count >= 10_000 ) {
+		return `${ Math.round( count / 1000 ) }k`;
+	}
+	return count >= 1000 ? `${ Math.round( count / 100 ) / 10 }k` : count;
 }
 
 export class PlacesEngine {
@@ -159,6 +184,12 @@ export class PlacesEngine {
 	private groupCounts: Record< string, number > = {};
 	private indexes: Indexed[] = [];
 	private current: Indexed | null = null;
+	/** Each place's group combination (an index into `combos`). */
+	private comboOf = new Uint16Array( 0 );
+	/** The distinct group combinations of the places, as sorted slug lists. */
+	private combos: string[][] = [];
+	/** The unfiltered index, counting its places per combination; null with too many combinations. */
+	private counting: Clusters | null = null;
 
 	constructor( options: EngineOptions ) {
 		this.options = options;
@@ -239,6 +270,24 @@ export class PlacesEngine {
 				feature.properties.title + ' \u0000 ' + groupNames
 			);
 		}
+		const comboIds = new Map< string, number >();
+		this.combos = [];
+		this.comboOf = new Uint16Array( count );
+		for ( let i = 0; i < count; i++ ) {
+			const groups = [
+				...new Set( features[ i ]!.properties.groups ),
+			].sort();
+			const key = groups.join( ',' );
+			let combo = comboIds.get( key );
+			if ( combo === undefined ) {
+				combo = this.combos.length;
+				comboIds.set( key, combo );
+				this.combos.push( groups );
+			}
+			this.comboOf[ i ] = Math.min( combo, 65535 );
+			features[ i ]!.properties.combo = combo;
+		}
+		this.counting = null;
 		this.groupCounts = counts;
 		this.indexes = [];
 		this.current = null;
@@ -336,22 +385,91 @@ export class PlacesEngine {
 			}
 			spatial.finish();
 		}
-		return { key, members: positions, clusters: null, spatial };
+		const shownCombos = Uint8Array.from( this.combos, ( groups ) =>
+			groups.length === 0 ||
+			groups.some( ( slug ) => ! hidden.has( slug ) )
+				? 1
+				: 0
+		);
+		return {
+			key,
+			members: positions,
+			clusters: null,
+			spatial,
+			groupsOnly: words.length === 0,
+			shownCombos,
+		};
+	}
+
+	/**
+	 * The unfiltered places' clusters, each counting its places per group combination (Supercluster's
+	 * map/reduce), built with the first drawing. A filter by groups alone draws from it at once —
+	 * the places of hidden groups taken out of each cluster's count, a cluster left with one place
+	 * drawn as that place, an emptied one not at all — instead of clustering the rest anew (about a
+	 * second at 100,000 places).
+	 */
+	private countingIndex(): Clusters | null {
+		if (
+			! this.counting &&
+			this.options.clusterEnabled &&
+			this.features.length > 0 &&
+			this.combos.length <= MAX_COMBOS
+		) {
+			const combos = this.combos.length;
+			const counting: Clusters = new Supercluster<
+				PointFeature[ 'properties' ],
+				Counts
+			>( {
+				radius: this.options.clusterRadius,
+				maxZoom: this.options.clusterMaxZoom,
+				extent: 512,
+				map: ( properties ) => ( { c: properties.combo ?? 0 } ),
+				reduce: ( total, properties ) => {
+					// Always a new array: Supercluster copies a cluster's properties shallowly,
+					// so the one it starts from may still belong to a cluster of the zoom below.
+					const sum = total.counts
+						? total.counts.slice()
+						: new Array< number >( combos ).fill( 0 );
+					if ( ! total.counts ) {
+						sum[ total.c ?? 0 ]! += 1;
+					}
+					if ( properties.counts ) {
+						for ( let k = 0; k < combos; k++ ) {
+							sum[ k ]! += properties.counts[ k ] ?? 0;
+						}
+					} else {
+						sum[ properties.c ?? 0 ]! += 1;
+					}
+					total.counts = sum;
+				},
+			} );
+			counting.load( this.features );
+			this.counting = counting;
+		}
+		return this.counting;
 	}
 
 	/**
 	 * The cluster index of the current filter, built when the map first asks for it: the list of
 	 * a new filter (a scan) is answered before its clusters (the long part) are built.
 	 */
-	private clustersOf(
-		indexed: Indexed
-	): Supercluster< PointFeature[ 'properties' ] > | null {
+	private clustersOf( indexed: Indexed ): Clusters | null {
+		if (
+			! indexed.clusters &&
+			indexed.groupsOnly &&
+			indexed.members.length === this.features.length
+		) {
+			indexed.clusters = this.countingIndex();
+		}
 		if (
 			! indexed.clusters &&
 			this.options.clusterEnabled &&
 			indexed.members.length > 0
 		) {
-			const clusters = new Supercluster< PointFeature[ 'properties' ] >( {
+			const clusters: Clusters = new Supercluster<
+				PointFeature[ 'properties' ],
+				Counts
+			>( {
 				radius: this.options.clusterRadius,
 				maxZoom: this.options.clusterMaxZoom,
 				extent: 512,
@@ -402,6 +520,19 @@ export class PlacesEngine {
 		if ( ! indexed || indexed.members.length === 0 ) {
 			return [];
 		}
+		const z = Math.max( 0, Math.floor( zoom ) );
+		const counting =
+			indexed.groupsOnly && ! indexed.clusters
+				? this.countingIndex()
+				: null;
+		if ( counting ) {
+			return this.countedFeatures(
+				counting,
+				indexed.shownCombos,
+				bbox,
+				z
+			);
+		}
 		const clusters = this.clustersOf( indexed );
 		if ( ! clusters ) {
 			return Array.from(
@@ -409,19 +540,83 @@ export class PlacesEngine {
 				( position ) => this.features[ position ]!
 			);
 		}
-		return clusters.getClusters(
-			bbox,
-			Math.max( 0, Math.floor( zoom ) )
-		) as MapFeature[];
+		return clusters.getClusters( bbox, z ) as MapFeature[];
+	}
+
+	/**
+	 * The counting index's clusters for a filter by groups: each cluster counts only its shown
+	 * places; one left with a single place is that place; one left with none is not drawn.
+	 * @param counting
+	 * @param shown
+	 * @param bbox
+	 * @param zoom
+	 */
+	private countedFeatures(
+		counting: Clusters,
+		shown: Uint8Array,
+		bbox: [ number, number, number, number ],
+		zoom: number
+	): MapFeature[] {
+		const out: MapFeature[] = [];
+		for ( const feature of counting.getClusters( bbox, zoom ) ) {
+			const properties = feature.properties as Partial<
+				MapFeature[ 'properties' ]
+			> &
+				Counts & { combo?: number };
+			if ( ! ( 'cluster' in properties ) ) {
+				if ( shown[ properties.combo ?? 0 ] ) {
+					out.push( feature as MapFeature );
+				}
+				continue;
+			}
+			const counts = properties.counts ?? [];
+			let count = 0;
+			for ( let k = 0; k < counts.length; k++ ) {
+				count += shown[ k ] ? counts[ k ]! : 0;
+			}
+			const id = Number( feature.id );
+			if ( count === 0 ) {
+				continue;
+			}
+			if ( count === 1 ) {
+				const leaf = counting
+					.getLeaves( id, Infinity )
+					.find( ( place ) => shown[ place.properties.combo ?? 0 ] );
+				if ( leaf ) {
+					out.push( leaf as unknown as MapFeature );
+				}
+				continue;
+			}
+			out.push( {
+				type: 'Feature',
+				id,
+				geometry: feature.geometry as MapFeature[ 'geometry' ],
+				properties: {
+					cluster: true,
+					cluster_id: id,
+					point_count: count,
+					point_count_abbreviated: abbreviate( count ),
+				},
+			} );
+		}
+		return out;
+	}
+
+	/** The index the map's clusters come from for the current filter. */
+	private drawing(): Clusters | null {
+		const indexed = this.current;
+		if ( ! indexed ) {
+			return null;
+		}
+		return indexed.groupsOnly && ! indexed.clusters
+			? ( this.countingIndex() ?? this.clustersOf( indexed ) )
+			: this.clustersOf( indexed );
 	}
 
 	/** The zoom at which a cluster of the current view breaks apart, or null. */
 	expansionZoom( clusterId: number ): number | null {
 		try {
-			return (
-				this.current?.clusters?.getClusterExpansionZoom( clusterId ) ??
-				null
-			);
+			return this.drawing()?.getClusterExpansionZoom( clusterId ) ?? null;
 		} catch {
 			return null; // A cluster of an earlier filter.
 		}
@@ -442,7 +637,7 @@ export class PlacesEngine {
 			return null;
 		}
 		const place = this.place( position );
-		const clusters = this.current ? this.clustersOf( this.current ) : null;
+		const clusters = this.drawing();
 		let zoom = Math.max( 0, Math.floor( fromZoom ) );
 		if ( clusters && this.current?.members.includes( position ) ) {
 			const max = this.options.clusterMaxZoom + 1;
