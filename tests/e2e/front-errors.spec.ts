@@ -1,7 +1,9 @@
 /**
  * Never a broken page: each failure a visitor can meet ends in `data-cairn-state="error"`, one
- * `role="alert"` with its `data-cairn-error` code and a plain message (no token, no address), the
- * server-rendered list of places still there, one `cairn:map-error` event and no uncaught error.
+ * `role="alert"` with its `data-cairn-error` code and its message word for word from
+ * tests/fixtures/error-messages.json (no token, no address), the server-rendered list of places
+ * still there, one `cairn:map-error` event and no uncaught error. That includes a map library that
+ * never downloads (an ad blocker, a CDN outage) and a style that never arrives (the 30 s deadline).
  *
  * Covered elsewhere, and why:
  * - `webgl` needs its own browser (front-webgl.spec.ts);
@@ -12,10 +14,13 @@
  *   covered at the runtime level in tests/unit/create-map.test.ts and by PHPUnit; here only the
  *   refusal of a secret token by the settings endpoint is checked.
  */
+import type { Route } from '@playwright/test';
+
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
 import type { MapsService } from './fixtures/maps-service';
 import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
+import { errorMessageFor } from './utils/error-messages';
 import {
 	expectMapError,
 	seedMarkers,
@@ -73,7 +78,7 @@ test.describe( 'front-end map failures', () => {
 			( s ) => s.respondWithStatus( 500, { kinds: [ 'style' ] } ),
 		],
 		[
-			'a style request that never arrives',
+			'a style request that fails on the network',
 			'style',
 			( s ) => s.abortAll( { kinds: [ 'style' ] } ),
 		],
@@ -88,6 +93,110 @@ test.describe( 'front-end map failures', () => {
 			await expectMapError( page, code, [ FAKE_PUBLIC_TOKEN ], PLACE );
 			// A fatal failure stops the map: no canvas is left behind the message.
 			await expect( page.locator( '.mapboxgl-canvas' ) ).toHaveCount( 0 );
+		} );
+	}
+
+	test( 'style when the style request is never answered: at the 30 s deadline, not before', async ( {
+		page,
+		context,
+		mapsService,
+	} ) => {
+		// Held, not failed: the request stays open, so only the runtime's own deadline can end
+		// the wait. The page runs on Playwright's clock, so 30 s pass without waiting for them:
+		// production code's default deadline is what is exercised (no test-only setting).
+		const held: Route[] = [];
+		await context.route(
+			( url ) =>
+				/(^|\.)mapbox\.com$/.test( url.hostname ) &&
+				url.pathname.startsWith( '/styles/v1/' ),
+			( route ) => {
+				held.push( route );
+			}
+		);
+		const startedAt = Date.now();
+		await page.clock.install( { time: startedAt } );
+		await page.goto( okUrl );
+		const host = page.locator( '.wp-block-cairn-map' );
+		await expect.poll( () => held.length, { timeout: 30_000 } ).toBe( 1 );
+		// Stop the page's time: the map started (and its deadline began) between startedAt and
+		// pausedAt, however slow this machine is.
+		const pausedAt = ( await page.evaluate( () => Date.now() ) ) + 1000;
+		await page.clock.pauseAt( pausedAt );
+		expect( pausedAt - startedAt ).toBeLessThan( 25_000 );
+
+		// 29 s after the page opened: the map still waits, no message yet.
+		await page.clock.pauseAt( startedAt + 29_000 );
+		await page.waitForTimeout( 500 );
+		expect(
+			await page.evaluate( () => window.cairnEvents.errors )
+		).toEqual( [] );
+		await expect( host ).toHaveAttribute( 'data-cairn-state', 'loading' );
+		await expect( page.locator( '[role="alert"]' ) ).toHaveCount( 0 );
+
+		// 30 s after the map started: the style error, with the request still unanswered.
+		await page.clock.pauseAt( pausedAt + 30_500 );
+		await page.clock.resume();
+		await expectMapError( page, 'style', [ FAKE_PUBLIC_TOKEN ], PLACE );
+		await expect( page.locator( '.mapboxgl-canvas' ) ).toHaveCount( 0 );
+		expect( held ).toHaveLength( 1 );
+		expect( mapsService.styleRequests() ).toEqual( [] );
+		await Promise.all(
+			held.map( ( route ) => route.abort().catch( () => undefined ) )
+		);
+	} );
+
+	// The loader (view.js) imports the runtime and mapbox-gl, two chunks in build/, only when a
+	// map nears the viewport; either can be refused by an ad blocker or lost to a CDN outage.
+	const chunkFailures: Array<
+		[ string, RegExp, ( route: Route ) => Promise< void > ]
+	> = [
+		[
+			'an ad blocker refuses cairn-mapbox.js',
+			/\/build\/cairn-mapbox\.js(\?|$)/,
+			( route ) => route.abort( 'blockedbyclient' ),
+		],
+		[
+			'an ad blocker refuses cairn-map-runtime.js',
+			/\/build\/cairn-map-runtime\.js(\?|$)/,
+			( route ) => route.abort( 'blockedbyclient' ),
+		],
+		[
+			'the server answers 503 for cairn-mapbox.js',
+			/\/build\/cairn-mapbox\.js(\?|$)/,
+			( route ) =>
+				route.fulfill( {
+					status: 503,
+					contentType: 'text/plain',
+					body: 'Service Unavailable',
+				} ),
+		],
+	];
+	for ( const [ situation, chunk, refuse ] of chunkFailures ) {
+		test( `style when ${ situation }`, async ( { page, mapsService } ) => {
+			let refused = 0;
+			await page.route( chunk, ( route ) => {
+				refused++;
+				return refuse( route );
+			} );
+			await page.goto( okUrl );
+			await expectMapError( page, 'style', [ FAKE_PUBLIC_TOKEN ], PLACE );
+			expect( refused ).toBe( 1 );
+			await expect( page.getByRole( 'alert' ) ).toHaveText(
+				errorMessageFor( 'style' )
+			);
+			expect(
+				await page.evaluate( () => window.cairnEvents.errors )
+			).toEqual( [
+				{
+					code: 'style',
+					message: errorMessageFor( 'style' ),
+					block: 0,
+				},
+			] );
+			// Without the library no map exists, and no Mapbox host was contacted.
+			await expect( page.locator( '.mapboxgl-canvas' ) ).toHaveCount( 0 );
+			await page.waitForLoadState( 'networkidle' );
+			expect( mapsService.requests ).toEqual( [] );
 		} );
 	}
 

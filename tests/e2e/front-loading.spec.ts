@@ -1,12 +1,15 @@
 /**
  * What a page pays for the block: nothing without it; with it, a small loader until the map nears
  * the viewport, and only then mapbox-gl and the runtime. Several maps on one page start, fail and
- * move independently.
+ * move independently. With the consent gate on, no map of the page contacts Mapbox (or loads
+ * mapbox-gl) before the visitor selects "Load map"; one click is consent for the page (see
+ * packages/map/src/watch-maps.ts), so every map then starts.
  */
 import type { Page, Request } from '@playwright/test';
 
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
+import { errorMessageFor } from './utils/error-messages';
 import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
 import {
 	publishFrontPage,
@@ -18,7 +21,7 @@ const PLUGIN_PATH = '/wp-content/plugins/cairn-maps/';
 const LAZY_CHUNK = /\/build\/(cairn-mapbox|cairn-map-runtime)\.js/;
 const NO_MARKERS = { source: 'ids', groups: [], ids: [] };
 
-const urls = { plain: '', belowFold: '', several: '' };
+const urls = { plain: '', belowFold: '', several: '', twoMaps: '' };
 
 function recordRequests( page: Page ): Array< { url: string; at: number } > {
 	const seen: Array< { url: string; at: number } > = [];
@@ -55,6 +58,16 @@ test.describe( 'front-end loading', () => {
 					center: { lng: -70, lat: -10 },
 					zoom: 2,
 					mapStyle: 'mapbox://styles/mapbox/streets-v12',
+				} )
+		);
+		urls.twoMaps = await publishFrontPage(
+			requestUtils,
+			'Loading spec: two maps behind the consent gate',
+			mapBlock( { ...small, center: { lng: 10, lat: 50 }, zoom: 3 } ) +
+				mapBlock( {
+					...small,
+					center: { lng: -70, lat: -10 },
+					zoom: 2,
 				} )
 		);
 	} );
@@ -152,7 +165,7 @@ test.describe( 'front-end loading', () => {
 			maps
 				.nth( 1 )
 				.locator( '[role="alert"][data-cairn-error="zoom-range"]' )
-		).toHaveCount( 1 );
+		).toHaveText( errorMessageFor( 'zoom-range' ) );
 		const events = await page.evaluate( () => window.cairnEvents );
 		expect( events.errors.map( ( e ) => [ e.code, e.block ] ) ).toEqual( [
 			[ 'zoom-range', 1 ],
@@ -190,5 +203,95 @@ test.describe( 'front-end loading', () => {
 		expect( moved.third[ 0 ] ).toBeCloseTo( -70, 5 );
 		expect( moved.thirdStyle ).toContain( 'streets-v12' );
 		expect( moved.firstStyle ).not.toContain( 'streets-v12' );
+	} );
+
+	test( 'with the consent gate, two maps both wait; one click on either starts both', async ( {
+		page,
+		requestUtils,
+		mapsService,
+	} ) => {
+		const requests = recordRequests( page );
+		await requestUtils.rest( {
+			method: 'POST',
+			path: '/wp/v2/settings',
+			data: { cairn_maps_require_consent: true },
+		} );
+		try {
+			await page.goto( urls.twoMaps );
+		} finally {
+			await requestUtils.rest( {
+				method: 'POST',
+				path: '/wp/v2/settings',
+				data: { cairn_maps_require_consent: false },
+			} );
+		}
+		const maps = page.locator( '.wp-block-cairn-map' );
+		await expect( maps ).toHaveCount( 2 );
+		// Each map has its own button and waits, although both are in view.
+		for ( const index of [ 0, 1 ] ) {
+			const map = maps.nth( index );
+			await expect( map ).toBeInViewport();
+			await expect( map ).toHaveAttribute(
+				'data-cairn-consent',
+				'required'
+			);
+			await expect( map ).toHaveAttribute(
+				'data-cairn-state',
+				'loading'
+			);
+			await expect(
+				map.getByRole( 'button', { name: 'Load map' } )
+			).toHaveCount( 1 );
+		}
+		await page.waitForLoadState( 'networkidle' );
+		await page.waitForTimeout( 1500 );
+		expect( requests.filter( ( r ) => LAZY_CHUNK.test( r.url ) ) ).toEqual(
+			[]
+		);
+		expect( mapsService.requests ).toEqual( [] );
+		await expect( page.locator( '.mapboxgl-canvas' ) ).toHaveCount( 0 );
+
+		// The second map's button: consent for the page, so the first map starts too.
+		const clickedAt = Date.now();
+		await maps.nth( 1 ).getByRole( 'button', { name: 'Load map' } ).click();
+		await waitForIdle( page, 1 );
+		await waitForIdle( page, 0 );
+		for ( const index of [ 0, 1 ] ) {
+			await expect( maps.nth( index ) ).toHaveAttribute(
+				'data-cairn-consent',
+				'given'
+			);
+			await expect( maps.nth( index ) ).toHaveAttribute(
+				'data-cairn-state',
+				'ready'
+			);
+			await expect(
+				maps.nth( index ).locator( 'canvas.mapboxgl-canvas' )
+			).toHaveCount( 1 );
+		}
+		await expect(
+			page.getByRole( 'button', { name: 'Load map' } )
+		).toHaveCount( 0 );
+		// Keyboard users stay on the map they chose.
+		await expect(
+			maps.nth( 1 ).locator( '.wp-block-cairn-map__map' )
+		).toBeFocused();
+		expect(
+			[
+				...( await page.evaluate( () => window.cairnEvents.ready ) ),
+			].sort()
+		).toEqual( [ 0, 1 ] );
+		const chunks = requests.filter( ( r ) => LAZY_CHUNK.test( r.url ) );
+		expect( chunks.length ).toBeGreaterThan( 0 );
+		for ( const chunk of chunks ) {
+			expect( chunk.at ).toBeGreaterThanOrEqual( clickedAt );
+		}
+		expect( mapsService.requests.length ).toBeGreaterThan( 0 );
+		for ( const request of mapsService.requests ) {
+			expect( request.time ).toBeGreaterThanOrEqual( clickedAt );
+		}
+		expect( mapsService.styleRequests().length ).toBeGreaterThanOrEqual(
+			2
+		);
 	} );
 } );

@@ -8,6 +8,7 @@ import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 import type { Map as MapboxMap } from 'mapbox-gl';
 
 import { expect, test } from '../fixtures/maps-service';
+import { errorMessageFor } from './error-messages';
 import { createPublishedPage } from './map-page';
 
 export interface MapEvents {
@@ -348,7 +349,8 @@ export function colourDistance(
 
 /**
  * What every failure must look like: state `error`, exactly one alert on the page with the code
- * and a plain message (no token, no address), the marker list still there, one `cairn:map-error`.
+ * and its message from tests/fixtures/error-messages.json (no token, no address), the marker list
+ * still there, one `cairn:map-error` carrying the same code and words.
  *
  * @param page        The page.
  * @param code        Expected error code.
@@ -370,7 +372,7 @@ export async function expectMapError(
 	const alert = host.locator( '[role="alert"][data-cairn-error]' );
 	await expect( alert ).toHaveAttribute( 'data-cairn-error', code );
 	const text = ( await alert.textContent() ) ?? '';
-	expect( text.trim().length ).toBeGreaterThan( 20 );
+	expect( text.trim() ).toBe( errorMessageFor( code ) );
 	for ( const secret of secrets ) {
 		expect( text ).not.toContain( secret );
 	}
