@@ -21,6 +21,7 @@ import {
 interface MarkerRecord {
 	id: number;
 	status: string;
+	'cairn-marker-groups': number[];
 	title: { raw?: string; rendered: string };
 	meta: { cairn_lat: number | null; cairn_lng: number | null };
 }
@@ -54,16 +55,107 @@ function sidebar( page: Page ) {
 	return page.getByRole( 'region', { name: 'Editor settings' } );
 }
 
+/** Edinburgh as the fixture geocoder answers it here: not where the typed centre is. */
+const SEARCHED = { lng: -3.1883, lat: 55.9533 };
+
+interface PreviewView {
+	state: string;
+	style: string;
+	zoom: number;
+	lng: number;
+	lat: number;
+	bearing: number;
+	pitch: number;
+}
+
+/**
+ * From now on, every map the preview (re)builds is `window.cairnPreview` inside the editor canvas:
+ * the runtime announces each one with `cairn:map-ready`, in the editor as on the front end.
+ */
+async function watchPreviewMaps( editor: Editor ): Promise< void > {
+	await editor.canvas.locator( 'body' ).evaluate( ( body ) => {
+		const view = body.ownerDocument.defaultView as unknown as {
+			cairnPreview?: unknown;
+		};
+		body.ownerDocument.addEventListener( 'cairn:map-ready', ( event ) => {
+			view.cairnPreview = ( event as CustomEvent ).detail.map;
+		} );
+	} );
+}
+
+/** What the preview's current map shows (its view and style), read from mapbox-gl itself. */
+function previewView( editor: Editor ): Promise< PreviewView | null > {
+	return editor.canvas.locator( 'body' ).evaluate( ( body ) => {
+		const map = (
+			body.ownerDocument.defaultView as unknown as {
+				cairnPreview?: import( 'mapbox-gl' ).Map;
+			}
+		 ).cairnPreview;
+		const host = body.ownerDocument.querySelector< HTMLElement >(
+			'.wp-block-cairn-map__preview'
+		);
+		if ( ! map || ! host || ! host.contains( map.getContainer() ) ) {
+			return null;
+		}
+		const center = map.getCenter();
+		return {
+			state: host.dataset.cairnState ?? '',
+			style: map.getStyle()?.name ?? '',
+			zoom: map.getZoom(),
+			lng: center.lng,
+			lat: center.lat,
+			bearing: map.getBearing(),
+			pitch: map.getPitch(),
+		};
+	} );
+}
+
+/** The place under a point of the preview's canvas (CSS pixels from its top left corner). */
+function previewPlaceAt(
+	editor: Editor,
+	point: { x: number; y: number }
+): Promise< { lng: number; lat: number } > {
+	return editor.canvas.locator( 'body' ).evaluate( ( body, { x, y } ) => {
+		const map = (
+			body.ownerDocument.defaultView as unknown as {
+				cairnPreview: import( 'mapbox-gl' ).Map;
+			}
+		 ).cairnPreview;
+		const { lng, lat } = map.unproject( [ x, y ] );
+		return { lng, lat };
+	}, point );
+}
+
+/** The attributes of the first map block in a saved post's content. */
+function savedBlockAttributes( content: string ): Record< string, unknown > {
+	const match = /<!-- wp:cairn\/map (\{.*?\}) \/-->/s.exec( content );
+	if ( ! match?.[ 1 ] ) {
+		throw new Error(
+			'No cairn/map block with attributes in the saved content.'
+		);
+	}
+	return JSON.parse( match[ 1 ] );
+}
+
 let savedPageLink = '';
 
 test.describe.serial( 'map block in the editor', () => {
+	let harbours = 0;
 	test.beforeAll( async ( { requestUtils } ) => {
 		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
-		await requestUtils.rest( {
-			method: 'POST',
+		const [ existing ] = ( await requestUtils.rest( {
 			path: '/wp/v2/cairn-marker-groups',
-			data: { name: 'Harbours', slug: 'harbours' },
-		} );
+			params: { slug: 'harbours' },
+		} ) ) as Array< { id: number } >;
+		harbours =
+			existing?.id ??
+			(
+				( await requestUtils.rest( {
+					method: 'POST',
+					path: '/wp/v2/cairn-marker-groups',
+					data: { name: 'Harbours', slug: 'harbours' },
+				} ) ) as { id: number }
+			 ).id;
 	} );
 
 	test( 'configures the map, places markers on it and keeps everything', async ( {
@@ -100,6 +192,15 @@ test.describe.serial( 'map block in the editor', () => {
 		// The preview is a real map drawn from the (offline) maps service with the site's token.
 		expect( mapsService.tileRequests().length ).toBeGreaterThan( 0 );
 		expect( mapsService.tokensSeen() ).toContain( FAKE_PUBLIC_TOKEN );
+		await watchPreviewMaps( editor );
+		mapsService.setGeocodingPlaces( [
+			{
+				name: 'Edinburgh',
+				place_formatted: 'Scotland, United Kingdom',
+				feature_type: 'place',
+				center: [ SEARCHED.lng, SEARCHED.lat ],
+			},
+		] );
 
 		const settings = sidebar( page );
 
@@ -108,6 +209,17 @@ test.describe.serial( 'map block in the editor', () => {
 		await settings
 			.getByRole( 'combobox', { name: 'Map style' } )
 			.selectOption( { label: 'Outdoors' } );
+		// The preview is rebuilt with that style, fetched from the maps service.
+		await expect
+			.poll( async () => ( await previewView( editor ) )?.style, {
+				timeout: 60_000,
+			} )
+			.toContain( 'mapbox/outdoors-v12' );
+		expect(
+			mapsService
+				.styleRequests()
+				.some( ( r ) => r.path.includes( '/mapbox/outdoors-v12' ) )
+		).toBe( true );
 
 		// View: typed fields; a bad latitude is explained and not saved.
 		const latitude = settings.getByRole( 'spinbutton', {
@@ -123,6 +235,15 @@ test.describe.serial( 'map block in the editor', () => {
 			.getByRole( 'spinbutton', { name: 'Longitude' } )
 			.fill( '-3.19' );
 		await settings.getByRole( 'spinbutton', { name: 'Zoom' } ).fill( '9' );
+		// Typed view: saved in the block and shown by the preview.
+		expect( ( await mapAttributes( editor ) ).zoom ).toBe( 9 );
+		await expect
+			.poll( () => previewView( editor ) )
+			.toMatchObject( {
+				zoom: 9,
+				lng: expect.closeTo( -3.19, 5 ),
+				lat: expect.closeTo( 55.95, 5 ),
+			} );
 		await settings
 			.getByRole( 'spinbutton', { name: 'Bearing (degrees)' } )
 			.fill( '20' );
@@ -153,6 +274,17 @@ test.describe.serial( 'map block in the editor', () => {
 		await settings
 			.getByRole( 'checkbox', { name: 'Fullscreen button' } )
 			.uncheck();
+		// The preview is rebuilt with those controls.
+		await expect( preview.locator( '.mapboxgl-ctrl-scale' ) ).toHaveCount(
+			1,
+			{ timeout: 60_000 }
+		);
+		await expect(
+			preview.locator( '.mapboxgl-ctrl-fullscreen' )
+		).toHaveCount( 0 );
+		await expect( preview.locator( '.mapboxgl-ctrl-zoom-in' ) ).toHaveCount(
+			1
+		);
 
 		// Language.
 		await openPanel( page, 'Label language' );
@@ -193,11 +325,28 @@ test.describe.serial( 'map block in the editor', () => {
 			.first()
 			.click();
 		expect( mapsService.geocodingRequests().length ).toBeGreaterThan( 0 );
+		// The found place becomes the block's centre at zoom 10, and the preview goes there.
+		await expect
+			.poll( async () => ( await mapAttributes( editor ) ).center )
+			.toEqual( SEARCHED );
+		expect( ( await mapAttributes( editor ) ).zoom ).toBe( 10 );
+		await expect
+			.poll( () => previewView( editor ), { timeout: 60_000 } )
+			.toMatchObject( {
+				state: 'ready',
+				style: expect.stringContaining( 'mapbox/outdoors-v12' ),
+				zoom: 10,
+				lng: expect.closeTo( SEARCHED.lng, 5 ),
+				lat: expect.closeTo( SEARCHED.lat, 5 ),
+				bearing: 20,
+				pitch: 30,
+			} );
 
 		let attributes = await mapAttributes( editor );
 		expect( attributes ).toMatchObject( {
 			mapStyle: 'mapbox://styles/mapbox/outdoors-v12',
-			center: { lng: -3.19, lat: 55.95 },
+			center: SEARCHED,
+			zoom: 10,
 			bearing: 20,
 			pitch: 30,
 			minZoom: 3,
@@ -231,7 +380,7 @@ test.describe.serial( 'map block in the editor', () => {
 			.getByRole( 'button', { name: 'Use current view' } )
 			.click();
 		attributes = await mapAttributes( editor );
-		expect( attributes.center.lng ).toBeGreaterThan( -3.19 );
+		expect( attributes.center.lng ).toBeGreaterThan( SEARCHED.lng );
 
 		// Add a marker by clicking the map.
 		await editor.clickBlockToolbarButton( 'Add marker' );
@@ -240,6 +389,7 @@ test.describe.serial( 'map block in the editor', () => {
 			throw new Error( 'The preview canvas has no box.' );
 		}
 		const spot = { x: box.width / 2, y: box.height / 2 };
+		const clickedPlace = await previewPlaceAt( editor, spot );
 		await canvas.click( { position: spot } );
 		const form = editor.canvas.getByRole( 'group', { name: 'Marker' } );
 		await form
@@ -257,7 +407,9 @@ test.describe.serial( 'map block in the editor', () => {
 			.toBe( 1 );
 		const [ created ] = await markersTitled( requestUtils, 'North pier' );
 		expect( created?.status ).toBe( 'publish' );
-		expect( created?.meta.cairn_lat ).not.toBeNull();
+		// Stored where the editor clicked (to well under a pixel at this zoom).
+		expect( created?.meta.cairn_lat ).toBeCloseTo( clickedPlace.lat, 3 );
+		expect( created?.meta.cairn_lng ).toBeCloseTo( clickedPlace.lng, 3 );
 
 		// Select it on the map and edit it.
 		await page.waitForTimeout( 1500 ); // The feed reloads and the point is drawn.
@@ -280,6 +432,13 @@ test.describe.serial( 'map block in the editor', () => {
 					).length
 			)
 			.toBe( 1 );
+		// The group chosen in the form is stored on the marker.
+		const [ grouped ] = await markersTitled(
+			requestUtils,
+			'North pier lighthouse'
+		);
+		expect( grouped?.[ 'cairn-marker-groups' ] ).toEqual( [ harbours ] );
+		expect( grouped?.meta.cairn_lat ).toBe( created?.meta.cairn_lat );
 
 		// Drag it to a new place.
 		const handle = editor.canvas.locator( '.cairn-maps-drag-handle' );
@@ -332,11 +491,34 @@ test.describe.serial( 'map block in the editor', () => {
 		const saved = await mapAttributes( editor );
 		await editor.publishPost();
 		const pageId = new URL( page.url() ).searchParams.get( 'post' );
-		savedPageLink = (
-			( await requestUtils.rest( {
-				path: `/wp/v2/pages/${ pageId }`,
-			} ) ) as { link: string }
-		 ).link;
+		const savedPage = ( await requestUtils.rest( {
+			path: `/wp/v2/pages/${ pageId }`,
+			params: { context: 'edit' },
+		} ) ) as { link: string; content: { raw: string } };
+		savedPageLink = savedPage.link;
+		// The stored post content carries what the editor chose.
+		const stored = savedBlockAttributes( savedPage.content.raw );
+		for ( const key of [
+			'mapStyle',
+			'center',
+			'zoom',
+			'bearing',
+			'pitch',
+			'minZoom',
+			'maxZoom',
+			'controls',
+			'language',
+			'cluster',
+			'hash',
+			'height',
+		] ) {
+			expect( stored[ key ], key ).toEqual( saved[ key ] );
+		}
+		expect( stored.mapStyle ).toBe( 'mapbox://styles/mapbox/outdoors-v12' );
+		expect( stored.controls ).toMatchObject( {
+			scale: true,
+			fullscreen: false,
+		} );
 		await page.reload();
 		await dismissWelcomeGuide( page );
 		await expect(
