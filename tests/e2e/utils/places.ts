@@ -3,6 +3,7 @@
  * groups, record the wrapper's `cairn:places-change` events, move focus with the keyboard only,
  * and read what the map draws (cluster counts and single places) through mapbox-gl.
  */
+import { distance } from '../../../packages/map/src/places/engine';
 import type { Page } from '@playwright/test';
 import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 
@@ -461,20 +462,12 @@ export function idsInHtml( html: string ): number[] {
 	);
 }
 
-/** Great-circle distance in km. */
+/** Great-circle distance in km (the runtime's own formula, unit-tested on its own). */
 export function distanceKm(
 	a: { lng: number; lat: number },
 	b: { lng: number; lat: number }
 ): number {
-	const rad = Math.PI / 180;
-	const dLat = ( b.lat - a.lat ) * rad;
-	const dLng = ( b.lng - a.lng ) * rad;
-	const h =
-		Math.sin( dLat / 2 ) ** 2 +
-		Math.cos( a.lat * rad ) *
-			Math.cos( b.lat * rad ) *
-			Math.sin( dLng / 2 ) ** 2;
-	return 2 * 6371 * Math.asin( Math.sqrt( h ) );
+	return distance( a, b ) / 1000;
 }
 
 /** A page URL with a query parameter added (plain permalinks already have `?page_id=`). */

@@ -13,7 +13,7 @@
  *   machine, so it needs no index to build or keep (see README, "Places").
  */
 import KDBush from 'kdbush';
-import Supercluster from 'supercluster';
+import Supercluster, { type Options as ClusterOptions } from 'supercluster';
 
 export interface PlaceGroup {
 	slug: string;
@@ -402,6 +402,26 @@ export class PlacesEngine {
 	}
 
 	/**
+	 * A Supercluster index with the map's cluster settings (512-pixel tiles, as the map's).
+	 * @param extra Map/reduce options.
+	 */
+	private newIndex(
+		extra: Partial<
+			Pick<
+				ClusterOptions< PointFeature[ 'properties' ], Counts >,
+				'map' | 'reduce'
+			>
+		> = {}
+	): Clusters {
+		return new Supercluster< PointFeature[ 'properties' ], Counts >( {
+			radius: this.options.clusterRadius,
+			maxZoom: this.options.clusterMaxZoom,
+			extent: 512,
+			...extra,
+		} );
+	}
+
+	/**
 	 * The unfiltered places' clusters, each counting its places per group combination (Supercluster's
 	 * map/reduce), built with the first drawing. A filter by groups alone draws from it at once —
 	 * the places of hidden groups taken out of each cluster's count, a cluster left with one place
@@ -416,13 +436,7 @@ export class PlacesEngine {
 			this.combos.length <= MAX_COMBOS
 		) {
 			const combos = this.combos.length;
-			const counting: Clusters = new Supercluster<
-				PointFeature[ 'properties' ],
-				Counts
-			>( {
-				radius: this.options.clusterRadius,
-				maxZoom: this.options.clusterMaxZoom,
-				extent: 512,
+			const counting = this.newIndex( {
 				map: ( properties ) => ( { c: properties.combo ?? 0 } ),
 				reduce: ( total, properties ) => {
 					// Always a new array: Supercluster copies a cluster's properties shallowly,
@@ -466,14 +480,7 @@ export class PlacesEngine {
 			this.options.clusterEnabled &&
 			indexed.members.length > 0
 		) {
-			const clusters: Clusters = new Supercluster<
-				PointFeature[ 'properties' ],
-				Counts
-			>( {
-				radius: this.options.clusterRadius,
-				maxZoom: this.options.clusterMaxZoom,
-				extent: 512,
-			} );
+			const clusters = this.newIndex();
 			clusters.load(
 				Array.from(
 					indexed.members,
