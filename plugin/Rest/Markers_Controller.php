@@ -97,6 +97,7 @@ class Markers_Controller {
 		add_filter( 'rest_pre_serve_request', array( $this, 'serve_feed' ), 12, 3 );
 		// Late, after anything that sets caching headers.
 		add_filter( 'rest_post_dispatch', array( $this, 'no_store_overridden' ), 1000, 3 );
+		add_filter( 'rest_pre_dispatch', array( $this, 'maps_as_real_method' ), 10, 3 );
 		// Last on after_setup_theme: every plugin's and the theme's filters are in place, `init`
 		// has not run yet.
 		add_action( 'after_setup_theme', array( $this, 'not_modified_early' ), PHP_INT_MAX );
@@ -401,6 +402,34 @@ class Markers_Controller {
 	}
 
 	/**
+	 * A post's maps are answered as the real GET or HEAD, whatever override came with it: core would
+	 * otherwise send a real GET overridden to HEAD without its body, under the GET's URL. (The
+	 * feed, which sends its own bytes, does the same through answered_method().) Hooked to
+	 * `rest_pre_dispatch`.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param mixed                $result  A response to use instead of dispatching, or null.
+	 * @param mixed                $server  The REST server.
+	 * @param WP_REST_Request|null $request The request.
+	 * @return mixed The same result.
+	 */
+	public function maps_as_real_method( $result, $server = null, $request = null ) {
+		if (
+			null === $result &&
+			$request instanceof WP_REST_Request &&
+			self::is_overridden( $request ) &&
+			1 === preg_match( '@^/' . self::REST_NAMESPACE . '/posts/\d+/maps$@i', $request->get_route() )
+		) {
+			$real = self::real_method();
+			if ( 'GET' === $real || 'HEAD' === $real ) {
+				$request->set_method( $real );
+			}
+		}
+		return $result;
+	}
+
+	/**
 	 * Keeps shared caches from storing an answer to an overridden method on a public route (the
 	 * feed, a marker, a post's maps) that is not the answer to the real method: a real GET whose
 	 * override made it a HEAD (an empty body), an OPTIONS (the route's description), a POST (an
@@ -428,8 +457,8 @@ class Markers_Controller {
 			return $response;
 		}
 		$method = strtoupper( $request->get_method() );
-		// The feed's own handler (GET, HEAD) answered as answered_method() says.
-		if ( ( 'GET' === $method || 'HEAD' === $method ) && 1 === preg_match( '@^/' . self::REST_NAMESPACE . '/markers$@i', $route ) ) {
+		// The feed's and a post's maps' handlers (GET, HEAD) answered as answered_method() says.
+		if ( ( 'GET' === $method || 'HEAD' === $method ) && 1 === preg_match( '@^/' . self::REST_NAMESPACE . '/(?:markers|posts/\d+/maps)$@i', $route ) ) {
 			$method = self::answered_method( $request );
 		}
 		$real = self::real_method();

@@ -151,6 +151,28 @@ final class Method_Override_HttpTest extends TestCase {
 	}
 
 	/**
+	 * A post's maps asked for with a HEAD override on a real GET are the whole answer, with the plain
+	 * GET's headers; a real HEAD stays bodiless.
+	 */
+	public function test_head_override_on_a_get_answers_a_posts_whole_maps(): void {
+		$path  = '/?rest_route=/cairn/v1/posts/' . $this->committed[2] . '/maps';
+		$plain = $this->http( $path );
+		$this->assertSame( 200, $plain['status'] );
+		$this->assertCount( 1, json_decode( $plain['body'], true )['maps'] );
+		foreach ( array(
+			'header HEAD'  => array( $path, array( 'X-HTTP-Method-Override' => 'HEAD' ) ),
+			'_method=HEAD' => array( "{$path}&_method=HEAD", array() ),
+		) as $how => list( $url, $headers ) ) {
+			$answer = $this->http( $url, $headers );
+			$this->assertSame( 200, $answer['status'], $how );
+			$this->assertSame( $plain['body'], $answer['body'], "{$how}: the whole body" );
+			$this->assertSame( $plain['headers']['cache-control'] ?? null, $answer['headers']['cache-control'] ?? null, "{$how}: cache-control" );
+		}
+		$head = $this->http( $path, array( 'X-HTTP-Method-Override' => 'GET' ), 'HEAD' );
+		$this->assertSame( '', $head['body'], 'a real HEAD' );
+	}
+
+	/**
 	 * A conditional GET with an override gets the REST server's 304 (the early one leaves it
 	 * alone): the same headers as the early 304 of a plain conditional GET.
 	 */
