@@ -60,6 +60,8 @@ export interface CreateMapOptions {
 export interface CairnMap {
 	/** The mapbox-gl map, or null when the map could not be created. */
 	map: MapboxMap | null;
+	/** The map's places (filter, list, reload), once known; null before or without markers. */
+	readonly places?: PlacesController | null;
 	/**
 	 * Resolves with the map when it is ready (also after a non-fatal `image-type` or `markers`
 	 * failure: the map works); rejects with a `MapError` when the map cannot work.
@@ -197,6 +199,9 @@ function whenLoaded(
 	return {
 		get map() {
 			return started?.map ?? null;
+		},
+		get places() {
+			return started?.places ?? null;
 		},
 		ready,
 		destroy: () => {
@@ -519,6 +524,9 @@ function startMap(
 	return {
 		map,
 		ready,
+		get places() {
+			return places;
+		},
 		destroy: () => {
 			if ( destroyed ) {
 				return;

@@ -2,7 +2,7 @@
  * The live preview: the same `createMap` runtime visitors get, inside the editor canvas.
  *
  * One effect owns the map's life and always destroys it. Settings that mapbox-gl can change in
- * place (camera, language) are applied to the running map; the rest recreate it.
+ * place (camera, language, the places) are applied to the running map; the rest recreate it.
  * Panning the preview never writes the block's attributes: "Use current view" does that.
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
@@ -16,7 +16,7 @@ import type { MapBlockAttributes } from './types';
 export interface MapPreviewProps {
 	attributes: MapBlockAttributes;
 	accessToken: string;
-	/** Feed URL of the block's markers ('' for none). Changing it recreates the map. */
+	/** Feed URL of the block's markers ('' for none). Changing it reloads the places in place. */
 	markersUrl: string;
 	markerUrl: string;
 	/** Group colours and icons (the site's, as on the front end). */
@@ -36,6 +36,9 @@ export function MapPreview( {
 	const hostRef = useRef< HTMLDivElement >( null );
 	const containerRef = useRef< HTMLDivElement >( null );
 	const [ map, setMap ] = useState< MapboxMap | null >( null );
+	const cairnRef = useRef< CairnMap | null >( null );
+	/** The feed address the running map read its places from. */
+	const placesUrl = useRef( '' );
 	const latest = useRef( { attributes, markersUrl } );
 	latest.current = { attributes, markersUrl };
 
@@ -59,7 +62,7 @@ export function MapPreview( {
 		cluster,
 		minZoom,
 		maxZoom,
-		markersUrl,
+		Boolean( markersUrl ),
 		groupStyles,
 		attributes.places,
 		attributes.languages,
@@ -79,7 +82,8 @@ export function MapPreview( {
 				if ( cancelled ) {
 					return;
 				}
-				cairn = createMap(
+				placesUrl.current = current.markersUrl;
+				cairn = cairnRef.current = createMap(
 					container,
 					{
 						...current.attributes,
@@ -126,6 +130,14 @@ export function MapPreview( {
 	useEffect( () => {
 		map?.setLanguage( language );
 	}, [ map, language ] );
+
+	// A marker added, moved or removed in the editor: the places are read again, in place.
+	useEffect( () => {
+		if ( map && markersUrl && markersUrl !== placesUrl.current ) {
+			placesUrl.current = markersUrl;
+			cairnRef.current?.places?.reload( markersUrl );
+		}
+	}, [ map, markersUrl ] );
 
 	return (
 		<div

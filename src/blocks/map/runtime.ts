@@ -36,18 +36,28 @@ export function mountPlacesPanel(
 	if ( ! region ) {
 		return undefined;
 	}
+	// A container of its own: a panel being removed (after the render in progress, see below)
+	// never shares it with the next map's panel.
+	const mount = region.ownerDocument.createElement( 'div' );
 	let root: ReturnType< typeof createRoot >;
 	try {
-		root = createRoot( region );
+		root = createRoot( mount );
 	} catch {
 		return undefined; // React could not be loaded: the server's list stays, upgraded.
 	}
 	const server = Array.from( region.childNodes );
-	region.replaceChildren();
+	region.replaceChildren( mount );
 	root.render( createElement( PlacesPanel, { places } ) );
 	return () => {
-		root.unmount();
-		region.replaceChildren( ...server );
+		// The editor's preview removes its map from inside React's own commit: unmounting then
+		// would be deferred by React while the DOM is already changed. After it, in order.
+		window.setTimeout( () => {
+			root.unmount();
+			mount.remove();
+			if ( ! region.hasChildNodes() ) {
+				region.append( ...server );
+			}
+		}, 0 );
 	};
 }
 

@@ -203,19 +203,69 @@ export class PlacesController {
 		return region;
 	}
 
+	private engineOptions() {
+		return {
+			clusterEnabled: this.config.cluster.enabled,
+			clusterRadius: this.config.cluster.radius,
+			clusterMaxZoom: LIMITS.cluster.maxZoom,
+			groups: this.config.groupStyles.map( ( style ) => ( {
+				slug: style.slug,
+				name: style.name,
+			} ) ),
+		};
+	}
+
+	private groupsOf( counts: Record< string, number > ): PlacesGroup[] {
+		return this.config.groupStyles
+			.filter( ( style ) => ( counts[ style.slug ] ?? 0 ) > 0 )
+			.map( ( style ) => ( {
+				...style,
+				count: counts[ style.slug ] ?? 0,
+			} ) );
+	}
+
+	private loadSeq = 0;
+
+	/**
+	 * Reads the places again (the editor's preview after a marker changed), keeping the visitor's
+	 * filter, view and page.
+	 * @param source The feed's address.
+	 */
+	reload = async ( source: string ): Promise< void > => {
+		if ( this.state.status !== 'ready' ) {
+			return;
+		}
+		const seq = ++this.loadSeq;
+		let loaded;
+		try {
+			loaded = await this.client.load( source, this.engineOptions() );
+		} catch {
+			return; // The places shown stay.
+		}
+		if ( this.destroyed || seq !== this.loadSeq ) {
+			return;
+		}
+		const groups = this.groupsOf( loaded.groups );
+		const hidden = this.state.hidden.filter( ( slug ) =>
+			groups.some( ( group ) => group.slug === slug )
+		);
+		this.set( {
+			total: loaded.total,
+			matches: loaded.total,
+			groups,
+			hidden,
+		} );
+		await this.applyFilter();
+	};
+
 	private async start( options: PlacesControllerOptions ) {
 		const map = this.map;
 		let loaded;
 		try {
-			loaded = await this.client.load( options.source, {
-				clusterEnabled: this.config.cluster.enabled,
-				clusterRadius: this.config.cluster.radius,
-				clusterMaxZoom: LIMITS.cluster.maxZoom,
-				groups: this.config.groupStyles.map( ( style ) => ( {
-					slug: style.slug,
-					name: style.name,
-				} ) ),
-			} );
+			loaded = await this.client.load(
+				options.source,
+				this.engineOptions()
+			);
 		} catch {
 			if ( ! this.destroyed ) {
 				this.set( { status: 'error' } );
@@ -232,12 +282,7 @@ export class PlacesController {
 			status: 'ready',
 			total: loaded.total,
 			matches: loaded.total,
-			groups: this.config.groupStyles
-				.filter( ( style ) => ( counts[ style.slug ] ?? 0 ) > 0 )
-				.map( ( style ) => ( {
-					...style,
-					count: counts[ style.slug ] ?? 0,
-				} ) ),
+			groups: this.groupsOf( counts ),
 		} );
 		options.onLoaded();
 		const onMove = () => this.refreshFeatures();
