@@ -29,6 +29,41 @@ final class Map_BlockTest extends TestCase {
 	}
 
 	/**
+	 * The request globals render_post() sets, to put back.
+	 *
+	 * @var array<string, mixed>
+	 */
+	private array $request = array();
+
+	/**
+	 * Keeps the request globals as they were.
+	 */
+	protected function set_up(): void {
+		parent::set_up();
+		$this->request = array(
+			'get'  => $_GET, // phpcs:ignore WordPress.Security.NonceVerification.Recommended -- kept to be put back.
+			'uri'  => $_SERVER['REQUEST_URI'] ?? null, // phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- kept as is, to be put back as is.
+			'post' => $GLOBALS['post'] ?? null,
+		);
+	}
+
+	/**
+	 * Puts the request globals back: a later test (core's list tables run wp()) must not see this
+	 * test's page address.
+	 */
+	protected function tear_down(): void {
+		$_GET = $this->request['get'];
+		if ( null === $this->request['uri'] ) {
+			unset( $_SERVER['REQUEST_URI'] );
+		} else {
+			$_SERVER['REQUEST_URI'] = $this->request['uri'];
+		}
+		$GLOBALS['post'] = $this->request['post']; // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- putting back what the test replaced.
+		wp_reset_postdata();
+		parent::tear_down();
+	}
+
+	/**
 	 * Renders a block comment through core's parser and renderer.
 	 *
 	 * @param array<string, mixed> $attributes Block attributes.
