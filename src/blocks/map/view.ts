@@ -31,15 +31,20 @@ function loadPanelScripts(): Promise< void > {
 					( url ): url is string => typeof url === 'string'
 				)
 			: [];
-		for ( const url of urls ) {
-			await new Promise< void >( ( resolve ) => {
-				const script = document.createElement( 'script' );
-				script.src = url;
-				script.onload = () => resolve();
-				script.onerror = () => resolve();
-				document.head.appendChild( script );
-			} );
-		}
+		// All at once, executed in order (async = false): they download in parallel.
+		await Promise.all(
+			urls.map(
+				( url ) =>
+					new Promise< void >( ( resolve ) => {
+						const script = document.createElement( 'script' );
+						script.src = url;
+						script.async = false;
+						script.onload = () => resolve();
+						script.onerror = () => resolve();
+						document.head.appendChild( script );
+					} )
+			)
+		);
 	} )();
 	return panelScripts;
 }

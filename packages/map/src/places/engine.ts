@@ -178,7 +178,9 @@ export class PlacesEngine {
 	private features: PointFeature[] = [];
 	private lng = new Float64Array( 0 );
 	private lat = new Float64Array( 0 );
+	/** Folded titles and group names, made on the first search or list (not before the first draw). */
 	private searchText: string[] = [];
+	private groupNames = new Map< string, string >();
 	private rank = new Uint32Array( 0 );
 	private byId = new Map< number, number >();
 	private groupCounts: Record< string, number > = {};
@@ -258,17 +260,12 @@ export class PlacesEngine {
 		this.features = features;
 		this.lng = new Float64Array( count );
 		this.lat = new Float64Array( count );
-		this.searchText = new Array( count );
+		this.searchText = [];
+		this.groupNames = names;
 		for ( let i = 0; i < count; i++ ) {
 			const feature = features[ i ]!;
 			this.lng[ i ] = feature.geometry.coordinates[ 0 ];
 			this.lat[ i ] = feature.geometry.coordinates[ 1 ];
-			const groupNames = feature.properties.groups
-				.map( ( slug ) => names.get( slug ) ?? '' )
-				.join( ' ' );
-			this.searchText[ i ] = fold(
-				feature.properties.title + ' \u0000 ' + groupNames
-			);
 		}
 		const comboIds = new Map< string, number >();
 		this.combos = [];
@@ -296,11 +293,29 @@ export class PlacesEngine {
 		return { total: count, groups: counts };
 	}
 
+	/** The folded text of every place, made when first needed. */
+	private texts(): string[] {
+		if ( this.searchText.length !== this.features.length ) {
+			this.searchText = this.features.map( ( feature ) =>
+				fold(
+					feature.properties.title +
+						' \u0000 ' +
+						feature.properties.groups
+							.map(
+								( slug ) => this.groupNames.get( slug ) ?? ''
+							)
+							.join( ' ' )
+				)
+			);
+		}
+		return this.searchText;
+	}
+
 	/** The rank of each place in title order (folded, then by id), computed when first needed. */
 	private titleRank(): Uint32Array {
 		if ( this.rank.length !== this.features.length ) {
 			const order = Array.from( this.features.keys() );
-			const keys = this.searchText.map(
+			const keys = this.texts().map(
 				( text ) => text.split( ' \u0000 ' )[ 0 ] ?? ''
 			);
 			order.sort( ( a, b ) => {
@@ -358,6 +373,7 @@ export class PlacesEngine {
 	): Indexed {
 		const members: number[] = [];
 		const count = this.features.length;
+		const texts = words.length > 0 ? this.texts() : [];
 		for ( let i = 0; i < count; i++ ) {
 			if ( hidden.size > 0 ) {
 				const groups = this.features[ i ]!.properties.groups;
@@ -369,7 +385,7 @@ export class PlacesEngine {
 				}
 			}
 			if ( words.length > 0 ) {
-				const text = this.searchText[ i ]!;
+				const text = texts[ i ]!;
 				if ( ! words.every( ( word ) => text.includes( word ) ) ) {
 					continue;
 				}
