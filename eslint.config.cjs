@@ -41,6 +41,7 @@ module.exports = [
 		files: [
 			'bin/**',
 			'packages/map/build.mjs',
+			'packages/map/build-worker.mjs',
 			'examples/*/*.mjs',
 			'tests/e2e/**',
 			'playwright.config.ts',

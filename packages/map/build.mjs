@@ -97,7 +97,9 @@ const staticClosure = ( name, seen = new Set() ) => {
 	}
 	seen.add( name );
 	const text = Buffer.from( outputs.get( name ) ).toString( 'utf8' );
-	for ( const match of text.matchAll( /(?:^|[;}])\s*import\s*(?:[^"'()]*?from\s*)?["']\.\/([\w.-]+)["']/g ) ) {
+	for ( const match of text.matchAll(
+		/(?:^|[;}])\s*import\s*(?:[^"'()]*?from\s*)?["']\.\/([\w.-]+)["']/g
+	) ) {
 		staticClosure( match[ 1 ], seen );
 	}
 	return seen;
@@ -109,7 +111,9 @@ const bytes = Buffer.concat(
 const gzip = zlib.gzipSync( bytes, { level: 9 } ).length;
 const lazy = Buffer.concat(
 	[ ...outputs.keys() ]
-		.filter( ( name ) => ! entryFiles.has( name ) && name.endsWith( '.js' ) )
+		.filter(
+			( name ) => ! entryFiles.has( name ) && name.endsWith( '.js' )
+		)
 		.map( ( name ) => Buffer.from( outputs.get( name ) ) )
 );
 const sizes = {

@@ -260,20 +260,60 @@ test.describe( 'front-end map controls and language', () => {
 	test.describe( 'with a French-speaking visitor', () => {
 		test.use( { locale: 'fr-FR' } );
 
-		test( '"auto" follows the visitor’s language on a classic style', async ( {
+		test( '"auto" follows the page’s own language first, then the visitor’s, on a classic style', async ( {
 			page,
 		} ) => {
+			const labels = async () =>
+				JSON.stringify(
+					await page.evaluate( () =>
+						window
+							.cairnMap()
+							.getLayoutProperty( 'country-label', 'text-field' )
+					)
+				);
+			// WordPress prints <html lang="en-US">: the page's language wins over the browser's.
 			await page.goto( urls.classicAuto! );
 			await waitForIdle( page );
-			const field = JSON.stringify(
-				await page.evaluate( () =>
-					window
-						.cairnMap()
-						.getLayoutProperty( 'country-label', 'text-field' )
-				)
-			);
-			expect( field ).toContain( '"name_fr"' );
-			expect( field ).not.toContain( '"name_en"' );
+			expect( await labels() ).toContain( '"name_en"' );
+			expect( await labels() ).not.toContain( '"name_fr"' );
+
+			// A page in German (as a multilingual plugin sets it per page): German labels.
+			const documents = ( url: URL ) =>
+				url.href.startsWith(
+					new URL( urls.classicAuto!, page.url() ).href
+				);
+			await page.route( documents, async ( route ) => {
+				if ( route.request().resourceType() !== 'document' ) {
+					return route.fallback();
+				}
+				const response = await route.fetch();
+				const html = ( await response.text() ).replace(
+					/<html([^>]*) lang="[^"]*"/,
+					'<html$1 lang="de-DE"'
+				);
+				await route.fulfill( { response, body: html } );
+			} );
+			await page.goto( urls.classicAuto! );
+			await waitForIdle( page );
+			expect( await labels() ).toContain( '"name_de"' );
+
+			// A page without a language: the visitor's (French).
+			await page.unroute( documents );
+			await page.route( documents, async ( route ) => {
+				if ( route.request().resourceType() !== 'document' ) {
+					return route.fallback();
+				}
+				const response = await route.fetch();
+				const html = ( await response.text() ).replace(
+					/<html([^>]*) lang="[^"]*"/,
+					'<html$1'
+				);
+				await route.fulfill( { response, body: html } );
+			} );
+			await page.goto( urls.classicAuto! );
+			await waitForIdle( page );
+			expect( await labels() ).toContain( '"name_fr"' );
+			expect( await labels() ).not.toContain( '"name_en"' );
 		} );
 	} );
 

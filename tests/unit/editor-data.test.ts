@@ -12,7 +12,12 @@ describe( 'getEditorData', () => {
 		( window as { cairnMapsEditor?: unknown } ).cairnMapsEditor = {
 			accessToken: 'pk.x.y',
 			groupStyles: [
-				{ slug: 'peaks', name: 'Peaks <b>', color: '#aa0000', icon: '' },
+				{
+					slug: 'peaks',
+					name: 'Peaks <b>',
+					color: '#aa0000',
+					icon: '',
+				},
 				{
 					slug: 'huts',
 					color: 'red',
