@@ -277,41 +277,34 @@ test.describe( 'front-end map controls and language', () => {
 			expect( await labels() ).toContain( '"name_en"' );
 			expect( await labels() ).not.toContain( '"name_fr"' );
 
-			// A page in German (as a multilingual plugin sets it per page): German labels.
+			// The same page served with another <html lang> (or none).
 			const documents = ( url: URL ) =>
 				url.href.startsWith(
 					new URL( urls.classicAuto!, page.url() ).href
 				);
-			await page.route( documents, async ( route ) => {
-				if ( route.request().resourceType() !== 'document' ) {
-					return route.fallback();
-				}
-				const response = await route.fetch();
-				const html = ( await response.text() ).replace(
-					/<html([^>]*) lang="[^"]*"/,
-					'<html$1 lang="de-DE"'
-				);
-				await route.fulfill( { response, body: html } );
-			} );
-			await page.goto( urls.classicAuto! );
-			await waitForIdle( page );
+			const openWithLang = async ( lang: string | null ) => {
+				await page.unroute( documents );
+				await page.route( documents, async ( route ) => {
+					if ( route.request().resourceType() !== 'document' ) {
+						return route.fallback();
+					}
+					const response = await route.fetch();
+					const html = ( await response.text() ).replace(
+						/<html([^>]*) lang="[^"]*"/,
+						lang ? `<html$1 lang="${ lang }"` : '<html$1'
+					);
+					await route.fulfill( { response, body: html } );
+				} );
+				await page.goto( urls.classicAuto! );
+				await waitForIdle( page );
+			};
+
+			// A page in German (as a multilingual plugin sets it per page): German labels.
+			await openWithLang( 'de-DE' );
 			expect( await labels() ).toContain( '"name_de"' );
 
 			// A page without a language: the visitor's (French).
-			await page.unroute( documents );
-			await page.route( documents, async ( route ) => {
-				if ( route.request().resourceType() !== 'document' ) {
-					return route.fallback();
-				}
-				const response = await route.fetch();
-				const html = ( await response.text() ).replace(
-					/<html([^>]*) lang="[^"]*"/,
-					'<html$1'
-				);
-				await route.fulfill( { response, body: html } );
-			} );
-			await page.goto( urls.classicAuto! );
-			await waitForIdle( page );
+			await openWithLang( null );
 			expect( await labels() ).toContain( '"name_fr"' );
 			expect( await labels() ).not.toContain( '"name_en"' );
 		} );

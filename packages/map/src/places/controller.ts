@@ -162,6 +162,10 @@ export class PlacesController {
 	private listSeq = 0;
 	private featuresBusy = false;
 	private featuresAgain = false;
+	/** Settles once the map's source holds the clusters of the latest view and filter. */
+	private drawn: Promise< void > = Promise.resolve();
+	/** The bounding box of the places that pass the filter ("Show all results on the map"). */
+	private resultBounds: [ number, number, number, number ] | null = null;
 
 	constructor( options: PlacesControllerOptions ) {
 		this.map = options.map;
@@ -306,33 +310,38 @@ export class PlacesController {
 	}
 
 	/** Redraws the map's clusters for the current view and filter; one request at a time. */
-	private async refreshFeatures(): Promise< void > {
+	private refreshFeatures(): Promise< void > {
 		if ( this.featuresBusy ) {
+			// The running refresh draws once more, for the view and filter as they are by then.
 			this.featuresAgain = true;
-			return;
+			return this.drawn;
 		}
 		this.featuresBusy = true;
-		this.featuresAgain = false;
-		try {
-			const features = await this.client.features(
-				viewBox( this.map, 0.5 ),
-				this.map.getZoom()
-			);
-			const source =
-				this.map.getSource< GeoJSONSource >( MARKERS_SOURCE );
-			if ( ! this.destroyed && source ) {
-				const drawn = sourceLoaded( this.map );
-				source.setData( { type: 'FeatureCollection', features } );
-				await drawn;
-			}
-		} catch {
-			// Places not loaded: nothing to draw.
-		} finally {
+		this.drawn = ( async () => {
+			do {
+				this.featuresAgain = false;
+				try {
+					const features = await this.client.features(
+						viewBox( this.map, 0.5 ),
+						this.map.getZoom()
+					);
+					const source =
+						this.map.getSource< GeoJSONSource >( MARKERS_SOURCE );
+					if ( ! this.destroyed && source ) {
+						const loaded = sourceLoaded( this.map );
+						source.setData( {
+							type: 'FeatureCollection',
+							features,
+						} );
+						await loaded;
+					}
+				} catch {
+					// Places not loaded: nothing to draw.
+				}
+			} while ( this.featuresAgain && ! this.destroyed );
 			this.featuresBusy = false;
-		}
-		if ( this.featuresAgain && ! this.destroyed ) {
-			await this.refreshFeatures();
-		}
+		} )();
+		return this.drawn;
 	}
 
 	private modeFor( search: string ): ListMode {
@@ -444,36 +453,27 @@ export class PlacesController {
 				} )
 			);
 		};
-		if ( this.featuresBusy ) {
-			// The clusters are still on their way: after they are drawn.
-			const wait = () => {
-				if ( this.featuresBusy ) {
-					window.setTimeout( wait, 5 );
-				} else {
-					this.map.once( 'render', send );
-					this.map.triggerRepaint();
-				}
-			};
-			wait();
-		} else {
+		// After the clusters on their way, if any, are drawn.
+		this.drawn.then( () => {
 			this.map.once( 'render', send );
 			this.map.triggerRepaint();
-		}
+		} );
 	}
 
 	private async applyFilter(): Promise< void > {
 		const seq = ++this.filterSeq;
 		const { search, hidden } = this.state;
-		let matches: number;
+		let result;
 		try {
-			matches = ( await this.client.filter( { search, hidden } ) ).count;
+			result = await this.client.filter( { search, hidden } );
 		} catch {
 			return;
 		}
 		if ( this.destroyed || seq !== this.filterSeq ) {
 			return;
 		}
-		this.set( { matches } );
+		this.resultBounds = result.bounds;
+		this.set( { matches: result.count } );
 		// The list first (a scan), the clusters after (a new index: the long part).
 		const list = this.refreshList( true );
 		await Promise.all( [ list, this.refreshFeatures() ] );
@@ -549,13 +549,12 @@ export class PlacesController {
 	};
 
 	/** Fits the map to every place that passes the filter. */
-	fitToResults = async (): Promise< void > => {
-		const { search, hidden } = this.state;
-		const result = await this.client.filter( { search, hidden } );
-		if ( ! result.bounds || this.destroyed ) {
+	fitToResults = (): void => {
+		// The filter's own answer: asking the worker again would rebuild its index.
+		if ( ! this.resultBounds || this.destroyed ) {
 			return;
 		}
-		const [ west, south, east, north ] = result.bounds;
+		const [ west, south, east, north ] = this.resultBounds;
 		this.map.fitBounds(
 			[
 				[ west, south ],
