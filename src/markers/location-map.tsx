@@ -1,19 +1,14 @@
 /**
  * A small live map in the marker sidebar: click to place the marker, drag it to move it.
  *
- * The same `createMap` runtime as the block, loaded on demand; one effect owns the map's life and
- * always destroys it. The container sits in the editor's own document (the sidebar), not in the
- * canvas iframe.
+ * The same `createMap` runtime and map lifecycle as the block's preview (`useCairnMap`). The
+ * container sits in the editor's own document (the sidebar), not in the canvas iframe.
  */
-import type {
-	Map as MapboxMap,
-	MapMouseEvent,
-	Marker as MapboxMarker,
-} from 'mapbox-gl';
-import { useEffect, useRef, useState } from '@wordpress/element';
+import type { MapMouseEvent, Marker as MapboxMarker } from 'mapbox-gl';
+import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import type { CairnMap } from '../blocks/map/runtime';
+import { useCairnMap } from '../components/use-cairn-map';
 import type { LngLat } from '../../packages/map/src/types';
 
 export interface LocationMapProps {
@@ -41,85 +36,51 @@ export function LocationMap( {
 	position,
 	onChange,
 }: LocationMapProps ) {
-	const hostRef = useRef< HTMLDivElement >( null );
-	const containerRef = useRef< HTMLDivElement >( null );
-	const [ map, setMap ] = useState< MapboxMap | null >( null );
 	const marker = useRef< MapboxMarker | null >( null );
-	// The latest values, for the callbacks the map keeps.
-	const latest = useRef( { position, onChange } );
-	latest.current = { position, onChange };
+	// The latest callback, for the pin the map keeps.
+	const latest = useRef( onChange );
+	latest.current = onChange;
 	// The last position picked on this map (a click or a drag).
 	const picks = useRef< LngLat | null >( null );
 
-	useEffect( () => {
-		const host = hostRef.current;
-		const container = containerRef.current;
-		if ( ! host || ! container ) {
-			return undefined;
-		}
-		let cairn: CairnMap | null = null;
-		let cancelled = false;
-		const start = latest.current.position;
-		Promise.all( [
-			import(
-				/* webpackChunkName: "cairn-map-runtime" */ '../blocks/map/runtime'
-			),
-			import( /* webpackChunkName: "cairn-mapbox" */ 'mapbox-gl' ),
-		] ).then( ( [ { createMap }, { default: mapboxgl } ] ) => {
-			if ( cancelled ) {
-				return;
-			}
-			cairn = createMap(
-				container,
-				{
-					accessToken,
-					center: start ?? { lng: 0, lat: 20 },
-					zoom: start ? PLACE_ZOOM : WORLD_ZOOM,
-					controls: {
-						zoom: true,
-						compass: false,
-						scale: false,
-						fullscreen: true,
-						geolocate: false,
-					},
-					// The sidebar scrolls: wheel zooming needs ctrl/⌘.
-					cooperativeGestures: true,
-					markersUrl: '',
-				},
-				{ host }
+	const { hostRef, containerRef, map } = useCairnMap( {
+		rebuildKey: accessToken,
+		config: () => ( {
+			accessToken,
+			center: position ?? { lng: 0, lat: 20 },
+			zoom: position ? PLACE_ZOOM : WORLD_ZOOM,
+			controls: {
+				zoom: true,
+				compass: false,
+				scale: false,
+				fullscreen: true,
+				geolocate: false,
+			},
+			// The sidebar scrolls: wheel zooming needs ctrl/⌘.
+			cooperativeGestures: true,
+			markersUrl: '',
+		} ),
+		onReady: ( ready, mapboxgl ) => {
+			const pin = new mapboxgl.Marker( {
+				draggable: true,
+				color: '#1e1e1e',
+			} );
+			pin.getElement().setAttribute(
+				'aria-label',
+				__( 'Marker position: drag to move it', 'cairn-maps' )
 			);
-			cairn.ready.then(
-				( ready ) => {
-					if ( cancelled ) {
-						return;
-					}
-					const pin = new mapboxgl.Marker( {
-						draggable: true,
-						color: '#1e1e1e',
-					} );
-					pin.getElement().setAttribute(
-						'aria-label',
-						__( 'Marker position: drag to move it', 'cairn-maps' )
-					);
-					pin.on( 'dragend', () => {
-						picks.current = rounded( pin.getLngLat().wrap() );
-						latest.current.onChange( picks.current );
-					} );
-					marker.current = pin;
-					ready.getCanvas().style.cursor = 'crosshair';
-					setMap( ready );
-				},
-				() => undefined // The runtime shows the error in the host.
-			);
-		} );
-		return () => {
-			cancelled = true;
-			setMap( null );
-			marker.current?.remove();
-			marker.current = null;
-			cairn?.destroy();
-		};
-	}, [ accessToken ] );
+			pin.on( 'dragend', () => {
+				picks.current = rounded( pin.getLngLat().wrap() );
+				latest.current( picks.current );
+			} );
+			marker.current = pin;
+			ready.getCanvas().style.cursor = 'crosshair';
+			return () => {
+				pin.remove();
+				marker.current = null;
+			};
+		},
+	} );
 
 	// Clicks place the marker.
 	useEffect( () => {
@@ -128,7 +89,7 @@ export function LocationMap( {
 		}
 		const onClick = ( event: MapMouseEvent ) => {
 			picks.current = rounded( event.lngLat.wrap() );
-			latest.current.onChange( picks.current );
+			latest.current( picks.current );
 		};
 		map.on( 'click', onClick );
 		return () => {

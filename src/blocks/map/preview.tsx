@@ -1,15 +1,16 @@
 /**
  * The live preview: the same `createMap` runtime visitors get, inside the editor canvas.
  *
- * One effect owns the map's life and always destroys it. Settings that mapbox-gl can change in
- * place (camera, language, the places) are applied to the running map; the rest recreate it.
+ * The map's life is `useCairnMap`'s (one effect, always destroyed). Settings that mapbox-gl can
+ * change in place (camera, language, the places) are applied to the running map; the rest
+ * recreate it.
  * Panning the preview never writes the block's attributes: "Use current view" does that.
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
-import { useEffect, useRef, useState } from '@wordpress/element';
+import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import type { CairnMap } from './runtime';
+import { useCairnMap } from '../../components/use-cairn-map';
 import type { GroupStyle } from '../../../packages/map/src/types';
 import type { MapBlockAttributes } from './types';
 
@@ -33,14 +34,8 @@ export function MapPreview( {
 	groupStyles = [],
 	onMap,
 }: MapPreviewProps ) {
-	const hostRef = useRef< HTMLDivElement >( null );
-	const containerRef = useRef< HTMLDivElement >( null );
-	const [ map, setMap ] = useState< MapboxMap | null >( null );
-	const cairnRef = useRef< CairnMap | null >( null );
 	/** The feed address the running map read its places from. */
 	const placesUrl = useRef( '' );
-	const latest = useRef( { attributes, markersUrl } );
-	latest.current = { attributes, markersUrl };
 
 	const {
 		mapStyle,
@@ -54,69 +49,38 @@ export function MapPreview( {
 		pitch,
 		language,
 	} = attributes;
-	// Settings that need a new map.
-	const rebuildKey = JSON.stringify( [
-		accessToken,
-		mapStyle,
-		controls,
-		cluster,
-		minZoom,
-		maxZoom,
-		Boolean( markersUrl ),
-		groupStyles,
-		attributes.places,
-		attributes.languages,
-	] );
 
-	useEffect( () => {
-		const host = hostRef.current;
-		const container = containerRef.current;
-		if ( ! host || ! container ) {
-			return undefined;
-		}
-		let cairn: CairnMap | null = null;
-		let cancelled = false;
-		const current = latest.current;
-		import( /* webpackChunkName: "cairn-map-runtime" */ './runtime' ).then(
-			( { createMap } ) => {
-				if ( cancelled ) {
-					return;
-				}
-				placesUrl.current = current.markersUrl;
-				cairn = cairnRef.current = createMap(
-					container,
-					{
-						...current.attributes,
-						style: current.attributes.mapStyle,
-						accessToken,
-						markersUrl: current.markersUrl,
-						markerUrl,
-						groupStyles,
-						// The editor never takes over the address bar or page scrolling.
-						hash: false,
-						cooperativeGestures: true,
-					},
-					{ host }
-				);
-				cairn.ready.then(
-					( ready ) => {
-						if ( ! cancelled ) {
-							setMap( ready );
-							onMap( ready );
-						}
-					},
-					() => undefined // Shown in the preview by the runtime itself.
-				);
-			}
-		);
-		return () => {
-			cancelled = true;
-			setMap( null );
-			onMap( null );
-			cairn?.destroy();
-		};
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- rebuildKey lists what recreates the map.
-	}, [ rebuildKey ] );
+	const { hostRef, containerRef, map, cairn } = useCairnMap( {
+		// Settings that need a new map.
+		rebuildKey: JSON.stringify( [
+			accessToken,
+			mapStyle,
+			controls,
+			cluster,
+			minZoom,
+			maxZoom,
+			Boolean( markersUrl ),
+			groupStyles,
+			attributes.places,
+			attributes.languages,
+		] ),
+		config: () => {
+			placesUrl.current = markersUrl;
+			return {
+				...attributes,
+				style: mapStyle,
+				accessToken,
+				markersUrl,
+				markerUrl,
+				groupStyles,
+				// The editor never takes over the address bar or page scrolling.
+				hash: false,
+				cooperativeGestures: true,
+			};
+		},
+		onReady: ( ready ) => onMap( ready ),
+		onRemove: () => onMap( null ),
+	} );
 
 	useEffect( () => {
 		map?.jumpTo( {
@@ -135,9 +99,9 @@ export function MapPreview( {
 	useEffect( () => {
 		if ( map && markersUrl && markersUrl !== placesUrl.current ) {
 			placesUrl.current = markersUrl;
-			cairnRef.current?.places?.reload( markersUrl );
+			cairn.current?.places?.reload( markersUrl );
 		}
-	}, [ map, markersUrl ] );
+	}, [ map, markersUrl, cairn ] );
 
 	return (
 		<div
