@@ -2,7 +2,7 @@
 /**
  * Plugin Name:       Cairn Maps
  * Description:       Fast, accessible Mapbox GL maps with clustered markers, edited on the live map in the block editor.
- * Version:           0.1.0
+ * Version:           0.2.0
  * Requires at least: 6.6
  * Requires PHP:      8.1
  * Author:            Cairn Maps
@@ -15,7 +15,7 @@
 
 defined( 'ABSPATH' ) || exit;
 
-define( 'CAIRN_MAPS_VERSION', '0.1.0' );
+define( 'CAIRN_MAPS_VERSION', '0.2.0' );
 define( 'CAIRN_MAPS_FILE', __FILE__ );
 define( 'CAIRN_MAPS_DIR', __DIR__ . '/' );
 define( 'CAIRN_MAPS_MIN_PHP', '8.1' );
@@ -45,6 +45,8 @@ function cairn_maps_requirement_problems() {
 
 /**
  * Shows why the plugin is idle, to people who can act on it.
+ *
+ * @return void
  */
 function cairn_maps_requirements_notice() {
 	if ( ! current_user_can( 'activate_plugins' ) ) {

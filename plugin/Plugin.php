@@ -33,6 +33,8 @@ use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Settings_Page;
+use Cairn\Maps\Upgrade\Upgrade_Steps;
+use Cairn\Maps\Upgrade\Upgrader;
 
 /**
  * Boots Cairn Maps.
@@ -80,6 +82,7 @@ final class Plugin {
 		$editor_data     = new Editor_Data( $settings, $group_styles );
 		$marker_import   = new Marker_Import( $markers_version );
 		$this->parts     = array(
+			'upgrader'           => new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() ),
 			'settings'           => $settings,
 			'page'               => new Settings_Page( $settings ),
 			'defaults'           => new Editor_Defaults( $settings ),

@@ -1,0 +1,365 @@
+<?php
+/**
+ * The upgrade routine: once after an update, resumable, never over newer data.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Tests\Upgrade;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Markers\Feed_Cache;
+use Cairn\Maps\Markers\Group_Styles;
+use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Plugin;
+use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Tests\TestCase;
+use Cairn\Maps\Upgrade\Upgrade_Notice;
+use Cairn\Maps\Upgrade\Upgrader;
+use RuntimeException;
+use WP_Error;
+
+/**
+ * Upgrader and Upgrade_Steps against real WordPress on MariaDB.
+ *
+ * @since 0.2.0
+ */
+final class UpgraderTest extends TestCase {
+
+	/**
+	 * Steps run by the test upgraders, in order.
+	 *
+	 * @var list<string>
+	 */
+	private array $ran = array();
+
+	/**
+	 * What step b does instead of succeeding, while set.
+	 *
+	 * @var \Throwable|WP_Error|null
+	 */
+	private $failure = null;
+
+	/**
+	 * Starts each test on a site whose data is at 0.1.0 (no stored version) with no upgrade state.
+	 */
+	protected function set_up(): void {
+		parent::set_up();
+		delete_option( Upgrader::VERSION_OPTION );
+		delete_option( Upgrader::STATE_OPTION );
+		delete_option( Upgrader::LOCK_OPTION );
+		$this->ran     = array();
+		$this->failure = null;
+	}
+
+	/**
+	 * A step that records its name.
+	 *
+	 * @param string $name The step's name.
+	 * @return callable(): void
+	 */
+	private function step( string $name ): callable {
+		return function () use ( $name ): void {
+			$this->ran[] = $name;
+		};
+	}
+
+	/**
+	 * An upgrader for version 0.2.0 with three recording steps, the second of which can fail.
+	 *
+	 * @param \Throwable|WP_Error|null $failure What step b does instead of succeeding.
+	 */
+	private function upgrader( $failure = null ): Upgrader {
+		$this->failure = $failure;
+		return new Upgrader(
+			'0.2.0',
+			array(
+				'0.2.0' => array(
+					'a' => $this->step( 'a' ),
+					'b' => function () {
+						if ( $this->failure instanceof \Throwable ) {
+							throw $this->failure;
+						}
+						if ( $this->failure instanceof WP_Error ) {
+							return $this->failure;
+						}
+						$this->ran[] = 'b';
+					},
+					'c' => $this->step( 'c' ),
+				),
+			)
+		);
+	}
+
+	/**
+	 * The notice the upgrader prints on an admin screen for the current user.
+	 *
+	 * @param Upgrader $upgrader The upgrader.
+	 */
+	private function notice( Upgrader $upgrader ): string {
+		ob_start();
+		( new Upgrade_Notice( $upgrader ) )->render();
+		return (string) ob_get_clean();
+	}
+
+	/**
+	 * Option rows whose name starts with the given text, read from the database.
+	 *
+	 * @param string $prefix Name prefix.
+	 */
+	private function option_rows( string $prefix ): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like( $prefix ) . '%' ) );
+	}
+
+	/**
+	 * The plugin checks on init, after the post type (init 10).
+	 */
+	public function test_the_check_runs_on_every_request_after_the_post_type(): void {
+		$this->assertSame( 20, has_action( 'init', array( Plugin::instance()->get( 'upgrader' ), 'maybe_upgrade' ) ) );
+		$this->assertSame( CAIRN_MAPS_VERSION, Plugin::instance()->get( 'upgrader' )->code_version() );
+	}
+
+	/**
+	 * A 0.1.0 site: its derived caches go, its markers, groups, looks, settings and pages stay,
+	 * the version is stored, and the next request does nothing.
+	 */
+	public function test_a_0_1_0_site_is_upgraded_once_and_keeps_its_data(): void {
+		$group  = $this->create_group( 'huts', 'Huts' );
+		$marker = $this->create_marker(
+			array(
+				'post_title' => 'Refuge',
+				'lat'        => 45.8326,
+				'lng'        => 6.8652,
+				'groups'     => array( 'huts' ),
+			)
+		);
+		update_term_meta( $group, Group_Styles::META_COLOR, '#c0392b' );
+		update_option( Settings::TOKEN_OPTION, 'pk.eyJ1IjoiY2Fpcm4ifQ.c2lnbmF0dXJl' );
+		update_option( Settings::CONSENT_OPTION, true );
+		update_option( Settings::ORIGINS_OPTION, array( 'https://app.example.com' ) );
+		$page = self::factory_page( '<!-- wp:cairn/map {"zoom":7} /-->' );
+		// What 0.1.0 left behind: feed copies outside any index, and the old group looks cache.
+		set_transient( Feed_Cache::PREFIX . 'bbox_1_2_3_4', 'manifest', DAY_IN_SECONDS );
+		set_transient( Feed_Cache::PREFIX . 'bbox_1_2_3_4_0123456789abcdef_0', 'chunk', DAY_IN_SECONDS );
+		set_transient( 'cairn_maps_group_styles', array( 'version' => 'x' ), DAY_IN_SECONDS );
+		update_option( Feed_Cache::LOCK_PREFIX . 'other', 'not a transient' );
+		$markers_version = get_option( Markers_Version::OPTION );
+		$upgraded        = array();
+		add_action(
+			'cairn_maps_upgraded',
+			static function ( $from, $to ) use ( &$upgraded ) {
+				$upgraded[] = array( $from, $to );
+			},
+			10,
+			2
+		);
+
+		$upgrader = Plugin::instance()->get( 'upgrader' );
+		$upgrader->maybe_upgrade();
+
+		$this->assertSame( CAIRN_MAPS_VERSION, get_option( Upgrader::VERSION_OPTION ) );
+		$this->assertSame( array( array( '0.1.0', CAIRN_MAPS_VERSION ) ), $upgraded );
+		$this->assertSame( 0, $this->option_rows( '_transient_' . Feed_Cache::PREFIX ), 'the unbounded feed copies are gone' );
+		$this->assertSame( 0, $this->option_rows( '_transient_timeout_' . Feed_Cache::PREFIX ) );
+		$this->assertSame( 0, $this->option_rows( '_transient_cairn_maps_group_styles' ) );
+		$this->assertSame( 'not a transient', get_option( Feed_Cache::LOCK_PREFIX . 'other' ), 'only cache rows are deleted' );
+		$this->assertNotSame( $markers_version, get_option( Markers_Version::OPTION ), 'cached answers are rebuilt' );
+		$this->assertFalse( get_option( Upgrader::STATE_OPTION ) );
+		$this->assertSame( 0, $this->option_rows( Upgrader::LOCK_OPTION ), 'the lock is released' );
+
+		$this->assertSame( 'Refuge', get_the_title( $marker ) );
+		$this->assertSame( '45.8326', get_post_meta( $marker, 'cairn_lat', true ) );
+		$this->assertSame( array( 'huts' ), wp_get_object_terms( $marker, 'cairn_marker_group', array( 'fields' => 'slugs' ) ) );
+		$this->assertSame( '#c0392b', get_term_meta( $group, Group_Styles::META_COLOR, true ) );
+		$this->assertSame( 'pk.eyJ1IjoiY2Fpcm4ifQ.c2lnbmF0dXJl', get_option( Settings::TOKEN_OPTION ) );
+		$this->assertTrue( (bool) get_option( Settings::CONSENT_OPTION ) );
+		$this->assertSame( array( 'https://app.example.com' ), get_option( Settings::ORIGINS_OPTION ) );
+		$this->assertStringContainsString( 'wp:cairn/map {"zoom":7}', get_post( $page )->post_content );
+
+		// The next request: nothing to do.
+		$upgrader->maybe_upgrade();
+		$this->assertCount( 1, $upgraded );
+	}
+
+	/**
+	 * An upgrade interrupted after step a (the request died holding the lock) resumes with b.
+	 */
+	public function test_an_interrupted_upgrade_resumes_with_the_unfinished_step(): void {
+		update_option(
+			Upgrader::STATE_OPTION,
+			array(
+				'target' => '0.2.0',
+				'done'   => array( 'a' ),
+			)
+		);
+		add_option( Upgrader::LOCK_OPTION, (string) ( time() - Upgrader::LOCK_TTL - 5 ) );
+		wp_cache_delete( Upgrader::LOCK_OPTION, 'options' );
+
+		$this->assertTrue( $this->upgrader()->run() );
+
+		$this->assertSame( array( 'b', 'c' ), $this->ran );
+		$this->assertSame( '0.2.0', get_option( Upgrader::VERSION_OPTION ) );
+		$this->assertSame( 0, $this->option_rows( Upgrader::LOCK_OPTION ) );
+	}
+
+	/**
+	 * While another request runs the upgrade (a fresh lock), this one leaves it alone.
+	 */
+	public function test_a_running_upgrade_is_not_run_twice(): void {
+		add_option( Upgrader::LOCK_OPTION, (string) time() );
+
+		$this->assertFalse( $this->upgrader()->run() );
+
+		$this->assertSame( array(), $this->ran );
+		$this->assertFalse( get_option( Upgrader::VERSION_OPTION ) );
+	}
+
+	/**
+	 * A step that throws: the version stays, the finished steps are remembered, owners see why and
+	 * can try again; automatic retries wait; a retry that succeeds does not redo step a.
+	 */
+	public function test_a_failed_step_keeps_the_version_and_tells_the_owner(): void {
+		$upgrader = $this->upgrader( new RuntimeException( 'disk full' ) );
+
+		$this->assertFalse( $upgrader->run() );
+		$this->assertSame( array( 'a' ), $this->ran );
+		$this->assertFalse( get_option( Upgrader::VERSION_OPTION ), 'the data is not claimed to be upgraded' );
+		$this->assertSame( 0, $this->option_rows( Upgrader::LOCK_OPTION ), 'the lock is released' );
+		$this->assertSame( 'b', $upgrader->failure()['step'] );
+
+		$this->act_as( 'administrator' );
+		$notice = $this->notice( $upgrader );
+		$this->assertStringContainsString( 'notice-error', $notice );
+		$this->assertStringContainsString( 'step “b”: disk full', $notice );
+		$this->assertStringContainsString( 'Your markers, groups and settings are unchanged', $notice );
+		$this->assertMatchesRegularExpression( '~href="[^"]*admin-post\.php\?action=cairn_maps_retry_upgrade&#038;_wpnonce=[0-9a-f]{10}"~', $notice );
+		$this->act_as( 'editor' );
+		$this->assertSame( '', $this->notice( $upgrader ), 'only owners see it' );
+
+		// Within the hour, requests do not try again by themselves.
+		$upgrader->maybe_upgrade();
+		$this->assertSame( array( 'a' ), $this->ran );
+
+		// The cause is gone; "Try again now".
+		$this->failure = null;
+		$this->act_as( 'administrator' );
+		$this->assertSame( 'done', $this->retry( $upgrader ) );
+		$this->assertSame( array( 'a', 'b', 'c' ), $this->ran );
+		$this->assertSame( '0.2.0', get_option( Upgrader::VERSION_OPTION ) );
+		$this->assertNull( $upgrader->failure() );
+		$this->assertStringNotContainsString( 'notice-error', $this->notice( $upgrader ) );
+	}
+
+	/**
+	 * A step that returns a WP_Error fails the same way.
+	 */
+	public function test_a_step_returning_an_error_fails_the_upgrade(): void {
+		$upgrader = $this->upgrader( new WP_Error( 'nope', 'The table is read-only.' ) );
+
+		$this->assertFalse( $upgrader->run() );
+		$this->assertSame( array( 'b', 'The table is read-only.' ), array( $upgrader->failure()['step'], $upgrader->failure()['message'] ) );
+		$this->assertFalse( get_option( Upgrader::VERSION_OPTION ) );
+	}
+
+	/**
+	 * The retry button checks the user's capability.
+	 */
+	public function test_only_owners_may_retry(): void {
+		$upgrader = $this->upgrader( new RuntimeException( 'disk full' ) );
+		$upgrader->run();
+		$this->act_as( 'editor' );
+
+		$this->assertSame( 'refused 403', $this->retry( $upgrader ) );
+		$this->assertSame( array( 'a' ), $this->ran );
+	}
+
+	/**
+	 * Data written by a newer version (an older zip uploaded over it) is never touched.
+	 */
+	public function test_data_of_a_newer_version_is_left_alone(): void {
+		update_option( Upgrader::VERSION_OPTION, '9.1.0' );
+		$upgrader = $this->upgrader();
+
+		$upgrader->maybe_upgrade();
+		$this->assertFalse( $upgrader->run() );
+
+		$this->assertSame( array(), $this->ran );
+		$this->assertSame( '9.1.0', get_option( Upgrader::VERSION_OPTION ) );
+		$this->act_as( 'administrator' );
+		$notice = $this->notice( $upgrader );
+		$this->assertStringContainsString( 'notice-warning', $notice );
+		$this->assertStringContainsString( 'last updated by version 9.1.0, which is newer than the installed version 0.2.0', $notice );
+	}
+
+	/**
+	 * Only the steps of versions after the data's, up to the code's, run, oldest first.
+	 */
+	public function test_only_the_steps_between_the_two_versions_run(): void {
+		update_option( Upgrader::VERSION_OPTION, '0.2.0' );
+		$upgrader = new Upgrader(
+			'0.10.0',
+			array(
+				'0.11.0' => array( 'later' => $this->step( 'later' ) ),
+				'0.10.0' => array( 'ten' => $this->step( 'ten' ) ),
+				'0.2.0'  => array( 'two' => $this->step( 'two' ) ),
+				'0.3.0'  => array( 'three' => $this->step( 'three' ) ),
+			)
+		);
+
+		$this->assertTrue( $upgrader->run() );
+
+		$this->assertSame( array( 'three', 'ten' ), $this->ran );
+		$this->assertSame( '0.10.0', get_option( Upgrader::VERSION_OPTION ) );
+	}
+
+	/**
+	 * Presses "Try again now": returns `done`/`failed` (where it redirects) or `refused <status>`.
+	 *
+	 * @param Upgrader $upgrader The upgrader.
+	 */
+	private function retry( Upgrader $upgrader ): string {
+		$nonce                = wp_create_nonce( Upgrader::RETRY_ACTION );
+		$_REQUEST['_wpnonce'] = $nonce;
+		$_GET['_wpnonce']     = $nonce;
+		add_filter(
+			'wp_die_handler',
+			static fn() => static function ( $message, $title, $args ) {
+				throw new RuntimeException( 'refused ' . (int) ( $args['response'] ?? 0 ) );
+			}
+		);
+		add_filter(
+			'wp_redirect',
+			static function ( $location ) {
+				throw new RuntimeException( 'redirected ' . $location );
+			}
+		);
+		try {
+			$upgrader->handle_retry();
+		} catch ( RuntimeException $ended ) {
+			unset( $_REQUEST['_wpnonce'], $_GET['_wpnonce'] ); // phpcs:ignore WordPress.Security.NonceVerification.Recommended -- the test's own request.
+			if ( preg_match( '/' . Upgrade_Notice::RESULT_ARG . '=(\w+)/', $ended->getMessage(), $match ) ) {
+				return $match[1];
+			}
+			return $ended->getMessage();
+		}
+		return 'returned';
+	}
+
+	/**
+	 * A published page with the given content.
+	 *
+	 * @param string $content Block markup.
+	 */
+	private static function factory_page( string $content ): int {
+		return (int) wp_insert_post(
+			array(
+				'post_type'    => 'page',
+				'post_status'  => 'publish',
+				'post_title'   => 'Map page',
+				'post_content' => $content,
+			)
+		);
+	}
+}
