@@ -21,67 +21,25 @@ use Cairn\Maps\Tests\TestCase;
  */
 final class Direct_Access_HttpTest extends TestCase {
 
+	use Web_Server;
+
 	/**
-	 * The web server process.
+	 * PHP's built-in server on the plugin folder itself, showing errors, without a router.
 	 *
-	 * @var resource|null
+	 * @param int $port The port to listen on.
+	 * @return list<string>
 	 */
-	private static $server = null;
-
-	/**
-	 * Its port.
-	 *
-	 * @var int
-	 */
-	private static int $port = 0;
-
-	/**
-	 * Starts PHP's built-in server on the plugin folder itself, showing errors, without a router.
-	 */
-	public static function set_up_before_class(): void {
-		parent::set_up_before_class();
-		$socket     = stream_socket_server( 'tcp://127.0.0.1:0' );
-		self::$port = (int) substr( (string) strrchr( stream_socket_get_name( $socket, false ), ':' ), 1 );
-		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
-
-		$command      = array( 'setsid', PHP_BINARY, '-d', 'display_errors=1', '-d', 'html_errors=0', '-d', 'error_reporting=-1', '-S', '127.0.0.1:' . self::$port, '-t', self::root() );
-		self::$server = proc_open( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_proc_open -- the test web server.
-			$command,
-			array(
-				0 => array( 'file', '/dev/null', 'r' ),
-				1 => array( 'file', '/dev/null', 'a' ),
-				2 => array( 'file', '/dev/null', 'a' ),
-			),
-			$pipes,
-			self::root(),
-			array( 'PATH' => (string) getenv( 'PATH' ) ) // Nothing of the test run's environment.
-		);
-		$deadline     = microtime( true ) + 10;
-		while ( microtime( true ) < $deadline ) {
-			$probe = @fsockopen( '127.0.0.1', self::$port, $errno, $errstr, 0.2 ); // phpcs:ignore WordPress.PHP.NoSilencedErrors.Discouraged, WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- polling until the server listens.
-			if ( $probe ) {
-				fclose( $probe ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
-				return;
-			}
-			usleep( 50000 );
-		}
-		self::fail( 'PHP\'s built-in web server did not start.' );
+	protected static function web_server_command( int $port ): array {
+		return array( PHP_BINARY, '-d', 'display_errors=1', '-d', 'html_errors=0', '-d', 'error_reporting=-1', '-S', '127.0.0.1:' . $port, '-t', self::root() );
 	}
 
 	/**
-	 * Stops the web server.
+	 * Nothing of the test run's environment.
+	 *
+	 * @return array<string, string>
 	 */
-	public static function tear_down_after_class(): void {
-		if ( is_resource( self::$server ) ) {
-			$pid = (int) proc_get_status( self::$server )['pid'];
-			if ( $pid > 0 ) {
-				posix_kill( -$pid, SIGTERM );
-			}
-			proc_terminate( self::$server );
-			proc_close( self::$server );
-		}
-		self::$server = null;
-		parent::tear_down_after_class();
+	protected static function web_server_environment(): array {
+		return array( 'PATH' => (string) getenv( 'PATH' ) );
 	}
 
 	/**
@@ -112,27 +70,6 @@ final class Direct_Access_HttpTest extends TestCase {
 	}
 
 	/**
-	 * Sends one GET and returns the status line's code and the body.
-	 *
-	 * @param string $path Path.
-	 * @return array{status: int, body: string}
-	 */
-	private function get( string $path ): array {
-		$socket = fsockopen( '127.0.0.1', self::$port, $errno, $errstr, 5 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- a raw HTTP client.
-		$this->assertIsResource( $socket, "connect: {$errstr}" );
-		fwrite( $socket, "GET {$path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
-		stream_set_timeout( $socket, 30 );
-		$raw = (string) stream_get_contents( $socket );
-		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
-		list( $head, $body ) = array_pad( explode( "\r\n\r\n", $raw, 2 ), 2, '' );
-		preg_match( '#^HTTP/\d\.\d (\d{3})#', $head, $status );
-		return array(
-			'status' => (int) ( $status[1] ?? 0 ),
-			'body'   => $body,
-		);
-	}
-
-	/**
 	 * The folders whose PHP files are requested.
 	 *
 	 * @return array<string, array{string}>
@@ -157,7 +94,7 @@ final class Direct_Access_HttpTest extends TestCase {
 		$files = self::php_files( $folder );
 		$this->assertNotEmpty( $files );
 		foreach ( $files as $file ) {
-			$answer = $this->get( '/' . $file );
+			$answer = $this->http( '/' . $file );
 			$this->assertSame( 200, $answer['status'], "{$file}: {$answer['body']}" );
 			$this->assertStringNotContainsString( self::root(), $answer['body'], "{$file} shows the server path" );
 			$this->assertDoesNotMatchRegularExpression( '/(Fatal error|Warning|Notice|Deprecated|Uncaught)/i', $answer['body'], "{$file} shows an error" );

@@ -49,6 +49,33 @@ trait Web_Server {
 	}
 
 	/**
+	 * The server's command line: by default the test site behind tests/php/includes/http-router.php.
+	 * A class overrides it to serve something else (another document root, other ini settings).
+	 *
+	 * @param int $port The port to listen on.
+	 * @return list<string>
+	 */
+	protected static function web_server_command( int $port ): array {
+		return array( PHP_BINARY, '-S', '127.0.0.1:' . $port, '-t', ABSPATH, __DIR__ . '/../includes/http-router.php' );
+	}
+
+	/**
+	 * The server's environment: by default the test run's, with the test site's configuration.
+	 *
+	 * @return array<string, string>
+	 */
+	protected static function web_server_environment(): array {
+		return array_merge(
+			getenv(),
+			array(
+				'CAIRN_TESTS_CONFIG'     => dirname( __DIR__, 3 ) . '/.cache/wp-tests/wp-tests-config.php',
+				'CAIRN_HTTP_PROBE_LOG'   => self::$probe_log,
+				'PHP_CLI_SERVER_WORKERS' => (string) static::web_server_workers(),
+			)
+		);
+	}
+
+	/**
 	 * Starts the web server.
 	 */
 	public static function set_up_before_class(): void {
@@ -60,18 +87,9 @@ trait Web_Server {
 		$root            = dirname( __DIR__, 3 );
 		self::$probe_log = (string) tempnam( sys_get_temp_dir(), 'cairn-probe-' );
 		// In a session of its own (setsid), so that the workers can be stopped with it as a group.
-		$command      = array( 'setsid', PHP_BINARY, '-S', '127.0.0.1:' . self::$port, '-t', ABSPATH, __DIR__ . '/../includes/http-router.php' );
-		$env          = array_merge(
-			getenv(),
-			array(
-				'CAIRN_TESTS_CONFIG'     => $root . '/.cache/wp-tests/wp-tests-config.php',
-				'CAIRN_HTTP_PROBE_LOG'   => self::$probe_log,
-				'PHP_CLI_SERVER_WORKERS' => (string) static::web_server_workers(),
-			)
-		);
 		$log          = array( 'file', getenv( 'CAIRN_HTTP_LOG' ) ? getenv( 'CAIRN_HTTP_LOG' ) : '/dev/null', 'a' );
 		self::$server = proc_open( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_proc_open -- the test web server.
-			$command,
+			array_merge( array( 'setsid' ), static::web_server_command( self::$port ) ),
 			array(
 				0 => array( 'file', '/dev/null', 'r' ),
 				1 => $log,
@@ -79,7 +97,7 @@ trait Web_Server {
 			),
 			$pipes,
 			$root,
-			$env
+			static::web_server_environment()
 		);
 		$deadline     = microtime( true ) + 10;
 		while ( microtime( true ) < $deadline ) {
