@@ -51,7 +51,7 @@ final class Uninstaller {
 					'fields'                 => 'ids',
 					'number'                 => 100,
 					'offset'                 => $offset,
-					'network_id'             => null,
+					'network_id'             => 0, // Every network.
 					'update_site_meta_cache' => false,
 				)
 			);

@@ -70,9 +70,9 @@ class Patterns_Version {
 	 *
 	 * @since 0.2.0
 	 *
-	 * @param string  $new_status New status.
-	 * @param string  $old_status Old status.
-	 * @param WP_Post $post       The post.
+	 * @param string $new_status New status.
+	 * @param string $old_status Old status.
+	 * @param mixed  $post       The post (core passes a WP_Post; anything else is ignored).
 	 */
 	public function on_transition( $new_status, $old_status, $post ): void {
 		if ( $post instanceof WP_Post && self::PATTERN_TYPE === $post->post_type ) {

@@ -100,7 +100,7 @@ class Post_Maps {
 	 * @since 0.2.0
 	 *
 	 * @param WP_Post $post The post.
-	 * @return array<int, array<string, mixed>>
+	 * @return array<int, array<mixed>>
 	 */
 	public function blocks( WP_Post $post ): array {
 		if ( ! self::may_have_maps( $post->post_content ) ) {
@@ -115,10 +115,10 @@ class Post_Maps {
 	/**
 	 * Collects map blocks from parsed blocks, depth first, following synced patterns.
 	 *
-	 * @param array<int, array<string, mixed>> $blocks     Parsed blocks.
-	 * @param array<int, true>                 $expanding  Patterns being expanded (ids).
-	 * @param array<int, array<string, mixed>> $found      Attributes of the maps found so far.
-	 * @param int                              $expansions Patterns expanded so far.
+	 * @param array<array<string, mixed>> $blocks     Parsed blocks.
+	 * @param array<int, true>            $expanding  Patterns being expanded (ids).
+	 * @param array<int, array<mixed>>    $found      Attributes of the maps found so far.
+	 * @param int                         $expansions Patterns expanded so far.
 	 */
 	private function collect( array $blocks, array $expanding, array &$found, int &$expansions ): void {
 		foreach ( $blocks as $block ) {
@@ -180,7 +180,7 @@ class Post_Maps {
 	 */
 	private static function attributes( array $attributes, array $config, WP_Block_Type $type ): array {
 		$result = Map_Attributes::attributes( $config );
-		foreach ( $type->attributes as $name => $schema ) {
+		foreach ( $type->attributes ?? array() as $name => $schema ) {
 			if ( ! array_key_exists( $name, $result ) && is_array( $schema ) && array_key_exists( 'default', $schema ) ) {
 				// prepare_attributes_for_render() kept only a value valid for the schema, else the default.
 				$result[ $name ] = $attributes[ $name ] ?? $schema['default'];

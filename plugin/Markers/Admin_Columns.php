@@ -31,7 +31,7 @@ class Admin_Columns {
 	/**
 	 * Puts the Coordinates column after the title.
 	 *
-	 * @param array<string, string> $columns Columns.
+	 * @param mixed $columns Columns (an array of labels by key, unless another filter broke it).
 	 * @return array<string, string>
 	 */
 	public function columns( $columns ): array {

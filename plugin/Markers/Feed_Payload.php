@@ -144,8 +144,9 @@ final class Feed_Payload {
 			yield from $this->chunks;
 			return;
 		}
+		$loader = $this->loader; // Set whenever the chunks are not held.
 		for ( $i = 0; $i < $this->chunk_count; $i++ ) {
-			$chunk = ( $this->loader )( $i );
+			$chunk = null !== $loader ? $loader( $i ) : null;
 			if ( ! is_string( $chunk ) ) {
 				throw new \RuntimeException( 'A chunk of the Cairn Maps feed payload is missing.' );
 			}
@@ -223,6 +224,9 @@ final class Feed_Payload {
 	 */
 	public function json_pieces( int $slice = self::INFLATE_SLICE ): \Generator {
 		$context = inflate_init( ZLIB_ENCODING_GZIP );
+		if ( false === $context ) {
+			throw new \RuntimeException( 'zlib could not start inflating the Cairn Maps feed payload.' );
+		}
 		foreach ( $this->each_chunk() as $chunk ) {
 			$length = strlen( $chunk );
 			for ( $offset = 0; $offset < $length; $offset += $slice ) {

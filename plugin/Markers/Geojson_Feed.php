@@ -377,6 +377,7 @@ class Geojson_Feed {
 	 *
 	 * @param iterable                                           $features Features' JSON.
 	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters  Canonical filters.
+	 * @phpstan-param iterable<string> $features
 	 * @return \Generator<int, string>
 	 */
 	private static function matching( iterable $features, array $filters ): \Generator {
@@ -477,6 +478,8 @@ class Geojson_Feed {
 	 * @param iterable $features Features' JSON (feature_json()).
 	 * @param int      $level    gzip level.
 	 * @param string   $version  The markers version it shows.
+	 * @phpstan-param iterable<string> $features
+	 * @throws \RuntimeException When zlib cannot start a stream.
 	 */
 	private function compress( iterable $features, int $level, string $version ): Feed_Payload {
 		$deflate = deflate_init(
@@ -487,6 +490,9 @@ class Geojson_Feed {
 				'strategy' => ZLIB_FILTERED,
 			)
 		);
+		if ( false === $deflate ) {
+			throw new \RuntimeException( 'zlib could not start compressing the Cairn Maps feed.' );
+		}
 		$chunks  = array();
 		$pending = '';
 		$buffer  = self::DOCUMENT_START;

@@ -111,7 +111,7 @@ final class Import_Reader {
 	 *
 	 * @param string $content  File content.
 	 * @param int    $max_rows Most records.
-	 * @return array<int, array<string, mixed>>|WP_Error
+	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed}, error?: string}>|WP_Error
 	 */
 	private static function read_csv( string $content, int $max_rows ) {
 		$content = self::strip_bom( $content );
@@ -233,7 +233,7 @@ final class Import_Reader {
 	 *
 	 * @param string $content  File content.
 	 * @param int    $max_rows Most records.
-	 * @return array<int, array<string, mixed>>|WP_Error
+	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed}, error?: string}>|WP_Error
 	 */
 	private static function read_geojson( string $content, int $max_rows ) {
 		$data = json_decode( self::strip_bom( $content ), true, 32 );
@@ -299,7 +299,7 @@ final class Import_Reader {
 					'title'       => (string) $title,
 					'lat'         => $geometry['coordinates'][1],
 					'lng'         => $geometry['coordinates'][0],
-					'groups'      => array_values( array_filter( array_map( 'trim', $groups ), 'strlen' ) ),
+					'groups'      => array_values( array_filter( array_map( 'trim', $groups ), static fn( string $group ): bool => '' !== $group ) ),
 					'description' => (string) $description,
 				),
 			);
@@ -314,7 +314,7 @@ final class Import_Reader {
 	 * @return string[]
 	 */
 	private static function split_groups( string $cell ): array {
-		return array_values( array_filter( array_map( 'trim', explode( self::GROUP_SEPARATOR, $cell ) ), 'strlen' ) );
+		return array_values( array_filter( array_map( 'trim', explode( self::GROUP_SEPARATOR, $cell ) ), static fn( string $group ): bool => '' !== $group ) );
 	}
 
 	/**

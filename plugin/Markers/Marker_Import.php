@@ -490,14 +490,14 @@ class Marker_Import {
 				}
 			}
 		}
-		$sql = "INSERT INTO {$wpdb->postmeta} (post_id, meta_key, meta_value) VALUES " . implode( ',', array_fill( 0, count( $meta ) / 3, '(%d,%s,%s)' ) );
+		$sql = "INSERT INTO {$wpdb->postmeta} (post_id, meta_key, meta_value) VALUES " . implode( ',', array_fill( 0, intdiv( count( $meta ), 3 ), '(%d,%s,%s)' ) );
 		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared here; only placeholders are interpolated.
 		if ( false === $wpdb->query( $wpdb->prepare( $sql, $meta ) ) ) {
 			$this->delete_posts( array_values( $ids ) );
 			return new WP_Error( 'cairn_maps_import_failed' );
 		}
 		if ( array() !== $relations ) {
-			$sql = "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) VALUES " . implode( ',', array_fill( 0, count( $relations ) / 2, '(%d,%d)' ) );
+			$sql = "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) VALUES " . implode( ',', array_fill( 0, intdiv( count( $relations ), 2 ), '(%d,%d)' ) );
 			// A batch whose groups could not be written is not kept: no marker silently loses a group.
 			// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared here; only placeholders are interpolated.
 			if ( false === $wpdb->query( $wpdb->prepare( $sql, $relations ) ) ) {

@@ -142,7 +142,13 @@ class Marker_Repository {
 			$cached = get_transient( $slot );
 			if ( ! is_array( $cached ) || ( $cached['key'] ?? null ) === $hash ) {
 				if ( is_array( $cached ) && ( $cached['version'] ?? null ) === $version && isset( $cached['list'] ) && is_array( $cached['list'] ) ) {
-					return $cached['list'];
+					/**
+					 * As this method stored it, from read_page().
+					 *
+					 * @var array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int} $list
+					 */
+					$list = $cached['list'];
+					return $list;
 				}
 				if ( -1 !== $oldest ) { // Empty, or this selection's own stale entry: the place to write.
 					$target = $slot;
@@ -274,7 +280,7 @@ class Marker_Repository {
 	 *        the caller's).
 	 * @param int                                                   $after   Last id already read.
 	 * @param int                                                   $limit   Batch size.
-	 * @return array<int, array{0: int|string, 1: string}>
+	 * @return array<int, array<int, string|null>> Rows `[ ID, post_title ]`, as the database gives them.
 	 */
 	private function post_batch( array $filters, int $after, int $limit ): array {
 		global $wpdb;
@@ -294,7 +300,7 @@ class Marker_Repository {
 	 * also the list itself (a filter picked markers scattered over the table), so that a read
 	 * never sweeps through thousands of unrelated posts.
 	 *
-	 * @param array<int, array<int, int|string>> $posts Posts, id first.
+	 * @param array<int, array<int, string|null>> $posts Posts, id first.
 	 * @return array{0: int, 1: int, 2: int[]|null}
 	 */
 	private static function batch_ids( array $posts ): array {
@@ -322,7 +328,7 @@ class Marker_Repository {
 	 * grouping streams, and PHP gets half as many rows.
 	 *
 	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see batch_ids()).
-	 * @return array<int, array{0: string, 1: string|null, 2: string|null}>
+	 * @return array<int, array<int, string|null>> Rows `[ id, lat, lng ]` by id.
 	 */
 	private function coordinates_of( array $ids ): array {
 		return self::by_id( $this->rows( $this->coordinates_sql( $ids ) ) );
@@ -346,7 +352,7 @@ class Marker_Repository {
 	/**
 	 * The rows of the coordinates query sent with send_coordinates(), or null when it failed.
 	 *
-	 * @return array<int, array{0: string, 1: string|null, 2: string|null}>|null
+	 * @return array<int, array<int, string|null>>|null Rows `[ id, lat, lng ]` by id.
 	 */
 	private function reap_coordinates(): ?array {
 		global $wpdb;
@@ -399,6 +405,7 @@ class Marker_Repository {
 	 * @param array{0: int, 1: int, 2: int[]|null}      $ids   The batch (see batch_ids()).
 	 * @param array<int, array{0: int, 1: string}>|null $terms Groups by term_taxonomy_id as [rank, slug];
 	 *        read on the first call and kept by the caller.
+	 * @param-out array<int, array{0: int, 1: string}> $terms
 	 * @return array<int, string[]>
 	 */
 	private function groups_in( array $ids, ?array &$terms ): array {
@@ -494,7 +501,7 @@ class Marker_Repository {
 		if ( ! is_object( $wpdb ) || 'wpdb' !== get_class( $wpdb ) || $this->is_sqlite() || ( defined( 'SAVEQUERIES' ) && SAVEQUERIES ) ) {
 			return null;
 		}
-		$dbh = $wpdb->dbh; // Protected; wpdb::__get() reads it.
+		$dbh = $wpdb->__get( 'dbh' ); // Protected: read through wpdb's own magic getter.
 		return $dbh instanceof \mysqli ? $dbh : null;
 	}
 

@@ -96,7 +96,8 @@ class Marker_Validation {
 	 * Validates a create or update before core writes anything.
 	 *
 	 * @param \stdClass|WP_Error $prepared_post The post about to be written.
-	 * @param WP_REST_Request    $request       The request.
+	 * @param mixed              $request       The request (a WP_REST_Request from core; anything
+	 *                                          else is let through unchanged).
 	 * @return \stdClass|WP_Error The unchanged post, or the reason for refusing it.
 	 */
 	public function validate_rest_write( $prepared_post, $request ) {

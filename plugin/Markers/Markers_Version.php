@@ -115,9 +115,9 @@ class Markers_Version {
 	/**
 	 * A marker entered or left the published state, or a published marker was saved.
 	 *
-	 * @param string  $new_status New status.
-	 * @param string  $old_status Old status.
-	 * @param WP_Post $post       The post.
+	 * @param string $new_status New status.
+	 * @param string $old_status Old status.
+	 * @param mixed  $post       The post (core passes a WP_Post; anything else is ignored).
 	 */
 	public function on_transition( $new_status, $old_status, $post ): void {
 		if ( $post instanceof WP_Post && Post_Type::POST_TYPE === $post->post_type
@@ -154,12 +154,12 @@ class Markers_Version {
 	/**
 	 * Groups of a published marker changed.
 	 *
-	 * @param int    $object_id  Post id.
-	 * @param array  $terms      Terms given.
-	 * @param int[]  $tt_ids     New term taxonomy ids.
-	 * @param string $taxonomy   Taxonomy.
-	 * @param bool   $append     Whether terms were appended.
-	 * @param int[]  $old_tt_ids Previous term taxonomy ids.
+	 * @param int               $object_id  Post id.
+	 * @param array<int|string> $terms      Terms given (ids or slugs).
+	 * @param int[]             $tt_ids     New term taxonomy ids.
+	 * @param string            $taxonomy   Taxonomy.
+	 * @param bool              $append     Whether terms were appended.
+	 * @param int[]             $old_tt_ids Previous term taxonomy ids.
 	 */
 	public function on_set_object_terms( $object_id, $terms, $tt_ids, $taxonomy, $append, $old_tt_ids ): void {
 		if ( Post_Type::TAXONOMY !== $taxonomy || ! $this->is_visible_marker( (int) $object_id ) ) {

@@ -150,8 +150,9 @@ class Post_Type {
 	 * site of a network — and a role editor changes them by setting a marker capability on a role:
 	 * `publish_cairn_markers` denied to authors keeps them writing posts but not publishing places.
 	 *
-	 * @param array<string, bool> $allcaps The user's capabilities (from the roles and the user).
-	 * @return array<string, bool>
+	 * @param mixed $allcaps The user's capabilities (from the roles and the user): an array of
+	 *                       booleans by capability, unless another filter broke it.
+	 * @return mixed The capabilities, with the marker ones added when they are an array.
 	 */
 	public function grant_marker_capabilities( $allcaps ) {
 		if ( ! is_array( $allcaps ) ) {
@@ -197,9 +198,9 @@ class Post_Type {
 	 * In REST answers, a coordinate that is not stored reads `null`, not core's empty value 0
 	 * (which would be a real place off the coast of Africa).
 	 *
-	 * @param \WP_REST_Response $response The response.
-	 * @param \WP_Post          $post     The marker.
-	 * @return \WP_REST_Response
+	 * @param mixed $response The response (a WP_REST_Response, unless another filter replaced it).
+	 * @param mixed $post     The marker (a WP_Post from core).
+	 * @return mixed The response, changed only when it is a WP_REST_Response.
 	 */
 	public function null_missing_coordinates( $response, $post ) {
 		if ( ! $response instanceof \WP_REST_Response || ! $post instanceof \WP_Post ) {
@@ -226,10 +227,10 @@ class Post_Type {
 	 * Shown with the right `password` parameter, in the edit context to users who may edit the
 	 * marker, and to a visitor whose browser holds the marker's password cookie.
 	 *
-	 * @param \WP_REST_Response     $response The response.
-	 * @param \WP_Post              $post     The marker.
-	 * @param \WP_REST_Request|null $request  The request.
-	 * @return \WP_REST_Response
+	 * @param mixed $response The response (a WP_REST_Response, unless another filter replaced it).
+	 * @param mixed $post     The marker (a WP_Post from core).
+	 * @param mixed $request  The request (a WP_REST_Request from core, or null).
+	 * @return mixed The response, changed only when it is a WP_REST_Response.
 	 */
 	public function hide_protected_coordinates( $response, $post, $request = null ) {
 		if ( ! $response instanceof \WP_REST_Response || ! $post instanceof \WP_Post || '' === (string) $post->post_password ) {

@@ -96,6 +96,7 @@ class Export_Response extends WP_REST_Response {
 	 * Replaces the data; the response is then served from it.
 	 *
 	 * @param mixed $data Response data.
+	 * @return void
 	 */
 	public function set_data( $data ) {
 		$this->replaced = true;

@@ -90,6 +90,7 @@ class Geojson_Response extends WP_REST_Response {
 	 * Replaces the data; the response is then served from it.
 	 *
 	 * @param mixed $data Response data.
+	 * @return void
 	 */
 	public function set_data( $data ) {
 		$this->replaced = true;

@@ -161,6 +161,12 @@ class Import_Export_Controller {
 	 * @return array{content: string, name: string}|WP_Error
 	 */
 	private function uploaded_file( WP_REST_Request $request ) {
+		/**
+		 * Checked below. The stubs type each entry as one file's upload; an entry may be a list of
+		 * files (`file[]`), or whatever WP_REST_Request::set_file_params() was given.
+		 *
+		 * @var array<string, mixed> $files
+		 */
 		$files = $request->get_file_params();
 		if ( isset( $files['file'] ) && is_array( $files['file'] ) ) {
 			$upload = $files['file'];

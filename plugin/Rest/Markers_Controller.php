@@ -154,7 +154,10 @@ class Markers_Controller {
 			} elseif ( 'include' === $name ) {
 				$filters['ids'] = array_map( 'intval', explode( ',', $value ) );
 			} else {
-				$filters['bbox'] = self::parse_bbox( $value );
+				$bbox = self::parse_bbox( $value ); // Valid (checked above), so never null.
+				if ( null !== $bbox ) {
+					$filters['bbox'] = $bbox;
+				}
 			}
 		}
 		if ( ! Early_Not_Modified::allowed( $route ) ) {
@@ -538,13 +541,13 @@ class Markers_Controller {
 			return new WP_Error( 'cairn_marker_not_found', __( 'No published marker has this id.', 'cairn-maps' ), array( 'status' => 404 ) );
 		}
 		$groups = $this->repository->groups_of( array( $post->ID ) );
-		$link   = is_post_type_viewable( $post->post_type ) ? get_permalink( $post ) : '';
+		$link   = is_post_type_viewable( $post->post_type ) ? (string) get_permalink( $post ) : '';
 		return new WP_REST_Response(
 			array(
 				'id'      => $post->ID,
 				'title'   => Geojson_Feed::plain_title( get_the_title( $post ) ),
 				'content' => wp_kses_post( (string) apply_filters( 'the_content', $post->post_content ) ), // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
-				'link'    => is_string( $link ) ? $link : '',
+				'link'    => $link,
 				'lng'     => (float) get_post_meta( $post->ID, Post_Type::META_LNG, true ),
 				'lat'     => (float) get_post_meta( $post->ID, Post_Type::META_LAT, true ),
 				'groups'  => $groups[ $post->ID ] ?? array(),

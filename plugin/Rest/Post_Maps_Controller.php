@@ -181,9 +181,9 @@ class Post_Maps_Controller {
 	 *
 	 * @since 0.2.0
 	 *
-	 * @param array<string, mixed> $data    The post's response data.
-	 * @param string               $field   Field name.
-	 * @param WP_REST_Request      $request The request.
+	 * @param mixed  $data    The post's response data (an array from core).
+	 * @param string $field   Field name.
+	 * @param mixed  $request The request (a WP_REST_Request from core).
 	 * @return array<int, array<string, mixed>>
 	 */
 	public function get_field( $data, $field, $request ): array {
