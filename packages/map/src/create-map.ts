@@ -217,20 +217,46 @@ export function createMap(
 	options: CreateMapOptions
 ): CairnMap {
 	const host = options.host ?? ( isElement( container ) ? container : null );
-	if ( ! isElement( container ) ) {
+	if ( ! isElement( container ) || ! host ) {
 		return failed( host, 'bad-container' );
 	}
-	if ( ! host ) {
-		return failed( null, 'bad-container' );
+	resetHost( host );
+	const config = parseConfig( input, options );
+	if ( typeof config === 'string' ) {
+		return failed( host, config );
 	}
+	const refused = refuseToken( config.accessToken );
+	if ( refused ) {
+		return failed( host, refused );
+	}
+	return startWithLib( host, options.mapLib, ( mapLib ) =>
+		startMap( mapLib, container, host, config, options )
+	);
+}
+
+/**
+ * A host reused for a new map (the editor's preview) loses the last map's state and alert.
+ * @param host
+ */
+function resetHost( host: HTMLElement ) {
 	setState( host, 'loading' );
 	for ( const old of host.querySelectorAll( ':scope > [role="alert"]' ) ) {
 		old.remove();
 	}
+}
 
-	let config: MapConfig;
+/**
+ * The validated configuration, with the host's own token in place of the configuration's, or
+ * the error code that refuses it.
+ * @param input
+ * @param options
+ */
+function parseConfig(
+	input: unknown,
+	options: CreateMapOptions
+): MapConfig | MapErrorCode {
 	try {
-		config = parseMapConfig(
+		return parseMapConfig(
 			options.accessToken !== undefined &&
 				typeof input === 'object' &&
 				input !== null
@@ -238,23 +264,30 @@ export function createMap(
 				: input
 		);
 	} catch ( error ) {
-		return failed( host, error instanceof MapError ? error.code : 'style' );
+		return error instanceof MapError ? error.code : 'style';
 	}
-	const refused = refuseToken( config.accessToken );
-	if ( refused ) {
-		return failed( host, refused );
-	}
+}
 
-	const lib = options.mapLib;
-	const start = ( mapLib: MapLib ) =>
-		startMap( mapLib, container, host, config, options );
+/**
+ * Starts the map at once with a library at hand, or once a promised one arrives.
+ * @param host
+ * @param lib
+ * @param start
+ */
+function startWithLib(
+	host: HTMLElement,
+	lib: MapLibSource,
+	start: ( mapLib: MapLib ) => CairnMap
+): CairnMap {
 	return isPromise< MapLib | { default: MapLib } >( lib )
 		? whenLoaded( host, lib, start )
 		: start( unwrapLib( lib ) );
 }
 
 /**
- * Creates the mapbox-gl map for a validated configuration and wires everything around it.
+ * Creates the mapbox-gl map for a validated configuration and wires everything around it, in
+ * the order mapbox-gl's events need: the deadline, the style's language and the error report
+ * before anything loads; the places once the style is in; `ready` after the first drawing.
  * @param mapboxgl
  * @param container
  * @param host
@@ -271,15 +304,41 @@ function startMap(
 	if ( ! mapboxgl.supported() ) {
 		return failed( host, 'webgl' );
 	}
-
 	const view = host.ownerDocument.defaultView ?? window;
+	const camera = startingCamera( config, view );
+	const language = pickLanguage( config, host, view );
+	const built = buildMap( mapboxgl, container, config, camera, language );
+	if ( typeof built === 'string' ) {
+		return failed( host, built );
+	}
+	const life = new MapLife( host, built.map, built.removeContainer );
+	giveUpOnSlowStyle( life, options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT );
+	localizeEachStyle( life.map, language );
+	reportMapErrors( life );
+	const firstDraw = config.markersUrl
+		? addPlacesOnceStyled( mapboxgl, life, config, options )
+		: Promise.resolve();
+	announceReadyAfterLoad( life, view, firstDraw );
+	addInteraction( mapboxgl, life, config, view );
+	return life.handle();
+}
+
+/**
+ * The view from the page address (`hash`, when valid), else the configured one.
+ * @param config
+ * @param view
+ */
+function startingCamera(
+	config: MapConfig,
+	view: typeof window
+): Pick< MapConfig, 'center' | 'zoom' | 'bearing' | 'pitch' > {
 	const fromAddress = config.hash
 		? viewFromAddress( view, config.hashName, {
 				min: config.minZoom,
 				max: config.maxZoom,
 			} )
 		: null;
-	const camera = fromAddress
+	return fromAddress
 		? {
 				center: { lng: fromAddress.lng, lat: fromAddress.lat },
 				zoom: fromAddress.zoom,
@@ -287,23 +346,57 @@ function startMap(
 				pitch: fromAddress.pitch,
 			}
 		: config;
+}
 
-	// `auto`: the page's own language (multilingual plugins set it per page), then the browser's.
+interface MapLanguage {
+	/** The label language the map is created with. */
+	tag: ReturnType< typeof resolveLanguage >;
+	/** The page's and the visitor's languages, most preferred first. */
+	preferred: string[];
+}
+
+/**
+ * `auto`: the page's own language (multilingual plugins set it per page), then the browser's.
+ * @param config
+ * @param host
+ * @param view
+ */
+function pickLanguage(
+	config: MapConfig,
+	host: HTMLElement,
+	view: typeof window
+): MapLanguage {
 	const preferred = [
 		host.ownerDocument.documentElement.lang,
 		...view.navigator.languages,
 	].filter( Boolean );
-	const language = resolveLanguage( config.language, preferred );
+	return { tag: resolveLanguage( config.language, preferred ), preferred };
+}
 
+/**
+ * The mapbox-gl map, or the error code when its constructor throws (no graphics context, a
+ * style it refuses).
+ * @param mapboxgl
+ * @param container
+ * @param config
+ * @param camera
+ * @param language
+ */
+function buildMap(
+	mapboxgl: MapLib,
+	container: HTMLElement,
+	config: MapConfig,
+	camera: Pick< MapConfig, 'center' | 'zoom' | 'bearing' | 'pitch' >,
+	language: MapLanguage
+): { map: MapboxMap; removeContainer: () => void } | MapErrorCode {
 	const mapContainer = sameRealmContainer( container );
-	const removeInner = () => {
+	const removeContainer = () => {
 		if ( mapContainer !== container ) {
 			mapContainer.remove();
 		}
 	};
-	let map: MapboxMap;
 	try {
-		map = new mapboxgl.Map( {
+		const map = new mapboxgl.Map( {
 			...PINNED_MAP_OPTIONS,
 			container: mapContainer,
 			accessToken: config.accessToken,
@@ -314,42 +407,70 @@ function startMap(
 			pitch: camera.pitch,
 			minZoom: config.minZoom,
 			maxZoom: config.maxZoom,
-			language,
+			language: language.tag,
 			cooperativeGestures: config.cooperativeGestures,
 			performanceMetricsCollection: false,
 			precompilePrograms: compilesShadersInParallel(
 				mapContainer.ownerDocument
 			),
 		} );
+		return { map, removeContainer };
 	} catch ( error ) {
-		removeInner();
+		removeContainer();
 		const message = error instanceof Error ? error.message : '';
-		return failed( host, /webgl/i.test( message ) ? 'webgl' : 'style' );
+		return /webgl/i.test( message ) ? 'webgl' : 'style';
 	}
+}
 
-	const cleanups: Array< () => void > = [];
-	let loaded = false;
-	let destroyed = false;
-	let settle: {
+/**
+ * One started map's life: what it frees when it stops, its `ready` promise, its places, and the
+ * one alert it shows.
+ */
+class MapLife {
+	/** mapbox-gl's `load` came: an error from now on is not the style's. */
+	loaded = false;
+	/** Stopped: listeners and places gone, the map removed. */
+	removed = false;
+	/** The map's places, once known. */
+	places: PlacesController | null = null;
+	readonly ready: Promise< MapboxMap >;
+	private destroyed = false;
+	private shown: MapErrorCode | null = null;
+	private readonly cleanups: Array< () => void > = [];
+	private settle: {
 		resolve: ( map: MapboxMap ) => void;
 		reject: ( e: MapError ) => void;
-	};
-	const ready = new Promise< MapboxMap >( ( resolve, reject ) => {
-		settle = { resolve, reject };
-	} );
-	ready.catch( () => undefined );
+	} = { resolve: () => undefined, reject: () => undefined };
 
-	let shown: MapErrorCode | null = null;
-	let removed = false;
-	const stop = () => {
-		if ( removed ) {
+	constructor(
+		readonly host: HTMLElement,
+		readonly map: MapboxMap,
+		private readonly removeContainer: () => void
+	) {
+		this.ready = new Promise< MapboxMap >( ( resolve, reject ) => {
+			this.settle = { resolve, reject };
+		} );
+		this.ready.catch( () => undefined );
+	}
+
+	/**
+	 * Something to undo when the map stops.
+	 * @param cleanup
+	 */
+	onStop( cleanup: () => void ) {
+		this.cleanups.push( cleanup );
+	}
+
+	stop = () => {
+		if ( this.removed ) {
 			return;
 		}
-		removed = true;
-		cleanups.forEach( ( cleanup ) => cleanup() );
-		map.remove();
-		removeInner();
+		this.removed = true;
+		this.cleanups.forEach( ( cleanup ) => cleanup() );
+		this.map.remove();
+		this.removeContainer();
 	};
+
 	/**
 	 * Reports a failure. A fatal one rejects `ready`, stops the map (no more requests, its
 	 * graphics context freed) and replaces an earlier non-fatal message. A non-fatal one
@@ -357,182 +478,273 @@ function startMap(
 	 * is still sent, but the state stays `error` with its alert. Either way there is one alert.
 	 * @param code
 	 */
-	const fail = ( code: MapErrorCode ) => {
+	fail( code: MapErrorCode ) {
 		const fatal = ! isNonFatal( code );
-		if ( destroyed || ( shown && ( ! isNonFatal( shown ) || ! fatal ) ) ) {
+		if (
+			this.destroyed ||
+			( this.shown && ( ! isNonFatal( this.shown ) || ! fatal ) )
+		) {
 			return;
 		}
-		shown = code;
-		const error = showError( host, code );
+		this.shown = code;
+		const error = showError( this.host, code );
 		if ( fatal ) {
-			settle.reject( error );
+			this.settle.reject( error );
 			// Not from inside mapbox-gl's own event dispatch.
-			window.setTimeout( stop, 0 );
+			window.setTimeout( this.stop, 0 );
 		}
-	};
-
-	// The deadline is the style's: once it is there the map works, even while many markers are
-	// still being clustered (`load` waits for them too).
-	const timeout = window.setTimeout(
-		() => fail( 'style' ),
-		options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT
-	);
-	map.once( 'style.load', () => window.clearTimeout( timeout ) );
-	cleanups.push( () => window.clearTimeout( timeout ) );
-
-	const localize = () => localizeClassicStyle( map, language, preferred );
-	map.on( 'style.load', localize );
-
-	map.on( 'error', ( event ) => {
-		const code = classify( event, loaded );
-		if ( code ) {
-			fail( code );
-		}
-	} );
-
-	// The markers go on the map as soon as the style is there, while the base map's tiles load:
-	// the places worker reads the feed (usually already fetched by the loader: `options.markers`),
-	// clusters it and feeds the map's source. `ready` waits for their first drawing.
-	let places: PlacesController | null = null;
-	let firstDraw: Promise< void > = Promise.resolve();
-	const addMarkers = (
-		feed: PrefetchedMarkers | null,
-		{
-			createPlacesClient,
-			PlacesController: Controller,
-		}: typeof import( './places/setup' )
-	) => {
-		if ( removed ) {
-			return Promise.resolve();
-		}
-		const popups = new PopupController( mapboxgl, map, config.markerUrl );
-		const client = createPlacesClient();
-		let drawn: () => void = () => undefined;
-		const drawing = new Promise< void >( ( resolve ) => {
-			drawn = resolve;
-		} );
-		cleanups.push(
-			addMarkersLayer(
-				map,
-				{ type: 'FeatureCollection', features: [] },
-				{
-					cluster: config.cluster,
-					groupStyles: config.groupStyles,
-					onPointClick: ( id, lngLat ) => popups.open( id, lngLat ),
-					onImageError: () => fail( 'image-type' ),
-					onClusterClick: ( id, center ) =>
-						places?.expandCluster( id, center ),
-				}
-			)
-		);
-		let onLoaded = () => undefined as void;
-		const controller = new Controller( {
-			map,
-			host,
-			config,
-			client,
-			popups,
-			source: feed?.blob ?? config.markersUrl,
-			onError: () => fail( 'markers' ),
-			onLoaded: () => onLoaded(),
-			onFirstDraw: drawn,
-		} );
-		places = controller;
-		let unmount: ( () => void ) | undefined;
-		// The panel takes over the server's list once the places are known: while they load,
-		// and if the feed cannot be read, the server's list stays as it is.
-		onLoaded = () => {
-			if ( removed ) {
-				return;
-			}
-			const panel = options.onPlaces?.( controller );
-			unmount =
-				typeof panel === 'function'
-					? panel
-					: upgradeMarkerList( host, ( id ) =>
-							controller.choose( id )
-						);
-		};
-		cleanups.push( () => {
-			unmount?.();
-			popups.close();
-			controller.destroy();
-			client.terminate();
-		} );
-		return drawing;
-	};
-	if ( config.markersUrl ) {
-		const prefetched = options.markers ?? Promise.resolve( null );
-		// A fetched feed is freed with the map.
-		prefetched.then( ( feed ) => {
-			if ( feed && removed ) {
-				feed.release();
-			} else if ( feed ) {
-				cleanups.push( feed.release );
-			}
-		} );
-		const styled = new Promise< void >( ( resolve ) =>
-			map.once( 'style.load', () => resolve() )
-		);
-		// The places chunk downloads while the style does.
-		const setup = import(
-			/* webpackChunkName: "cairn-map-places" */ './places/setup'
-		);
-		firstDraw = Promise.all( [ prefetched, styled, setup ] ).then(
-			( [ feed, , module ] ) => addMarkers( feed, module ),
-			() => {
-				fail( 'markers' );
-			}
-		);
 	}
 
-	const announceReady = () => {
-		if ( removed || ( shown && ! isNonFatal( shown ) ) ) {
+	/**
+	 * Resolves `ready` and sends `cairn:map-ready`, unless a fatal failure came first.
+	 * @param view
+	 */
+	announceReady( view: typeof window ) {
+		if ( this.removed || ( this.shown && ! isNonFatal( this.shown ) ) ) {
 			return;
 		}
-		if ( ! shown ) {
-			setState( host, 'ready' );
+		if ( ! this.shown ) {
+			setState( this.host, 'ready' );
 		}
-		settle.resolve( map );
-		host.dispatchEvent(
+		this.settle.resolve( this.map );
+		this.host.dispatchEvent(
 			new view.CustomEvent( 'cairn:map-ready', {
 				bubbles: true,
-				detail: { map },
+				detail: { map: this.map },
 			} )
 		);
+	}
+
+	handle(): CairnMap {
+		// The handle's getter reads the live places.
+		const life = this;
+		return {
+			map: this.map,
+			ready: this.ready,
+			get places() {
+				return life.places;
+			},
+			destroy: () => {
+				if ( this.destroyed ) {
+					return;
+				}
+				this.stop();
+				this.destroyed = true;
+			},
+		};
+	}
+}
+
+/**
+ * The deadline is the style's: once it is there the map works, even while many markers are
+ * still being clustered (`load` waits for them too).
+ * @param life
+ * @param timeout
+ */
+function giveUpOnSlowStyle( life: MapLife, timeout: number ) {
+	const timer = window.setTimeout( () => life.fail( 'style' ), timeout );
+	life.map.once( 'style.load', () => window.clearTimeout( timer ) );
+	life.onStop( () => window.clearTimeout( timer ) );
+}
+
+/**
+ * Classic styles get their labels in the map's language each time a style loads.
+ * @param map
+ * @param language
+ */
+function localizeEachStyle( map: MapboxMap, language: MapLanguage ) {
+	map.on( 'style.load', () =>
+		localizeClassicStyle( map, language.tag, language.preferred )
+	);
+}
+
+/** mapbox-gl's error events, as the codes the map fails with (or none). */
+function reportMapErrors( life: MapLife ) {
+	life.map.on( 'error', ( event ) => {
+		const code = classify( event, life.loaded );
+		if ( code ) {
+			life.fail( code );
+		}
+	} );
+}
+
+/**
+ * The markers go on the map as soon as the style is there, while the base map's tiles load: the
+ * places worker reads the feed (usually already fetched by the loader: `options.markers`),
+ * clusters it and feeds the map's source. Resolves once they are first drawn.
+ * @param mapboxgl
+ * @param life
+ * @param config
+ * @param options
+ */
+function addPlacesOnceStyled(
+	mapboxgl: MapLib,
+	life: MapLife,
+	config: MapConfig,
+	options: CreateMapOptions
+): Promise< void > {
+	const prefetched = options.markers ?? Promise.resolve( null );
+	// A fetched feed is freed with the map.
+	prefetched.then( ( feed ) => {
+		if ( feed && life.removed ) {
+			feed.release();
+		} else if ( feed ) {
+			life.onStop( feed.release );
+		}
+	} );
+	const styled = new Promise< void >( ( resolve ) =>
+		life.map.once( 'style.load', () => resolve() )
+	);
+	// The places chunk downloads while the style does.
+	const setup = import(
+		/* webpackChunkName: "cairn-map-places" */ './places/setup'
+	);
+	return Promise.all( [ prefetched, styled, setup ] ).then(
+		( [ feed, , module ] ) =>
+			addPlaces( mapboxgl, life, config, options, feed, module ),
+		() => {
+			life.fail( 'markers' );
+		}
+	);
+}
+
+/**
+ * The markers layer, its popups and the places controller that feeds it; resolves once the
+ * places are first drawn.
+ * @param mapboxgl
+ * @param life
+ * @param config
+ * @param options
+ * @param feed
+ * @param setup
+ * @param setup.createPlacesClient
+ * @param setup.PlacesController
+ */
+function addPlaces(
+	mapboxgl: MapLib,
+	life: MapLife,
+	config: MapConfig,
+	options: CreateMapOptions,
+	feed: PrefetchedMarkers | null,
+	{
+		createPlacesClient,
+		PlacesController: Controller,
+	}: typeof import( './places/setup' )
+): Promise< void > {
+	if ( life.removed ) {
+		return Promise.resolve();
+	}
+	const { map, host } = life;
+	const popups = new PopupController( mapboxgl, map, config.markerUrl );
+	const client = createPlacesClient();
+	let drawn: () => void = () => undefined;
+	const drawing = new Promise< void >( ( resolve ) => {
+		drawn = resolve;
+	} );
+	life.onStop(
+		addMarkersLayer(
+			map,
+			{ type: 'FeatureCollection', features: [] },
+			{
+				cluster: config.cluster,
+				groupStyles: config.groupStyles,
+				onPointClick: ( id, lngLat ) => popups.open( id, lngLat ),
+				onImageError: () => life.fail( 'image-type' ),
+				onClusterClick: ( id, center ) =>
+					life.places?.expandCluster( id, center ),
+			}
+		)
+	);
+	let onLoaded = () => undefined as void;
+	const controller = new Controller( {
+		map,
+		host,
+		config,
+		client,
+		popups,
+		source: feed?.blob ?? config.markersUrl,
+		onError: () => life.fail( 'markers' ),
+		onLoaded: () => onLoaded(),
+		onFirstDraw: drawn,
+	} );
+	life.places = controller;
+	let unmount: ( () => void ) | undefined;
+	// The panel takes over the server's list once the places are known: while they load, and if
+	// the feed cannot be read, the server's list stays as it is.
+	onLoaded = () => {
+		if ( ! life.removed ) {
+			unmount = showPlaces( host, controller, options.onPlaces );
+		}
 	};
-	map.on( 'load', () => {
-		loaded = true;
-		// Ready means the markers are on the map too.
+	life.onStop( () => {
+		unmount?.();
+		popups.close();
+		controller.destroy();
+		client.terminate();
+	} );
+	return drawing;
+}
+
+/**
+ * The host's places panel, else the server-rendered list's entries as buttons that fly to their
+ * place. Returns what takes it away.
+ * @param host
+ * @param controller
+ * @param onPlaces
+ */
+function showPlaces(
+	host: HTMLElement,
+	controller: PlacesController,
+	onPlaces: CreateMapOptions[ 'onPlaces' ]
+): ( () => void ) | undefined {
+	const panel = onPlaces?.( controller );
+	return typeof panel === 'function'
+		? panel
+		: upgradeMarkerList( host, ( id ) => controller.choose( id ) );
+}
+
+/**
+ * Ready means the style is in (`load`) and the markers are on the map too.
+ * @param life
+ * @param view
+ * @param firstDraw
+ */
+function announceReadyAfterLoad(
+	life: MapLife,
+	view: typeof window,
+	firstDraw: Promise< void >
+) {
+	life.map.on( 'load', () => {
+		life.loaded = true;
 		firstDraw.then( () => {
-			if ( ! removed ) {
-				announceReady();
+			if ( ! life.removed ) {
+				life.announceReady( view );
 			}
 		} );
 	} );
+}
 
-	cleanups.push(
+/**
+ * The controls, our keyboard panning and, when asked, the view kept in the page address.
+ * @param mapboxgl
+ * @param life
+ * @param config
+ * @param view
+ */
+function addInteraction(
+	mapboxgl: MapLib,
+	life: MapLife,
+	config: MapConfig,
+	view: typeof window
+) {
+	const { map } = life;
+	life.onStop(
 		addControls( mapboxgl, map, config.controls, {
-			onLocate: ( position ) => places?.setOrigin( position ),
+			onLocate: ( position ) => life.places?.setOrigin( position ),
 		} )
 	);
-	cleanups.push( attachKeyboardPanning( map ) );
+	life.onStop( attachKeyboardPanning( map ) );
 	if ( config.hash ) {
-		cleanups.push( attachHashSync( map, view, config.hashName ) );
+		life.onStop( attachHashSync( map, view, config.hashName ) );
 	}
-
-	return {
-		map,
-		ready,
-		get places() {
-			return places;
-		},
-		destroy: () => {
-			if ( destroyed ) {
-				return;
-			}
-			stop();
-			destroyed = true;
-		},
-	};
 }

@@ -115,16 +115,43 @@ function iconId( slug: string ): string {
 
 const NOT_CLUSTER: FilterSpecification = [ '!', [ 'has', 'point_count' ] ];
 
+/** Whether the layer was taken off the map: late callbacks then do nothing. */
+interface LayerLife {
+	removed: boolean;
+}
+
 export function addMarkersLayer(
 	map: MapboxMap,
 	data: string | GeoJSON.FeatureCollection,
 	options: MarkersLayerOptions
 ): () => void {
-	const { cluster, onPointClick, onImageError, onClusterClick } = options;
 	const styles = options.groupStyles ?? [];
 	const font = labelFont( map );
-	let removed = false;
+	const life: LayerLife = { removed: false };
+	addMarkersSource( map, data, options );
+	addClusterLayers( map, font );
+	addPointsLayer( map, styles );
+	loadGroupIcons( map, styles, life, options.onImageError );
+	const stopListening = listenToClicks( map, options, life );
+	return () => {
+		life.removed = true;
+		stopListening();
+	};
+}
 
+/**
+ * The GeoJSON source: clustered by mapbox-gl, or holding clusters made elsewhere as they come.
+ * @param map
+ * @param data
+ * @param options
+ * @param options.cluster
+ * @param options.onClusterClick
+ */
+function addMarkersSource(
+	map: MapboxMap,
+	data: string | GeoJSON.FeatureCollection,
+	{ cluster, onClusterClick }: MarkersLayerOptions
+) {
 	map.addSource(
 		MARKERS_SOURCE,
 		onClusterClick
@@ -137,6 +164,14 @@ export function addMarkersLayer(
 					clusterMaxZoom: LIMITS.cluster.maxZoom,
 				}
 	);
+}
+
+/**
+ * Clusters as circles sized by their count, with the count on top.
+ * @param map
+ * @param font
+ */
+function addClusterLayers( map: MapboxMap, font: string[] | undefined ) {
 	map.addLayer( {
 		id: CLUSTERS_LAYER,
 		type: 'circle',
@@ -171,6 +206,14 @@ export function addMarkersLayer(
 		},
 		paint: { 'text-color': '#ffffff' },
 	} );
+}
+
+/**
+ * Single markers as circles in their first group's colour.
+ * @param map
+ * @param styles
+ */
+function addPointsLayer( map: MapboxMap, styles: GroupStyle[] ) {
 	map.addLayer( {
 		id: POINTS_LAYER,
 		type: 'circle',
@@ -191,67 +234,30 @@ export function addMarkersLayer(
 			'circle-stroke-width': 2,
 		},
 	} );
+}
 
-	// Icons: each group's image is loaded on its own; its markers switch over once it is there.
+/**
+ * Icons: each group's image is loaded on its own; its markers switch over once it is there. The
+ * first image that cannot be loaded is reported, once.
+ * @param map
+ * @param styles
+ * @param life
+ * @param onImageError
+ */
+function loadGroupIcons(
+	map: MapboxMap,
+	styles: GroupStyle[],
+	life: LayerLife,
+	onImageError: MarkersLayerOptions[ 'onImageError' ]
+) {
 	const shown: string[] = [];
-	const showIcons = () => {
-		if ( removed ) {
-			return;
-		}
-		const hidden = byFirstGroup(
-			shown.map( ( slug ): [ string, number ] => [ slug, 0 ] ),
-			1
-		);
-		// The circle stays, invisible and as large as the icon: it takes the clicks.
-		map.setPaintProperty( POINTS_LAYER, 'circle-opacity', hidden );
-		map.setPaintProperty( POINTS_LAYER, 'circle-stroke-opacity', hidden );
-		map.setPaintProperty(
-			POINTS_LAYER,
-			'circle-radius',
-			byFirstGroup(
-				shown.map( ( slug ): [ string, number ] => [
-					slug,
-					ICON_SIZE / 2,
-				] ),
-				POINT_RADIUS
-			)
-		);
-		const filter: FilterSpecification = [
-			'all',
-			NOT_CLUSTER,
-			[ 'any', ...shown.map( firstGroupIs ) ],
-		];
-		const image = byFirstGroup(
-			shown.map( ( slug ): [ string, string ] => [
-				slug,
-				iconId( slug ),
-			] ),
-			''
-		);
-		if ( map.getLayer( ICONS_LAYER ) ) {
-			map.setFilter( ICONS_LAYER, filter );
-			map.setLayoutProperty( ICONS_LAYER, 'icon-image', image );
-			return;
-		}
-		map.addLayer( {
-			id: ICONS_LAYER,
-			type: 'symbol',
-			source: MARKERS_SOURCE,
-			filter,
-			layout: {
-				'icon-image': image,
-				'icon-allow-overlap': true,
-				'icon-ignore-placement': true,
-			},
-		} );
-	};
 	let imageErrorReported = false;
 	for ( const style of styles ) {
 		if ( ! style.icon ) {
 			continue;
 		}
 		map.loadImage( style.icon, ( error, image ) => {
-			if ( removed ) {
+			if ( life.removed ) {
 				return;
 			}
 			if ( error || ! image ) {
@@ -271,11 +277,74 @@ export function addMarkersLayer(
 				} );
 			}
 			shown.push( style.slug );
-			showIcons();
+			drawIcons( map, shown );
 		} );
 	}
+}
 
-	const expandCluster = ( event: MapMouseEvent ) => {
+/**
+ * The icons layer for the groups whose icon is loaded; their circles stay, invisible and as large
+ * as the icon: they take the clicks.
+ * @param map
+ * @param shown
+ */
+function drawIcons( map: MapboxMap, shown: string[] ) {
+	const hidden = byFirstGroup(
+		shown.map( ( slug ): [ string, number ] => [ slug, 0 ] ),
+		1
+	);
+	map.setPaintProperty( POINTS_LAYER, 'circle-opacity', hidden );
+	map.setPaintProperty( POINTS_LAYER, 'circle-stroke-opacity', hidden );
+	map.setPaintProperty(
+		POINTS_LAYER,
+		'circle-radius',
+		byFirstGroup(
+			shown.map( ( slug ): [ string, number ] => [
+				slug,
+				ICON_SIZE / 2,
+			] ),
+			POINT_RADIUS
+		)
+	);
+	const filter: FilterSpecification = [
+		'all',
+		NOT_CLUSTER,
+		[ 'any', ...shown.map( firstGroupIs ) ],
+	];
+	const image = byFirstGroup(
+		shown.map( ( slug ): [ string, string ] => [ slug, iconId( slug ) ] ),
+		''
+	);
+	if ( map.getLayer( ICONS_LAYER ) ) {
+		map.setFilter( ICONS_LAYER, filter );
+		map.setLayoutProperty( ICONS_LAYER, 'icon-image', image );
+		return;
+	}
+	map.addLayer( {
+		id: ICONS_LAYER,
+		type: 'symbol',
+		source: MARKERS_SOURCE,
+		filter,
+		layout: {
+			'icon-image': image,
+			'icon-allow-overlap': true,
+			'icon-ignore-placement': true,
+		},
+	} );
+}
+
+/**
+ * A cluster's click: its expansion asked of whoever makes the clusters, else mapbox-gl's own.
+ * @param map
+ * @param onClusterClick
+ * @param life
+ */
+function clusterClick(
+	map: MapboxMap,
+	onClusterClick: MarkersLayerOptions[ 'onClusterClick' ],
+	life: LayerLife
+) {
+	return ( event: MapMouseEvent ) => {
 		const feature = event.features?.[ 0 ];
 		const clusterId = feature?.properties?.cluster_id;
 		const source = map.getSource< GeoJSONSource >( MARKERS_SOURCE );
@@ -293,7 +362,7 @@ export function addMarkersLayer(
 			return;
 		}
 		source.getClusterExpansionZoom( clusterId, ( error, zoom ) => {
-			if ( removed || error || typeof zoom !== 'number' ) {
+			if ( life.removed || error || typeof zoom !== 'number' ) {
 				return;
 			}
 			const geometry = feature.geometry;
@@ -305,7 +374,14 @@ export function addMarkersLayer(
 			}
 		} );
 	};
-	const openPoint = ( event: MapMouseEvent ) => {
+}
+
+/**
+ * A marker's click: its id and position to `onPointClick`.
+ * @param onPointClick
+ */
+function pointClick( onPointClick: MarkersLayerOptions[ 'onPointClick' ] ) {
+	return ( event: MapMouseEvent ) => {
 		const feature = event.features?.[ 0 ];
 		const id = Number( feature?.id );
 		if ( onPointClick && feature && Number.isInteger( id ) && id > 0 ) {
@@ -315,6 +391,21 @@ export function addMarkersLayer(
 			onPointClick( id, { lng, lat } );
 		}
 	};
+}
+
+/**
+ * Clicks on clusters and markers, and the pointer over them. Returns what stops listening.
+ * @param map
+ * @param options
+ * @param life
+ */
+function listenToClicks(
+	map: MapboxMap,
+	options: MarkersLayerOptions,
+	life: LayerLife
+): () => void {
+	const expandCluster = clusterClick( map, options.onClusterClick, life );
+	const openPoint = pointClick( options.onPointClick );
 	const pointer = () => {
 		map.getCanvas().style.cursor = 'pointer';
 	};
@@ -328,7 +419,6 @@ export function addMarkersLayer(
 		map.on( 'mouseleave', layer, noPointer );
 	}
 	return () => {
-		removed = true;
 		map.off( 'click', CLUSTERS_LAYER, expandCluster );
 		map.off( 'click', POINTS_LAYER, openPoint );
 		for ( const layer of [ CLUSTERS_LAYER, POINTS_LAYER ] ) {
