@@ -9,6 +9,7 @@
  * License:           GPL-2.0-or-later
  * License URI:       https://www.gnu.org/licenses/gpl-2.0.html
  * Text Domain:       cairn-maps
+ * Domain Path:       /languages
  *
  * @package Cairn\Maps
  */

@@ -14,6 +14,7 @@ use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Blocks\View_Script;
+use Cairn\Maps\I18n\Script_Translations;
 use Cairn\Maps\Markers\Admin_Columns;
 use Cairn\Maps\Markers\Feed_Cache;
 use Cairn\Maps\Markers\Geojson_Feed;
@@ -99,6 +100,7 @@ final class Plugin {
 			'import_export_page' => new Import_Export_Page( $marker_import ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),
 			'view_script'        => new View_Script(),
+			'translations'       => new Script_Translations(),
 		);
 		// The maps of a post over REST: each map's configuration comes from the block itself.
 		$this->parts['patterns_version'] = new Patterns_Version();

@@ -73,7 +73,6 @@ class Marker_Editor {
 			true
 		);
 		wp_add_inline_script( self::SCRIPT_HANDLE, $this->editor_data->inline_script(), 'before' );
-		wp_set_script_translations( self::SCRIPT_HANDLE, 'cairn-maps', CAIRN_MAPS_DIR . 'languages' );
 		if ( is_readable( CAIRN_MAPS_DIR . 'build/markers/index.css' ) ) {
 			wp_enqueue_style(
 				self::SCRIPT_HANDLE,

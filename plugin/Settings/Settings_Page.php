@@ -114,7 +114,6 @@ class Settings_Page {
 			'window.cairnMapsSettingsPage = ' . wp_json_encode( $this->script_data(), JSON_HEX_TAG | JSON_HEX_AMP ) . ';',
 			'before'
 		);
-		wp_set_script_translations( self::SCRIPT_HANDLE, 'cairn-maps', CAIRN_MAPS_DIR . 'languages' );
 		wp_enqueue_style( 'wp-components' );
 		if ( is_readable( CAIRN_MAPS_DIR . 'build/settings/index.css' ) ) {
 			wp_enqueue_style(
