@@ -230,7 +230,7 @@ final class Upgrader {
 	 */
 	private function pending_steps( string $from ): array {
 		$versions = array_keys( $this->steps );
-		usort( $versions, 'version_compare' );
+		usort( $versions, static fn( string $a, string $b ): int => version_compare( $a, $b ) );
 		$pending = array();
 		foreach ( $versions as $version ) {
 			if ( version_compare( $version, $from, '>' ) && version_compare( $version, $this->code_version, '<=' ) ) {
