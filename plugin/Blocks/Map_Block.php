@@ -193,7 +193,7 @@ class Map_Block {
 	public static function defaults( ?\WP_Block_Type $type = null ): array {
 		$type     = $type ?? \WP_Block_Type_Registry::get_instance()->get_registered( 'cairn/map' );
 		$defaults = array();
-		foreach ( $type ? $type->attributes : array() as $name => $schema ) {
+		foreach ( $type->attributes ?? array() as $name => $schema ) {
 			$defaults[ $name ] = $schema['default'] ?? null;
 		}
 		return $defaults;

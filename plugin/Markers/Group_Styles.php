@@ -252,9 +252,9 @@ class Group_Styles {
 	 * core's terms controller writes anything (it stores the term before its meta, and answers a
 	 * refused meta value with a 500).
 	 *
-	 * @param mixed           $result  A response to use instead of the controller's, or null.
-	 * @param WP_REST_Request $request The request.
-	 * @param string          $route   The matched route.
+	 * @param mixed  $result  A response to use instead of the controller's, or null.
+	 * @param mixed  $request The request (a WP_REST_Request from core; anything else is ignored).
+	 * @param string $route   The matched route.
 	 * @return mixed
 	 */
 	public function validate_rest_write( $result, $request, $route = '' ) {
@@ -327,7 +327,7 @@ class Group_Styles {
 				'hide_empty' => false,
 				'fields'     => 'ids',
 				'meta_key'   => self::META_ICON, // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_key -- runs only when an image is deleted.
-				'meta_value' => (int) $attachment_id, // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_value -- as above.
+				'meta_value' => (string) (int) $attachment_id, // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_value -- as above.
 			)
 		);
 		foreach ( is_array( $terms ) ? $terms : array() as $term_id ) {
@@ -368,6 +368,11 @@ class Group_Styles {
 	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
 	 */
 	private function read_styles(): array {
+		/**
+		 * Checked term by term below: the get_terms filter may return anything.
+		 *
+		 * @var mixed $terms
+		 */
 		$terms = get_terms(
 			array(
 				'taxonomy'               => Post_Type::TAXONOMY,
@@ -460,7 +465,7 @@ class Group_Styles {
 	/**
 	 * Fields on the "Edit Marker Group" form.
 	 *
-	 * @param WP_Term $term The group.
+	 * @param mixed $term The group (a WP_Term from core; anything else prints nothing).
 	 */
 	public function render_edit_fields( $term ): void {
 		if ( ! $term instanceof WP_Term ) {
@@ -508,8 +513,10 @@ class Group_Styles {
 		if ( $add_label ) {
 			printf( '<label for="cairn-maps-icon">%s</label>', esc_html__( 'Marker icon', 'cairn-maps' ) );
 		}
+		// The stubs, after core's docblock, type post_mime_type as a string; WP_Query hands it to
+		// wp_post_mime_type_where(), which takes a list as well.
 		$images = get_posts(
-			array(
+			array( // @phpstan-ignore argument.type (post_mime_type may be a list)
 				'post_type'              => 'attachment',
 				'post_status'            => 'inherit',
 				'post_mime_type'         => self::ICON_MIME_TYPES,
@@ -650,7 +657,7 @@ class Group_Styles {
 	/**
 	 * A "Looks" column on the group list.
 	 *
-	 * @param array<string, string> $columns Columns.
+	 * @param mixed $columns Columns (an array of labels by key, unless another filter broke it).
 	 * @return array<string, string>
 	 */
 	public function columns( $columns ): array {

@@ -133,7 +133,8 @@ class Settings {
 	 *
 	 * @param mixed                $response Result so far: null, or a WP_Error from the schema check.
 	 * @param array<string, mixed> $handler  The matched route handler.
-	 * @param WP_REST_Request      $request  The request.
+	 * @param mixed                $request  The request (a WP_REST_Request from core; anything else
+	 *                                       is let through unchanged).
 	 * @return mixed The unchanged result, or a WP_Error.
 	 */
 	public function refuse_invalid_settings( $response, $handler, $request ) {

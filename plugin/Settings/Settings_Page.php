@@ -141,7 +141,7 @@ class Settings_Page {
 	/**
 	 * Adds a "Settings" link beside "Deactivate" on the Plugins screen.
 	 *
-	 * @param array<string|int, string> $links Action links.
+	 * @param mixed $links Action links (an array, unless another filter broke it).
 	 * @return array<string|int, string>
 	 */
 	public function add_action_link( $links ): array {
