@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * Gathers bench/api/measure.mjs results into one table with the targets of issue 3 (the feed) and
- * issue 10 (the maps of a post), prints it and writes bench/results/api-<date>.json and
- * bench/results/api-latest.json.
+ * issue 10 (the maps of a post), prints it, writes bench/results/api-latest.json and appends the
+ * run's headline numbers to bench/results/history.jsonl (../history.mjs).
  *
  *   node bench/api/report.mjs --dir RUN_DIR --sizes 1000,10000,100000 --results bench/results
  *
  * BENCH_NO_RESULTS=1 prints only. BENCH_STRICT=1 exits 1 when a target fails. With BENCH_ONLY (a
- * partial run) the results go to api-<date>-only-<what>.json and api-latest.json is left alone.
+ * partial run) the result goes to api-only-<what>-latest.json (its history row says `only`) and
+ * api-latest.json is left alone.
  *
  * "Today's numbers" for the flood's target (issue 12) are those of the previous api-latest.json,
  * read before it is replaced.
@@ -15,6 +16,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { HISTORY_FILE, apiNumbers, historyRow, parseLoadAverage, recordRun } from '../history.mjs';
 
 const args = Object.fromEntries(
 	process.argv.slice( 2 ).reduce( ( pairs, arg, i, all ) => {
@@ -341,14 +344,23 @@ const result = {
 	table: out.join( '\n' ),
 };
 if ( '1' !== process.env.BENCH_NO_RESULTS ) {
-	fs.mkdirSync( args.results, { recursive: true } );
-	const stamp = date.replace( /[:]/g, '' ).replace( /\.\d+Z$/, 'Z' );
-	const file = path.join( args.results, `api-${ stamp }${ ONLY ? `-only-${ ONLY.replace( /[^a-z0-9]+/gi, '-' ) }` : '' }.json` );
-	fs.writeFileSync( file, JSON.stringify( result, null, '\t' ) + '\n' );
-	if ( ! ONLY ) {
-		fs.writeFileSync( path.join( args.results, 'api-latest.json' ), JSON.stringify( result, null, '\t' ) + '\n' );
-	}
-	console.log( `\nwrote ${ path.relative( process.cwd(), file ) }${ ONLY ? ' (a partial run: api-latest.json unchanged)' : ' and bench/results/api-latest.json' }` );
+	// A partial run keeps api-latest.json a full one (the flood's target reads it).
+	const latest = ONLY ? `api-only-${ ONLY.replace( /[^a-z0-9]+/gi, '-' ) }-latest.json` : 'api-latest.json';
+	recordRun(
+		args.results,
+		latest,
+		result,
+		historyRow( {
+			benchmark: 'api',
+			date,
+			commit,
+			dirty,
+			loadAverage: parseLoadAverage( environment.load_average_before ),
+			only: ONLY || null,
+			numbers: apiNumbers( result ),
+		} )
+	);
+	console.log( `\nwrote bench/results/${ latest } and a row in bench/results/${ HISTORY_FILE }` );
 }
 if ( '1' === process.env.BENCH_STRICT && targets.some( ( t ) => ! t.pass ) ) {
 	process.exitCode = 1;

@@ -16,8 +16,8 @@
 #     (`cairn_maps_markers_changed`), then bench/api/measure.mjs (cold / warm / 304 / bytes /
 #     memory for ours; one page and all pages for core; the maps of a page with three map blocks,
 #     /cairn/v1/posts/<id>/maps, beside core's /wp/v2/pages/<id> and the feed's 304);
-#  6. bench/api/report.mjs prints the table and target checks, and writes
-#     bench/results/api-<date>.json and bench/results/api-latest.json.
+#  6. bench/api/report.mjs prints the table and target checks, writes
+#     bench/results/api-latest.json and appends a row to bench/results/history.jsonl.
 #
 # Environment:
 #   BENCH_SIZES=1000,10000,100000   marker counts (cumulative seeding, ascending)
@@ -35,7 +35,7 @@
 #   BENCH_HOLD=s                     keep the servers up s seconds after measuring (to poke at them)
 #   BENCH_FLOOD_REQUESTS=200         random group/include/bbox requests of the flood (issue 12)
 #   BENCH_ONLY=flood                 only the warm 200 and the flood (a quick check of that scenario;
-#                                    writes api-<date>-only-flood.json, never api-latest.json)
+#                                    writes api-only-flood-latest.json, never api-latest.json)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -4,8 +4,8 @@
  *
  * Builds the plugin if build/ is missing, runs bench/front/front.bench.ts through Playwright
  * (its own config: no WordPress, the e2e suite's offline maps service and browser), then prints
- * a side-by-side table, checks the targets and writes bench/results/front-<date>.json and
- * front-latest.json. The whole run is capped (CAIRN_BENCH_TIMEOUT seconds, default 1200).
+ * a side-by-side table, checks the targets, writes bench/results/front-latest.json and appends
+ * the run's headline numbers to bench/results/history.jsonl (../history.mjs). The whole run is capped (CAIRN_BENCH_TIMEOUT seconds, default 1200).
  *
  * Environment: CAIRN_BENCH_SIZES (default 0,1000,10000,100000), CAIRN_BENCH_RUNS (3),
  * CAIRN_BENCH_BASELINE_CAP (ms, 60000), CHROMIUM_PATH.
@@ -14,6 +14,15 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import {
+	HISTORY_FILE,
+	frontNumbers,
+	gitState,
+	historyRow,
+	loadAverage,
+	recordRun,
+} from '../history.mjs';
 
 const ROOT = path.resolve(
 	path.dirname( fileURLToPath( import.meta.url ) ),
@@ -482,6 +491,9 @@ function placesReport( raw ) {
 	return { lines, checks };
 }
 
+// What the run measures, noted before the build and the browser add their own load.
+const loadAtStart = loadAverage();
+const git = gitState( ROOT );
 ensureBuild();
 const { raw, status } = runPlaywright();
 const checks = report( raw );
@@ -502,14 +514,27 @@ if ( places.checks.length ) {
 	);
 	checks.push( ...places.checks );
 }
-const stamp = raw.date.replace( /:/g, '' ).replace( /\.\d+Z$/, 'Z' );
-const output = { ...raw, targets: checks, playwrightStatus: status };
-fs.mkdirSync( RESULTS, { recursive: true } );
-for ( const name of [ `front-${ stamp }.json`, 'front-latest.json' ] ) {
-	fs.writeFileSync(
-		path.join( RESULTS, name ),
-		JSON.stringify( output, null, '\t' ) + '\n'
-	);
-}
-log( `results: bench/results/front-${ stamp }.json (and front-latest.json)` );
+const output = {
+	...raw,
+	commit: git.commit,
+	dirty: git.dirty,
+	targets: checks,
+	playwrightStatus: status,
+};
+recordRun(
+	RESULTS,
+	'front-latest.json',
+	output,
+	historyRow( {
+		benchmark: 'front',
+		date: raw.date,
+		commit: git.commit,
+		dirty: git.dirty,
+		loadAverage: raw.loadAverageBefore ?? loadAtStart,
+		numbers: frontNumbers( output ),
+	} )
+);
+log(
+	`results: bench/results/front-latest.json, a row in bench/results/${ HISTORY_FILE }`
+);
 process.exit( status === 0 ? 0 : 1 );

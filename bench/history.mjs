@@ -1,0 +1,191 @@
+/**
+ * Benchmark results as data: each run replaces `bench/results/<name>-latest.json` (the whole
+ * result, for the READMEs and the next run's comparisons) and appends one row to
+ * `bench/results/history.jsonl` (the date, the machine's load at the start, the commit and the
+ * headline numbers), so the history of a number is one file to read, not one file per run.
+ *
+ * A history row: `{ benchmark, date, commit, dirty, load_average_start: [1, 5, 15 min],
+ * only, numbers }`. `numbers` holds, per marker count, the medians and p95s each benchmark's
+ * README puts in its tables, plus `targets_failed` (ids or labels of the targets not met).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const HISTORY_FILE = 'history.jsonl';
+
+/**
+ * The machine's load averages (1, 5, 15 minutes), rounded to hundredths; null where the system
+ * has none (Windows answers zeros).
+ */
+export function loadAverage() {
+	const load = os.loadavg();
+	return load.every( ( value ) => value === 0 )
+		? null
+		: load.map( ( value ) => Math.round( value * 100 ) / 100 );
+}
+
+/**
+ * `"0.26 2.20 3.54"` (as /proc/loadavg and the API bench write it) or a list, as numbers.
+ * @param {string|number[]|null|undefined} value
+ */
+export function parseLoadAverage( value ) {
+	if ( Array.isArray( value ) ) {
+		return value.map( Number );
+	}
+	if ( typeof value !== 'string' || value.trim() === '' ) {
+		return null;
+	}
+	const numbers = value.trim().split( /\s+/ ).slice( 0, 3 ).map( Number );
+	return numbers.every( Number.isFinite ) ? numbers : null;
+}
+
+/**
+ * The checked-out commit (short hash) and whether tracked files differ from it; nulls outside git.
+ * @param {string} root The repository.
+ */
+export function gitState( root ) {
+	const git = ( ...args ) =>
+		execFileSync( 'git', args, {
+			cwd: root,
+			encoding: 'utf8',
+			stdio: [ 'ignore', 'pipe', 'ignore' ],
+		} ).trim();
+	try {
+		return {
+			commit: git( 'rev-parse', '--short', 'HEAD' ),
+			dirty: git( 'status', '--porcelain', '--untracked-files=no' ) !== '',
+		};
+	} catch {
+		return { commit: null, dirty: null };
+	}
+}
+
+const failedTargets = ( targets = [] ) =>
+	targets
+		.filter( ( target ) => target.pass === false )
+		.map( ( target ) => target.id ?? target.target ?? target.label );
+
+/** `{ [size]: value }` for the sizes that have the value. */
+const bySize = ( entries ) =>
+	Object.fromEntries(
+		entries.filter( ( [ , value ] ) => value !== undefined && value !== null )
+	);
+
+/**
+ * The headline numbers of a `bench:front` result (bench/front/README.md): per size, the first
+ * clusters (ours, median ms) and the baseline's time, the places panel's medians, then the loader
+ * bytes and the calibration.
+ * @param {Object} result What run.mjs writes to front-latest.json.
+ */
+export function frontNumbers( result ) {
+	const sizes = Object.entries( result.sizes ?? {} );
+	const places = ( what ) =>
+		bySize(
+			sizes.map( ( [ size, entry ] ) => [
+				size,
+				entry.places && ! entry.places.skipped
+					? entry.places[ what ]?.median
+					: undefined,
+			] )
+		);
+	return {
+		first_clusters_ms: bySize(
+			sizes.map( ( [ size, entry ] ) => [ size, entry.ours?.done ] )
+		),
+		baseline_ms: bySize(
+			sizes.map( ( [ size, entry ] ) => [
+				size,
+				entry.baseline?.capped ? 'capped' : entry.baseline?.done,
+			] )
+		),
+		long_tasks_ms: bySize(
+			sizes.map( ( [ size, entry ] ) => [ size, entry.ours?.longTasks ] )
+		),
+		search_ms: places( 'search' ),
+		toggle_ms: places( 'toggle' ),
+		move_ms: places( 'move' ),
+		loader_js_bytes: result.bytes?.pluginJsBeforeVisible ?? null,
+		calibration_ms: result.calibration?.superclusterLoad100kMs ?? null,
+		targets_failed: failedTargets( result.targets ),
+	};
+}
+
+/**
+ * The headline numbers of a `bench:api` result (bench/api/README.md), per marker count: the
+ * feed's cold, warm and 304 p95, core's one page p95, a post's maps warm p95, and for a flood run
+ * real visitors' warm p95 after it.
+ * @param {Object} result What report.mjs writes to api-latest.json.
+ */
+export function apiNumbers( result ) {
+	const sizes = ( result.sizes ?? [] ).map( ( entry ) => [
+		String( entry.markers ),
+		entry,
+	] );
+	const p95 = ( pick ) =>
+		bySize( sizes.map( ( [ size, entry ] ) => [ size, pick( entry ) ] ) );
+	return {
+		cold_p95_ms: p95( ( entry ) => entry.ours?.cold?.p95_ms ),
+		warm_p95_ms: p95( ( entry ) => entry.ours?.warm?.p95_ms ),
+		not_modified_p95_ms: p95(
+			( entry ) => entry.ours?.not_modified?.p95_ms
+		),
+		core_page_p95_ms: p95( ( entry ) => entry.core?.page?.p95_ms ),
+		maps_warm_p95_ms: p95( ( entry ) => entry.maps?.warm?.p95_ms ),
+		flood_real_after_warm_p95_ms: p95(
+			( entry ) => entry.flood?.real_after?.whole?.p95_ms
+		),
+		targets_failed: failedTargets( result.targets ),
+	};
+}
+
+/**
+ * One history row.
+ * @param {Object}        row
+ * @param {string}        row.benchmark   `front` or `api`.
+ * @param {string}        row.date        ISO date of the run.
+ * @param {string|null}   row.commit      Short hash the run measured.
+ * @param {boolean|null}  [row.dirty]     Tracked files differed from the commit.
+ * @param {number[]|null} row.loadAverage Load averages when the run started.
+ * @param {string|null}   [row.only]      A partial run: what it measured.
+ * @param {Object}        row.numbers     The headline numbers.
+ */
+export function historyRow( {
+	benchmark,
+	date,
+	commit,
+	dirty = null,
+	loadAverage: load,
+	only = null,
+	numbers,
+} ) {
+	return {
+		benchmark,
+		date,
+		commit,
+		dirty,
+		load_average_start: load,
+		only,
+		numbers,
+	};
+}
+
+/**
+ * Writes a run: `<latest>` (the whole result) and one row appended to history.jsonl.
+ * @param {string} dir    bench/results.
+ * @param {string} latest The latest file's name, e.g. `front-latest.json`.
+ * @param {Object} result The whole result.
+ * @param {Object} row    Its history row (historyRow()).
+ */
+export function recordRun( dir, latest, result, row ) {
+	fs.mkdirSync( dir, { recursive: true } );
+	fs.writeFileSync(
+		path.join( dir, latest ),
+		JSON.stringify( result, null, '\t' ) + '\n'
+	);
+	fs.appendFileSync(
+		path.join( dir, HISTORY_FILE ),
+		JSON.stringify( row ) + '\n'
+	);
+}
