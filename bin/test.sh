@@ -34,6 +34,7 @@ suite "types (tsc)" npm run --silent typecheck
 suite "lint js" npm run --silent lint:js
 suite "lint css" npm run --silent lint:css
 suite "lint php (phpcs)" npm run --silent lint:php
+suite "static analysis (phpstan)" npm run --silent lint:phpstan
 suite "unit (jest)" npm run --silent test:unit
 suite "php integration (phpunit, mariadb)" npm run --silent test:php
 suite "end-to-end (playwright, chromium)" npm run --silent test:e2e
