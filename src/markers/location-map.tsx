@@ -8,7 +8,7 @@ import type { MapMouseEvent, Marker as MapboxMarker } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import { useCairnMap } from '../components/use-cairn-map';
+import { useCairnMap } from '../shared/use-cairn-map';
 import type { LngLat } from '../../packages/map/src/types';
 
 export interface LocationMapProps {

@@ -4,8 +4,8 @@
 import apiFetch from '@wordpress/api-fetch';
 import { __ } from '@wordpress/i18n';
 
-import { parseSiteDefaults } from './defaults';
-import type { SiteDefaults } from './defaults';
+import { parseSiteDefaults } from '../shared/defaults';
+import type { SiteDefaults } from '../shared/defaults';
 
 export interface PluginSettings {
 	accessToken: string;

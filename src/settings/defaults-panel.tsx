@@ -9,10 +9,10 @@ import {
 } from '@wordpress/components';
 import { __ } from '@wordpress/i18n';
 
-import { styleError } from '../blocks/map/validation';
-import { ControlsToggles, StyleField } from '../components/map-fields';
+import { ControlsToggles, StyleField } from '../shared/map-fields';
+import type { SiteDefaults } from '../shared/defaults';
+import { styleError } from '../shared/style-url';
 import { languageOptions } from '../../packages/map/src/languages';
-import type { SiteDefaults } from './defaults';
 
 export interface DefaultsPanelProps {
 	value: SiteDefaults;

@@ -7,6 +7,7 @@ import { useEffect, useState } from '@wordpress/element';
 import type { FormEvent } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
 
+import { tokenVerdict } from '../shared/token-messages';
 import { checkToken } from '../../packages/map/src/token';
 import {
 	fetchPluginSettings,
@@ -19,7 +20,6 @@ import { DefaultsPanel, defaultsError } from './defaults-panel';
 import { OriginsPanel, originsError } from './origins-panel';
 import type { PageData } from './page-data';
 import { PrivacyPanel } from './privacy-panel';
-import { tokenVerdict } from './token-messages';
 import { TokenPanel } from './token-panel';
 
 interface ScreenNotice {

@@ -4,8 +4,8 @@
 import { Card, CardBody, CardHeader, Notice } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
 
+import { TokenField } from '../shared/token-field';
 import type { PageData } from './page-data';
-import { TokenField } from './token-field';
 
 export interface TokenPanelProps {
 	value: string;

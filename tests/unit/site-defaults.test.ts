@@ -10,10 +10,7 @@ import {
 	getSiteDefaults,
 	registerSiteDefaultsVariation,
 } from '../../src/blocks/map/site-defaults';
-import {
-	BUILTIN_DEFAULTS,
-	parseSiteDefaults,
-} from '../../src/settings/defaults';
+import { BUILTIN_DEFAULTS, parseSiteDefaults } from '../../src/shared/defaults';
 
 // The real @wordpress/blocks pulls ES-only packages this Jest setup does not transform; the
 // editor's own inserter behaviour (a default variation replaces the block's item) is WordPress's.

@@ -6,7 +6,7 @@ import { TextDecoder as NodeTextDecoder } from 'node:util';
 
 import table from '../fixtures/tokens.json';
 import { checkToken } from '../../packages/map/src/token';
-import { tokenVerdict } from '../../src/settings/token-messages';
+import { tokenVerdict } from '../../src/shared/token-messages';
 
 // jsdom, Jest's stand-in browser, lacks TextDecoder; every browser the plugin supports has it.
 if ( typeof globalThis.TextDecoder === 'undefined' ) {

@@ -7,9 +7,9 @@ import {
 	languagesFromTokens,
 	parseNumberIn,
 	roundTo,
-	styleError,
 	zoomRangeError,
 } from '../../src/blocks/map/validation';
+import { styleError } from '../../src/shared/style-url';
 import { isValidStyleUrl } from '../../packages/map/src/config';
 import { languageOptions } from '../../packages/map/src/languages';
 import { LIMITS } from '../../packages/map/src/limits';

@@ -19,7 +19,7 @@ import { useSelect } from '@wordpress/data';
 import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import { ControlsToggles, StyleField } from '../../components/map-fields';
+import { ControlsToggles, StyleField } from '../../shared/map-fields';
 import { languageOptions } from '../../../packages/map/src/languages';
 import type { MarkerSource } from '../../../packages/map/src/types';
 import { getEditorData } from './editor-data';

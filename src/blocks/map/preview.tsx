@@ -10,7 +10,7 @@ import type { Map as MapboxMap } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import { useCairnMap } from '../../components/use-cairn-map';
+import { useCairnMap } from '../../shared/use-cairn-map';
 import type { GroupStyle } from '../../../packages/map/src/types';
 import type { MapBlockAttributes } from './types';
 

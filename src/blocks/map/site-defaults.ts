@@ -11,8 +11,8 @@
 import { getBlockType, registerBlockVariation } from '@wordpress/blocks';
 import type { BlockVariation } from '@wordpress/blocks';
 
-import { BUILTIN_DEFAULTS, parseSiteDefaults } from '../../settings/defaults';
-import type { SiteDefaults } from '../../settings/defaults';
+import { BUILTIN_DEFAULTS, parseSiteDefaults } from '../../shared/defaults';
+import type { SiteDefaults } from '../../shared/defaults';
 import type { MapBlockAttributes } from './types';
 
 export const SITE_DEFAULTS_VARIATION = 'cairn-site-defaults';

@@ -13,7 +13,7 @@ import { __, sprintf } from '@wordpress/i18n';
 
 import { checkToken } from '../../../packages/map/src/token';
 import { requestErrorMessage, savePluginSettings } from '../../settings/api';
-import { TokenField } from '../../settings/token-field';
+import { TokenField } from '../../shared/token-field';
 import { getEditorData } from './editor-data';
 
 export type TokenStatusCode =

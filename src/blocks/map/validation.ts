@@ -1,12 +1,9 @@
 /**
  * Editor-side checks of values an editor types, with the messages shown next to the fields.
  */
-import { __, sprintf } from '@wordpress/i18n';
+import { __ } from '@wordpress/i18n';
 
-import {
-	LANGUAGE_PATTERN,
-	isValidStyleUrl,
-} from '../../../packages/map/src/config';
+import { LANGUAGE_PATTERN } from '../../../packages/map/src/config';
 import type { LanguageOption } from '../../../packages/map/src/languages';
 import { LIMITS } from '../../../packages/map/src/limits';
 
@@ -17,33 +14,6 @@ export function heightError( value: string ): string {
 	return HEIGHT_PATTERN.test( value )
 		? ''
 		: __( 'Use a CSS length such as 480px, 30rem or 60vh.', 'cairn-maps' );
-}
-
-/**
- * Why a style URL cannot be used, or ''.
- *
- * @param value A style URL.
- * @param hosts The hosts an https style may be on (a block's style); none for any https host (the
- *              site owner's default style).
- */
-export function styleError( value: string, hosts?: readonly string[] ): string {
-	if ( isValidStyleUrl( value, hosts ) ) {
-		return '';
-	}
-	if ( hosts && isValidStyleUrl( value ) ) {
-		return sprintf(
-			/* translators: %s: the hosts allowed, comma-separated. */
-			__(
-				'Styles on other hosts than %s are not allowed on this site: visitors’ browsers would contact that host. Use a Mapbox style, or ask the site owner to allow the host.',
-				'cairn-maps'
-			),
-			hosts.join( ', ' )
-		);
-	}
-	return __(
-		'Use a Mapbox style URL (mapbox://styles/owner/style) or an https:// address of a style JSON.',
-		'cairn-maps'
-	);
 }
 
 /**

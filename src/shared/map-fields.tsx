@@ -10,7 +10,7 @@ import {
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import { styleError } from '../blocks/map/validation';
+import { styleError } from './style-url';
 import { CUSTOM_STYLE, styleOptions } from '../../packages/map/src/styles';
 import type { ControlsConfig } from '../../packages/map/src/types';
 
