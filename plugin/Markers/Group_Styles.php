@@ -479,9 +479,8 @@ class Group_Styles {
 		$this->render_color_input( is_wp_error( $color ) ? '' : $color, false );
 		printf( '</td></tr><tr class="form-field term-cairn-icon-wrap"><th scope="row"><label for="cairn-maps-icon">%s</label></th><td>', esc_html__( 'Marker icon', 'cairn-maps' ) );
 		$this->render_icon_select( $icon, false );
-		$url = self::icon_url( $icon );
-		if ( '' !== $url ) {
-			printf( '<p><img src="%1$s" alt="" width="32" height="32" style="object-fit:contain" /></p>', esc_url( $url ) );
+		if ( $icon > 0 && self::is_icon_image( $icon ) ) {
+			printf( '<p>%s</p>', wp_get_attachment_image( $icon, array( 32, 32 ), false, array( 'alt' => '' ) ) );
 		}
 		echo '</td></tr>';
 	}
@@ -678,7 +677,7 @@ class Group_Styles {
 			return (string) $content;
 		}
 		$color = self::check_color( get_term_meta( (int) $term_id, self::META_COLOR, true ) );
-		$icon  = self::icon_url( (int) get_term_meta( (int) $term_id, self::META_ICON, true ) );
+		$icon  = (int) get_term_meta( (int) $term_id, self::META_ICON, true );
 		$html  = '';
 		if ( ! is_wp_error( $color ) && '' !== $color ) {
 			$html .= sprintf(
@@ -687,8 +686,16 @@ class Group_Styles {
 				esc_html( $color )
 			);
 		}
-		if ( '' !== $icon ) {
-			$html .= sprintf( '<img src="%1$s" alt="%2$s" width="20" height="20" style="vertical-align:middle;object-fit:contain" />', esc_url( $icon ), esc_attr__( 'Icon', 'cairn-maps' ) );
+		if ( $icon > 0 && self::is_icon_image( $icon ) ) {
+			$html .= wp_get_attachment_image(
+				$icon,
+				array( 20, 20 ),
+				false,
+				array(
+					'alt'   => __( 'Icon', 'cairn-maps' ),
+					'style' => 'vertical-align:middle',
+				)
+			);
 		}
 		return '' !== $html ? $html : '—';
 	}

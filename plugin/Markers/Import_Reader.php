@@ -126,11 +126,11 @@ final class Import_Reader {
 			}
 		}
 
-		$stream = fopen( 'php://temp', 'r+' ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fopen -- an in-memory stream for fgetcsv.
+		$stream = fopen( 'php://temp', 'r+' ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fopen, WordPress.WP.AlternativeFunctions.file_system_operations_fopen -- an in-memory stream for fgetcsv, not a file.
 		if ( false === $stream ) {
 			return new WP_Error( 'cairn_maps_import_unreadable', __( 'The file could not be read.', 'cairn-maps' ), array( 'status' => 500 ) );
 		}
-		fwrite( $stream, $content ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
+		fwrite( $stream, $content ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite, WordPress.WP.AlternativeFunctions.file_system_operations_fwrite -- as above.
 		rewind( $stream );
 
 		$line    = 1;
@@ -145,7 +145,7 @@ final class Import_Reader {
 		$columns  = is_array( $header ) ? self::columns( $header ) : null;
 		$required = array( 'title', 'lat', 'lng' );
 		if ( null === $columns || array() !== array_diff( $required, array_keys( $columns ) ) ) {
-			fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
+			fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose, WordPress.WP.AlternativeFunctions.file_system_operations_fclose -- as above.
 			return new WP_Error(
 				'cairn_maps_import_header',
 				__( 'The first line of the CSV file must name its columns: title, lat and lng, and optionally group and description (for example "title,lat,lng,group,description").', 'cairn-maps' ),
@@ -165,7 +165,7 @@ final class Import_Reader {
 				continue; // A blank line.
 			}
 			if ( count( $records ) >= $max_rows ) {
-				fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
+				fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose, WordPress.WP.AlternativeFunctions.file_system_operations_fclose -- as above.
 				return self::too_many( $max_rows );
 			}
 			$at = array( 'line' => $start );
@@ -202,7 +202,7 @@ final class Import_Reader {
 				),
 			);
 		}
-		fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
+		fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose, WordPress.WP.AlternativeFunctions.file_system_operations_fclose -- as above.
 		return $records;
 	}
 

@@ -407,6 +407,40 @@ final class Group_StylesTest extends TestCase {
 	}
 
 	/**
+	 * The edit form and the group list show the icon as the attachment image core renders (the
+	 * group list with "Icon" as its text alternative); an image of another type shows nothing.
+	 */
+	public function test_the_group_screens_show_the_icon_image(): void {
+		$this->act_as( 'editor' );
+		$png   = $this->attachment( 'image/png', '2024/01/summit.png' );
+		$gif   = $this->attachment( 'image/gif', '2024/01/old.gif' );
+		$group = $this->create_group( 'summits' );
+		update_term_meta( $group, Group_Styles::META_ICON, $png );
+		ob_start();
+		$this->styles()->render_edit_fields( get_term( $group ) );
+		$form = (string) ob_get_clean();
+		$list = $this->styles()->render_column( '', 'cairn_maps_looks', $group );
+
+		$this->assertStringContainsString( '<p><img', $form );
+		$this->assertStringContainsString( 'src="' . wp_get_attachment_url( $png ) . '"', $form );
+		$this->assertStringContainsString( 'alt=""', $form );
+		$this->assertStringContainsString( 'src="' . wp_get_attachment_url( $png ) . '"', $list );
+		$this->assertStringContainsString( 'alt="Icon"', $list );
+
+		global $wpdb; // A value stored before this plugin checked it.
+		$wpdb->update(
+			$wpdb->termmeta,
+			array( 'meta_value' => (string) $gif ), // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_value
+			array(
+				'term_id'  => $group,
+				'meta_key' => Group_Styles::META_ICON, // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_key
+			)
+		);
+		wp_cache_delete( $group, 'term_meta' );
+		$this->assertStringNotContainsString( '<img', $this->styles()->render_column( '', 'cairn_maps_looks', $group ) );
+	}
+
+	/**
 	 * The block's client config lists every group with its plain-text name and its looks (the
 	 * icon's URL), also groups without looks: the visitors' legend shows them all.
 	 */
