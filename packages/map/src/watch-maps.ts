@@ -6,7 +6,24 @@
  * With "Load maps only after the visitor agrees" the server renders `data-cairn-consent="required"`
  * and a "Load map" button: nothing is started, and no Mapbox host contacted, before that click. One
  * click is consent for the page: the other maps then start as they come into view.
+ *
+ * When the site runs the WP Consent API the server also names the consent category the owner chose
+ * (`data-cairn-consent-category`), and the visitor's choice in the site's consent banner counts
+ * too: the maps start at once when the API already says yes (a cached page with the gate still
+ * starts without a click) or as soon as the banner records consent; the button stays as the
+ * visitor's way in and records its consent through the API. Consent withdrawn later on the page
+ * leaves running maps alone (Mapbox was already contacted; taking the map away would only lose the
+ * visitor's place) but maps that have not started yet wait behind their button again.
  */
+import {
+	CONSENT_CHANGE_EVENT,
+	CONSENT_TYPE_EVENT,
+	consentCategoryOf,
+	consentChangeFor,
+	giveConsent,
+	hasConsent,
+	type ConsentCategory,
+} from './consent-api';
 
 const WAITING = '.wp-block-cairn-map[data-cairn-state="loading"]';
 const FAILED = '.wp-block-cairn-map[data-cairn-state="error"]';
@@ -88,6 +105,14 @@ export function watchMaps(
 	announceServerErrors( root, view );
 	const hosts = Array.from( root.querySelectorAll< HTMLElement >( WAITING ) );
 	const releases: Array< () => void > = [];
+	const launched = new Set< HTMLElement >();
+	const begin = ( host: HTMLElement ) => {
+		if ( launched.has( host ) ) {
+			return;
+		}
+		launched.add( host );
+		launch( readMap( host ) );
+	};
 	const observer: IntersectionObserver | null =
 		! options.eager && 'IntersectionObserver' in view
 			? new view.IntersectionObserver(
@@ -95,9 +120,7 @@ export function watchMaps(
 						for ( const entry of entries ) {
 							if ( entry.isIntersecting ) {
 								observer?.unobserve( entry.target );
-								launch(
-									readMap( entry.target as HTMLElement )
-								);
+								begin( entry.target as HTMLElement );
 							}
 						}
 					},
@@ -108,27 +131,58 @@ export function watchMaps(
 		releases.push( () => observer.disconnect() );
 	}
 	const watch = ( host: HTMLElement ) =>
-		observer ? observer.observe( host ) : launch( readMap( host ) );
-	const waiting = hosts.filter(
+		observer ? observer.observe( host ) : begin( host );
+	const gated = hosts.filter(
 		( host ) => host.dataset.cairnConsent === 'required'
 	);
-	const agree = ( clicked: HTMLElement ) => {
+	const waiting = [ ...gated ];
+	/** Each gated map's placeholder, kept to put back if consent is withdrawn before it starts. */
+	const placeholders = new Map< HTMLElement, Element >();
+	const agree = ( clicked?: HTMLElement ) => {
 		for ( const host of waiting ) {
 			host.dataset.cairnConsent = 'given';
-			host.querySelector( CONSENT )?.remove();
+			const placeholder = host.querySelector( CONSENT );
+			if ( placeholder ) {
+				placeholders.set( host, placeholder );
+				placeholder.remove();
+			}
 			if ( host !== clicked ) {
 				watch( host );
 			}
 		}
 		waiting.length = 0;
+		if ( ! clicked ) {
+			return;
+		}
 		// The button is gone: keep keyboard users where they were, on the map.
 		const region = clicked.querySelector< HTMLElement >(
 			'.wp-block-cairn-map__map'
 		);
 		region?.setAttribute( 'tabindex', '-1' );
 		region?.focus();
-		launch( readMap( clicked ) );
+		begin( clicked );
 	};
+	const withdraw = () => {
+		for ( const host of gated ) {
+			if ( launched.has( host ) || waiting.includes( host ) ) {
+				continue;
+			}
+			observer?.unobserve( host );
+			host.dataset.cairnConsent = 'required';
+			const placeholder = placeholders.get( host );
+			if ( placeholder ) {
+				host.querySelector( '.wp-block-cairn-map__map' )?.append(
+					placeholder
+				);
+			}
+			waiting.push( host );
+		}
+	};
+	// The same category for every map of a page (one site setting); none without the consent API.
+	const first = gated[ 0 ];
+	const category: ConsentCategory | null = first
+		? consentCategoryOf( first )
+		: null;
 	for ( const host of hosts ) {
 		if ( host.dataset.cairnConsent !== 'required' ) {
 			watch( host );
@@ -137,14 +191,48 @@ export function watchMaps(
 		const button = host.querySelector( `${ CONSENT } button` );
 		if ( button ) {
 			const onClick = () => {
-				if ( waiting.includes( host ) ) {
-					agree( host );
+				if ( ! waiting.includes( host ) ) {
+					return;
+				}
+				// The click is consent for these maps whatever the consent plugin makes of it…
+				agree( host );
+				if ( category ) {
+					// …and the consent plugin records it: its banner and other plugins hear of it.
+					giveConsent( view, category );
 				}
 			};
-			button.addEventListener( 'click', onClick, { once: true } );
+			button.addEventListener( 'click', onClick );
 			releases.push( () =>
 				button.removeEventListener( 'click', onClick )
 			);
+		}
+	}
+	if ( category ) {
+		const onChange = ( event: Event ) => {
+			const change = consentChangeFor( event, category );
+			if ( change === 'deny' ) {
+				withdraw();
+			} else if (
+				waiting.length &&
+				( change === 'allow' || hasConsent( view, category ) )
+			) {
+				agree();
+			}
+		};
+		const onTypeDefined = () => {
+			if ( waiting.length && hasConsent( view, category ) ) {
+				agree();
+			}
+		};
+		doc.addEventListener( CONSENT_CHANGE_EVENT, onChange );
+		doc.addEventListener( CONSENT_TYPE_EVENT, onTypeDefined );
+		releases.push( () => {
+			doc.removeEventListener( CONSENT_CHANGE_EVENT, onChange );
+			doc.removeEventListener( CONSENT_TYPE_EVENT, onTypeDefined );
+		} );
+		// Given on an earlier page (the consent plugin's cookie), or on this one before we ran.
+		if ( hasConsent( view, category ) ) {
+			agree();
 		}
 	}
 	return () => releases.forEach( ( release ) => release() );
