@@ -55,7 +55,8 @@ export function gitState( root ) {
 	try {
 		return {
 			commit: git( 'rev-parse', '--short', 'HEAD' ),
-			dirty: git( 'status', '--porcelain', '--untracked-files=no' ) !== '',
+			dirty:
+				git( 'status', '--porcelain', '--untracked-files=no' ) !== '',
 		};
 	} catch {
 		return { commit: null, dirty: null };
@@ -67,10 +68,15 @@ const failedTargets = ( targets = [] ) =>
 		.filter( ( target ) => target.pass === false )
 		.map( ( target ) => target.id ?? target.target ?? target.label );
 
-/** `{ [size]: value }` for the sizes that have the value. */
+/**
+ * `{ [size]: value }` for the sizes that have the value.
+ * @param {Array<[string, *]>} entries `[ size, value ]` pairs.
+ */
 const bySize = ( entries ) =>
 	Object.fromEntries(
-		entries.filter( ( [ , value ] ) => value !== undefined && value !== null )
+		entries.filter(
+			( [ , value ] ) => value !== undefined && value !== null
+		)
 	);
 
 /**

@@ -21,11 +21,19 @@ const front = {
 	date: '2026-11-24T05:05:02.404Z',
 	loadAverageBefore: [ 0.73, 2.45, 3.14 ],
 	sizes: {
-		0: { ours: { done: 3994, longTasks: 1198 }, baseline: { done: 4080 }, places: null },
+		0: {
+			ours: { done: 3994, longTasks: 1198 },
+			baseline: { done: 4080 },
+			places: null,
+		},
 		100000: {
 			ours: { done: 7326, longTasks: 2074 },
 			baseline: { done: null, capped: true },
-			places: { search: { median: 211 }, toggle: { median: 286 }, move: { median: 307 } },
+			places: {
+				search: { median: 211 },
+				toggle: { median: 286 },
+				move: { median: 307 },
+			},
 		},
 	},
 	bytes: { pluginJsBeforeVisible: 3722 },
@@ -42,12 +50,19 @@ const api = {
 	sizes: [
 		{
 			markers: 1000,
-			ours: { cold: { p95_ms: 55.9 }, warm: { p95_ms: 55 }, not_modified: { p95_ms: 20.9 } },
+			ours: {
+				cold: { p95_ms: 55.9 },
+				warm: { p95_ms: 55 },
+				not_modified: { p95_ms: 20.9 },
+			},
 			core: { page: { p95_ms: 418.2 } },
 			maps: { warm: { p95_ms: 68.1 } },
 		},
 	],
-	targets: [ { id: 'cold_rebuild', pass: true }, { id: 'peak_memory', pass: false } ],
+	targets: [
+		{ id: 'cold_rebuild', pass: true },
+		{ id: 'peak_memory', pass: false },
+	],
 };
 
 test( 'front: the headline numbers per size', () => {
@@ -77,7 +92,10 @@ test( 'api: the headline p95s per marker count', () => {
 } );
 
 test( 'load averages from /proc/loadavg text or a list', () => {
-	assert.deepEqual( parseLoadAverage( '0.26 2.20 3.54' ), [ 0.26, 2.2, 3.54 ] );
+	assert.deepEqual(
+		parseLoadAverage( '0.26 2.20 3.54' ),
+		[ 0.26, 2.2, 3.54 ]
+	);
 	assert.deepEqual( parseLoadAverage( [ 1, 2, 3 ] ), [ 1, 2, 3 ] );
 	assert.equal( parseLoadAverage( '' ), null );
 	assert.equal( parseLoadAverage( undefined ), null );
@@ -86,7 +104,10 @@ test( 'load averages from /proc/loadavg text or a list', () => {
 test( 'a run replaces <name>-latest.json and appends one history row', () => {
 	const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'cairn-bench-' ) );
 	try {
-		for ( const [ i, load ] of [ [ 1, [ 0.5, 0.4, 0.3 ] ], [ 2, [ 1, 1, 1 ] ] ] ) {
+		for ( const [ i, load ] of [
+			[ 1, [ 0.5, 0.4, 0.3 ] ],
+			[ 2, [ 1, 1, 1 ] ],
+		] ) {
 			recordRun(
 				dir,
 				'front-latest.json',
@@ -101,8 +122,16 @@ test( 'a run replaces <name>-latest.json and appends one history row', () => {
 				} )
 			);
 		}
-		assert.deepEqual( fs.readdirSync( dir ).sort(), [ 'front-latest.json', HISTORY_FILE ] );
-		assert.equal( JSON.parse( fs.readFileSync( path.join( dir, 'front-latest.json' ), 'utf8' ) ).run, 2 );
+		assert.deepEqual( fs.readdirSync( dir ).sort(), [
+			'front-latest.json',
+			HISTORY_FILE,
+		] );
+		assert.equal(
+			JSON.parse(
+				fs.readFileSync( path.join( dir, 'front-latest.json' ), 'utf8' )
+			).run,
+			2
+		);
 		const rows = fs
 			.readFileSync( path.join( dir, HISTORY_FILE ), 'utf8' )
 			.trimEnd()
