@@ -92,7 +92,7 @@ switch ( $cairn_bench_command ) {
 		try {
 			$version    = new Cairn\Maps\Markers\Markers_Version();
 			$repository = new Cairn\Maps\Markers\Marker_Repository( $version );
-			$feed       = new Cairn\Maps\Markers\Geojson_Feed( $repository, $version, new Cairn\Maps\Markers\Feed_Cache() );
+			$feed       = new Cairn\Maps\Feed\Geojson_Feed( $repository, $version, new Cairn\Maps\Feed\Feed_Cache() );
 			$markers    = array();
 			list( $steps['read_rows_and_groups_ms'] ) = $time(
 				static function () use ( $repository, &$markers ) {
@@ -107,12 +107,12 @@ switch ( $cairn_bench_command ) {
 				static function () use ( $markers, &$json ) {
 					$parts = array();
 					foreach ( $markers as $marker ) {
-						$parts[] = Cairn\Maps\Markers\Geojson_Feed::feature_json( $marker );
+						$parts[] = Cairn\Maps\Feed\Geojson_Feed::feature_json( $marker );
 					}
 					$json = '{"type":"FeatureCollection","features":[' . implode( ',', $parts ) . ']}';
 				}
 			);
-			foreach ( array( 9, Cairn\Maps\Markers\Geojson_Feed::GZIP_LEVEL, 6 ) as $level ) {
+			foreach ( array( 9, Cairn\Maps\Feed\Geojson_Feed::GZIP_LEVEL, 6 ) as $level ) {
 				list( $steps[ "gzip_level{$level}_ms" ], $bytes ) = $time(
 					static function () use ( $json, $level ) {
 						$context = deflate_init(
@@ -132,19 +132,19 @@ switch ( $cairn_bench_command ) {
 			// What a cold request does: reads overlapped with JSON and gzip at the plugin's level.
 			list( $steps['build_total_ms'], $payload ) = $time(
 				static function () use ( $feed ) {
-					return $feed->build( Cairn\Maps\Markers\Geojson_Feed::normalize( array() ) );
+					return $feed->build( Cairn\Maps\Feed\Geojson_Feed::normalize( array() ) );
 				}
 			);
-			$steps['gzip_level'] = Cairn\Maps\Markers\Geojson_Feed::GZIP_LEVEL;
+			$steps['gzip_level'] = Cairn\Maps\Feed\Geojson_Feed::GZIP_LEVEL;
 			list( $steps['store_ms'] ) = $time(
 				static function () use ( $payload ) {
-					( new Cairn\Maps\Markers\Feed_Cache() )->set( 'benchprofile', 'benchprofile', $payload );
+					( new Cairn\Maps\Feed\Feed_Cache() )->set( 'benchprofile', 'benchprofile', $payload );
 				}
 			);
 			list( $steps['load_ms'] ) = $time(
 				static function () {
 					wp_cache_flush(); // Read from the database, as a fresh request does.
-					( new Cairn\Maps\Markers\Feed_Cache() )->get( 'benchprofile', 'benchprofile' );
+					( new Cairn\Maps\Feed\Feed_Cache() )->get( 'benchprofile', 'benchprofile' );
 				}
 			);
 			// A filtered answer cut from the cached whole feed (issue 12): a box, and a group asked for
@@ -183,7 +183,7 @@ switch ( $cairn_bench_command ) {
 		// The options table as a flood of filtered requests would grow it (issue 12).
 		require $cairn_bench_root . '/wp-load.php';
 		global $wpdb;
-		$prefix = Cairn\Maps\Markers\Feed_Cache::PREFIX;
+		$prefix = Cairn\Maps\Feed\Feed_Cache::PREFIX;
 		$index  = get_option( 'cairn_maps_feed_index', array() );
 		$index  = is_array( $index ) ? $index : array();
 		$parts  = array();
@@ -210,7 +210,7 @@ switch ( $cairn_bench_command ) {
 		}
 		$table = $wpdb->get_row( "SELECT COUNT(*) AS row_count, COALESCE(SUM(LENGTH(option_value)), 0) AS bytes FROM {$wpdb->options}", ARRAY_A );
 		$range = $wpdb->get_row( $wpdb->prepare( "SELECT MIN(ID) AS min_id, MAX(ID) AS max_id FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish'", 'cairn_marker' ), ARRAY_A );
-		$cache = 'Cairn\\Maps\\Markers\\Feed_Cache';
+		$cache = 'Cairn\\Maps\\Feed\\Feed_Cache';
 		echo wp_json_encode(
 			array(
 				'parts'         => $parts,

@@ -9,6 +9,8 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Feed\Geojson_Feed;
+
 /**
  * Writes the published markers (with both coordinates) in id order, reading them in batches, so an
  * export of 100,000 markers never holds more than one batch in memory. What it writes imports back

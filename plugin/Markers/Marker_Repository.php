@@ -9,6 +9,8 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Feed\Geojson_Feed;
+
 /**
  * Marker reads for the GeoJSON feed and the block's server-rendered list.
  *

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Feed_Payload;
+use Cairn\Maps\Feed\Feed_Payload;
 use WP_REST_Response;
 
 /**

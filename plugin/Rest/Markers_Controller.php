@@ -9,9 +9,9 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Feed\Feed_Cache;
+use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Limits;
-use Cairn\Maps\Markers\Feed_Cache;
-use Cairn\Maps\Markers\Geojson_Feed;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;

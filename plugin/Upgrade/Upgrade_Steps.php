@@ -9,7 +9,7 @@ namespace Cairn\Maps\Upgrade;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Feed_Cache;
+use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Markers\Markers_Version;
 use WP_Error;
 

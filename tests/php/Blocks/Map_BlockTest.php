@@ -11,7 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Settings\Settings;
-use Cairn\Maps\Tests\Markers\Geojson_FeedTest;
+use Cairn\Maps\Tests\Feed\Geojson_FeedTest;
 use Cairn\Maps\Tests\TestCase;
 
 /**

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Tests\Http;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Feed_Cache;
+use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Tests\TestCase;
 

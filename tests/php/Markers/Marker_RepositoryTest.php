@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Tests\Feed\Geojson_FeedTest;
 use Cairn\Maps\Tests\TestCase;
 
 /**

@@ -5,11 +5,11 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Tests\Markers;
+namespace Cairn\Maps\Tests\Feed;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Geojson_Feed;
+use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Tests\TestCase;
 

@@ -5,13 +5,13 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Tests\Markers;
+namespace Cairn\Maps\Tests\Feed;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Feed_Cache;
-use Cairn\Maps\Markers\Feed_Payload;
-use Cairn\Maps\Markers\Geojson_Feed;
+use Cairn\Maps\Feed\Feed_Cache;
+use Cairn\Maps\Feed\Feed_Payload;
+use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Markers_Controller;

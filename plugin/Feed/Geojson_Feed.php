@@ -5,9 +5,13 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Markers;
+namespace Cairn\Maps\Feed;
 
 defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Markers\Marker_Repository;
+use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Markers\Post_Type;
 
 /**
  * Builds the feed as a JSON string in batches (never as one PHP array), compresses it as it goes,
