@@ -31,6 +31,7 @@ use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Rest\Post_Maps_Controller;
+use Cairn\Maps\Rest\Post_Maps_Field;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Settings_Page;
@@ -104,7 +105,9 @@ final class Plugin {
 		);
 		// The maps of a post over REST: each map's configuration comes from the block itself.
 		$this->parts['patterns_version'] = new Patterns_Version();
-		$this->parts['post_maps_rest']   = new Post_Maps_Controller( new Post_Maps( $this->parts['map_block'] ), $settings, $markers_version, $this->parts['patterns_version'] );
+		$post_maps                       = new Post_Maps( $this->parts['map_block'] );
+		$this->parts['post_maps_rest']   = new Post_Maps_Controller( $post_maps, $settings, $markers_version, $this->parts['patterns_version'] );
+		$this->parts['post_maps_field']  = new Post_Maps_Field( $post_maps );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}

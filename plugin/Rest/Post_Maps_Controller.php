@@ -21,7 +21,7 @@ use WP_REST_Response;
 use WP_REST_Server;
 
 /**
- * `GET /cairn/v1/posts/<id>/maps` and the `cairn_maps` field of core's post routes.
+ * `GET /cairn/v1/posts/<id>/maps`: the route, its answer and its ETag, and the early 304.
  *
  * Readable exactly when core's `/wp/v2/<type>/<id>` is: the permission check is the post type's
  * own REST controller's, with the same id, password and the view context. A password-protected
@@ -32,14 +32,17 @@ use WP_REST_Server;
  * published post can get its `304` before `init`, like the marker feed's (not_modified_early()).
  * Anonymous answers are publicly cacheable with the feed's Cache-Control.
  *
+ * The same maps are the `cairn_maps` field of core's post routes (Post_Maps_Field); the JSON
+ * schemas of both are Post_Maps_Schema's.
+ *
  * @since 0.2.0
  */
 class Post_Maps_Controller {
 
 	/**
-	 * The REST field on core's post routes.
+	 * The REST field on core's post routes (registered by Post_Maps_Field).
 	 */
-	public const FIELD = 'cairn_maps';
+	public const FIELD = Post_Maps_Field::FIELD;
 
 	/**
 	 * Option: post types whose published posts anyone may read through core's rules, remembered
@@ -104,7 +107,6 @@ class Post_Maps_Controller {
 	 */
 	public function add_hooks(): void {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
-		add_action( 'rest_api_init', array( $this, 'register_field' ) );
 		add_action( 'rest_api_init', array( $this, 'remember_early_post_types' ) );
 		// Last on after_setup_theme, as the feed's: every filter is in place, `init` has not run.
 		add_action( 'after_setup_theme', array( $this, 'not_modified_early' ), PHP_INT_MAX );
@@ -137,65 +139,9 @@ class Post_Maps_Controller {
 					),
 				),
 				// A route option (beside the endpoints), which is what OPTIONS requests show.
-				'schema' => array( $this, 'get_item_schema' ),
+				'schema' => array( Post_Maps_Schema::class, 'get_item_schema' ),
 			)
 		);
-	}
-
-	/**
-	 * Registers the `cairn_maps` field on every post type shown in REST that uses the editor.
-	 *
-	 * @since 0.2.0
-	 */
-	public function register_field(): void {
-		$types = array();
-		foreach ( get_post_types( array( 'show_in_rest' => true ), 'objects' ) as $type ) {
-			if ( post_type_supports( $type->name, 'editor' ) && $type->get_rest_controller() instanceof WP_REST_Posts_Controller ) {
-				$types[] = $type->name;
-			}
-		}
-		if ( array() === $types ) {
-			return;
-		}
-		register_rest_field(
-			$types,
-			self::FIELD,
-			array(
-				'get_callback'    => array( $this, 'get_field' ),
-				'update_callback' => null,
-				'schema'          => array_merge(
-					self::maps_schema(),
-					array(
-						'description' => __( 'The Cairn maps of the post, in document order: what a headless front end needs to render them. Empty for a password-protected post without its password.', 'cairn-maps' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					)
-				),
-			)
-		);
-	}
-
-	/**
-	 * The `cairn_maps` field of a post. Core calls it only when the field is requested (`_fields`)
-	 * and only for posts the request may read.
-	 *
-	 * @since 0.2.0
-	 *
-	 * @param mixed  $data    The post's response data (an array from core).
-	 * @param string $field   Field name.
-	 * @param mixed  $request The request (a WP_REST_Request from core).
-	 * @return array<int, array<string, mixed>>
-	 */
-	public function get_field( $data, $field, $request ): array {
-		$post = get_post( is_array( $data ) && isset( $data['id'] ) && is_int( $data['id'] ) ? $data['id'] : 0 );
-		if ( ! $post instanceof WP_Post || ! $request instanceof WP_REST_Request ) {
-			return array();
-		}
-		$controller = get_post_type_object( $post->post_type )?->get_rest_controller();
-		if ( '' !== $post->post_password && ! ( $controller instanceof WP_REST_Posts_Controller && $controller->can_access_password_content( $post, $request ) ) ) {
-			return array();
-		}
-		return $this->post_maps->maps( $post );
 	}
 
 	/**
@@ -409,177 +355,5 @@ class Post_Maps_Controller {
 	private static function modified( WP_Post $post ): string {
 		$gmt = '0000-00-00 00:00:00' === $post->post_modified_gmt ? get_gmt_from_date( $post->post_modified ) : $post->post_modified_gmt;
 		return str_replace( ' ', 'T', $gmt ) . 'Z';
-	}
-
-	/**
-	 * The JSON schema of the answer, for discovery (`OPTIONS /cairn/v1/posts/<id>/maps`).
-	 *
-	 * @since 0.2.0
-	 *
-	 * @return array<string, mixed>
-	 */
-	public function get_item_schema(): array {
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'cairn-post-maps',
-			'type'       => 'object',
-			'properties' => array(
-				'post'     => array(
-					'description' => __( 'Unique identifier for the post.', 'cairn-maps' ),
-					'type'        => 'integer',
-					'readonly'    => true,
-				),
-				'modified' => array(
-					'description' => __( 'When the post was last modified, in UTC (ISO 8601).', 'cairn-maps' ),
-					'type'        => 'string',
-					'format'      => 'date-time',
-					'readonly'    => true,
-				),
-				'maps'     => array_merge(
-					self::maps_schema(),
-					array(
-						'description' => __( 'The maps of the post in document order, nested ones and those of synced patterns included. Empty for a password-protected post without its password.', 'cairn-maps' ),
-						'readonly'    => true,
-					)
-				),
-			),
-		);
-	}
-
-	/**
-	 * The schema of a list of maps (the route's `maps`, the `cairn_maps` field).
-	 *
-	 * @since 0.2.0
-	 *
-	 * @return array<string, mixed>
-	 */
-	public static function maps_schema(): array {
-		$number  = array( 'type' => 'number' );
-		$boolean = array( 'type' => 'boolean' );
-		$string  = array( 'type' => 'string' );
-		$center  = array(
-			'type'       => 'object',
-			'properties' => array(
-				'lng' => $number,
-				'lat' => $number,
-			),
-		);
-		$markers = array(
-			'type'       => 'object',
-			'properties' => array(
-				'source' => array(
-					'type' => 'string',
-					'enum' => array( 'all', 'groups', 'ids' ),
-				),
-				'groups' => array(
-					'type'  => 'array',
-					'items' => $string,
-				),
-				'ids'    => array(
-					'type'  => 'array',
-					'items' => array( 'type' => 'integer' ),
-				),
-			),
-		);
-		$cluster = array(
-			'type'       => 'object',
-			'properties' => array(
-				'enabled' => $boolean,
-				'radius'  => $number,
-			),
-		);
-		// What the block's attributes and the runtime's configuration share, under the same names.
-		$view = array(
-			'center'              => $center,
-			'zoom'                => $number,
-			'bearing'             => $number,
-			'pitch'               => $number,
-			'minZoom'             => $number,
-			'maxZoom'             => $number,
-			'controls'            => array(
-				'type'                 => 'object',
-				'additionalProperties' => $boolean,
-			),
-			'language'            => $string,
-			'markers'             => $markers,
-			'cluster'             => $cluster,
-			'hash'                => $boolean,
-			'height'              => $string,
-			'cooperativeGestures' => $boolean,
-			'places'              => array(
-				'type'       => 'object',
-				'properties' => array(
-					'search'      => $boolean,
-					'groupFilter' => $boolean,
-					'followMap'   => $boolean,
-				),
-			),
-			'languages'           => array(
-				'type'  => 'array',
-				'items' => $string,
-			),
-		);
-		return array(
-			'type'  => 'array',
-			'items' => array(
-				'type'       => 'object',
-				'properties' => array(
-					'id'         => array(
-						'description' => __( 'The block\'s anchor when it has one, else map-<n> (from 1, over all maps of the post).', 'cairn-maps' ),
-						'type'        => 'string',
-					),
-					'attributes' => array(
-						'description'          => __( 'The block\'s attributes with every default filled in and invalid values replaced by the default.', 'cairn-maps' ),
-						'type'                 => 'object',
-						'properties'           => array_merge(
-							$view,
-							array(
-								'mapStyle'  => $string,
-								'anchor'    => $string,
-								'className' => $string,
-								'align'     => $string,
-							)
-						),
-						'additionalProperties' => true,
-					),
-					'config'     => array(
-						'description'          => __( 'What createMap() takes: exactly the data-cairn-config the server renders for the block. The access token is a public one.', 'cairn-maps' ),
-						'type'                 => 'object',
-						'properties'           => array_merge(
-							$view,
-							array(
-								'accessToken' => $string,
-								'style'       => $string,
-								'hashName'    => $string,
-								'markersUrl'  => $string,
-								'markerUrl'   => $string,
-								'units'       => array(
-									'type' => 'string',
-									'enum' => array( 'metric', 'imperial' ),
-								),
-								'groupStyles' => array(
-									'type'  => 'array',
-									'items' => array(
-										'type'       => 'object',
-										'properties' => array(
-											'slug'  => $string,
-											'name'  => $string,
-											'color' => $string,
-											'icon'  => $string,
-										),
-									),
-								),
-							)
-						),
-						'additionalProperties' => true,
-					),
-					'error'      => array(
-						'description' => __( 'Empty, or the error code the server render shows for the block.', 'cairn-maps' ),
-						'type'        => 'string',
-						'enum'        => array( '', 'missing-token', 'secret-token', 'invalid-token', 'zoom-range' ),
-					),
-				),
-			),
-		);
 	}
 }

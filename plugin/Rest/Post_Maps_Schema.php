@@ -1,0 +1,192 @@
+<?php
+/**
+ * The JSON schemas of a post's maps.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Rest;
+
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * What the maps of a post look like over REST, for discovery and for clients that generate types:
+ * the answer of `GET /cairn/v1/posts/<id>/maps` and the list of maps it shares with the
+ * `cairn_maps` field of core's post routes.
+ *
+ * @since 0.3.0
+ */
+final class Post_Maps_Schema {
+
+	/**
+	 * The JSON schema of the answer, for discovery (`OPTIONS /cairn/v1/posts/<id>/maps`).
+	 *
+	 * @since 0.2.0
+	 *
+	 * @return array<string, mixed>
+	 */
+	public static function get_item_schema(): array {
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'cairn-post-maps',
+			'type'       => 'object',
+			'properties' => array(
+				'post'     => array(
+					'description' => __( 'Unique identifier for the post.', 'cairn-maps' ),
+					'type'        => 'integer',
+					'readonly'    => true,
+				),
+				'modified' => array(
+					'description' => __( 'When the post was last modified, in UTC (ISO 8601).', 'cairn-maps' ),
+					'type'        => 'string',
+					'format'      => 'date-time',
+					'readonly'    => true,
+				),
+				'maps'     => array_merge(
+					self::maps_schema(),
+					array(
+						'description' => __( 'The maps of the post in document order, nested ones and those of synced patterns included. Empty for a password-protected post without its password.', 'cairn-maps' ),
+						'readonly'    => true,
+					)
+				),
+			),
+		);
+	}
+
+	/**
+	 * The schema of a list of maps (the route's `maps`, the `cairn_maps` field).
+	 *
+	 * @since 0.2.0
+	 *
+	 * @return array<string, mixed>
+	 */
+	public static function maps_schema(): array {
+		$number  = array( 'type' => 'number' );
+		$boolean = array( 'type' => 'boolean' );
+		$string  = array( 'type' => 'string' );
+		$center  = array(
+			'type'       => 'object',
+			'properties' => array(
+				'lng' => $number,
+				'lat' => $number,
+			),
+		);
+		$markers = array(
+			'type'       => 'object',
+			'properties' => array(
+				'source' => array(
+					'type' => 'string',
+					'enum' => array( 'all', 'groups', 'ids' ),
+				),
+				'groups' => array(
+					'type'  => 'array',
+					'items' => $string,
+				),
+				'ids'    => array(
+					'type'  => 'array',
+					'items' => array( 'type' => 'integer' ),
+				),
+			),
+		);
+		$cluster = array(
+			'type'       => 'object',
+			'properties' => array(
+				'enabled' => $boolean,
+				'radius'  => $number,
+			),
+		);
+		// What the block's attributes and the runtime's configuration share, under the same names.
+		$view = array(
+			'center'              => $center,
+			'zoom'                => $number,
+			'bearing'             => $number,
+			'pitch'               => $number,
+			'minZoom'             => $number,
+			'maxZoom'             => $number,
+			'controls'            => array(
+				'type'                 => 'object',
+				'additionalProperties' => $boolean,
+			),
+			'language'            => $string,
+			'markers'             => $markers,
+			'cluster'             => $cluster,
+			'hash'                => $boolean,
+			'height'              => $string,
+			'cooperativeGestures' => $boolean,
+			'places'              => array(
+				'type'       => 'object',
+				'properties' => array(
+					'search'      => $boolean,
+					'groupFilter' => $boolean,
+					'followMap'   => $boolean,
+				),
+			),
+			'languages'           => array(
+				'type'  => 'array',
+				'items' => $string,
+			),
+		);
+		return array(
+			'type'  => 'array',
+			'items' => array(
+				'type'       => 'object',
+				'properties' => array(
+					'id'         => array(
+						'description' => __( 'The block\'s anchor when it has one, else map-<n> (from 1, over all maps of the post).', 'cairn-maps' ),
+						'type'        => 'string',
+					),
+					'attributes' => array(
+						'description'          => __( 'The block\'s attributes with every default filled in and invalid values replaced by the default.', 'cairn-maps' ),
+						'type'                 => 'object',
+						'properties'           => array_merge(
+							$view,
+							array(
+								'mapStyle'  => $string,
+								'anchor'    => $string,
+								'className' => $string,
+								'align'     => $string,
+							)
+						),
+						'additionalProperties' => true,
+					),
+					'config'     => array(
+						'description'          => __( 'What createMap() takes: exactly the data-cairn-config the server renders for the block. The access token is a public one.', 'cairn-maps' ),
+						'type'                 => 'object',
+						'properties'           => array_merge(
+							$view,
+							array(
+								'accessToken' => $string,
+								'style'       => $string,
+								'hashName'    => $string,
+								'markersUrl'  => $string,
+								'markerUrl'   => $string,
+								'units'       => array(
+									'type' => 'string',
+									'enum' => array( 'metric', 'imperial' ),
+								),
+								'groupStyles' => array(
+									'type'  => 'array',
+									'items' => array(
+										'type'       => 'object',
+										'properties' => array(
+											'slug'  => $string,
+											'name'  => $string,
+											'color' => $string,
+											'icon'  => $string,
+										),
+									),
+								),
+							)
+						),
+						'additionalProperties' => true,
+					),
+					'error'      => array(
+						'description' => __( 'Empty, or the error code the server render shows for the block.', 'cairn-maps' ),
+						'type'        => 'string',
+						'enum'        => array( '', 'missing-token', 'secret-token', 'invalid-token', 'zoom-range' ),
+					),
+				),
+			),
+		);
+	}
+}
