@@ -13,6 +13,8 @@ module.exports = [
 			'packages/*/dist/**',
 			'examples/*/dist/**',
 			'packages/map/src/places/worker-source.generated.js',
+			// Type declarations of bin/*.mjs for the specs: tsc checks them.
+			'bin/*.d.mts',
 		],
 	},
 	...wpPlugin.configs[ 'test-unit' ].map( ( c ) => ( {

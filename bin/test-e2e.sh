@@ -34,6 +34,10 @@ if [[ ! -x "$CHROMIUM" ]]; then
 fi
 [[ -d node_modules/@playwright/test ]] || { say "ERROR: run npm install first."; exit 1; }
 
+# The release zip tests/e2e/release.spec.ts installs (builds first when build/ is stale).
+say "making cairn-maps.zip (npm run plugin-zip)"
+node bin/plugin-zip.mjs || { say "ERROR: could not make cairn-maps.zip (see above)."; exit 1; }
+
 PORT="${CAIRN_E2E_PORT:-8889}"
 export WP_BASE_URL="${WP_BASE_URL:-http://localhost:$PORT}"
 SITE_HOME="$ROOT/.cache/wp-env-e2e"
