@@ -50,17 +50,17 @@ class Geojson_Feed {
 	/**
 	 * Default decimals of coordinates.
 	 */
-	public const PRECISION = 5;
+	public const PRECISION = Geojson_Writer::PRECISION;
 
 	/**
 	 * Longest title in the feed, in characters.
 	 */
-	public const TITLE_MAX = 200;
+	public const TITLE_MAX = Geojson_Writer::TITLE_MAX;
 
 	/**
 	 * Target size of one stored gzip chunk (base64 makes it ~683 KB, under 1 MB).
 	 */
-	public const CHUNK_BYTES = 512 * 1024;
+	public const CHUNK_BYTES = Geojson_Writer::CHUNK_BYTES;
 
 	/**
 	 * The gzip level of cached builds. Measured on 100,000 markers (CPU time of the compression):
@@ -73,36 +73,6 @@ class Geojson_Feed {
 	 * The gzip level of builds that are not cached (bounding-box queries): made for one answer.
 	 */
 	public const GZIP_LEVEL_UNCACHED = 6;
-
-	/**
-	 * Uncompressed JSON gathered before it is handed to the compressor.
-	 */
-	private const BUFFER_BYTES = 256 * 1024;
-
-	/**
-	 * Compressed bytes of the whole feed inflated at a time when a filtered answer is cut from it
-	 * (about ten times as much JSON).
-	 */
-	private const DERIVE_SLICE = 64 * 1024;
-
-	/**
-	 * How every feature's JSON starts (see feature_json()), and what separates two of them.
-	 */
-	private const FEATURE_START = '{"type":"Feature",';
-
-	/**
-	 * How the document starts and ends (see compress()).
-	 */
-	private const DOCUMENT_START = '{"type":"FeatureCollection","features":[';
-
-	private const DOCUMENT_END = ']}';
-
-	/**
-	 * JSON of group lists seen in this request, by list (a site has few combinations).
-	 *
-	 * @var array<string, string>
-	 */
-	private static array $groups_json = array();
 
 	/**
 	 * Marker reads.
@@ -194,7 +164,7 @@ class Geojson_Feed {
 		$version   = $this->version->get();
 		$canonical = $this->canonical( $normalized );
 		if ( null === $canonical ) {
-			return $this->compress( array(), self::GZIP_LEVEL_UNCACHED, $version ); // Nothing can match.
+			return Geojson_Writer::compress( array(), self::GZIP_LEVEL_UNCACHED, $version ); // Nothing can match.
 		}
 		if ( array() !== $canonical['bbox'] ) {
 			// Never stored: boxes are endless. By id when there are ids (a few indexed reads), else
@@ -323,107 +293,10 @@ class Geojson_Feed {
 	 */
 	private function derive( Feed_Payload $whole, array $filters, int $level ): Feed_Payload {
 		try {
-			return $this->compress( self::matching( self::features_of( $whole ), $filters ), $level, $whole->version() );
+			return Geojson_Writer::compress( Feature_Scanner::matching_features( $whole, $filters ), $level, $whole->version() );
 		} catch ( \RuntimeException $missing ) {
 			unset( $missing ); // A chunk vanished (evicted), or not our document: read the markers.
 			return $this->build( $filters, $level, $this->version->get() );
-		}
-	}
-
-	/**
-	 * The features' JSON of a payload, one at a time, as feature_json() wrote them.
-	 *
-	 * Split where one feature ends and the next starts (`,{"type":"Feature",`): inside a feature
-	 * that text cannot occur, since a title's quotes are escaped.
-	 *
-	 * @param Feed_Payload $payload A payload built by this class.
-	 * @return \Generator<int, string>
-	 * @throws \RuntimeException When it is not such a document.
-	 */
-	private static function features_of( Feed_Payload $payload ): \Generator {
-		$separator = ',' . self::FEATURE_START;
-		$text      = '';
-		$started   = false;
-		foreach ( $payload->json_pieces( self::DERIVE_SLICE ) as $piece ) {
-			$text .= $piece;
-			if ( ! $started ) {
-				if ( strlen( $text ) < strlen( self::DOCUMENT_START ) ) {
-					continue;
-				}
-				if ( 0 !== strncmp( $text, self::DOCUMENT_START, strlen( self::DOCUMENT_START ) ) ) {
-					throw new \RuntimeException( 'Not a Cairn Maps feed.' );
-				}
-				$text    = substr( $text, strlen( self::DOCUMENT_START ) );
-				$started = true;
-			}
-			$last = strrpos( $text, $separator );
-			if ( false === $last ) {
-				continue;
-			}
-			foreach ( explode( $separator, substr( $text, 0, $last ) ) as $i => $feature ) {
-				yield 0 === $i ? $feature : self::FEATURE_START . $feature;
-			}
-			$text = substr( $text, $last + 1 );
-		}
-		if ( ! $started || self::DOCUMENT_END !== substr( $text, -2 ) ) {
-			throw new \RuntimeException( 'Not a whole Cairn Maps feed.' );
-		}
-		$text = substr( $text, 0, -2 );
-		if ( '' !== $text ) {
-			foreach ( explode( $separator, $text ) as $i => $feature ) {
-				yield 0 === $i ? $feature : self::FEATURE_START . $feature;
-			}
-		}
-	}
-
-	/**
-	 * The features (JSON, as feature_json() writes them) that match canonical filters.
-	 *
-	 * @param iterable                                           $features Features' JSON.
-	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters  Canonical filters.
-	 * @phpstan-param iterable<string> $features
-	 * @return \Generator<int, string>
-	 */
-	private static function matching( iterable $features, array $filters ): \Generator {
-		$groups   = $filters['groups'];
-		$ids      = array_flip( $filters['ids'] );
-		$box      = 4 === count( $filters['bbox'] ) ? array_values( $filters['bbox'] ) : null;
-		$lists_at = strlen( self::FEATURE_START . '"properties":{"groups":[' );
-		$lists    = array(); // Whether a feature's group list matches, by list (a site has few).
-		foreach ( $features as $feature ) {
-			if ( array() !== $groups ) {
-				$end  = strpos( $feature, '],"title":', $lists_at );
-				$list = false === $end ? '' : substr( $feature, $lists_at, $end - $lists_at );
-				if ( ! isset( $lists[ $list ] ) ) {
-					if ( count( $lists ) >= 1000 ) {
-						$lists = array();
-					}
-					$lists[ $list ] = array() !== array_intersect( $groups, array_map( 'strval', (array) json_decode( '[' . $list . ']', true ) ) );
-				}
-				if ( ! $lists[ $list ] ) {
-					continue;
-				}
-			}
-			if ( array() !== $ids ) {
-				$at = strrpos( $feature, '},"id":' );
-				if ( false === $at || ! isset( $ids[ (int) substr( $feature, $at + 7, 20 ) ] ) ) {
-					continue;
-				}
-			}
-			if ( null !== $box ) {
-				// `…"coordinates":[lng,lat]}}`: the last bracket of the feature.
-				$open  = strrpos( $feature, '[' );
-				$comma = false === $open ? false : strpos( $feature, ',', $open );
-				if ( false === $comma ) {
-					continue;
-				}
-				$lng = (float) substr( $feature, $open + 1, $comma - $open - 1 );
-				$lat = (float) substr( $feature, $comma + 1, 24 );
-				if ( $lat < $box[1] || $lat > $box[3] || ( $box[0] <= $box[2] ? ( $lng < $box[0] || $lng > $box[2] ) : ( $lng < $box[0] && $lng > $box[2] ) ) ) {
-					continue;
-				}
-			}
-			yield $feature;
 		}
 	}
 
@@ -470,116 +343,31 @@ class Geojson_Feed {
 		$features  = function () use ( $filters, $precision ): \Generator {
 			// Prefetching: nothing in the compressing loop queries the database.
 			foreach ( $this->repository->each( array_filter( $filters ), true ) as $marker ) {
-				yield self::feature_json( $marker, $precision );
+				yield Geojson_Writer::feature_json( $marker, $precision );
 			}
 		};
-		return $this->compress( $features(), $level, '' !== $version ? $version : $this->version->get() );
+		return Geojson_Writer::compress( $features(), $level, '' !== $version ? $version : $this->version->get() );
 	}
 
 	/**
-	 * A FeatureCollection of these features' JSON, compressed as it is written and cut into chunks.
-	 *
-	 * @param iterable $features Features' JSON (feature_json()).
-	 * @param int      $level    gzip level.
-	 * @param string   $version  The markers version it shows.
-	 * @phpstan-param iterable<string> $features
-	 * @throws \RuntimeException When zlib cannot start a stream.
-	 */
-	private function compress( iterable $features, int $level, string $version ): Feed_Payload {
-		$deflate = deflate_init(
-			ZLIB_ENCODING_GZIP,
-			array(
-				'level'    => $level,
-				'memory'   => 9,
-				'strategy' => ZLIB_FILTERED,
-			)
-		);
-		if ( false === $deflate ) {
-			throw new \RuntimeException( 'zlib could not start compressing the Cairn Maps feed.' );
-		}
-		$chunks  = array();
-		$pending = '';
-		$buffer  = self::DOCUMENT_START;
-		$bytes   = 0;
-		$count   = 0;
-		foreach ( $features as $feature ) {
-			$buffer .= ( $count > 0 ? ',' : '' ) . $feature;
-			++$count;
-			if ( strlen( $buffer ) >= self::BUFFER_BYTES ) {
-				$bytes   += strlen( $buffer );
-				$pending .= deflate_add( $deflate, $buffer, ZLIB_NO_FLUSH );
-				$buffer   = '';
-				$full     = intdiv( strlen( $pending ), self::CHUNK_BYTES ) * self::CHUNK_BYTES;
-				if ( $full > 0 ) {
-					array_push( $chunks, ...str_split( substr( $pending, 0, $full ), self::CHUNK_BYTES ) );
-					$pending = substr( $pending, $full );
-				}
-			}
-		}
-		$buffer  .= self::DOCUMENT_END;
-		$bytes   += strlen( $buffer );
-		$pending .= deflate_add( $deflate, $buffer, ZLIB_FINISH );
-		foreach ( str_split( $pending, self::CHUNK_BYTES ) as $piece ) {
-			$chunks[] = $piece;
-		}
-		return new Feed_Payload( $chunks, $bytes, $count, $version );
-	}
-
-	/**
-	 * One feature as JSON.
+	 * One feature as JSON (see Geojson_Writer::feature_json()).
 	 *
 	 * @param array{id: int, title: string, lng: float, lat: float, groups?: string[]} $marker    Marker row.
 	 * @param int                                                                      $precision Decimals.
 	 */
 	public static function feature_json( array $marker, int $precision = self::PRECISION ): string {
-		// Member order is chosen for gzip: the group list repeats across neighbours and compresses
-		// best next to the constant prefix; the varying id and coordinates come last.
-		return '{"type":"Feature","properties":{"groups":' . self::groups_json( $marker['groups'] ?? array() )
-			. ',"title":' . json_encode( self::plain_title( $marker['title'], self::TITLE_MAX ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE ) // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- one string, flags chosen for size; wp_json_encode adds nothing here.
-			. '},"id":' . (int) $marker['id']
-			. ',"geometry":{"type":"Point","coordinates":[' . self::number( $marker['lng'], $precision ) . ',' . self::number( $marker['lat'], $precision ) . ']}}';
+		return Geojson_Writer::feature_json( $marker, $precision );
 	}
 
 	/**
-	 * A list of group slugs as JSON (remembered: a site has few combinations).
-	 *
-	 * @param string[] $groups Slugs.
-	 */
-	private static function groups_json( array $groups ): string {
-		$key = implode( ',', $groups );
-		if ( ! isset( self::$groups_json[ $key ] ) ) {
-			if ( count( self::$groups_json ) >= 1000 ) {
-				self::$groups_json = array();
-			}
-			self::$groups_json[ $key ] = (string) json_encode( array_values( $groups ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE ); // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- as above.
-		}
-		return self::$groups_json[ $key ];
-	}
-
-	/**
-	 * A title as plain text: tags stripped, entities decoded, optionally capped.
+	 * A title as plain text: tags stripped, entities decoded, optionally capped (see
+	 * Geojson_Writer::plain_title()).
 	 *
 	 * @param string $title     Stored or filtered title.
 	 * @param int    $max_chars Cap in characters; 0 for none.
 	 */
 	public static function plain_title( string $title, int $max_chars = 0 ): string {
-		// Most titles hold no tag, entity or NUL byte: then stripping and decoding only trim.
-		$text = false === strpbrk( $title, "<&\0" ) ? trim( $title ) : html_entity_decode( wp_strip_all_tags( $title ), ENT_QUOTES | ENT_HTML5, 'UTF-8' );
-		if ( $max_chars > 0 && strlen( $text ) > $max_chars && mb_strlen( $text, 'UTF-8' ) > $max_chars ) {
-			$text = rtrim( mb_substr( $text, 0, $max_chars - 1, 'UTF-8' ) ) . '…';
-		}
-		return $text;
-	}
-
-	/**
-	 * A coordinate as the shortest JSON number at this precision.
-	 *
-	 * @param float $value     Degrees.
-	 * @param int   $precision Decimals.
-	 */
-	private static function number( float $value, int $precision ): string {
-		$text = rtrim( rtrim( number_format( $value, $precision, '.', '' ), '0' ), '.' );
-		return '-0' === $text || '' === $text ? '0' : $text;
+		return Geojson_Writer::plain_title( $title, $max_chars );
 	}
 
 	/**
