@@ -30,6 +30,7 @@ use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Markers_Controller;
+use Cairn\Maps\Rest\Method_Override_Guard;
 use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Rest\Post_Maps_Field;
 use Cairn\Maps\Settings\Editor_Defaults;
@@ -96,6 +97,7 @@ final class Plugin {
 			'admin_columns'      => new Admin_Columns(),
 			'cors'               => new Cors(),
 			'markers'            => new Markers_Controller( new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ), $repository ),
+			'method_override'    => new Method_Override_Guard(),
 			'group_styles'       => $group_styles,
 			'import_export'      => new Import_Export_Controller( $marker_import, new Marker_Export( $repository ) ),
 			'import_export_page' => new Import_Export_Page( $marker_import ),

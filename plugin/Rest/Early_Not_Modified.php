@@ -24,8 +24,8 @@ final class Early_Not_Modified {
 	/**
 	 * Request headers that carry credentials or change what the REST server does (method
 	 * override): such requests are left to the REST server. (An overridden conditional GET of the
-	 * feed gets the same 304 there, see Markers_Controller::answered_method(); any other overridden
-	 * answer is kept by no shared cache, see Markers_Controller::no_store_overridden().)
+	 * feed gets the same 304 there, see Method_Override_Guard::answered_method(); any other
+	 * overridden answer is kept by no shared cache, see Method_Override_Guard::no_store_overridden().)
 	 */
 	public const CREDENTIAL_HEADERS = array( 'HTTP_AUTHORIZATION', 'REDIRECT_HTTP_AUTHORIZATION', 'PHP_AUTH_USER', 'HTTP_X_WP_NONCE', 'HTTP_X_HTTP_METHOD_OVERRIDE' );
 

@@ -180,10 +180,10 @@ class Post_Maps_Controller {
 		$headers = array(
 			'ETag'          => $etag,
 			// A protected post's maps are for those who know the password: never kept by shared caches.
-			'Cache-Control' => Markers_Controller::cache_control( is_user_logged_in() || ( '' !== $post->post_password && $shown ) ),
+			'Cache-Control' => Cache_Headers::cache_control( is_user_logged_in() || ( '' !== $post->post_password && $shown ) ),
 		);
 		// Bodiless answers hold an empty array, not null: core's `_fields` filter needs an array.
-		if ( Markers_Controller::etag_matches( $request->get_header( 'If-None-Match' ), $etag ) ) {
+		if ( Cache_Headers::etag_matches( $request->get_header( 'If-None-Match' ), $etag ) ) {
 			return new WP_REST_Response( array(), 304, $headers );
 		}
 		if ( 'HEAD' === $request->get_method() ) {
@@ -280,7 +280,7 @@ class Post_Maps_Controller {
 			return null;
 		}
 		$etag = $this->etag( $post, true );
-		if ( ! Markers_Controller::etag_matches( $match, $etag ) ) {
+		if ( ! Cache_Headers::etag_matches( $match, $etag ) ) {
 			return null;
 		}
 		// An Origin is no credential: the answer carries the same CORS headers as the REST route's.
@@ -288,7 +288,7 @@ class Post_Maps_Controller {
 			array(
 				'Content-Type'  => 'application/json; charset=' . get_option( 'blog_charset' ),
 				'ETag'          => $etag,
-				'Cache-Control' => Markers_Controller::cache_control( false ),
+				'Cache-Control' => Cache_Headers::cache_control( false ),
 			),
 			(string) ( $server['HTTP_ORIGIN'] ?? '' )
 		);
