@@ -9,19 +9,20 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Version_Token;
 use WP_Post;
 
 /**
  * The "patterns version": part of the ETag of `/cairn/v1/posts/<id>/maps`, whose maps may come
  * from synced patterns (`wp_block` posts) that change without the post changing.
  *
- * A random token in an autoloaded option (read before `init` at the cost of no query), replaced
+ * A Version_Token (an autoloaded option, read before `init` at the cost of no query), replaced
  * whenever a `wp_block` post is saved, changes status or is deleted. Patterns change rarely, so
  * one version for all of them is enough.
  *
  * @since 0.2.0
  */
-class Patterns_Version {
+class Patterns_Version extends Version_Token {
 
 	public const OPTION = 'cairn_maps_patterns_version';
 
@@ -42,27 +43,12 @@ class Patterns_Version {
 	}
 
 	/**
-	 * The current version (created on first use).
+	 * The option holding the token.
 	 *
 	 * @since 0.2.0
 	 */
-	public function get(): string {
-		$version = get_option( self::OPTION, '' );
-		if ( ! is_string( $version ) || '' === $version ) {
-			$version = $this->bump();
-		}
-		return $version;
-	}
-
-	/**
-	 * Replaces the version. Returns the new one.
-	 *
-	 * @since 0.2.0
-	 */
-	public function bump(): string {
-		$version = bin2hex( random_bytes( 8 ) );
-		update_option( self::OPTION, $version, true );
-		return $version;
+	protected function option(): string {
+		return self::OPTION;
 	}
 
 	/**

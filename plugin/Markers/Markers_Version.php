@@ -9,6 +9,7 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Version_Token;
 use WP_Post;
 
 /**
@@ -17,16 +18,15 @@ use WP_Post;
  * It is a random token in an autoloaded option, replaced at once whenever something the feed shows
  * may have changed: a published marker saved, published, unpublished, trashed or deleted; its
  * coordinates or groups changed; a group created, renamed or deleted, or its looks (colour, icon)
- * changed. Changes to drafts do not touch it, so editing never invalidates the public caches. A random token (rather than a counter)
- * cannot collide when two requests change markers at the same moment, and an option (rather than
- * the object cache's `last_changed`) survives on sites without a persistent object cache.
+ * changed. Changes to drafts do not touch it, so editing never invalidates the public caches. An
+ * import changes it once, in a batch() (see Version_Token).
  *
  * Code that changes markers behind WordPress' back (direct SQL) can call
  * `do_action( 'cairn_maps_markers_changed' )`.
  *
  * @since 0.1.0
  */
-class Markers_Version {
+class Markers_Version extends Version_Token {
 
 	public const OPTION = 'cairn_maps_markers_version';
 
@@ -34,20 +34,6 @@ class Markers_Version {
 	 * Statuses whose markers the feed shows.
 	 */
 	private const VISIBLE = array( 'publish' );
-
-	/**
-	 * While > 0, changes are only noted; the version changes once when the outermost batch ends.
-	 *
-	 * @var int
-	 */
-	private int $held = 0;
-
-	/**
-	 * Whether a change was noted while held.
-	 *
-	 * @var bool
-	 */
-	private bool $pending = false;
 
 	/**
 	 * Wires hooks.
@@ -69,47 +55,10 @@ class Markers_Version {
 	}
 
 	/**
-	 * The current version (created on first use).
+	 * The option holding the token.
 	 */
-	public function get(): string {
-		$version = get_option( self::OPTION, '' );
-		if ( ! is_string( $version ) || '' === $version ) {
-			$version = $this->bump();
-		}
-		return $version;
-	}
-
-	/**
-	 * Replaces the version. Returns the new one.
-	 */
-	public function bump(): string {
-		if ( $this->held > 0 ) {
-			$this->pending = true;
-			return (string) get_option( self::OPTION, '' );
-		}
-		$version = bin2hex( random_bytes( 8 ) );
-		update_option( self::OPTION, $version, true );
-		return $version;
-	}
-
-	/**
-	 * Runs a batch of changes (an import) with one version change at the end instead of one per
-	 * marker.
-	 *
-	 * @param callable $batch The changes.
-	 * @return mixed What the batch returns.
-	 */
-	public function batch( callable $batch ) {
-		++$this->held;
-		try {
-			return $batch();
-		} finally {
-			--$this->held;
-			if ( 0 === $this->held && $this->pending ) {
-				$this->pending = false;
-				$this->bump();
-			}
-		}
+	protected function option(): string {
+		return self::OPTION;
 	}
 
 	/**
