@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Markers\Marker_Repository;
+use Cairn\Maps\Settings\Consent_Api;
 use Cairn\Maps\Settings\Settings;
 use WP_Block;
 
@@ -47,16 +48,25 @@ class Map_Block {
 	private Group_Styles $group_styles;
 
 	/**
+	 * The WP Consent API, when the site runs it.
+	 *
+	 * @var Consent_Api
+	 */
+	private Consent_Api $consent_api;
+
+	/**
 	 * Creates the block.
 	 *
 	 * @param Settings               $settings     Settings.
 	 * @param Marker_Repository|null $markers      Marker reads.
 	 * @param Group_Styles|null      $group_styles Looks of the marker groups.
+	 * @param Consent_Api|null       $consent_api  The WP Consent API.
 	 */
-	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null ) {
+	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null, ?Consent_Api $consent_api = null ) {
 		$this->settings     = $settings;
 		$this->markers      = $markers ?? new Marker_Repository();
 		$this->group_styles = $group_styles ?? new Group_Styles();
+		$this->consent_api  = $consent_api ?? new Consent_Api();
 	}
 
 	/**
@@ -286,7 +296,7 @@ class Map_Block {
 			'total' => 0,
 			'page'  => 1,
 		) : $this->markers->page( $filters, self::requested_page( $param ), (int) Limits::get( 'markerList.maxItems' ) );
-		$consent = '' === $error && $this->settings->require_consent();
+		$consent = '' === $error ? $this->consent_gate() : null;
 		$extra   = array(
 			'data-cairn-state'  => '' === $error ? 'loading' : 'error',
 			// Every character that could end the attribute or form an entity is a JSON escape: esc_attr()
@@ -294,9 +304,13 @@ class Map_Block {
 			'data-cairn-config' => (string) wp_json_encode( $client, JSON_HEX_TAG | JSON_HEX_AMP | JSON_HEX_APOS | JSON_HEX_QUOT ),
 			'style'             => '--cairn-map-height:' . $client['height'] . ';',
 		);
-		if ( $consent ) {
+		if ( null !== $consent ) {
 			// The view script contacts no Mapbox host until the visitor selects "Load map".
 			$extra['data-cairn-consent'] = 'required';
+			if ( '' !== $consent ) {
+				// …or until the site's consent banner records consent for this category.
+				$extra['data-cairn-consent-category'] = $consent;
+			}
 		}
 		$wrapper     = get_block_wrapper_attributes( $extra );
 		$region_name = __( 'Interactive map', 'cairn-maps' );
@@ -315,7 +329,7 @@ class Map_Block {
 			'<div class="wp-block-cairn-map__map" role="region" aria-label="%1$s" aria-describedby="%2$s">%3$s</div>',
 			esc_attr( $region_name ),
 			esc_attr( $list_id ),
-			$consent ? $this->render_consent() : ''
+			null !== $consent ? $this->render_consent( $consent ) : ''
 		);
 		if ( '' !== $error ) {
 			$html .= sprintf(
@@ -335,11 +349,40 @@ class Map_Block {
 	}
 
 	/**
-	 * The click-to-load placeholder shown when maps wait for the visitor's consent.
+	 * Whether the map waits for the visitor's consent: null when it need not (the owner's setting
+	 * is off, or the WP Consent API says the visitor already agreed), else the API category the
+	 * gate follows, '' without the API.
 	 */
-	private function render_consent(): string {
+	private function consent_gate(): ?string {
+		if ( ! $this->settings->require_consent() ) {
+			return null;
+		}
+		if ( ! $this->consent_api->present() ) {
+			return '';
+		}
+		$category = $this->settings->consent_category();
+		// Agreed on an earlier page: no click. A cached copy of the gated page starts at once
+		// too, as the view script asks the API again.
+		return $this->consent_api->has_consent( $category ) ? null : $category;
+	}
+
+	/**
+	 * The click-to-load placeholder shown when maps wait for the visitor's consent.
+	 *
+	 * @param string $category The WP Consent API category the button agrees to, '' without the API.
+	 */
+	private function render_consent( string $category ): string {
 		$policy = get_privacy_policy_url();
 		$note   = esc_html__( 'Loading this map connects your browser to Mapbox, which receives your IP address and browser details and records usage events.', 'cairn-maps' );
+		if ( '' !== $category ) {
+			$note .= ' ' . esc_html(
+				sprintf(
+					/* translators: %s: a consent category, such as "Marketing". */
+					__( 'The map loads once you accept “%s” cookies and services; “Load map” records that choice in this site’s cookie settings.', 'cairn-maps' ),
+					Consent_Api::labels()[ $category ] ?? $category
+				)
+			);
+		}
 		if ( '' !== $policy ) {
 			$note .= sprintf( ' <a href="%1$s">%2$s</a>', esc_url( $policy ), esc_html__( 'Privacy policy', 'cairn-maps' ) );
 		}

@@ -30,6 +30,7 @@ class Settings {
 	public const TOKEN_OPTION       = 'cairn_maps_access_token';
 	public const DEFAULTS_OPTION    = 'cairn_maps_defaults';
 	public const CONSENT_OPTION     = 'cairn_maps_require_consent';
+	public const CATEGORY_OPTION    = 'cairn_maps_consent_category';
 	public const DELETE_DATA_OPTION = 'cairn_maps_delete_data_on_uninstall';
 	public const ORIGINS_OPTION     = 'cairn_maps_allowed_origins';
 
@@ -40,6 +41,8 @@ class Settings {
 		add_action( 'init', array( $this, 'register' ) );
 		add_filter( 'rest_request_before_callbacks', array( $this, 'refuse_invalid_settings' ), 10, 3 );
 		add_filter( 'rest_pre_get_setting', array( $this, 'hide_refused_token' ), 10, 2 );
+		// Tells the WP Consent API (its Site Health check) that the maps follow the visitor's choice.
+		add_filter( Consent_Api::registration_filter(), '__return_true' );
 	}
 
 	/**
@@ -86,6 +89,23 @@ class Settings {
 				'default'           => false,
 				'sanitize_callback' => 'rest_sanitize_boolean',
 				'show_in_rest'      => true,
+			)
+		);
+		register_setting(
+			self::GROUP,
+			self::CATEGORY_OPTION,
+			array(
+				'type'              => 'string',
+				'description'       => __( 'The WP Consent API category whose consent lets the maps load.', 'cairn-maps' ),
+				'default'           => Consent_Api::DEFAULT_CATEGORY,
+				'sanitize_callback' => array( $this, 'sanitize_consent_category' ),
+				'show_in_rest'      => array(
+					'name'   => self::CATEGORY_OPTION,
+					'schema' => array(
+						'type' => 'string',
+						'enum' => Consent_Api::CATEGORIES,
+					),
+				),
 			)
 		);
 		register_setting(
@@ -264,6 +284,26 @@ class Settings {
 	}
 
 	/**
+	 * Keeps only a WP Consent API category, for every way in (REST already refuses others by its
+	 * enum); anything else keeps the stored category.
+	 *
+	 * @param mixed $value The submitted value.
+	 * @return string The category to store.
+	 */
+	public function sanitize_consent_category( $value ): string {
+		if ( is_string( $value ) && in_array( $value, Consent_Api::CATEGORIES, true ) ) {
+			return $value;
+		}
+		if ( null !== $value ) {
+			$this->report(
+				self::CATEGORY_OPTION,
+				new WP_Error( 'cairn_maps_consent_category', __( 'Choose one of the consent categories of the WP Consent API.', 'cairn-maps' ) )
+			);
+		}
+		return $this->consent_category();
+	}
+
+	/**
 	 * Shows a refusal on the classic settings screens (options.php); elsewhere it is silent. Never
 	 * logs anything.
 	 *
@@ -296,6 +336,15 @@ class Settings {
 		 * @param bool $required The stored setting.
 		 */
 		return (bool) apply_filters( 'cairn_maps_require_consent', (bool) get_option( self::CONSENT_OPTION, false ) );
+	}
+
+	/**
+	 * The WP Consent API category whose consent lets the maps load (`marketing` unless the owner
+	 * chose another, or when the stored value is not a category).
+	 */
+	public function consent_category(): string {
+		$stored = get_option( self::CATEGORY_OPTION, Consent_Api::DEFAULT_CATEGORY );
+		return is_string( $stored ) && in_array( $stored, Consent_Api::CATEGORIES, true ) ? $stored : Consent_Api::DEFAULT_CATEGORY;
 	}
 
 	/**

@@ -135,6 +135,9 @@ class Settings_Page {
 			'siteUrl'            => home_url( '/' ),
 			'storedTokenProblem' => $this->settings->stored_token_problem(),
 			'privacyPolicyUrl'   => current_user_can( 'manage_privacy_options' ) ? admin_url( 'options-privacy.php?tab=policyguide' ) : '',
+			// The privacy panel says whether the visitor's choice in a consent banner counts.
+			'consentApi'         => ( new Consent_Api() )->state(),
+			'consentCategories'  => Consent_Api::labels(),
 		);
 	}
 

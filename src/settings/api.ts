@@ -11,6 +11,8 @@ export interface PluginSettings {
 	accessToken: string;
 	defaults: SiteDefaults;
 	requireConsent: boolean;
+	/** The WP Consent API category whose consent lets the maps load (the server checks it). */
+	consentCategory: string;
 	deleteDataOnUninstall: boolean;
 	/** Origins of headless front ends, one per entry as typed (the server normalises them). */
 	allowedOrigins: string[];
@@ -21,6 +23,7 @@ export const OPTION = {
 	accessToken: 'cairn_maps_access_token',
 	defaults: 'cairn_maps_defaults',
 	requireConsent: 'cairn_maps_require_consent',
+	consentCategory: 'cairn_maps_consent_category',
 	deleteDataOnUninstall: 'cairn_maps_delete_data_on_uninstall',
 	allowedOrigins: 'cairn_maps_allowed_origins',
 } as const;
@@ -35,10 +38,13 @@ export function parsePluginSettings( value: unknown ): PluginSettings {
 	const input = isRecord( value ) ? value : {};
 	const token = input[ OPTION.accessToken ];
 	const origins = input[ OPTION.allowedOrigins ];
+	const category = input[ OPTION.consentCategory ];
 	return {
 		accessToken: typeof token === 'string' ? token : '',
 		defaults: parseSiteDefaults( input[ OPTION.defaults ] ),
 		requireConsent: input[ OPTION.requireConsent ] === true,
+		consentCategory:
+			typeof category === 'string' && category ? category : 'marketing',
 		deleteDataOnUninstall: input[ OPTION.deleteDataOnUninstall ] === true,
 		allowedOrigins: Array.isArray( origins )
 			? origins.filter(
@@ -69,6 +75,9 @@ export async function savePluginSettings(
 	}
 	if ( changes.requireConsent !== undefined ) {
 		data[ OPTION.requireConsent ] = changes.requireConsent;
+	}
+	if ( changes.consentCategory !== undefined ) {
+		data[ OPTION.consentCategory ] = changes.consentCategory;
 	}
 	if ( changes.deleteDataOnUninstall !== undefined ) {
 		data[ OPTION.deleteDataOnUninstall ] = changes.deleteDataOnUninstall;

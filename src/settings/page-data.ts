@@ -11,7 +11,16 @@ export interface PageData {
 		Extract< MapErrorCode, 'secret-token' | 'invalid-token' > | '';
 	/** Settings → Privacy → Policy guide, or '' when the user cannot open it. */
 	privacyPolicyUrl: string;
+	/**
+	 * The WP Consent API as the server found it: not there, there without a consent management
+	 * plugin setting a consent type, or asking visitors (see plugin/Settings/Consent_Api.php).
+	 */
+	consentApi: ConsentApiState;
+	/** The API's consent categories and their names, in the server's order. */
+	consentCategories: Array< { value: string; label: string } >;
 }
+
+export type ConsentApiState = 'absent' | 'no-consent-type' | 'active';
 
 function text( value: unknown ): string {
 	return typeof value === 'string' ? value : '';
@@ -32,5 +41,20 @@ export function getPageData(): PageData {
 				? problem
 				: '',
 		privacyPolicyUrl: text( data.privacyPolicyUrl ),
+		consentApi:
+			data.consentApi === 'active' ||
+			data.consentApi === 'no-consent-type'
+				? data.consentApi
+				: 'absent',
+		consentCategories:
+			typeof data.consentCategories === 'object' &&
+			data.consentCategories !== null
+				? Object.entries( data.consentCategories ).map(
+						( [ value, label ] ) => ( {
+							value,
+							label: text( label ) || value,
+						} )
+					)
+				: [],
 	};
 }

@@ -138,6 +138,12 @@ export function SettingsScreen( { page }: SettingsScreenProps ) {
 				onRequireConsentChange={ ( requireConsent ) =>
 					update( { requireConsent } )
 				}
+				consentCategory={ settings.consentCategory }
+				onConsentCategoryChange={ ( consentCategory ) =>
+					update( { consentCategory } )
+				}
+				consentApi={ page.consentApi }
+				consentCategories={ page.consentCategories }
 				privacyPolicyUrl={ page.privacyPolicyUrl }
 			/>
 			<OriginsPanel
