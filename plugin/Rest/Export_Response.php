@@ -9,7 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Marker_Export;
+use Cairn\Maps\Import_Export\Marker_Export;
 use WP_REST_Response;
 
 /**

@@ -9,9 +9,9 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Import_Reader;
-use Cairn\Maps\Markers\Marker_Export;
-use Cairn\Maps\Markers\Marker_Import;
+use Cairn\Maps\Import_Export\Import_Reader;
+use Cairn\Maps\Import_Export\Marker_Export;
+use Cairn\Maps\Import_Export\Marker_Import;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Tests\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Import_Export_Page;
+use Cairn\Maps\Import_Export\Import_Export_Page;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Tests\TestCase;

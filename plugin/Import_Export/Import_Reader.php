@@ -5,7 +5,7 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Markers;
+namespace Cairn\Maps\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 

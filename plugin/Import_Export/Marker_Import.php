@@ -5,10 +5,13 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Markers;
+namespace Cairn\Maps\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Markers\Marker_Validation;
+use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Markers\Post_Type;
 use WP_Error;
 use WP_Term;
 

@@ -5,10 +5,11 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Markers;
+namespace Cairn\Maps\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Markers\Post_Type;
 use WP_Error;
 use WP_Term;
 

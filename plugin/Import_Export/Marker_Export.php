@@ -5,11 +5,13 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Markers;
+namespace Cairn\Maps\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Geojson_Feed;
+use Cairn\Maps\Markers\Marker_Repository;
+use Cairn\Maps\Markers\Post_Type;
 
 /**
  * Writes the published markers (with both coordinates) in id order, reading them in batches, so an
