@@ -9,7 +9,6 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Settings\Consent_Api;
@@ -17,10 +16,12 @@ use Cairn\Maps\Settings\Settings;
 use WP_Block;
 
 /**
- * Registers the block from its built block.json and renders it on the server.
+ * Registers the block from its built block.json, builds each map's configuration and renders it
+ * on the server.
  *
  * The markup works without JavaScript: a labelled map region, an error message when the map cannot
- * start, and the list of markers. The view script turns the region into a live map.
+ * start, and the places panel (Places_List). The view script turns the region into a live map,
+ * after the visitor's consent when the site asks for it (Consent_Placeholder).
  *
  * @since 0.1.0
  */
@@ -34,13 +35,6 @@ class Map_Block {
 	private Settings $settings;
 
 	/**
-	 * Marker reads.
-	 *
-	 * @var Marker_Repository
-	 */
-	private Marker_Repository $markers;
-
-	/**
 	 * Looks of the marker groups.
 	 *
 	 * @var Group_Styles
@@ -48,11 +42,18 @@ class Map_Block {
 	private Group_Styles $group_styles;
 
 	/**
-	 * The WP Consent API, when the site runs it.
+	 * The places list rendered for visitors without JavaScript.
 	 *
-	 * @var Consent_Api
+	 * @var Places_List
 	 */
-	private Consent_Api $consent_api;
+	private Places_List $places;
+
+	/**
+	 * The consent gate and its click-to-load placeholder.
+	 *
+	 * @var Consent_Placeholder
+	 */
+	private Consent_Placeholder $consent;
 
 	/**
 	 * Creates the block.
@@ -64,9 +65,9 @@ class Map_Block {
 	 */
 	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null, ?Consent_Api $consent_api = null ) {
 		$this->settings     = $settings;
-		$this->markers      = $markers ?? new Marker_Repository();
 		$this->group_styles = $group_styles ?? new Group_Styles();
-		$this->consent_api  = $consent_api ?? new Consent_Api();
+		$this->places       = new Places_List( $markers ?? new Marker_Repository() );
+		$this->consent      = new Consent_Placeholder( $settings, $consent_api ?? new Consent_Api() );
 	}
 
 	/**
@@ -126,30 +127,6 @@ class Map_Block {
 		$post_id                       = (int) get_the_ID();
 		$this->listed_maps[ $post_id ] = ( $this->listed_maps[ $post_id ] ?? 0 ) + 1;
 		return $this->listed_maps[ $post_id ];
-	}
-
-	/**
-	 * The query parameter holding the page of a map's server-rendered list: `cairn-places` for
-	 * the post's first map, `cairn-places-<n>` for the n-th.
-	 *
-	 * @since 0.3.0
-	 *
-	 * @param int $index Position of the map in its post, from 1.
-	 */
-	public static function page_parameter( int $index ): string {
-		return $index <= 1 ? 'cairn-places' : 'cairn-places-' . $index;
-	}
-
-	/**
-	 * The page of the list the address asks for: a whole number from 1, else 1 (anything else is
-	 * ignored quietly; past the last page is clamped by the repository).
-	 *
-	 * @param string $parameter Query parameter.
-	 */
-	private static function requested_page( string $parameter ): int {
-		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a page number to show, no action.
-		$value = isset( $_GET[ $parameter ] ) && is_string( $_GET[ $parameter ] ) ? sanitize_text_field( wp_unslash( $_GET[ $parameter ] ) ) : '';
-		return 1 === preg_match( '/^\d{1,9}$/D', $value ) ? max( 1, (int) $value ) : 1;
 	}
 
 	/**
@@ -288,15 +265,8 @@ class Map_Block {
 		$built   = $this->client_config( $attributes, null, $block ? $block->block_type : null );
 		$client  = $built['config'];
 		$error   = $built['error'];
-		$filters = $this->filters( $client['markers'] );
 		$index   = $this->next_list_index();
-		$param   = self::page_parameter( $index );
-		$list    = null === $filters ? array(
-			'items' => array(),
-			'total' => 0,
-			'page'  => 1,
-		) : $this->markers->page( $filters, self::requested_page( $param ), (int) Limits::get( 'markerList.maxItems' ) );
-		$consent = '' === $error ? $this->consent_gate() : null;
+		$consent = '' === $error ? $this->consent->gate() : null;
 		$extra   = array(
 			'data-cairn-state'  => '' === $error ? 'loading' : 'error',
 			// Every character that could end the attribute or form an entity is a JSON escape: esc_attr()
@@ -314,10 +284,7 @@ class Map_Block {
 		}
 		$wrapper     = get_block_wrapper_attributes( $extra );
 		$region_name = __( 'Interactive map', 'cairn-maps' );
-		// Named by the post and the map's place in it, not by a counter of the request: the same
-		// on every page of the list, so the pager's links land on it.
-		$places_id = 'cairn-places-' . (int) get_the_ID() . '-' . $index;
-		$list_id   = $places_id . '-list';
+		$places_id   = Places_List::panel_id( $index );
 
 		$html  = '<div ' . $wrapper . '>';
 		$html .= sprintf(
@@ -328,8 +295,8 @@ class Map_Block {
 		$html .= sprintf(
 			'<div class="wp-block-cairn-map__map" role="region" aria-label="%1$s" aria-describedby="%2$s">%3$s</div>',
 			esc_attr( $region_name ),
-			esc_attr( $list_id ),
-			null !== $consent ? $this->render_consent( $consent ) : ''
+			esc_attr( Places_List::list_id( $places_id ) ),
+			null !== $consent ? $this->consent->render( $consent ) : ''
 		);
 		if ( '' !== $error ) {
 			$html .= sprintf(
@@ -338,137 +305,9 @@ class Map_Block {
 				esc_html( self::error_message( $error ) )
 			);
 		}
-		$html .= sprintf(
-			'<div class="wp-block-cairn-map__places" role="region" aria-label="%1$s" id="%2$s">%3$s</div>',
-			esc_attr__( 'Places', 'cairn-maps' ),
-			esc_attr( $places_id ),
-			$this->render_list( $list, $list_id, $param, $places_id )
-		);
+		$html .= $this->places->render( $this->filters( $client['markers'] ), $index );
 		$html .= '</div>';
 		return $html;
-	}
-
-	/**
-	 * Whether the map waits for the visitor's consent: null when it need not (the owner's setting
-	 * is off, or the WP Consent API says the visitor already agreed), else the API category the
-	 * gate follows, '' without the API.
-	 */
-	private function consent_gate(): ?string {
-		if ( ! $this->settings->require_consent() ) {
-			return null;
-		}
-		if ( ! $this->consent_api->present() ) {
-			return '';
-		}
-		$category = $this->settings->consent_category();
-		// Agreed on an earlier page: no click. A cached copy of the gated page starts at once
-		// too, as the view script asks the API again.
-		return $this->consent_api->has_consent( $category ) ? null : $category;
-	}
-
-	/**
-	 * The click-to-load placeholder shown when maps wait for the visitor's consent.
-	 *
-	 * @param string $category The WP Consent API category the button agrees to, '' without the API.
-	 */
-	private function render_consent( string $category ): string {
-		$policy = get_privacy_policy_url();
-		$note   = esc_html__( 'Loading this map connects your browser to Mapbox, which receives your IP address and browser details and records usage events.', 'cairn-maps' );
-		if ( '' !== $category ) {
-			$note .= ' ' . esc_html(
-				sprintf(
-					/* translators: %s: a consent category, such as "Marketing". */
-					__( 'The map loads once you accept “%s” cookies and services; “Load map” records that choice in this site’s cookie settings.', 'cairn-maps' ),
-					Consent_Api::labels()[ $category ] ?? $category
-				)
-			);
-		}
-		if ( '' !== $policy ) {
-			$note .= sprintf( ' <a href="%1$s">%2$s</a>', esc_url( $policy ), esc_html__( 'Privacy policy', 'cairn-maps' ) );
-		}
-		return sprintf(
-			'<div class="wp-block-cairn-map__consent"><p class="wp-block-cairn-map__consent-note">%1$s</p><button type="button" class="wp-block-cairn-map__consent-button wp-element-button">%2$s</button></div>',
-			$note,
-			esc_html__( 'Load map', 'cairn-maps' )
-		);
-	}
-
-	/**
-	 * The accessible list of markers: what remains without JavaScript or WebGL. One page of at
-	 * most `markerList.maxItems` places, with links to the pages before and after.
-	 *
-	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int, page: int} $list      Markers of the page.
-	 * @param string                                                                                                 $list_id   Element id.
-	 * @param string                                                                                                 $param     Query parameter of the page.
-	 * @param string                                                                                                 $places_id Id of the places panel.
-	 */
-	private function render_list( array $list, string $list_id, string $param, string $places_id ): string {
-		$html = sprintf(
-			'<div class="wp-block-cairn-map__markers" id="%1$s"><h2 class="wp-block-cairn-map__markers-title">%2$s</h2>',
-			esc_attr( $list_id ),
-			esc_html(
-				sprintf(
-					/* translators: %d: number of markers on the map. */
-					_n( '%d place on this map', '%d places on this map', $list['total'], 'cairn-maps' ),
-					$list['total']
-				)
-			)
-		);
-		if ( array() !== $list['items'] ) {
-			$html .= '<ul class="wp-block-cairn-map__list">';
-			foreach ( $list['items'] as $item ) {
-				$html .= sprintf(
-					'<li data-cairn-marker-id="%1$d" data-lng="%2$s" data-lat="%3$s">%4$s</li>',
-					$item['id'],
-					esc_attr( (string) $item['lng'] ),
-					esc_attr( (string) $item['lat'] ),
-					esc_html( wp_strip_all_tags( $item['title'] ) )
-				);
-			}
-			$html .= '</ul>';
-		}
-		return $html . $this->render_pages( $list, $param, $places_id ) . '</div>';
-	}
-
-	/**
-	 * Links to the list's previous and next pages, and which places this page shows; nothing when
-	 * one page holds them all.
-	 *
-	 * @param array{items: array<int, mixed>, total: int, page: int} $list      Markers of the page.
-	 * @param string                                                 $param     Query parameter of the page.
-	 * @param string                                                 $places_id Id of the places panel.
-	 */
-	private function render_pages( array $list, string $param, string $places_id ): string {
-		$per_page = (int) Limits::get( 'markerList.maxItems' );
-		$pages    = (int) ceil( $list['total'] / max( 1, $per_page ) );
-		if ( $pages <= 1 ) {
-			return '';
-		}
-		$page  = $list['page'];
-		$first = ( $page - 1 ) * $per_page + 1;
-		$link  = static function ( int $to, string $rel, string $text ) use ( $param, $places_id ): string {
-			// Page 1 is the page's own address, without the parameter.
-			$url = 1 === $to ? remove_query_arg( $param ) : add_query_arg( $param, $to );
-			return sprintf(
-				'<a class="wp-block-cairn-map__pages-%1$s" rel="%1$s" href="%2$s">%3$s</a>',
-				esc_attr( $rel ),
-				esc_url( (string) preg_replace( '/#.*/s', '', $url ) . '#' . $places_id ),
-				esc_html( $text )
-			);
-		};
-		$html  = '<nav class="wp-block-cairn-map__pages" aria-label="' . esc_attr__( 'Pages of places', 'cairn-maps' ) . '">';
-		$html .= $page > 1 ? $link( $page - 1, 'prev', __( 'Previous places', 'cairn-maps' ) ) : '';
-		$html .= '<span class="wp-block-cairn-map__pages-range">' . esc_html(
-			sprintf(
-				/* translators: 1: number of the first place on this page, 2: of the last, 3: number of places in all. */
-				__( 'Places %1$s–%2$s of %3$s', 'cairn-maps' ),
-				number_format_i18n( $first ),
-				number_format_i18n( $first + count( $list['items'] ) - 1 ),
-				number_format_i18n( $list['total'] )
-			)
-		) . '</span>';
-		$html .= $page < $pages ? $link( $page + 1, 'next', __( 'Next places', 'cairn-maps' ) ) : '';
-		return $html . '</nav>';
 	}
 
 	/**

@@ -1,0 +1,187 @@
+<?php
+/**
+ * The map block's places without JavaScript.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Blocks;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Limits;
+use Cairn\Maps\Markers\Marker_Repository;
+
+/**
+ * The server-rendered places panel of a map: one page of its markers as a list (titles and
+ * coordinates), a count, and links to the pages before and after, so that every place is
+ * reachable without JavaScript, without WebGL and for screen readers. The view script turns the
+ * entries into buttons.
+ *
+ * Each map of a post pages its list with a query parameter of its own (page_parameter()), and the
+ * panel is named by the post and the map's place in it, so the pager's links land on it.
+ *
+ * @since 0.3.0
+ */
+class Places_List {
+
+	/**
+	 * Marker reads.
+	 *
+	 * @var Marker_Repository
+	 */
+	private Marker_Repository $markers;
+
+	/**
+	 * Creates the list.
+	 *
+	 * @param Marker_Repository $markers Marker reads.
+	 */
+	public function __construct( Marker_Repository $markers ) {
+		$this->markers = $markers;
+	}
+
+	/**
+	 * The id of a map's places panel: named by the post and the map's place in it, not by a
+	 * counter of the request, so it is the same on every page of the list.
+	 *
+	 * @param int $index Position of the map in its post, from 1.
+	 */
+	public static function panel_id( int $index ): string {
+		return 'cairn-places-' . (int) get_the_ID() . '-' . $index;
+	}
+
+	/**
+	 * The id of the list inside a places panel (what the map region is described by).
+	 *
+	 * @param string $panel_id Id of the places panel.
+	 */
+	public static function list_id( string $panel_id ): string {
+		return $panel_id . '-list';
+	}
+
+	/**
+	 * The query parameter holding the page of a map's server-rendered list: `cairn-places` for
+	 * the post's first map, `cairn-places-<n>` for the n-th.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param int $index Position of the map in its post, from 1.
+	 */
+	public static function page_parameter( int $index ): string {
+		return $index <= 1 ? 'cairn-places' : 'cairn-places-' . $index;
+	}
+
+	/**
+	 * The page of the list the address asks for: a whole number from 1, else 1 (anything else is
+	 * ignored quietly; past the last page is clamped by the repository).
+	 *
+	 * @param string $parameter Query parameter.
+	 */
+	private static function requested_page( string $parameter ): int {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a page number to show, no action.
+		$value = isset( $_GET[ $parameter ] ) && is_string( $_GET[ $parameter ] ) ? sanitize_text_field( wp_unslash( $_GET[ $parameter ] ) ) : '';
+		return 1 === preg_match( '/^\d{1,9}$/D', $value ) ? max( 1, (int) $value ) : 1;
+	}
+
+	/**
+	 * The places panel of a map: the region holding the list of the page the address asks for.
+	 *
+	 * @param array{groups?: string[], ids?: int[]}|null $filters Repository filters of the map's
+	 *                                                            markers; null: none selected.
+	 * @param int                                        $index   Position of the map in its post, from 1.
+	 */
+	public function render( ?array $filters, int $index ): string {
+		$param     = self::page_parameter( $index );
+		$places_id = self::panel_id( $index );
+		$list      = null === $filters ? array(
+			'items' => array(),
+			'total' => 0,
+			'page'  => 1,
+		) : $this->markers->page( $filters, self::requested_page( $param ), (int) Limits::get( 'markerList.maxItems' ) );
+		return sprintf(
+			'<div class="wp-block-cairn-map__places" role="region" aria-label="%1$s" id="%2$s">%3$s</div>',
+			esc_attr__( 'Places', 'cairn-maps' ),
+			esc_attr( $places_id ),
+			$this->render_list( $list, self::list_id( $places_id ), $param, $places_id )
+		);
+	}
+
+	/**
+	 * The accessible list of markers: what remains without JavaScript or WebGL. One page of at
+	 * most `markerList.maxItems` places, with links to the pages before and after.
+	 *
+	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int, page: int} $list      Markers of the page.
+	 * @param string                                                                                                 $list_id   Element id.
+	 * @param string                                                                                                 $param     Query parameter of the page.
+	 * @param string                                                                                                 $places_id Id of the places panel.
+	 */
+	private function render_list( array $list, string $list_id, string $param, string $places_id ): string {
+		$html = sprintf(
+			'<div class="wp-block-cairn-map__markers" id="%1$s"><h2 class="wp-block-cairn-map__markers-title">%2$s</h2>',
+			esc_attr( $list_id ),
+			esc_html(
+				sprintf(
+					/* translators: %d: number of markers on the map. */
+					_n( '%d place on this map', '%d places on this map', $list['total'], 'cairn-maps' ),
+					$list['total']
+				)
+			)
+		);
+		if ( array() !== $list['items'] ) {
+			$html .= '<ul class="wp-block-cairn-map__list">';
+			foreach ( $list['items'] as $item ) {
+				$html .= sprintf(
+					'<li data-cairn-marker-id="%1$d" data-lng="%2$s" data-lat="%3$s">%4$s</li>',
+					$item['id'],
+					esc_attr( (string) $item['lng'] ),
+					esc_attr( (string) $item['lat'] ),
+					esc_html( wp_strip_all_tags( $item['title'] ) )
+				);
+			}
+			$html .= '</ul>';
+		}
+		return $html . $this->render_pages( $list, $param, $places_id ) . '</div>';
+	}
+
+	/**
+	 * Links to the list's previous and next pages, and which places this page shows; nothing when
+	 * one page holds them all.
+	 *
+	 * @param array{items: array<int, mixed>, total: int, page: int} $list      Markers of the page.
+	 * @param string                                                 $param     Query parameter of the page.
+	 * @param string                                                 $places_id Id of the places panel.
+	 */
+	private function render_pages( array $list, string $param, string $places_id ): string {
+		$per_page = (int) Limits::get( 'markerList.maxItems' );
+		$pages    = (int) ceil( $list['total'] / max( 1, $per_page ) );
+		if ( $pages <= 1 ) {
+			return '';
+		}
+		$page  = $list['page'];
+		$first = ( $page - 1 ) * $per_page + 1;
+		$link  = static function ( int $to, string $rel, string $text ) use ( $param, $places_id ): string {
+			// Page 1 is the page's own address, without the parameter.
+			$url = 1 === $to ? remove_query_arg( $param ) : add_query_arg( $param, $to );
+			return sprintf(
+				'<a class="wp-block-cairn-map__pages-%1$s" rel="%1$s" href="%2$s">%3$s</a>',
+				esc_attr( $rel ),
+				esc_url( (string) preg_replace( '/#.*/s', '', $url ) . '#' . $places_id ),
+				esc_html( $text )
+			);
+		};
+		$html  = '<nav class="wp-block-cairn-map__pages" aria-label="' . esc_attr__( 'Pages of places', 'cairn-maps' ) . '">';
+		$html .= $page > 1 ? $link( $page - 1, 'prev', __( 'Previous places', 'cairn-maps' ) ) : '';
+		$html .= '<span class="wp-block-cairn-map__pages-range">' . esc_html(
+			sprintf(
+				/* translators: 1: number of the first place on this page, 2: of the last, 3: number of places in all. */
+				__( 'Places %1$s–%2$s of %3$s', 'cairn-maps' ),
+				number_format_i18n( $first ),
+				number_format_i18n( $first + count( $list['items'] ) - 1 ),
+				number_format_i18n( $list['total'] )
+			)
+		) . '</span>';
+		$html .= $page < $pages ? $link( $page + 1, 'next', __( 'Next places', 'cairn-maps' ) ) : '';
+		return $html . '</nav>';
+	}
+}
