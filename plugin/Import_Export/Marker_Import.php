@@ -9,35 +9,23 @@ namespace Cairn\Maps\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use WP_Error;
 use WP_Term;
 
 /**
- * Checks every record of a file first, then creates the markers, published, in one batch.
- *
- * Rules for a record:
- * - `title` is required: plain text (tags removed), at most TITLE_MAX characters;
- * - `lat` and `lng` follow Marker_Validation::coordinate(), the rules of the REST API;
- * - `description` is optional; HTML is kept as far as posts allow it (wp_kses_post);
- * - groups are slugs or names, each turned into a slug with sanitize_title(). A group that does not
- *   exist yet is created (named as written in the file) when the importer may create groups,
- *   and reported as an error otherwise; at most GROUPS_MAX per marker;
- * - text must be valid UTF-8.
+ * Imports a file: checks every record first (Import_Row_Validator; groups resolved by
+ * Import_Groups), then creates the markers, published, in one batch (Marker_Batch_Writer), with
+ * term counts updated once at the end and one markers-version change for the whole import. Also
+ * the import's limits (MAX_ROWS, MAX_BYTES, both filtered) and who may import and export.
  *
  * A file with any bad record imports nothing: the answer lists every bad record with its place in
  * the file. With `$valid_only` the good records are imported and the bad ones reported as skipped.
  *
- * Writing is bulk work, bounded by MAX_ROWS: markers go in with one multi-row INSERT per batch of
- * BATCH rows (posts, then their coordinates, then their groups), after the same sanitising filters
- * wp_insert_post() applies (kses for users without unfiltered_html), with unique post names, term
- * counts updated once at the end and one markers-version change for the whole import. Through
- * wp_insert_post() each marker costs about 20 queries: 5,000 markers took 48 s on MariaDB, past
- * any request time limit; in batches they take well under 2 s. The per-post hooks of
- * wp_insert_post() (save_post, …) do not fire; `cairn_maps_markers_imported` fires once with the
- * new ids.
+ * A group that does not exist yet is created (named as written in the file) when the importer may
+ * create groups, and reported as an error otherwise. The per-post hooks of wp_insert_post()
+ * (save_post, …) do not fire; `cairn_maps_markers_imported` fires once with the new ids.
  *
  * @since 0.1.0
  */
@@ -56,22 +44,22 @@ class Marker_Import {
 	/**
 	 * Longest title, in characters (stricter than REST writes, which the database column bounds).
 	 */
-	public const TITLE_MAX = 500;
+	public const TITLE_MAX = Import_Row_Validator::TITLE_MAX;
 
 	/**
 	 * Most groups per marker.
 	 */
-	public const GROUPS_MAX = 20;
+	public const GROUPS_MAX = Import_Row_Validator::GROUPS_MAX;
 
 	/**
 	 * Most markers per INSERT statement.
 	 */
-	public const BATCH = 500;
+	public const BATCH = Marker_Batch_Writer::BATCH;
 
 	/**
 	 * Most text (titles and descriptions) per INSERT statement, in bytes.
 	 */
-	public const BATCH_BYTES = MB_IN_BYTES;
+	public const BATCH_BYTES = Marker_Batch_Writer::BATCH_BYTES;
 
 	/**
 	 * The markers version.
@@ -81,12 +69,20 @@ class Marker_Import {
 	private Markers_Version $version;
 
 	/**
+	 * Writes the rows.
+	 *
+	 * @var Marker_Batch_Writer
+	 */
+	private Marker_Batch_Writer $writer;
+
+	/**
 	 * Creates the importer.
 	 *
 	 * @param Markers_Version|null $version The markers version.
 	 */
 	public function __construct( ?Markers_Version $version = null ) {
 		$this->version = $version ?? new Markers_Version();
+		$this->writer  = new Marker_Batch_Writer();
 	}
 
 	/**
@@ -170,7 +166,7 @@ class Marker_Import {
 		$errors = array();
 		$groups = new Import_Groups();
 		foreach ( $records as $record ) {
-			$row = isset( $record['fields'] ) ? $this->check( $record['fields'], $groups ) : (string) ( $record['error'] ?? '' );
+			$row = isset( $record['fields'] ) ? Import_Row_Validator::check( $record['fields'], $groups ) : (string) ( $record['error'] ?? '' );
 			if ( is_string( $row ) ) {
 				$errors[] = $record['at'] + array( 'message' => $row );
 				continue;
@@ -211,56 +207,6 @@ class Marker_Import {
 	}
 
 	/**
-	 * Checks one record.
-	 *
-	 * @param array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed} $fields Raw fields.
-	 * @param Import_Groups                                                                     $groups Groups seen so far.
-	 * @return array{title: string, lat: float, lng: float, groups: string[], description: string}|string The clean row, or why it is refused.
-	 */
-	private function check( array $fields, Import_Groups $groups ) {
-		foreach ( array( $fields['title'], $fields['description'], ...$fields['groups'] ) as $text ) {
-			if ( is_string( $text ) && 1 !== preg_match( '//u', $text ) ) {
-				return __( 'This row is not valid UTF-8 text. Save the file as CSV UTF-8 and import it again.', 'cairn-maps' );
-			}
-		}
-		$title = trim( wp_strip_all_tags( (string) $fields['title'], true ) );
-		if ( '' === $title ) {
-			return __( 'A title is required.', 'cairn-maps' );
-		}
-		if ( mb_strlen( $title, 'UTF-8' ) > self::TITLE_MAX ) {
-			/* translators: %d: most characters. */
-			return sprintf( __( 'The title is longer than %d characters.', 'cairn-maps' ), self::TITLE_MAX );
-		}
-		$coordinates = array();
-		foreach ( array( Post_Type::META_LAT, Post_Type::META_LNG ) as $key ) {
-			$checked = Marker_Validation::coordinate( $key, Post_Type::META_LAT === $key ? $fields['lat'] : $fields['lng'] );
-			if ( is_wp_error( $checked ) ) {
-				return $checked->get_error_message();
-			}
-			$coordinates[ $key ] = $checked;
-		}
-		if ( count( $fields['groups'] ) > self::GROUPS_MAX ) {
-			/* translators: %d: most groups per marker. */
-			return sprintf( __( 'A marker may be in at most %d groups.', 'cairn-maps' ), self::GROUPS_MAX );
-		}
-		$slugs = array();
-		foreach ( $fields['groups'] as $name ) {
-			$slug = $groups->resolve( $name );
-			if ( is_wp_error( $slug ) ) {
-				return $slug->get_error_message();
-			}
-			$slugs[] = $slug;
-		}
-		return array(
-			'title'       => $title,
-			'lat'         => $coordinates[ Post_Type::META_LAT ],
-			'lng'         => $coordinates[ Post_Type::META_LNG ],
-			'groups'      => array_values( array_unique( $slugs ) ),
-			'description' => trim( wp_kses_post( (string) $fields['description'] ) ),
-		);
-	}
-
-	/**
 	 * Creates the groups and markers.
 	 *
 	 * @param array<int, array{title: string, lat: float, lng: float, groups: string[], description: string}> $rows   Clean rows.
@@ -292,11 +238,11 @@ class Marker_Import {
 						array( 'status' => 500 )
 					);
 				}
-				$slugs = $this->unique_slugs( array_column( $rows, 'title' ) );
+				$slugs = $this->writer->unique_slugs( array_column( $rows, 'title' ) );
 				$ids   = array();
 				$error = null;
-				foreach ( $this->batches( $rows ) as $offset => $batch ) {
-					$batch_ids = $this->insert_batch( $batch, array_slice( $slugs, $offset, count( $batch ) ), $tt_ids );
+				foreach ( $this->writer->batches( $rows ) as $offset => $batch ) {
+					$batch_ids = $this->writer->insert_batch( $batch, array_slice( $slugs, $offset, count( $batch ) ), $tt_ids );
 					if ( is_wp_error( $batch_ids ) ) {
 						$error = $batch_ids;
 						break;
@@ -342,247 +288,4 @@ class Marker_Import {
 		);
 	}
 
-	/**
-	 * Rows in batches of at most BATCH markers and about BATCH_BYTES of text (far below MySQL's
-	 * `max_allowed_packet`), keyed by the offset of their first row.
-	 *
-	 * @param array<int, array{title: string, lat: float, lng: float, groups: string[], description: string}> $rows Rows.
-	 * @return \Generator<int, array<int, array{title: string, lat: float, lng: float, groups: string[], description: string}>>
-	 */
-	private function batches( array $rows ): \Generator {
-		$batch  = array();
-		$bytes  = 0;
-		$offset = 0;
-		foreach ( $rows as $index => $row ) {
-			$size = strlen( $row['title'] ) + strlen( $row['description'] );
-			if ( array() !== $batch && ( count( $batch ) >= self::BATCH || $bytes + $size > self::BATCH_BYTES ) ) {
-				yield $offset => $batch;
-				$batch  = array();
-				$bytes  = 0;
-				$offset = $index;
-			}
-			$batch[] = $row;
-			$bytes  += $size;
-		}
-		if ( array() !== $batch ) {
-			yield $offset => $batch;
-		}
-	}
-
-	/**
-	 * Writes one batch: one multi-row INSERT each for posts, meta and group relationships.
-	 *
-	 * @param array<int, array{title: string, lat: float, lng: float, groups: string[], description: string}> $batch  Rows.
-	 * @param string[]                                                                                        $slugs  Their post names.
-	 * @param array<string, int>                                                                              $tt_ids Term taxonomy ids by group slug.
-	 * @return int[]|WP_Error Ids of the new markers, in row order.
-	 */
-	private function insert_batch( array $batch, array $slugs, array $tt_ids ) {
-		global $wpdb;
-		$token   = 'cairn-import-' . wp_generate_password( 12, false ) . '-';
-		$now     = current_time( 'mysql' );
-		$now_gmt = current_time( 'mysql', true );
-		$author  = get_current_user_id();
-		$columns = array(
-			'post_author'           => '%d',
-			'post_date'             => '%s',
-			'post_date_gmt'         => '%s',
-			'post_content'          => '%s',
-			'post_title'            => '%s',
-			'post_excerpt'          => '%s',
-			'post_status'           => '%s',
-			'comment_status'        => '%s',
-			'ping_status'           => '%s',
-			'post_password'         => '%s',
-			'post_name'             => '%s',
-			'to_ping'               => '%s',
-			'pinged'                => '%s',
-			'post_modified'         => '%s',
-			'post_modified_gmt'     => '%s',
-			'post_content_filtered' => '%s',
-			'post_parent'           => '%d',
-			'guid'                  => '%s',
-			'menu_order'            => '%d',
-			'post_type'             => '%s',
-			'post_mime_type'        => '%s',
-			'comment_count'         => '%d',
-		);
-		$tuples  = array();
-		$values  = array();
-		foreach ( $batch as $index => $row ) {
-			// The filters wp_insert_post() applies (kses for users without unfiltered_html, …).
-			$post     = wp_unslash(
-				sanitize_post(
-					wp_slash(
-						array(
-							'post_title'   => $row['title'],
-							'post_content' => $row['description'],
-							'post_name'    => $slugs[ $index ],
-							'post_type'    => Post_Type::POST_TYPE,
-						)
-					),
-					'db'
-				)
-			);
-			$record   = array(
-				'post_author'           => $author,
-				'post_date'             => $now,
-				'post_date_gmt'         => $now_gmt,
-				'post_content'          => (string) $post['post_content'],
-				'post_title'            => (string) $post['post_title'],
-				'post_excerpt'          => '',
-				'post_status'           => 'publish',
-				'comment_status'        => get_default_comment_status( Post_Type::POST_TYPE ),
-				'ping_status'           => get_default_comment_status( Post_Type::POST_TYPE, 'pingback' ),
-				'post_password'         => '',
-				'post_name'             => (string) $post['post_name'],
-				'to_ping'               => '',
-				'pinged'                => '',
-				'post_modified'         => $now,
-				'post_modified_gmt'     => $now_gmt,
-				'post_content_filtered' => '',
-				'post_parent'           => 0,
-				'guid'                  => $token . $index,
-				'menu_order'            => 0,
-				'post_type'             => Post_Type::POST_TYPE,
-				'post_mime_type'        => '',
-				'comment_count'         => 0,
-			);
-			$tuples[] = '(' . implode( ',', $columns ) . ')';
-			array_push( $values, ...array_values( $record ) );
-		}
-		$sql = "INSERT INTO {$wpdb->posts} (" . implode( ',', array_keys( $columns ) ) . ') VALUES ' . implode( ',', $tuples );
-		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared here; only placeholders are interpolated. Bulk insert: see the class comment.
-		if ( false === $wpdb->query( $wpdb->prepare( $sql, $values ) ) ) {
-			return new WP_Error( 'cairn_maps_import_failed' );
-		}
-		// The new ids, found through the row tokens: neither the auto-increment step nor which row
-		// `insert_id` names (MySQL: the first; SQLite: the last) is the same everywhere. Type,
-		// status and date narrow the search to this batch through the type_status_date index.
-		$rows = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- the rows just inserted.
-			$wpdb->prepare(
-				"SELECT ID, guid FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish' AND post_date = %s AND guid LIKE %s",
-				Post_Type::POST_TYPE,
-				$now,
-				$wpdb->esc_like( $token ) . '%'
-			),
-			ARRAY_A
-		);
-		$ids  = array();
-		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
-			$ids[ (int) substr( (string) $row['guid'], strlen( $token ) ) ] = (int) $row['ID'];
-		}
-		ksort( $ids );
-		if ( count( $ids ) !== count( $batch ) ) {
-			$this->delete_posts( array_values( $ids ) );
-			return new WP_Error( 'cairn_maps_import_failed' );
-		}
-
-		$guid = home_url( '/?post_type=' . Post_Type::POST_TYPE . '&p=' );
-		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- prepared; the id list holds only placeholders.
-		$wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->posts} SET guid = CONCAT( %s, ID ) WHERE ID IN (" . implode( ',', array_fill( 0, count( $ids ), '%d' ) ) . ')', array_merge( array( $guid ), array_values( $ids ) ) ) );
-
-		$meta      = array();
-		$relations = array();
-		foreach ( $batch as $index => $row ) {
-			$id = $ids[ $index ];
-			array_push( $meta, $id, Post_Type::META_LAT, Post_Type::format_coordinate( $row['lat'] ), $id, Post_Type::META_LNG, Post_Type::format_coordinate( $row['lng'] ) );
-			foreach ( $row['groups'] as $slug ) {
-				if ( isset( $tt_ids[ $slug ] ) ) {
-					array_push( $relations, $id, $tt_ids[ $slug ] );
-				}
-			}
-		}
-		$sql = "INSERT INTO {$wpdb->postmeta} (post_id, meta_key, meta_value) VALUES " . implode( ',', array_fill( 0, intdiv( count( $meta ), 3 ), '(%d,%s,%s)' ) );
-		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared here; only placeholders are interpolated.
-		if ( false === $wpdb->query( $wpdb->prepare( $sql, $meta ) ) ) {
-			$this->delete_posts( array_values( $ids ) );
-			return new WP_Error( 'cairn_maps_import_failed' );
-		}
-		if ( array() !== $relations ) {
-			$sql = "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) VALUES " . implode( ',', array_fill( 0, intdiv( count( $relations ), 2 ), '(%d,%d)' ) );
-			// A batch whose groups could not be written is not kept: no marker silently loses a group.
-			// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared here; only placeholders are interpolated.
-			if ( false === $wpdb->query( $wpdb->prepare( $sql, $relations ) ) ) {
-				$this->delete_posts( array_values( $ids ) );
-				return new WP_Error( 'cairn_maps_import_failed' );
-			}
-		}
-		return array_values( $ids );
-	}
-
-	/**
-	 * Removes the markers of a batch that could not be completed.
-	 *
-	 * @param int[] $ids Marker ids.
-	 */
-	private function delete_posts( array $ids ): void {
-		global $wpdb;
-		$in = implode( ',', array_fill( 0, count( $ids ), '%d' ) );
-		// phpcs:disable WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- prepared; the id list holds only placeholders.
-		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->postmeta} WHERE post_id IN ($in)", $ids ) );
-		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->posts} WHERE ID IN ($in)", $ids ) );
-		// phpcs:enable
-	}
-
-	/**
-	 * Post names for the titles, unique among markers as wp_unique_post_slug() makes them
-	 * (`castle`, `castle-2`, …), with a few queries for the whole import.
-	 *
-	 * @param string[] $titles Titles.
-	 * @return string[] Names, in the same order.
-	 */
-	private function unique_slugs( array $titles ): array {
-		global $wpdb;
-		$bases = array();
-		foreach ( $titles as $title ) {
-			$base = sanitize_title( $title );
-			if ( strlen( $base ) > 190 ) {
-				// Never cut a %xx escape of a non-ASCII character in two.
-				$base = rtrim( (string) preg_replace( '/%[0-9a-f]?$/', '', substr( $base, 0, 190 ) ), '-' );
-			}
-			$bases[] = '' !== $base ? $base : 'marker';
-		}
-		$taken = array();
-		foreach ( array_chunk( array_values( array_unique( $bases ) ), 500 ) as $chunk ) {
-			// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared; the list holds only placeholders.
-			$names = $wpdb->get_col( $wpdb->prepare( "SELECT post_name FROM {$wpdb->posts} WHERE post_type = %s AND post_name IN (" . implode( ',', array_fill( 0, count( $chunk ), '%s' ) ) . ')', array_merge( array( Post_Type::POST_TYPE ), $chunk ) ) );
-			foreach ( $names as $name ) {
-				$taken[ $name ] = true;
-			}
-		}
-		// Names that need a suffix: taken already, or repeated in the file. Their highest suffix
-		// in use is read for 50 names per query.
-		$repeated = array_keys( array_filter( array_count_values( $bases ), static fn( int $count ): bool => $count > 1 ) );
-		$suffixed = array_values( array_unique( array_merge( array_keys( array_intersect_key( $taken, array_flip( $bases ) ) ), $repeated ) ) );
-		$next     = array_fill_keys( $suffixed, 2 ); // Next suffix to try, by name.
-		foreach ( array_chunk( $suffixed, 50 ) as $chunk ) {
-			$likes = array();
-			foreach ( $chunk as $base ) {
-				$likes[] = $wpdb->esc_like( $base . '-' ) . '%';
-			}
-			// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQLPlaceholders.ReplacementsWrongNumber -- prepared; the list holds only placeholders.
-			$names = $wpdb->get_col( $wpdb->prepare( "SELECT post_name FROM {$wpdb->posts} WHERE post_type = %s AND (" . implode( ' OR ', array_fill( 0, count( $likes ), 'post_name LIKE %s' ) ) . ')', array_merge( array( Post_Type::POST_TYPE ), $likes ) ) );
-			foreach ( $names as $name ) {
-				if ( 1 === preg_match( '/^(.+)-(\d+)$/', $name, $match ) && isset( $next[ $match[1] ] ) ) {
-					$next[ $match[1] ] = max( $next[ $match[1] ], (int) $match[2] + 1 );
-				}
-			}
-		}
-		$slugs = array();
-		foreach ( $bases as $base ) {
-			if ( ! isset( $taken[ $base ] ) ) {
-				$taken[ $base ] = true;
-				$slugs[]        = $base;
-				continue;
-			}
-			$next[ $base ] = $next[ $base ] ?? 2; // A name another title's suffix took in this file.
-			do {
-				$slug = $base . '-' . $next[ $base ]++;
-			} while ( isset( $taken[ $slug ] ) );
-			$taken[ $slug ] = true;
-			$slugs[]        = $slug;
-		}
-		return $slugs;
-	}
 }

@@ -1,0 +1,86 @@
+<?php
+/**
+ * The rules one imported record must follow.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Import_Export;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Markers\Marker_Validation;
+use Cairn\Maps\Markers\Post_Type;
+
+/**
+ * Checks one record of an import file and turns it into a clean row, or says why it is refused:
+ * - `title` is required: plain text (tags removed), at most TITLE_MAX characters;
+ * - `lat` and `lng` follow Marker_Validation::coordinate(), the rules of the REST API;
+ * - `description` is optional; HTML is kept as far as posts allow it (wp_kses_post);
+ * - groups are slugs or names, resolved by Import_Groups; at most GROUPS_MAX per marker;
+ * - text must be valid UTF-8.
+ *
+ * @since 0.2.0
+ */
+class Import_Row_Validator {
+
+	/**
+	 * Longest title, in characters (stricter than REST writes, which the database column bounds).
+	 */
+	public const TITLE_MAX = 500;
+
+	/**
+	 * Most groups per marker.
+	 */
+	public const GROUPS_MAX = 20;
+
+	/**
+	 * Checks one record.
+	 *
+	 * @param array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed} $fields Raw fields.
+	 * @param Import_Groups                                                                     $groups Groups seen so far.
+	 * @return array{title: string, lat: float, lng: float, groups: string[], description: string}|string The clean row, or why it is refused.
+	 */
+	public static function check( array $fields, Import_Groups $groups ) {
+		foreach ( array( $fields['title'], $fields['description'], ...$fields['groups'] ) as $text ) {
+			if ( is_string( $text ) && 1 !== preg_match( '//u', $text ) ) {
+				return __( 'This row is not valid UTF-8 text. Save the file as CSV UTF-8 and import it again.', 'cairn-maps' );
+			}
+		}
+		$title = trim( wp_strip_all_tags( (string) $fields['title'], true ) );
+		if ( '' === $title ) {
+			return __( 'A title is required.', 'cairn-maps' );
+		}
+		if ( mb_strlen( $title, 'UTF-8' ) > self::TITLE_MAX ) {
+			/* translators: %d: most characters. */
+			return sprintf( __( 'The title is longer than %d characters.', 'cairn-maps' ), self::TITLE_MAX );
+		}
+		$coordinates = array();
+		foreach ( array( Post_Type::META_LAT, Post_Type::META_LNG ) as $key ) {
+			$checked = Marker_Validation::coordinate( $key, Post_Type::META_LAT === $key ? $fields['lat'] : $fields['lng'] );
+			if ( is_wp_error( $checked ) ) {
+				return $checked->get_error_message();
+			}
+			$coordinates[ $key ] = $checked;
+		}
+		if ( count( $fields['groups'] ) > self::GROUPS_MAX ) {
+			/* translators: %d: most groups per marker. */
+			return sprintf( __( 'A marker may be in at most %d groups.', 'cairn-maps' ), self::GROUPS_MAX );
+		}
+		$slugs = array();
+		foreach ( $fields['groups'] as $name ) {
+			$slug = $groups->resolve( $name );
+			if ( is_wp_error( $slug ) ) {
+				return $slug->get_error_message();
+			}
+			$slugs[] = $slug;
+		}
+		return array(
+			'title'       => $title,
+			'lat'         => $coordinates[ Post_Type::META_LAT ],
+			'lng'         => $coordinates[ Post_Type::META_LNG ],
+			'groups'      => array_values( array_unique( $slugs ) ),
+			'description' => trim( wp_kses_post( (string) $fields['description'] ) ),
+		);
+	}
+}
