@@ -33,8 +33,8 @@ define( 'OBJECT_K', 'OBJECT_K' );
 define( 'ARRAY_A', 'ARRAY_A' );
 define( 'ARRAY_N', 'ARRAY_N' );
 
-// As cairn-maps.php defines them.
-define( 'CAIRN_MAPS_VERSION', '0.1.0' );
+// As cairn-maps.php defines them (stand-in values: phpstan.neon.dist lists them as dynamic).
+define( 'CAIRN_MAPS_VERSION', '0.2.0' );
 define( 'CAIRN_MAPS_FILE', dirname( __DIR__, 2 ) . '/cairn-maps.php' );
 define( 'CAIRN_MAPS_DIR', dirname( __DIR__, 2 ) . '/' );
 define( 'CAIRN_MAPS_MIN_PHP', '8.1' );
