@@ -36,6 +36,7 @@ use Cairn\Maps\Rest\Post_Maps_Field;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Settings_Page;
+use Cairn\Maps\Settings\Settings_Registration;
 use Cairn\Maps\Upgrade\Upgrade_Steps;
 use Cairn\Maps\Upgrade\Upgrader;
 
@@ -87,6 +88,7 @@ final class Plugin {
 		$this->parts     = array(
 			'upgrader'           => new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() ),
 			'settings'           => $settings,
+			'settings_register'  => new Settings_Registration( $settings ),
 			'page'               => new Settings_Page( $settings ),
 			'defaults'           => new Editor_Defaults( $settings ),
 			'post_type'          => $post_type,
