@@ -9,7 +9,7 @@ namespace Cairn\Maps\Settings;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Rest\Cors;
+use Cairn\Maps\Rest\Allowed_Origins;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Settings_Controller;
@@ -141,7 +141,7 @@ class Settings_Registration {
 							'type'      => 'string',
 							'maxLength' => 2048,
 						),
-						'maxItems' => Cors::MAX_ORIGINS,
+						'maxItems' => Allowed_Origins::MAX_ORIGINS,
 					),
 				),
 			)
@@ -185,7 +185,7 @@ class Settings_Registration {
 			}
 		}
 		if ( $request->has_param( Settings::ORIGINS_OPTION ) && null !== $request->get_param( Settings::ORIGINS_OPTION ) ) {
-			$origins = Cors::normalize_origins( $request->get_param( Settings::ORIGINS_OPTION ) );
+			$origins = Allowed_Origins::normalize_origins( $request->get_param( Settings::ORIGINS_OPTION ) );
 			if ( is_wp_error( $origins ) ) {
 				return $origins;
 			}
@@ -241,35 +241,19 @@ class Settings_Registration {
 	 */
 	public function sanitize_defaults( $value ): array {
 		$previous = Site_Defaults::normalize( get_option( Settings::DEFAULTS_OPTION ) );
-		if ( null === $value ) {
-			return $previous;
-		}
-		$clean = Site_Defaults::validate( $value );
-		if ( is_wp_error( $clean ) ) {
-			$this->report( Settings::DEFAULTS_OPTION, $clean );
-			return $previous;
-		}
-		return $clean;
+		return null === $value ? $previous : $this->clean_or_previous( Settings::DEFAULTS_OPTION, Site_Defaults::validate( $value ), $previous );
 	}
 
 	/**
-	 * Normalises the allowed origins for every way in (see Cors::normalize_origin()); a refused
+	 * Normalises the allowed origins for every way in (see Allowed_Origins::normalize_origin()); a refused
 	 * list keeps the stored one.
 	 *
 	 * @param mixed $value The submitted value.
 	 * @return string[] The list to store.
 	 */
 	public function sanitize_origins( $value ): array {
-		$previous = Cors::allowed_origins();
-		if ( null === $value ) {
-			return $previous;
-		}
-		$clean = Cors::normalize_origins( $value );
-		if ( is_wp_error( $clean ) ) {
-			$this->report( Settings::ORIGINS_OPTION, $clean );
-			return $previous;
-		}
-		return $clean;
+		$previous = Allowed_Origins::allowed_origins();
+		return null === $value ? $previous : $this->clean_or_previous( Settings::ORIGINS_OPTION, Allowed_Origins::normalize_origins( $value ), $previous );
 	}
 
 	/**
@@ -290,6 +274,24 @@ class Settings_Registration {
 			);
 		}
 		return $this->settings->consent_category();
+	}
+
+	/**
+	 * The checked value, or the stored one when the value is refused (the refusal is reported).
+	 *
+	 * @template T
+	 *
+	 * @param string     $setting  Setting name.
+	 * @param T|WP_Error $clean    The checked value, or why it is refused.
+	 * @param T          $previous The stored value.
+	 * @return T
+	 */
+	private function clean_or_previous( string $setting, $clean, $previous ) {
+		if ( $clean instanceof WP_Error ) {
+			$this->report( $setting, $clean );
+			return $previous;
+		}
+		return $clean;
 	}
 
 	/**
