@@ -319,6 +319,18 @@ export function freshSiteCore( core ) {
 			path.join( muPlugins, file )
 		);
 	}
+	// Test-only plugins (tests/fixtures/plugins/*), installed but inactive: specs switch them on
+	// and off over REST. Never part of the plugin.
+	const fixturePlugins = path.join( ROOT, 'tests', 'fixtures', 'plugins' );
+	for ( const name of fs.existsSync( fixturePlugins )
+		? fs.readdirSync( fixturePlugins )
+		: [] ) {
+		fs.cpSync(
+			path.join( fixturePlugins, name ),
+			path.join( siteCore, 'wp-content', 'plugins', name ),
+			{ recursive: true }
+		);
+	}
 	return siteCore;
 }
 
