@@ -16,12 +16,13 @@ use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Blocks\View_Script;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Geojson_Feed;
+use Cairn\Maps\Groups\Group_Styles;
+use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
 use Cairn\Maps\Import_Export\Import_Export_Page;
 use Cairn\Maps\Import_Export\Marker_Export;
 use Cairn\Maps\Import_Export\Marker_Import;
 use Cairn\Maps\Markers\Admin_Columns;
-use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Markers\Marker_Editor;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Marker_Validation;
@@ -101,6 +102,7 @@ final class Plugin {
 			'markers'            => new Markers_Controller( new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ), $repository ),
 			'method_override'    => new Method_Override_Guard(),
 			'group_styles'       => $group_styles,
+			'group_term_screen'  => new Group_Term_Screen(),
 			'import_export'      => new Import_Export_Controller( $marker_import, new Marker_Export( $repository ) ),
 			'import_export_page' => new Import_Export_Page( $marker_import ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Group_Styles;
+use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Settings\Settings;
 
 /**

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Group_Styles;
+use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Settings\Consent_Api;
 use Cairn\Maps\Settings\Settings;

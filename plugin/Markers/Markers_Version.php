@@ -9,6 +9,7 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Version_Token;
 use WP_Post;
 

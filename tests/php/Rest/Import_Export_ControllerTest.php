@@ -9,10 +9,10 @@ namespace Cairn\Maps\Tests\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Import_Export\Import_Export_Page;
 use Cairn\Maps\Import_Export\Marker_Export;
 use Cairn\Maps\Import_Export\Marker_Import;
-use Cairn\Maps\Markers\Group_Styles;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Tests\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Group_Styles;
+use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Rest\Post_Maps_Controller;

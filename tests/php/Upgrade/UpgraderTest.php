@@ -10,7 +10,7 @@ namespace Cairn\Maps\Tests\Upgrade;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Feed_Cache;
-use Cairn\Maps\Markers\Group_Styles;
+use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Settings\Settings;

@@ -5,11 +5,13 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Tests\Markers;
+namespace Cairn\Maps\Tests\Groups;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Group_Styles;
+use Cairn\Maps\Groups\Group_Style_Rules;
+use Cairn\Maps\Groups\Group_Styles;
+use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Plugin;
@@ -34,6 +36,15 @@ final class Group_StylesTest extends TestCase {
 		$styles = Plugin::instance()->get( 'group_styles' );
 		$this->assertInstanceOf( Group_Styles::class, $styles );
 		return $styles;
+	}
+
+	/**
+	 * The plugin's part for the group screens.
+	 */
+	private function screen(): Group_Term_Screen {
+		$screen = Plugin::instance()->get( 'group_term_screen' );
+		$this->assertInstanceOf( Group_Term_Screen::class, $screen );
+		return $screen;
 	}
 
 	/**
@@ -86,7 +97,7 @@ final class Group_StylesTest extends TestCase {
 	public function test_hooks_are_named_methods(): void {
 		$this->assertSame( 10, has_filter( 'rest_dispatch_request', array( $this->styles(), 'validate_rest_write' ) ) );
 		$this->assertSame( 10, has_filter( 'update_term_metadata', array( $this->styles(), 'refuse_invalid_meta' ) ) );
-		$this->assertSame( 10, has_action( 'edited_' . Post_Type::TAXONOMY, array( $this->styles(), 'save_form' ) ) );
+		$this->assertSame( 10, has_action( 'edited_' . Post_Type::TAXONOMY, array( $this->screen(), 'save_form' ) ) );
 		$version = Plugin::instance()->get( 'markers_version' );
 		$this->assertInstanceOf( Markers_Version::class, $version );
 		$this->assertSame( 10, has_action( 'updated_term_meta', array( $version, 'on_term_meta_change' ) ) );
@@ -196,7 +207,7 @@ final class Group_StylesTest extends TestCase {
 				'meta' => array( Group_Styles::META_COLOR => $colour ),
 			)
 		);
-		$this->assert_refused( $created, Group_Styles::color_message() );
+		$this->assert_refused( $created, Group_Style_Rules::color_message() );
 		$this->assertSame( $groups, $this->count_groups(), 'no group was created' );
 
 		$updated = $this->rest( 'POST', self::ROUTE . '/' . $group, array( 'meta' => array( Group_Styles::META_COLOR => $colour ) ) );
@@ -370,9 +381,9 @@ final class Group_StylesTest extends TestCase {
 
 		// The next, valid save returns to the same screen without the old refusal.
 		$_POST['cairn_maps_icon'] = (string) $png;
-		$styles                   = new Group_Styles();
-		$styles->save_form( $group );
-		$this->assertSame( admin_url( 'term.php?taxonomy=cairn_marker_group' ), $styles->redirect_with_error( $location, get_taxonomy( Post_Type::TAXONOMY ) ) );
+		$screen                   = new Group_Term_Screen();
+		$screen->save_form( $group );
+		$this->assertSame( admin_url( 'term.php?taxonomy=cairn_marker_group' ), $screen->redirect_with_error( $location, get_taxonomy( Post_Type::TAXONOMY ) ) );
 	}
 
 	/**
@@ -399,7 +410,7 @@ final class Group_StylesTest extends TestCase {
 		update_term_meta( $group, Group_Styles::META_ICON, $png );
 		update_term_meta( $group, Group_Styles::META_COLOR, '#010203' );
 		ob_start();
-		$this->styles()->render_edit_fields( get_term( $group ) );
+		$this->screen()->render_edit_fields( get_term( $group ) );
 		$html = (string) ob_get_clean();
 		$this->assertStringNotContainsString( '<script>', $html );
 		$this->assertStringContainsString( 'value="#010203"', $html );
@@ -417,9 +428,9 @@ final class Group_StylesTest extends TestCase {
 		$group = $this->create_group( 'summits' );
 		update_term_meta( $group, Group_Styles::META_ICON, $png );
 		ob_start();
-		$this->styles()->render_edit_fields( get_term( $group ) );
+		$this->screen()->render_edit_fields( get_term( $group ) );
 		$form = (string) ob_get_clean();
-		$list = $this->styles()->render_column( '', 'cairn_maps_looks', $group );
+		$list = $this->screen()->render_column( '', 'cairn_maps_looks', $group );
 
 		$this->assertStringContainsString( '<p><img', $form );
 		$this->assertStringContainsString( 'src="' . wp_get_attachment_url( $png ) . '"', $form );
@@ -437,7 +448,7 @@ final class Group_StylesTest extends TestCase {
 			)
 		);
 		wp_cache_delete( $group, 'term_meta' );
-		$this->assertStringNotContainsString( '<img', $this->styles()->render_column( '', 'cairn_maps_looks', $group ) );
+		$this->assertStringNotContainsString( '<img', $this->screen()->render_column( '', 'cairn_maps_looks', $group ) );
 	}
 
 	/**

@@ -1,0 +1,339 @@
+<?php
+/**
+ * How the markers of a group look: a colour and an icon.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Groups;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Markers\Post_Type;
+use WP_Error;
+use WP_REST_Request;
+use WP_Term;
+
+/**
+ * Term meta of `cairn_marker_group`:
+ * - `cairn_color`: `#rrggbb`, or '' for the default colour;
+ * - `cairn_icon`: id of a PNG or JPEG attachment, or 0 for the default symbol.
+ *
+ * This part registers the two keys and guards every write with the same rules
+ * (Group_Style_Rules): REST writes are refused with a 400 before anything is stored
+ * (`rest_dispatch_request` runs after the permission checks and before core's terms controller
+ * writes the term), and any other write (PHP, WP-CLI) is refused by the meta filters, so an invalid
+ * value is never stored; the term screens (Group_Term_Screen) refuse it with a message. Changes
+ * bump the markers version (Markers_Version watches this meta).
+ *
+ * `styles()` gives the map block every group with its name and looks (for the markers' colours and
+ * icons, and the visitors' group legend), cached by markers version.
+ *
+ * @since 0.1.0
+ */
+class Group_Styles {
+
+	public const META_COLOR = 'cairn_color';
+	public const META_ICON  = 'cairn_icon';
+
+	/**
+	 * Most groups a map receives (in name order): the legend and the marker looks of a site with
+	 * more groups stop there, so a page's configuration stays small.
+	 */
+	public const MAX_STYLES = 100;
+
+	/**
+	 * Icon mime types the map can draw.
+	 */
+	public const ICON_MIME_TYPES = Group_Style_Rules::ICON_MIME_TYPES;
+
+	/**
+	 * Images listed in the icon dropdown of the term screens (newest first).
+	 */
+	public const ICON_CHOICES = Group_Term_Screen::ICON_CHOICES;
+
+	/**
+	 * Longest side, in pixels, of the icon size the map asks for (WordPress picks the closest
+	 * generated size with the same proportions, else the full image).
+	 */
+	public const ICON_PIXELS = Group_Style_Rules::ICON_PIXELS;
+
+	// Named for the shape of the entries (0.3.0 added names and groups without looks), so an entry
+	// cached by an earlier version is never read as the new shape.
+	private const CACHE_KEY = 'cairn_maps_groups_v2';
+
+	/**
+	 * The markers version, which labels the cached list.
+	 *
+	 * @var Markers_Version
+	 */
+	private Markers_Version $version;
+
+	/**
+	 * Creates the part.
+	 *
+	 * @param Markers_Version|null $version The markers version.
+	 */
+	public function __construct( ?Markers_Version $version = null ) {
+		$this->version = $version ?? new Markers_Version();
+	}
+
+	/**
+	 * Wires hooks.
+	 */
+	public function add_hooks(): void {
+		// After Post_Type::register() (priority 10) has registered the taxonomy.
+		add_action( 'init', array( $this, 'register' ), 11 );
+		add_filter( 'rest_dispatch_request', array( $this, 'validate_rest_write' ), 10, 3 );
+		add_filter( 'add_term_metadata', array( $this, 'refuse_invalid_meta' ), 10, 4 );
+		add_filter( 'update_term_metadata', array( $this, 'refuse_invalid_meta' ), 10, 4 );
+		add_action( 'delete_attachment', array( $this, 'forget_icon' ) );
+	}
+
+	/**
+	 * Registers the two term meta keys, with their REST schemas.
+	 */
+	public function register(): void {
+		register_term_meta(
+			Post_Type::TAXONOMY,
+			self::META_COLOR,
+			array(
+				'type'              => 'string',
+				'description'       => __( 'Marker colour of the group: #rrggbb, or empty for the default.', 'cairn-maps' ),
+				'single'            => true,
+				'default'           => '',
+				'show_in_rest'      => array(
+					'schema' => array(
+						'type'    => 'string',
+						'pattern' => '^(#[0-9a-fA-F]{6})?$',
+					),
+				),
+				'sanitize_callback' => array( $this, 'sanitize_color' ),
+				'auth_callback'     => array( $this, 'can_edit_group' ),
+			)
+		);
+		register_term_meta(
+			Post_Type::TAXONOMY,
+			self::META_ICON,
+			array(
+				'type'              => 'integer',
+				'description'       => __( 'Marker icon of the group: id of a PNG or JPEG image in the media library, or 0 for none.', 'cairn-maps' ),
+				'single'            => true,
+				'default'           => 0,
+				'show_in_rest'      => array(
+					'schema' => array(
+						'type'    => 'integer',
+						'minimum' => 0,
+					),
+				),
+				'sanitize_callback' => array( $this, 'sanitize_icon' ),
+				'auth_callback'     => array( $this, 'can_edit_group' ),
+			)
+		);
+	}
+
+	/**
+	 * Group looks follow the group's own edit capability.
+	 *
+	 * @param bool   $allowed  Whether allowed so far.
+	 * @param string $meta_key Meta key.
+	 * @param int    $term_id  Term id.
+	 * @param int    $user_id  User id.
+	 */
+	public function can_edit_group( $allowed, $meta_key, $term_id, $user_id ): bool {
+		return user_can( $user_id, 'edit_term', $term_id );
+	}
+
+	/**
+	 * Normalises a colour's spelling (trimmed, lower case). Invalid values pass through unchanged,
+	 * so `refuse_invalid_meta()` can refuse them rather than store something else.
+	 *
+	 * @param mixed $value Submitted value.
+	 * @return mixed
+	 */
+	public function sanitize_color( $value ) {
+		return is_string( $value ) ? strtolower( trim( $value ) ) : $value;
+	}
+
+	/**
+	 * Normalises an icon id (digits to an integer). Invalid values pass through unchanged.
+	 *
+	 * @param mixed $value Submitted value.
+	 * @return mixed
+	 */
+	public function sanitize_icon( $value ) {
+		if ( is_string( $value ) && 1 === preg_match( '/^\s*\d{1,19}\s*$/', $value ) ) {
+			return (int) trim( $value );
+		}
+		return $value;
+	}
+
+	/**
+	 * Refuses REST writes of invalid looks with a 400, after core's permission checks and before
+	 * core's terms controller writes anything (it stores the term before its meta, and answers a
+	 * refused meta value with a 500).
+	 *
+	 * @param mixed  $result  A response to use instead of the controller's, or null.
+	 * @param mixed  $request The request (a WP_REST_Request from core; anything else is ignored).
+	 * @param string $route   The matched route.
+	 * @return mixed
+	 */
+	public function validate_rest_write( $result, $request, $route = '' ) {
+		if ( null !== $result || ! $request instanceof WP_REST_Request || ! in_array( $request->get_method(), array( 'POST', 'PUT', 'PATCH' ), true ) ) {
+			return $result;
+		}
+		$taxonomy = get_taxonomy( Post_Type::TAXONOMY );
+		if ( ! $taxonomy || 1 !== preg_match( '#^/' . preg_quote( $taxonomy->rest_namespace . '/' . $taxonomy->rest_base, '#' ) . '(/|$)#', (string) $route ) ) {
+			return $result;
+		}
+		$meta = $request->get_param( 'meta' );
+		if ( ! is_array( $meta ) ) {
+			return $result;
+		}
+		foreach ( array(
+			self::META_COLOR => array( Group_Style_Rules::class, 'check_color' ),
+			self::META_ICON  => array( Group_Style_Rules::class, 'check_icon' ),
+		) as $key => $check ) {
+			// Null deletes the value: always allowed.
+			if ( ! array_key_exists( $key, $meta ) || null === $meta[ $key ] ) {
+				continue;
+			}
+			$checked = $check( $meta[ $key ] );
+			if ( is_wp_error( $checked ) ) {
+				return new WP_Error(
+					'rest_invalid_param',
+					$checked->get_error_message(),
+					array(
+						'status' => 400,
+						'params' => array( 'meta' => $checked->get_error_message() ),
+						'field'  => $key,
+					)
+				);
+			}
+		}
+		return $result;
+	}
+
+	/**
+	 * Refuses to store an invalid colour or icon, whatever the way in.
+	 *
+	 * @param mixed  $check    Null to go on, anything else to stop.
+	 * @param int    $term_id  Term id.
+	 * @param string $meta_key Meta key.
+	 * @param mixed  $value    Value (sanitised).
+	 * @return mixed False to refuse, else `$check`.
+	 */
+	public function refuse_invalid_meta( $check, $term_id, $meta_key, $value ) {
+		if ( null !== $check || ( self::META_COLOR !== $meta_key && self::META_ICON !== $meta_key ) ) {
+			return $check;
+		}
+		$term = get_term( (int) $term_id );
+		if ( ! $term instanceof WP_Term || Post_Type::TAXONOMY !== $term->taxonomy ) {
+			return $check;
+		}
+		$checked = self::META_COLOR === $meta_key ? Group_Style_Rules::check_color( $value ) : Group_Style_Rules::check_icon( $value );
+		return is_wp_error( $checked ) ? false : $check;
+	}
+
+	/**
+	 * When an image is deleted, groups that used it as their icon lose it (and the markers version
+	 * changes through the meta hooks, so maps stop asking for the missing image).
+	 *
+	 * @param int $attachment_id Attachment id.
+	 */
+	public function forget_icon( $attachment_id ): void {
+		$terms = get_terms(
+			array(
+				'taxonomy'   => Post_Type::TAXONOMY,
+				'hide_empty' => false,
+				'fields'     => 'ids',
+				'meta_key'   => self::META_ICON, // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_key -- runs only when an image is deleted.
+				'meta_value' => (string) (int) $attachment_id, // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_value -- as above.
+			)
+		);
+		foreach ( is_array( $terms ) ? $terms : array() as $term_id ) {
+			delete_term_meta( (int) $term_id, self::META_ICON );
+		}
+	}
+
+	/**
+	 * The site's groups for the map's client config: slug, name (plain text) and looks ('' where
+	 * the group has no colour or icon), at most MAX_STYLES, in name order (the order in which a
+	 * marker's first group is chosen). Groups without looks are listed too: the visitors' legend
+	 * needs every group. Cached until the markers version changes (any change to groups or their
+	 * looks bumps it).
+	 *
+	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
+	 */
+	public function styles(): array {
+		$version = $this->version->get();
+		$cached  = get_transient( self::CACHE_KEY );
+		if ( is_array( $cached ) && ( $cached['version'] ?? null ) === $version && isset( $cached['styles'] ) && is_array( $cached['styles'] ) ) {
+			return $cached['styles'];
+		}
+		$styles = $this->read_styles();
+		set_transient(
+			self::CACHE_KEY,
+			array(
+				'version' => $version,
+				'styles'  => $styles,
+			),
+			DAY_IN_SECONDS
+		);
+		return $styles;
+	}
+
+	/**
+	 * Reads the groups and their looks from the database.
+	 *
+	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
+	 */
+	private function read_styles(): array {
+		/**
+		 * Checked term by term below: the get_terms filter may return anything.
+		 *
+		 * @var mixed $terms
+		 */
+		$terms = get_terms(
+			array(
+				'taxonomy'               => Post_Type::TAXONOMY,
+				'hide_empty'             => false,
+				'number'                 => self::MAX_STYLES,
+				'orderby'                => 'name',
+				'order'                  => 'ASC',
+				'update_term_meta_cache' => true,
+			)
+		);
+		if ( ! is_array( $terms ) ) {
+			return array();
+		}
+		$icons = array();
+		foreach ( $terms as $term ) {
+			if ( $term instanceof WP_Term ) {
+				$icons[] = (int) get_term_meta( $term->term_id, self::META_ICON, true );
+			}
+		}
+		$icons = array_filter( $icons );
+		if ( array() !== $icons ) {
+			_prime_post_caches( $icons, false, true );
+		}
+		$styles = array();
+		foreach ( $terms as $term ) {
+			if ( ! $term instanceof WP_Term ) {
+				continue;
+			}
+			$color    = Group_Style_Rules::check_color( get_term_meta( $term->term_id, self::META_COLOR, true ) );
+			$icon     = Group_Style_Rules::icon_url( (int) get_term_meta( $term->term_id, self::META_ICON, true ) );
+			$styles[] = array(
+				'slug'  => $term->slug,
+				// Stored names keep entities (`&amp;`): the map shows text, never markup.
+				'name'  => html_entity_decode( wp_strip_all_tags( $term->name ), ENT_QUOTES | ENT_HTML5, 'UTF-8' ),
+				'color' => is_wp_error( $color ) ? '' : $color,
+				'icon'  => $icon,
+			);
+		}
+		return $styles;
+	}
+
+}
