@@ -238,12 +238,14 @@ test.describe( 'consent gate with the WP Consent API (stand-in plugin)', () => {
 		await expect( map ).toHaveAttribute( 'data-cairn-state', 'ready' );
 
 		// The cached copy with the gate: the view script asks the API and starts at once.
-		await page.route( url, ( route ) =>
-			route.fulfill( {
-				status: 200,
-				contentType: 'text/html; charset=utf-8',
-				body: cached,
-			} )
+		await page.route(
+			( address ) => address.href === url,
+			( route ) =>
+				route.fulfill( {
+					status: 200,
+					contentType: 'text/html; charset=utf-8',
+					body: cached,
+				} )
 		);
 		await page.goto( url );
 		await expect( map ).toHaveAttribute( 'data-cairn-consent', 'given' );
