@@ -54,6 +54,9 @@ final class Script_TranslationsTest extends TestCase {
 		foreach ( $this->files as $file ) {
 			wp_delete_file( $file );
 		}
+		// The settings screen's handle was registered here with other dependencies than the
+		// plugin's; later tests must see the plugin's own registration.
+		wp_deregister_script( Settings_Page::SCRIPT_HANDLE );
 		parent::tear_down();
 	}
 
