@@ -1,0 +1,715 @@
+/**
+ * The release zip as a site owner meets it, on clean sites of their own (bin/release-site.mjs:
+ * fresh WordPress, no plugin mounted, no auto-login), never on the shared e2e site:
+ *
+ * - the zip holds exactly what a site runs (no sources, tests, tools or manifests);
+ * - install: log in through wp-login.php, Plugins → Add New Plugin → Upload Plugin, Install Now,
+ *   Activate; the token on Settings → Cairn Maps; a Cairn Map block in a new page; a logged-out
+ *   visitor sees the map ready;
+ * - upgrade: the previous release (tests/fixtures/releases/cairn-maps-0.1.0.zip, made by
+ *   bin/build-previous-release.sh) with markers, a group with colour and icon, every setting and
+ *   a page of maps; then the current zip through the same screen, "Replace current with
+ *   uploaded"; every marker, the group's looks, every setting and the page come through, the data
+ *   version is stored, and the visitor's maps still draw every marker.
+ *
+ * The sites start together before the tests (≈ 20–90 s each) and run on ports 8891 and 8892.
+ * `npm run test:e2e` makes cairn-maps.zip first (bin/test-e2e.sh).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import {
+	Admin,
+	Editor,
+	PageUtils,
+	RequestUtils,
+} from '@wordpress/e2e-test-utils-playwright';
+
+import type { ReleaseSite } from '../../bin/release-site.mjs';
+import {
+	mapsServiceTest as test,
+	expect,
+	MapsService,
+	FAKE_PUBLIC_TOKEN,
+} from './fixtures/maps-service';
+import {
+	recordMapEvents,
+	seedMarkers,
+	solidPng,
+	waitForIdle,
+	watchPageErrors,
+} from './utils/front-map';
+import {
+	createPublishedPage,
+	dismissWelcomeGuide,
+	mapBlock,
+	waitForMapState,
+} from './utils/map-page';
+
+const ROOT = path.resolve( __dirname, '..', '..' );
+const CURRENT_ZIP = path.join( ROOT, 'cairn-maps.zip' );
+const PREVIOUS_VERSION = '0.1.0';
+const PREVIOUS_ZIP = path.join(
+	ROOT,
+	'tests',
+	'fixtures',
+	'releases',
+	`cairn-maps-${ PREVIOUS_VERSION }.zip`
+);
+/** The version the current code declares (its plugin header). */
+const CURRENT_VERSION =
+	/^ \* Version:\s*(\S+)/m.exec(
+		fs.readFileSync( path.join( ROOT, 'cairn-maps.php' ), 'utf8' )
+	)?.[ 1 ] ?? '';
+
+const INSTALL_PORT = 8891;
+const UPGRADE_PORT = 8892;
+const SETTINGS_URL = '/wp-admin/options-general.php?page=cairn-maps';
+
+/** An anonymous browser: no cookies at all (these sites have no auto-login). */
+const NO_COOKIES = { cookies: [], origins: [] };
+
+/* ------------------------------------------------------------ the zip -- */
+
+/** File names in a zip (unzip is a Debian package .ci/run installs). */
+function zipEntries( zip: string ): string[] {
+	return execFileSync( 'unzip', [ '-Z1', zip ], { encoding: 'utf8' } )
+		.split( '\n' )
+		.filter( Boolean );
+}
+
+/** What a site owner's plugin folder must never hold. */
+const FORBIDDEN = [
+	/^(src|packages|tests|bench|bin|examples|docs|node_modules|vendor|artifacts)\//,
+	/^(composer|package|package-lock|tsconfig)\.json$/,
+	/^composer\.lock$/,
+	/\.(map|ts|tsx|scss)$/,
+	/(^|\/)\.[^/]+$/,
+];
+
+function checkZip( zip: string ): string[] {
+	const entries = zipEntries( zip );
+	expect(
+		entries.filter( ( entry ) => ! entry.startsWith( 'cairn-maps/' ) )
+	).toEqual( [] );
+	const files = entries
+		.map( ( entry ) => entry.slice( 'cairn-maps/'.length ) )
+		.filter( ( file ) => file && ! file.endsWith( '/' ) );
+	expect(
+		files.filter( ( file ) =>
+			FORBIDDEN.some( ( pattern ) => pattern.test( file ) )
+		)
+	).toEqual( [] );
+	for ( const required of [
+		'cairn-maps.php',
+		'uninstall.php',
+		'readme.txt',
+		'plugin/Plugin.php',
+		'build/blocks/map/block.json',
+		'build/blocks/map/view.js',
+		'build/limits.json',
+	] ) {
+		expect( files ).toContain( required );
+	}
+	return files;
+}
+
+/* ---------------------------------------------------------- the sites -- */
+
+let installSite: Promise< ReleaseSite > | undefined;
+let upgradeSite: Promise< ReleaseSite > | undefined;
+
+/**
+ * bin/release-site.mjs, loaded as the ES module it is (a static import would be compiled to
+ * CommonJS with the spec).
+ */
+const releaseSites = () => import( '../../bin/release-site.mjs' );
+
+/** Playground's installer's administrator (bin/release-site.mjs's ADMIN). */
+const ADMIN = { username: 'admin', password: 'password' };
+
+/** A browser context on a release site with the offline maps service routed in. */
+async function siteContext(
+	browser: Browser,
+	site: ReleaseSite
+): Promise< { context: BrowserContext; page: Page } > {
+	const context = await browser.newContext( {
+		baseURL: site.url,
+		storageState: NO_COOKIES,
+	} );
+	await new MapsService().install( context );
+	return { context, page: await context.newPage() };
+}
+
+/** Logs in through the real log-in form. */
+async function logIn( page: Page ): Promise< void > {
+	await page.goto( '/wp-login.php' );
+	await page.getByLabel( 'Username or Email Address' ).fill( ADMIN.username );
+	await page.getByLabel( 'Password', { exact: true } ).fill( ADMIN.password );
+	await page.getByRole( 'button', { name: 'Log In' } ).click();
+	await expect( page ).toHaveURL( /\/wp-admin\/?$/ );
+}
+
+/**
+ * Plugins → Add New Plugin → Upload Plugin → choose the zip → Install Now. Returns the page on
+ * the upgrader's result screen.
+ *
+ * @param page The logged-in admin page.
+ * @param zip  The plugin zip.
+ */
+async function uploadZip( page: Page, zip: string ): Promise< void > {
+	await page.goto( '/wp-admin/plugins.php' );
+	await page
+		.locator( '#menu-plugins' )
+		.getByRole( 'link', { name: /^Add (New )?Plugin$/ } )
+		.click();
+	await expect( page ).toHaveURL( /plugin-install\.php/ );
+	await page
+		.getByRole( 'button', { name: 'Upload Plugin' } )
+		.or( page.getByRole( 'link', { name: 'Upload Plugin' } ) )
+		.first()
+		.click();
+	await page
+		.getByLabel( 'Plugin zip file' )
+		.or( page.locator( '#pluginzip' ) )
+		.first()
+		.setInputFiles( zip );
+	await page.getByRole( 'button', { name: 'Install Now' } ).click();
+	await expect( page ).toHaveURL( /update\.php\?action=upload-plugin/, {
+		timeout: 60_000,
+	} );
+}
+
+/** The Cairn Maps row of the plugins screen. */
+async function pluginRow( page: Page ) {
+	await page.goto( '/wp-admin/plugins.php' );
+	return page.locator( 'tr[data-plugin="cairn-maps/cairn-maps.php"]' );
+}
+
+/**
+ * REST as the admin of a release site: a log-in through wp-login.php, then the nonce. (Not
+ * `setupRest()`: it discovers the API root at WP_BASE_URL, the shared e2e site.)
+ *
+ * @param site The release site.
+ */
+async function restAs( site: ReleaseSite ): Promise< RequestUtils > {
+	const requestUtils = await RequestUtils.setup( { baseURL: site.url } );
+	let nonce = '';
+	await expect
+		.poll(
+			async () => {
+				nonce = await requestUtils.login().catch( () => '' );
+				return /^[0-9a-f]{10}$/.test( nonce );
+			},
+			{ timeout: 60_000 }
+		)
+		.toBe( true );
+	const link =
+		( await requestUtils.request.head( `${ site.url }/` ) ).headers()
+			.link ?? '';
+	const rootURL = /<([^>]+)>; rel="https:\/\/api\.w\.org\/"/.exec(
+		link
+	)?.[ 1 ];
+	expect( rootURL ).toContain( site.url );
+	requestUtils.storageState = {
+		cookies: ( await requestUtils.request.storageState() ).cookies,
+		nonce,
+		rootURL: rootURL!,
+	};
+	return requestUtils;
+}
+
+/**
+ * Opens a page as a logged-out visitor, starts the maps (consent first when asked) and waits until
+ * every map block is ready and idle. Returns the visitor's page (its context closes with `done`).
+ *
+ * @param browser The browser.
+ * @param site    The site.
+ * @param url     The page.
+ */
+async function visit(
+	browser: Browser,
+	site: ReleaseSite,
+	url: string
+): Promise< { page: Page; errors: Error[]; done: () => Promise< void > } > {
+	const { context, page } = await siteContext( browser, site );
+	const errors = watchPageErrors( page );
+	await recordMapEvents( page );
+	await page.goto( url );
+	const maps = page.locator( '.wp-block-cairn-map' );
+	const consent = maps.first().getByRole( 'button', { name: 'Load map' } );
+	if ( await consent.isVisible() ) {
+		await consent.click();
+	}
+	const count = await maps.count();
+	expect( count ).toBeGreaterThan( 0 );
+	for ( let index = 0; index < count; index++ ) {
+		const map = maps.nth( index );
+		await map.scrollIntoViewIfNeeded();
+		expect( await waitForMapState( map, 90_000 ) ).toBe( 'ready' );
+		await expect( map.locator( 'canvas.mapboxgl-canvas' ) ).toBeVisible();
+		await waitForIdle( page, index );
+	}
+	// Anonymous indeed: WordPress handed this browser no log-in cookie.
+	expect(
+		( await context.cookies() ).filter( ( cookie ) =>
+			cookie.name.startsWith( 'wordpress_logged_in_' )
+		)
+	).toEqual( [] );
+	return { page, errors, done: () => context.close() };
+}
+
+/** Markers drawn by a map (clusters counted by their points), within its view. */
+async function drawnMarkers( page: Page, index: number ): Promise< number > {
+	return page.evaluate( ( i ) => {
+		const map = window.cairnMap( i );
+		const clusters = new Map< unknown, number >();
+		for ( const feature of map.queryRenderedFeatures( {
+			layers: [ 'cairn-clusters' ],
+		} ) ) {
+			clusters.set(
+				feature.properties?.cluster_id,
+				Number( feature.properties?.point_count ?? 0 )
+			);
+		}
+		const points = new Set(
+			map
+				.queryRenderedFeatures( { layers: [ 'cairn-points' ] } )
+				.map( ( feature ) => feature.id )
+		);
+		return (
+			[ ...clusters.values() ].reduce( ( a, b ) => a + b, 0 ) +
+			points.size
+		);
+	}, index );
+}
+
+/* ---------------------------------------------------------- the tests -- */
+
+test.describe( 'release zip', () => {
+	test( 'holds exactly what a site runs, like the previous release', () => {
+		const files = checkZip( CURRENT_ZIP );
+		// Every PHP file of the checkout ships (those older than the zip: the working tree
+		// is shared, and a file added after the zip was made is the next zip's).
+		const zipTime = fs.statSync( CURRENT_ZIP ).mtimeMs;
+		const php = execFileSync( 'git', [ 'ls-files', 'plugin' ], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		} )
+			.split( '\n' )
+			.filter(
+				( file ) =>
+					file.endsWith( '.php' ) &&
+					fs.existsSync( path.join( ROOT, file ) ) &&
+					fs.statSync( path.join( ROOT, file ) ).mtimeMs < zipTime
+			);
+		expect( php.length ).toBeGreaterThan( 10 );
+		expect( php.filter( ( file ) => ! files.includes( file ) ) ).toEqual(
+			[]
+		);
+		if ( fs.existsSync( path.join( ROOT, 'languages' ) ) ) {
+			expect(
+				files.filter( ( file ) => file.startsWith( 'languages/' ) )
+			).not.toEqual( [] );
+		}
+		checkZip( PREVIOUS_ZIP );
+	} );
+
+	test.describe( 'on clean sites', () => {
+		test.beforeAll( () => {
+			// Both start at once (each is its own server), each test waits for its own.
+			installSite = releaseSites().then( ( { startReleaseSite } ) =>
+				startReleaseSite( { port: INSTALL_PORT } )
+			);
+			upgradeSite = releaseSites().then( ( { startReleaseSite } ) =>
+				startReleaseSite( { port: UPGRADE_PORT } )
+			);
+			// A failed start is reported by the test that waits for it.
+			installSite.catch( () => {} );
+			upgradeSite.catch( () => {} );
+		} );
+
+		test.afterAll( async () => {
+			for ( const site of [ installSite, upgradeSite ] ) {
+				const started = await site?.catch( () => null );
+				await started?.stop();
+			}
+		} );
+
+		test( 'installs through Upload Plugin and draws a map for visitors', async ( {
+			browser,
+		}, testInfo ) => {
+			test.setTimeout( 300_000 );
+			const site = await installSite!;
+			const { context, page } = await siteContext( browser, site );
+			await logIn( page );
+
+			await uploadZip( page, CURRENT_ZIP );
+			await expect( page.locator( '.wrap' ) ).toContainText(
+				'Plugin installed successfully.'
+			);
+			await page.getByRole( 'link', { name: 'Activate Plugin' } ).click();
+			await expect( page ).toHaveURL( /plugins\.php/ );
+			const row = await pluginRow( page );
+			await expect( row ).toHaveClass( /\bactive\b/ );
+			await expect( row ).toContainText( `Version ${ CURRENT_VERSION }` );
+
+			// Settings → Cairn Maps: the token.
+			// The Settings menu's flyout opens on hover (this page is not a Settings screen).
+			await page.locator( '#menu-settings' ).hover();
+			await page
+				.locator( '#menu-settings' )
+				.getByRole( 'link', { name: 'Cairn Maps' } )
+				.click();
+			await expect( page ).toHaveURL( new RegExp( 'page=cairn-maps' ) );
+			await page
+				.getByLabel( 'Mapbox access token' )
+				.fill( FAKE_PUBLIC_TOKEN );
+			await page.getByRole( 'button', { name: 'Save changes' } ).click();
+			await expect(
+				page.locator( '.cairn-maps-settings__notice' )
+			).toContainText( 'Settings saved.' );
+
+			// A Cairn Map block in a new page, published from the block editor.
+			const pageUtils = new PageUtils( {
+				page,
+				browserName: 'chromium',
+			} );
+			const editor = new Editor( { page } );
+			const admin = new Admin( { page, pageUtils, editor } );
+			await admin.createNewPost( {
+				postType: 'page',
+				title: 'Release map',
+			} );
+			await dismissWelcomeGuide( page );
+			await editor.insertBlock( { name: 'cairn/map' } );
+			await expect(
+				editor.canvas.locator( '.wp-block-cairn-map__preview' )
+			).toHaveAttribute( 'data-cairn-state', 'ready', {
+				timeout: 90_000,
+			} );
+			await editor.publishPost();
+			const link = await page.evaluate( () =>
+				(
+					window as unknown as {
+						wp: {
+							data: {
+								select: ( store: string ) => {
+									getPermalink: () => string;
+								};
+							};
+						};
+					}
+				 ).wp.data
+					.select( 'core/editor' )
+					.getPermalink()
+			);
+			await context.close();
+
+			const visitor = await visit( browser, site, link );
+			await visitor.page
+				.locator( '.wp-block-cairn-map' )
+				.first()
+				.screenshot( {
+					path: testInfo.outputPath( 'visitor-after-install.png' ),
+				} );
+			expect( visitor.errors.map( ( error ) => error.message ) ).toEqual(
+				[]
+			);
+			await visitor.done();
+		} );
+
+		test( 'upgrades over the previous release with every marker, group, setting and map intact', async ( {
+			browser,
+		}, testInfo ) => {
+			test.setTimeout( 360_000 );
+			const site = await upgradeSite!;
+			const { context, page } = await siteContext( browser, site );
+			await logIn( page );
+
+			// The previous release, installed the same way.
+			await uploadZip( page, PREVIOUS_ZIP );
+			await expect( page.locator( '.wrap' ) ).toContainText(
+				'Plugin installed successfully.'
+			);
+			await page.getByRole( 'link', { name: 'Activate Plugin' } ).click();
+			const oldRow = await pluginRow( page );
+			await expect( oldRow ).toHaveClass( /\bactive\b/ );
+			await expect( oldRow ).toContainText(
+				`Version ${ PREVIOUS_VERSION }`
+			);
+
+			// What a site built with it holds: settings, a group with colour and icon, markers, maps.
+			const rest = await restAs( site );
+			const settings = {
+				cairn_maps_access_token: FAKE_PUBLIC_TOKEN,
+				cairn_maps_defaults: {
+					mapStyle: 'mapbox://styles/mapbox/outdoors-v12',
+					language: 'de',
+					controls: {
+						zoom: true,
+						compass: false,
+						scale: true,
+						fullscreen: false,
+						geolocate: true,
+					},
+				},
+				cairn_maps_require_consent: true,
+				cairn_maps_delete_data_on_uninstall: true,
+				cairn_maps_allowed_origins: [ 'https://headless.example.com' ],
+			};
+			await rest.rest( {
+				method: 'POST',
+				path: '/wp/v2/settings',
+				data: settings,
+			} );
+			const iconFile = path.join(
+				fs.mkdtempSync( path.join( os.tmpdir(), 'cairn-release-' ) ),
+				'summit-icon.png'
+			);
+			fs.writeFileSync( iconFile, solidPng( 64, '#1565c0' ) );
+			const icon = (
+				( await rest.uploadMedia( iconFile ) ) as { id: number }
+			 ).id;
+			const group = ( await rest.rest( {
+				method: 'POST',
+				path: '/wp/v2/cairn-marker-groups',
+				data: {
+					name: 'Summits',
+					slug: 'summits',
+					meta: { cairn_color: '#c2185b', cairn_icon: icon },
+				},
+			} ) ) as { id: number };
+			// Three close together (a cluster at the map's zoom), three apart.
+			const places = [
+				{
+					title: 'Arthur’s Seat',
+					lng: -3.1615,
+					lat: 55.9441,
+					summit: true,
+				},
+				{
+					title: 'Calton Hill',
+					lng: -3.1826,
+					lat: 55.9555,
+					summit: true,
+				},
+				{
+					title: 'Blackford Hill',
+					lng: -3.1962,
+					lat: 55.9233,
+					summit: true,
+				},
+				{ title: 'Glasgow Cathedral', lng: -4.2342, lat: 55.8628 },
+				{ title: 'Inverness Castle', lng: -4.2259, lat: 57.4765 },
+				{ title: 'Aberdeen Harbour', lng: -2.0726, lat: 57.1437 },
+			];
+			const markerIds = await seedMarkers(
+				rest,
+				places.map( ( place ) => ( {
+					title: place.title,
+					lng: place.lng,
+					lat: place.lat,
+					groups: place.summit ? [ group.id ] : [],
+				} ) )
+			);
+			const view = { center: { lng: -3.4, lat: 56.6 }, zoom: 5.6 };
+			const mapsPage = await createPublishedPage(
+				rest,
+				'Upgrade maps',
+				[
+					mapBlock( {
+						...view,
+						markers: { source: 'all', groups: [], ids: [] },
+						cluster: { enabled: true, radius: 80 },
+					} ),
+					mapBlock( {
+						...view,
+						markers: {
+							source: 'groups',
+							groups: [ 'summits' ],
+							ids: [],
+						},
+						cluster: { enabled: false, radius: 80 },
+					} ),
+				].join( '\n\n' )
+			);
+
+			/** Everything the upgrade must keep, read the same way before and after. */
+			const snapshot = async () => {
+				const feed = ( await rest.rest( {
+					path: '/cairn/v1/markers',
+				} ) ) as {
+					features: Array< {
+						id?: number;
+						properties: { id?: number };
+						geometry: { coordinates: [ number, number ] };
+					} >;
+				};
+				const markers = ( await rest.rest( {
+					path: '/wp/v2/cairn-markers',
+					params: { per_page: 100, context: 'edit' },
+				} ) ) as Array< {
+					id: number;
+					title: { raw: string };
+					status: string;
+					meta: { cairn_lat: number; cairn_lng: number };
+					'cairn-marker-groups': number[];
+				} >;
+				const groupNow = ( await rest.rest( {
+					path: `/wp/v2/cairn-marker-groups/${ group.id }`,
+					params: { context: 'edit' },
+				} ) ) as {
+					name: string;
+					slug: string;
+					count: number;
+					meta: { cairn_color: string; cairn_icon: number };
+				};
+				const pageNow = ( await rest.rest( {
+					path: `/wp/v2/pages/${ mapsPage.id }`,
+					params: { context: 'edit' },
+				} ) ) as { status: string; content: { raw: string } };
+				return {
+					feed: feed.features
+						.map( ( feature ) => ( {
+							id: feature.id ?? feature.properties.id,
+							coordinates: feature.geometry.coordinates,
+						} ) )
+						.sort( ( a, b ) => Number( a.id ) - Number( b.id ) ),
+					markers: markers
+						.map( ( marker ) => ( {
+							id: marker.id,
+							title: marker.title.raw,
+							status: marker.status,
+							lat: marker.meta.cairn_lat,
+							lng: marker.meta.cairn_lng,
+							groups: marker[ 'cairn-marker-groups' ],
+						} ) )
+						.sort( ( a, b ) => a.id - b.id ),
+					group: {
+						name: groupNow.name,
+						slug: groupNow.slug,
+						count: groupNow.count,
+						meta: groupNow.meta,
+					},
+					page: {
+						status: pageNow.status,
+						content: pageNow.content.raw,
+					},
+				};
+			};
+			const before = await snapshot();
+			expect( before.feed ).toHaveLength( places.length );
+			expect( before.markers.map( ( marker ) => marker.id ) ).toEqual(
+				[ ...markerIds ].sort( ( a, b ) => a - b )
+			);
+			expect( before.group.meta ).toEqual( {
+				cairn_color: '#c2185b',
+				cairn_icon: icon,
+			} );
+
+			// The current release over it: same screen, "Replace current with uploaded".
+			await uploadZip( page, CURRENT_ZIP );
+			await expect( page.locator( '.wrap' ) ).toContainText(
+				'This plugin is already installed.'
+			);
+			await page
+				.getByRole( 'link', { name: 'Replace current with uploaded' } )
+				.or(
+					page.getByRole( 'button', {
+						name: 'Replace current with uploaded',
+					} )
+				)
+				.first()
+				.click();
+			await expect( page.locator( '.wrap' ) ).toContainText(
+				'Plugin updated successfully.',
+				{ timeout: 60_000 }
+			);
+			const newRow = await pluginRow( page );
+			await expect( newRow ).toHaveClass( /\bactive\b/ );
+			await expect( newRow ).toContainText(
+				`Version ${ CURRENT_VERSION }`
+			);
+			// No upgrade failure told to the owner.
+			await expect(
+				page.locator( '[data-cairn-upgrade-notice="error"]' )
+			).toHaveCount( 0 );
+
+			// The stored data version: the "All Settings" screen (options.php) lists every option.
+			await page.goto( '/wp-admin/options.php' );
+			await expect(
+				page.locator( 'input#cairn_maps_version' )
+			).toHaveValue( CURRENT_VERSION );
+
+			// Every marker, the group's looks, every setting, the page: unchanged.
+			const after = await snapshot();
+			expect( after ).toEqual( before );
+			const settingsNow = await rest.rest( { path: '/wp/v2/settings' } );
+			expect( settingsNow ).toMatchObject( settings );
+			const media = ( await rest.rest( {
+				path: `/wp/v2/media/${ icon }`,
+			} ) ) as { mime_type: string };
+			expect( media.mime_type ).toBe( 'image/png' );
+			// The settings screen shows the kept token.
+			await page.goto( SETTINGS_URL );
+			await expect(
+				page.getByLabel( 'Mapbox access token' )
+			).toHaveValue( FAKE_PUBLIC_TOKEN );
+			await context.close();
+
+			// The visitor's maps: ready, every marker drawn, the group with its colour and icon.
+			const visitor = await visit(
+				browser,
+				site,
+				(
+					( await rest.rest( {
+						path: `/wp/v2/pages/${ mapsPage.id }`,
+					} ) ) as { link: string }
+				 ).link
+			);
+			await visitor.page.screenshot( {
+				path: testInfo.outputPath( 'visitor-after-upgrade.png' ),
+				fullPage: true,
+			} );
+			await expect
+				.poll( () => drawnMarkers( visitor.page, 0 ) )
+				.toBe( places.length );
+			await expect
+				.poll( () => drawnMarkers( visitor.page, 1 ) )
+				.toBe( places.filter( ( place ) => place.summit ).length );
+			const config = JSON.parse(
+				( await visitor.page
+					.locator( '.wp-block-cairn-map' )
+					.nth( 1 )
+					.getAttribute( 'data-cairn-config' ) ) ?? '{}'
+			) as {
+				groupStyles?: Array< {
+					slug: string;
+					color: string;
+					icon: string;
+				} >;
+			};
+			expect(
+				config.groupStyles?.find(
+					( style ) => style.slug === 'summits'
+				)
+			).toMatchObject( {
+				color: '#c2185b',
+				icon: expect.stringMatching( /\.png$/ ),
+			} );
+			for ( const place of places ) {
+				await expect(
+					visitor.page.locator( '.wp-block-cairn-map' ).first()
+				).toContainText( place.title );
+			}
+			expect( visitor.errors.map( ( error ) => error.message ) ).toEqual(
+				[]
+			);
+			await visitor.done();
+			await rest.request.dispose();
+		} );
+	} );
+} );
