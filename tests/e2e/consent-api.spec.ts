@@ -120,7 +120,9 @@ test.describe( 'consent gate with the WP Consent API (stand-in plugin)', () => {
 			await expect( category ).toHaveValue( 'marketing' );
 			await category.selectOption( 'statistics' );
 			await admin.getByRole( 'button', { name: 'Save changes' } ).click();
-			await expect( admin.getByText( 'Settings saved' ) ).toBeVisible();
+			await expect(
+				admin.locator( '.cairn-maps-settings__notice' )
+			).toContainText( 'Settings saved' );
 			const saved = ( await requestUtils.rest( {
 				path: '/wp/v2/settings',
 			} ) ) as ConsentSettings;
