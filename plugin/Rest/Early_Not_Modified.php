@@ -140,6 +140,23 @@ final class Early_Not_Modified {
 	}
 
 	/**
+	 * Asks a route for the headers of an early `304` for the current request and sends it when
+	 * there is one (see send()); otherwise the request goes on as usual.
+	 *
+	 * @since 0.2.0
+	 *
+	 * @param callable(array<string, mixed>, array<string, mixed>, array<string, mixed>): (array<string, string>|null) $headers_for The route's
+	 *        check: request server variables and query (unslashed) and cookies in, headers or null out.
+	 */
+	public static function answer( callable $headers_for ): void {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only; the route validates every value.
+		$headers = $headers_for( wp_unslash( $_SERVER ), wp_unslash( $_GET ), $_COOKIE );
+		if ( null !== $headers ) {
+			self::send( $headers );
+		}
+	}
+
+	/**
 	 * Sends a `304` with these headers and ends the request, unless output has started.
 	 *
 	 * @since 0.2.0

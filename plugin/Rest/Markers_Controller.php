@@ -114,11 +114,7 @@ class Markers_Controller {
 	 * `cairn_maps_early_not_modified` filter.
 	 */
 	public function not_modified_early(): void {
-		// phpcs:ignore WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only; every value is validated below.
-		$headers = $this->early_not_modified_headers( wp_unslash( $_SERVER ), wp_unslash( $_GET ), $_COOKIE );
-		if ( null !== $headers ) {
-			Early_Not_Modified::send( $headers );
-		}
+		Early_Not_Modified::answer( array( $this, 'early_not_modified_headers' ) );
 	}
 
 	/**

@@ -242,11 +242,7 @@ class Post_Maps_Controller {
 	 * @since 0.2.0
 	 */
 	public function not_modified_early(): void {
-		// phpcs:ignore WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only; every value is validated below.
-		$headers = $this->early_not_modified_headers( wp_unslash( $_SERVER ), wp_unslash( $_GET ), $_COOKIE );
-		if ( null !== $headers ) {
-			Early_Not_Modified::send( $headers );
-		}
+		Early_Not_Modified::answer( array( $this, 'early_not_modified_headers' ) );
 	}
 
 	/**

@@ -13,8 +13,8 @@ import {
 	fetchPluginSettings,
 	requestErrorMessage,
 	savePluginSettings,
-} from './api';
-import type { PluginSettings } from './api';
+} from '../shared/settings-api';
+import type { PluginSettings } from '../shared/settings-api';
 import { DataPanel } from './data-panel';
 import { DefaultsPanel, defaultsError } from './defaults-panel';
 import { OriginsPanel, originsError } from './origins-panel';

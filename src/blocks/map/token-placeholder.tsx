@@ -12,7 +12,10 @@ import type { FormEvent } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
 
 import { checkToken } from '../../../packages/map/src/token';
-import { requestErrorMessage, savePluginSettings } from '../../settings/api';
+import {
+	requestErrorMessage,
+	savePluginSettings,
+} from '../../shared/settings-api';
 import { TokenField } from '../../shared/token-field';
 import { getEditorData } from './editor-data';
 

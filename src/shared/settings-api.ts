@@ -4,8 +4,8 @@
 import apiFetch from '@wordpress/api-fetch';
 import { __ } from '@wordpress/i18n';
 
-import { parseSiteDefaults } from '../shared/defaults';
-import type { SiteDefaults } from '../shared/defaults';
+import { parseSiteDefaults } from './defaults';
+import type { SiteDefaults } from './defaults';
 
 export interface PluginSettings {
 	accessToken: string;
