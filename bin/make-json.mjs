@@ -16,7 +16,9 @@
  * as cairn-map-runtime.js) get files of their own, like a language pack made from the release
  * zip; plugin/I18n/Script_Translations.php hands them to the scripts that load those chunks.
  *
- * Usage: node bin/make-json.mjs <file.po>… [--out <folder>]   (default: beside each .po)
+ * Usage: node bin/make-json.mjs <file.po>… [--out <folder>] [--plugin <folder>]
+ *   --out     where to write (default: beside each .po)
+ *   --plugin  the plugin folder whose build/ to read (default: this repository)
  * npm run i18n:fixtures builds tests/fixtures/languages/plugins/ this way.
  */
 import { createHash } from 'node:crypto';
@@ -158,11 +160,18 @@ export function scriptStrings( source ) {
 	return keys;
 }
 
-/** Built scripts, as paths inside the plugin ('build/blocks/map/view.js'). */
-function builtScripts() {
-	const folder = path.join( ROOT, BUILD );
+/**
+ * Built scripts, as paths inside the plugin ('build/blocks/map/view.js').
+ *
+ * @param {string} plugin The plugin's folder.
+ * @return {string[]} Paths inside the plugin.
+ */
+function builtScripts( plugin ) {
+	const folder = path.join( plugin, BUILD );
 	if ( ! fs.existsSync( folder ) ) {
-		throw new Error( 'build/ is missing: run `npm run build` first.' );
+		throw new Error(
+			`${ folder } is missing: run \`npm run build\` first.`
+		);
 	}
 	return fs
 		.readdirSync( folder, { recursive: true } )
@@ -199,11 +208,13 @@ function jedMessages( catalogue ) {
 /**
  * Writes the .mo and the scripts' .json files of one .po.
  *
- * @param {string} poFile Path of the .po file.
- * @param {string} out    Folder to write to.
+ * @param {string} poFile   Path of the .po file.
+ * @param {string} out      Folder to write to.
+ * @param {string} [plugin] The plugin folder whose build/ is read (default: this repository; an
+ *                          unpacked release zip for the scripts a release ships).
  * @return {string[]} Paths written.
  */
-export function compile( poFile, out ) {
+export function compile( poFile, out, plugin = ROOT ) {
 	const catalogue = po.parse( fs.readFileSync( poFile ) );
 	const base = path.basename( poFile, '.po' );
 	const locale =
@@ -226,9 +237,9 @@ export function compile( poFile, out ) {
 	}
 
 	const messages = jedMessages( catalogue );
-	for ( const script of builtScripts() ) {
+	for ( const script of builtScripts( plugin ) ) {
 		const used = scriptStrings(
-			fs.readFileSync( path.join( ROOT, script ), 'utf8' )
+			fs.readFileSync( path.join( plugin, script ), 'utf8' )
 		);
 		const translated = Object.fromEntries(
 			[ ...used ]
@@ -268,16 +279,25 @@ export function compile( poFile, out ) {
 
 function main() {
 	const args = process.argv.slice( 2 );
-	const outIndex = args.indexOf( '--out' );
-	const out = -1 === outIndex ? null : args.splice( outIndex, 2 )[ 1 ];
+	const option = ( name ) => {
+		const index = args.indexOf( name );
+		return -1 === index ? null : args.splice( index, 2 )[ 1 ];
+	};
+	const out = option( '--out' );
+	const plugin = option( '--plugin' );
 	if ( 0 === args.length ) {
 		console.error(
-			'Usage: node bin/make-json.mjs <file.po>… [--out <folder>]'
+			'Usage: node bin/make-json.mjs <file.po>… [--out <folder>] [--plugin <folder>]'
 		);
 		process.exit( 2 );
 	}
 	for ( const poFile of args ) {
-		for ( const file of compile( poFile, out ?? path.dirname( poFile ) ) ) {
+		const written = compile(
+			poFile,
+			out ?? path.dirname( poFile ),
+			plugin ? path.resolve( plugin ) : ROOT
+		);
+		for ( const file of written ) {
 			console.log( path.relative( ROOT, file ) );
 		}
 	}
