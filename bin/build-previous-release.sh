@@ -9,7 +9,8 @@
 # How: a git worktree of that commit in .cache/release-<version>, `npm ci` there (falling back to
 # `npm install` as .ci/run does), `npm run build`, then the SAME packaging rules as
 # `npm run plugin-zip` (bin/plugin-zip.mjs of this checkout, --source=the worktree). The worktree
-# stays in .cache for a quick rerun; `git worktree remove --force .cache/release-<version>` drops it.
+# (with its own 1.6 GB node_modules, which tools walking .cache would meet) is removed afterwards;
+# CAIRN_KEEP_WORKTREE=1 keeps it for a quicker rerun.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,3 +52,8 @@ flock -w 1800 "$ROOT/.cache/build.lock" npm run build >&2
 
 cd "$ROOT"
 CAIRN_BUILD_LOCK_HELD=1 node bin/plugin-zip.mjs --source="$WORKTREE" --out="$OUT" --no-build
+
+if [[ "${CAIRN_KEEP_WORKTREE:-0}" != 1 ]]; then
+	git worktree remove --force "$WORKTREE"
+	say "removed the worktree $WORKTREE"
+fi
