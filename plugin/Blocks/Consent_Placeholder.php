@@ -17,7 +17,7 @@ use Cairn\Maps\Settings\Settings;
  * placeholder it shows meanwhile: the owner's setting, followed through the WP Consent API when
  * the site runs it.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Consent_Placeholder {
 

@@ -25,7 +25,7 @@ final class Map_Attributes {
 	/**
 	 * The switches of the visitors' places panel (`places` attribute).
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 */
 	public const PLACES = array( 'search', 'groupFilter', 'followMap' );
 
@@ -136,7 +136,7 @@ final class Map_Attributes {
 	 * another port. A syntactic check only: a DNS lookup (wp_http_validate_url) on every render
 	 * would be slow, and would refuse every style while the server is offline.
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 *
 	 * @param string $url URL.
 	 */
@@ -155,7 +155,7 @@ final class Map_Attributes {
 	 * The hosts an https style URL may point to: Mapbox's API (limits.json `mapStyle.hosts`),
 	 * plus those the site owner adds.
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 *
 	 * @return string[] Host names, lower case.
 	 */
@@ -164,7 +164,7 @@ final class Map_Attributes {
 		 * Filters the hosts a map's https style URL may point to. Each host added is contacted by
 		 * every visitor's browser on pages with such a map: name it in the site's privacy policy.
 		 *
-		 * @since 0.3.0
+		 * @since 0.2.0
 		 *
 		 * @param string[] $hosts Host names (exact, no wildcard). Default `array( 'api.mapbox.com' )`.
 		 */

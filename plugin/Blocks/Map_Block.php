@@ -228,7 +228,7 @@ class Map_Block {
 	 * The site's units for distances: `imperial` where the site's locale measures in miles
 	 * (United States, Liberia, Myanmar), else `metric`.
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 */
 	public static function units(): string {
 		return in_array( get_locale(), array( 'en_US', 'en_LR', 'my_MM' ), true ) ? 'imperial' : 'metric';

@@ -21,7 +21,7 @@ use Cairn\Maps\Markers\Marker_Repository;
  * Each map of a post pages its list with a query parameter of its own (page_parameter()), and the
  * panel is named by the post and the map's place in it, so the pager's links land on it.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Places_List {
 
@@ -64,7 +64,7 @@ class Places_List {
 	 * The query parameter holding the page of a map's server-rendered list: `cairn-places` for
 	 * the post's first map, `cairn-places-<n>` for the n-th.
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 *
 	 * @param int $index Position of the map in its post, from 1.
 	 */

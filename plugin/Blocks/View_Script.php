@@ -16,7 +16,7 @@ defined( 'ABSPATH' ) || exit;
  * view script's dependencies and gives the loader their addresses, in dependency order, which it
  * loads just before the map runtime (src/blocks/map/view.ts).
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class View_Script {
 

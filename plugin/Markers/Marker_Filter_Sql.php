@@ -13,7 +13,7 @@ defined( 'ABSPATH' ) || exit;
  * The SQL every marker read shares: the `ids` and `groups` conditions on posts `p` (placeholders
  * only, with their values) and the join hint.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Marker_Filter_Sql {
 

@@ -16,7 +16,7 @@ use Cairn\Maps\Feed\Geojson_Feed;
  * first page and the total cached by markers version in a bounded set of slots, later pages one
  * keyset read each. Marker_Repository answers with it (first(), page()).
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Marker_List {
 
@@ -25,7 +25,7 @@ class Marker_List {
 	 * live in this many fixed slots (transients `cairn_maps_list_<slot>`), each selection in one
 	 * of two of them, so stored block attributes, however many, never add more rows than this.
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 */
 	public const LIST_SLOTS = 64;
 
@@ -108,7 +108,7 @@ class Marker_List {
 	 *
 	 * The first page and the total come from first() (cached); a later page is one bounded read.
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 *
 	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters  Filters.
 	 * @param int                                                   $page     Page number, from 1.

@@ -27,7 +27,7 @@ class Marker_Repository {
 	/**
 	 * How many lists the list cache holds at most (see Marker_List).
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 */
 	public const LIST_SLOTS = Marker_List::LIST_SLOTS;
 
@@ -138,7 +138,7 @@ class Marker_Repository {
 	/**
 	 * One page of the server-rendered list, and how many match in all (see Marker_List::page()).
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 *
 	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters  Filters.
 	 * @param int                                                   $page     Page number, from 1.

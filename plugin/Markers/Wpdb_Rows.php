@@ -15,7 +15,7 @@ defined( 'ABSPATH' ) || exit;
  * send() and reap()); anywhere else (SQLite, database drop-ins, SAVEQUERIES) through `wpdb`. Either
  * way the `query` filter sees the SQL and the query is counted.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Wpdb_Rows {
 

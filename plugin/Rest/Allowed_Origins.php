@@ -22,7 +22,7 @@ use WP_Error;
  *
  * Static and reading only options, so the early 304s can use it before `init`.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 final class Allowed_Origins {
 

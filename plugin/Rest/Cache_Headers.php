@@ -17,7 +17,7 @@ defined( 'ABSPATH' ) || exit;
  * Static and reading only options and the request's headers, so the early 304s can use it before
  * `init`.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 final class Cache_Headers {
 

@@ -20,7 +20,7 @@ use WP_Error;
  * Validation happens here, once, for both ways in: the REST server (through args()) and the
  * early 304 (through query_filters()); what passes is turned into filters without checking again.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Feed_Schema {
 

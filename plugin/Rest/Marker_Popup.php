@@ -22,7 +22,7 @@ use WP_REST_Server;
  * `GET /cairn/v1/markers/<id>`: what a marker's popup shows (title, sanitised content, link,
  * coordinates, groups), for published, unprotected markers only.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Marker_Popup {
 

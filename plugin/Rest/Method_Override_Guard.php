@@ -21,7 +21,7 @@ use WP_REST_Request;
  * Any other overridden answer on a public route is sent `Cache-Control: private, no-store`
  * (no_store_overridden()).
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Method_Override_Guard {
 
@@ -81,7 +81,7 @@ class Method_Override_Guard {
 	 * feed, which sends its own bytes, does the same through answered_method().) Hooked to
 	 * `rest_pre_dispatch`.
 	 *
-	 * @since 0.3.0
+	 * @since 0.2.0
 	 *
 	 * @param mixed                $result  A response to use instead of dispatching, or null.
 	 * @param mixed                $server  The REST server.

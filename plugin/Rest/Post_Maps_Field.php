@@ -21,7 +21,7 @@ use WP_REST_Request;
  * Core reads it only for posts the request may read; a password-protected post gives no maps
  * unless the request carries its password, as core's `content` does.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Post_Maps_Field {
 

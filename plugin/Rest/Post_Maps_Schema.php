@@ -14,7 +14,7 @@ defined( 'ABSPATH' ) || exit;
  * the answer of `GET /cairn/v1/posts/<id>/maps` and the list of maps it shares with the
  * `cairn_maps` field of core's post routes.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 final class Post_Maps_Schema {
 

@@ -22,7 +22,7 @@ use WP_REST_Settings_Controller;
  * message; the sanitizers cover options.php and update_option(). A refused token is never stored,
  * echoed back or logged. Reading the settings is Settings' job.
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 class Settings_Registration {
 
