@@ -35,6 +35,7 @@ suite "lint js" npm run --silent lint:js
 suite "lint css" npm run --silent lint:css
 suite "lint php (phpcs)" npm run --silent lint:php
 suite "static analysis (phpstan)" npm run --silent lint:phpstan
+suite "translations (languages/cairn-maps.pot is current)" node bin/make-pot.mjs --check
 suite "unit (jest)" npm run --silent test:unit
 suite "php integration (phpunit, mariadb)" npm run --silent test:php
 suite "end-to-end (playwright, chromium)" npm run --silent test:e2e
