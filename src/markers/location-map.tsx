@@ -8,6 +8,7 @@ import type { MapMouseEvent, Marker as MapboxMarker } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
+import { MapHost } from '../shared/map-host';
 import { useCairnMap } from '../shared/use-cairn-map';
 import type { LngLat } from '../../packages/map/src/types';
 
@@ -125,20 +126,14 @@ export function LocationMap( {
 	}, [ map, lng, lat ] );
 
 	return (
-		<div
-			ref={ hostRef }
+		<MapHost
+			handle={ { hostRef, containerRef } }
 			className="cairn-maps-location-map"
-			data-cairn-state="loading"
-		>
-			<div
-				ref={ containerRef }
-				className="cairn-maps-location-map__map"
-				role="region"
-				aria-label={ __(
-					'Map: click to place the marker, or drag it',
-					'cairn-maps'
-				) }
-			/>
-		</div>
+			mapClassName="cairn-maps-location-map__map"
+			label={ __(
+				'Map: click to place the marker, or drag it',
+				'cairn-maps'
+			) }
+		/>
 	);
 }

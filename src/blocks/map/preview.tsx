@@ -10,6 +10,7 @@ import type { Map as MapboxMap } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
+import { MapHost } from '../../shared/map-host';
 import { useCairnMap } from '../../shared/use-cairn-map';
 import type { GroupStyle } from '../../../packages/map/src/types';
 import type { MapBlockAttributes } from './types';
@@ -104,24 +105,19 @@ export function MapPreview( {
 	}, [ map, markersUrl, cairn ] );
 
 	return (
-		<div
-			ref={ hostRef }
+		<MapHost
+			handle={ { hostRef, containerRef } }
 			className="wp-block-cairn-map__preview"
-			data-cairn-state="loading"
+			mapClassName="wp-block-cairn-map__map"
+			label={ __( 'Map preview', 'cairn-maps' ) }
+			mapStyle={ { height: attributes.height } }
 		>
-			<div
-				ref={ containerRef }
-				className="wp-block-cairn-map__map"
-				role="region"
-				aria-label={ __( 'Map preview', 'cairn-maps' ) }
-				style={ { height: attributes.height } }
-			/>
 			{ /* The places panel visitors get (search, groups, list), rendered by the runtime. */ }
 			<div
 				className="wp-block-cairn-map__places"
 				role="region"
 				aria-label={ __( 'Places', 'cairn-maps' ) }
 			/>
-		</div>
+		</MapHost>
 	);
 }
