@@ -10,7 +10,7 @@
 # Arguments go to `playwright test` unchanged (e.g. `npm run test:e2e -- tests/e2e/smoke.spec.ts`).
 #
 # Environment: WP_BASE_URL, CAIRN_E2E_PORT (8889), CHROMIUM_PATH (/usr/bin/chromium),
-# CAIRN_E2E_TIMEOUT (seconds for the whole Playwright run, default 1800).
+# CAIRN_E2E_TIMEOUT (seconds for the whole Playwright run, default 3600: the whole suite takes about 35 min on this 2-core machine).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -73,4 +73,4 @@ else
 fi
 
 say "running playwright test $*"
-timeout -k 30 "${CAIRN_E2E_TIMEOUT:-1800}" npx --no-install playwright test "$@"
+timeout -k 30 "${CAIRN_E2E_TIMEOUT:-3600}" npx --no-install playwright test "$@"
