@@ -32,6 +32,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { scriptFolder } from './start.mjs';
+
 export const ROOT = path.resolve(
 	path.dirname( fileURLToPath( import.meta.url ) ),
 	'..'
@@ -112,40 +114,22 @@ async function waitFor( check, timeoutMs, intervalMs = 500 ) {
 
 /** bin/wp-core.sh's pristine core (provisioned on first use, offline through Debian). */
 function pristineCore() {
-	const result = spawnSync(
-		'bash',
-		[ path.join( ROOT, 'bin', 'wp-core.sh' ) ],
-		{
-			cwd: ROOT,
-			stdio: [ 'ignore', 'pipe', 'inherit' ],
-			encoding: 'utf8',
-			timeout: 15 * 60 * 1000,
-		}
-	);
-	if ( result.status !== 0 ) {
+	const core = scriptFolder( 'wp-core.sh', 15 * 60 * 1000 );
+	if ( ! core ) {
 		throw new Error( 'bin/wp-core.sh could not provision WordPress core' );
 	}
-	return result.stdout.trim().split( '\n' ).pop();
+	return core;
 }
 
 /** Core's translation folder from bin/wp-languages.sh. */
 function coreLanguages() {
-	const result = spawnSync(
-		'bash',
-		[ path.join( ROOT, 'bin', 'wp-languages.sh' ) ],
-		{
-			cwd: ROOT,
-			stdio: [ 'ignore', 'pipe', 'inherit' ],
-			encoding: 'utf8',
-			timeout: 10 * 60 * 1000,
-		}
-	);
-	if ( result.status !== 0 ) {
+	const languages = scriptFolder( 'wp-languages.sh', 10 * 60 * 1000 );
+	if ( ! languages ) {
 		throw new Error(
 			'bin/wp-languages.sh could not provide core translations'
 		);
 	}
-	return result.stdout.trim().split( '\n' ).pop();
+	return languages;
 }
 
 /**

@@ -224,6 +224,26 @@ export function pluginLink() {
 }
 
 /**
+ * Runs one of bin/'s provisioning scripts (wp-core.sh, wp-languages.sh), which print the folder
+ * they made or found as their last line; their messages go to stderr.
+ *
+ * @param {string} script    File name in bin/.
+ * @param {number} timeoutMs Give up after this long.
+ * @return {string|null} The folder, or null when the script failed.
+ */
+export function scriptFolder( script, timeoutMs ) {
+	const result = spawnSync( 'bash', [ path.join( ROOT, 'bin', script ) ], {
+		cwd: ROOT,
+		stdio: [ 'ignore', 'pipe', 'inherit' ],
+		encoding: 'utf8',
+		timeout: timeoutMs,
+	} );
+	return result.status === 0
+		? result.stdout.trim().split( '\n' ).pop()
+		: null;
+}
+
+/**
  * Everything wp-env needs to run offline:
  * - WordPress core from bin/wp-core.sh (the pristine tree in .cache/wordpress);
  * - .wp-env.override.json with that core and the plugin mounted as `cairn-maps` (for hand-run
@@ -233,22 +253,12 @@ export function pluginLink() {
  * Returns the pristine core folder and its version.
  */
 export function prepareWpEnv() {
-	const result = spawnSync(
-		'bash',
-		[ path.join( ROOT, 'bin', 'wp-core.sh' ) ],
-		{
-			cwd: ROOT,
-			stdio: [ 'ignore', 'pipe', 'inherit' ],
-			encoding: 'utf8',
-			timeout: 15 * 60 * 1000,
-		}
-	);
-	if ( result.status !== 0 ) {
+	const core = scriptFolder( 'wp-core.sh', 15 * 60 * 1000 );
+	if ( ! core ) {
 		fail(
 			'bin/wp-core.sh could not provision WordPress core (see its message above).'
 		);
 	}
-	const core = result.stdout.trim().split( '\n' ).pop();
 	const version = fs
 		.readFileSync( path.join( core, 'wp-includes', 'version.php' ), 'utf8' )
 		.match( /\$wp_version = '([^']+)'/ )?.[ 1 ];

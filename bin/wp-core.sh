@@ -28,6 +28,8 @@ SOURCE="${CAIRN_WP_SOURCE:-auto}"
 
 log() { printf '[wp-core] %s\n' "$*" >&2; }
 die() { printf '[wp-core] ERROR: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=bin/lib/debian-archive.sh
+. "$ROOT/bin/lib/debian-archive.sh"
 
 core_version() {
 	sed -n "s/^\$wp_version = '\([^']*\)';.*/\1/p" "$1/wp-includes/version.php" 2>/dev/null || true
@@ -102,58 +104,11 @@ from_wordpress_org() {
 }
 
 # --- Route 2: Debian trixie archive -------------------------------------------------------------
-debian_mirror() {
-	if [[ -n "${CAIRN_DEBIAN_MIRROR:-}" ]]; then
-		echo "${CAIRN_DEBIAN_MIRROR%/}"
-		return
-	fi
-	local uri
-	# deb822 sources first (URIs: lines), then one-line sources; skip the security archive.
-	uri="$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' |
-		tr ' ' '\n' | grep -v -- '-security' | grep -E '^https?://' | head -n 1 || true)"
-	if [[ -z "$uri" ]]; then
-		uri="$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\(https\?:[^[:space:]]*\).*/\2/p' |
-			grep -v -- '-security' | head -n 1 || true)"
-	fi
-	echo "${uri:-http://deb.debian.org/debian}" | sed 's:/*$::'
-}
-
 from_debian() {
 	command -v apt-get >/dev/null && command -v dpkg >/dev/null ||
 		die "neither wordpress.org nor apt-get/dpkg are available: cannot provision WordPress core"
-	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-	[[ -f "$keyring" ]] || die "$keyring missing (apt-get install debian-archive-keyring)"
-	local mirror apt="$CACHE/apt"
-	mirror="$(debian_mirror)"
-	log "fetching Debian trixie packages from $mirror"
-	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/cache"
-	echo "deb [signed-by=$keyring] $mirror trixie main" >"$apt/sources.list"
-	local opts=(
-		-o "Dir::Etc::SourceList=$apt/sources.list"
-		-o "Dir::Etc::SourceParts=/dev/null"
-		-o "Dir::State::Lists=$apt/lists"
-		-o "Dir::Cache=$apt/cache"
-		-o "Dir::Cache::Archives=$apt/archives"
-		-o "Dir::Cache::pkgcache="
-		-o "Dir::Cache::srcpkgcache="
-		-o "APT::Sandbox::User=root"
-		-o "Acquire::Languages=none"
-		-o "Acquire::http::Timeout=20"
-		-o "Acquire::Retries=1"
-		-o "Debug::NoLocking=1"
-	)
-	# Lists older than a day are refreshed; otherwise reuse them (fast reruns after a failure).
-	if [[ -z "$(find "$apt/lists" -maxdepth 1 -name '*trixie*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]]; then
-		timeout 300 apt-get "${opts[@]}" -qq update >&2 || true
-		# apt-get update only warns when the archive is unreachable: check for the index itself.
-		[[ -n "$(find "$apt/lists" -maxdepth 1 -name '*trixie*Packages*' 2>/dev/null | head -n 1)" ]] ||
-			die "could not read the Debian archive at $mirror (suite trixie). Check network access, or set CAIRN_DEBIAN_MIRROR."
-	fi
-	local pkgs=(wordpress wordpress-theme-twentytwentyfive libjs-lodash libjs-underscore libjs-cropper php-getid3)
-	mkdir -p "$WORK/debs"
-	(cd "$WORK/debs" && timeout 300 apt-get "${opts[@]}" -qq download "${pkgs[@]}" >&2) ||
-		die "apt-get download ${pkgs[*]} failed"
+	log "fetching Debian trixie packages"
+	debian_download "$WORK/debs" wordpress wordpress-theme-twentytwentyfive libjs-lodash libjs-underscore libjs-cropper php-getid3
 	local root="$WORK/root" deb
 	mkdir -p "$root"
 	for deb in "$WORK"/debs/*.deb; do
@@ -183,7 +138,7 @@ from_debian() {
 	cp -rL "$share" "$WORK/tree"
 	local version
 	version="$(dpkg-deb -f "$WORK"/debs/wordpress_*.deb Version)"
-	echo "debian trixie wordpress $version ($mirror)" >"$WORK/source"
+	echo "debian trixie wordpress $version ($(debian_mirror))" >"$WORK/source"
 }
 
 case "$SOURCE" in
