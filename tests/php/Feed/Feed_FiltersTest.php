@@ -12,7 +12,6 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Markers\Markers_Version;
-use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Tests\TestCase;
 
@@ -26,24 +25,7 @@ use Cairn\Maps\Tests\TestCase;
  */
 final class Feed_FiltersTest extends TestCase {
 
-	/**
-	 * Starts from an empty feed cache (in the test's transaction: the HTTP tests commit theirs).
-	 */
-	protected function set_up(): void {
-		global $wpdb;
-		parent::set_up();
-		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s OR option_name LIKE %s OR option_name LIKE %s", $wpdb->esc_like( '_transient_' . Feed_Cache::PREFIX ) . '%', $wpdb->esc_like( '_transient_timeout_' . Feed_Cache::PREFIX ) . '%', $wpdb->esc_like( Feed_Cache::PREFIX ) . '%' ) );
-		wp_cache_flush();
-	}
-
-	/**
-	 * The plugin's feed.
-	 */
-	private function feed(): Geojson_Feed {
-		$reflection = new \ReflectionProperty( Markers_Controller::class, 'feed' );
-		$reflection->setAccessible( true );
-		return $reflection->getValue( Plugin::instance()->get( 'markers' ) );
-	}
+	use Plugin_Feed;
 
 	/**
 	 * Counts SQL that reads marker coordinates while $run runs.
