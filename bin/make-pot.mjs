@@ -19,7 +19,10 @@
  *
  * Entries are merged by (context, msgid): references are joined, translator comments kept once.
  * POT-Creation-Date only changes when an entry does, so an unchanged run leaves the file alone.
- * `--check` writes nothing and exits 1 when the committed .pot is out of date.
+ * `--check` writes nothing and exits 1 when the committed .pot lacks a string the sources have, or
+ * has one they no longer have (msgid, context, plural, translator comment or flag). Reference lines
+ * (`#: file:line`) are not compared: a line moving in a source file changes no translation, and
+ * `npm run i18n:pot` (run before a release zip) refreshes them.
  *
  * Usage: node bin/make-pot.mjs [--check]
  */
@@ -374,6 +377,38 @@ function withoutDates( text ) {
 	return text.replace( /^"POT-Creation-Date: .*\\n"$/m, '' );
 }
 
+/**
+ * The .pot as a translator sees it: no date, no `#: file:line` references.
+ * @param {string} text A .pot file.
+ */
+function withoutReferences( text ) {
+	return withoutDates( text )
+		.split( '\n' )
+		.filter( ( line ) => ! line.startsWith( '#:' ) )
+		.join( '\n' );
+}
+
+/**
+ * The msgids (with their context) one catalogue has and the other lacks.
+ * @param {string} from A .pot file.
+ * @param {string} to   Another.
+ */
+function missingFrom( from, to ) {
+	const ids = ( text ) =>
+		new Set(
+			Object.entries( po.parse( text || '' ).translations ).flatMap(
+				( [ context, byId ] ) =>
+					Object.keys( byId )
+						.filter( ( id ) => id !== '' )
+						.map( ( id ) =>
+							context ? `${ context } | ${ id }` : id
+						)
+			)
+		);
+	const have = ids( to );
+	return [ ...ids( from ) ].filter( ( id ) => ! have.has( id ) );
+}
+
 function main() {
 	const check = process.argv.includes( '--check' );
 	const entries = catalogue();
@@ -396,10 +431,21 @@ function main() {
 		count += byId.size;
 	}
 	if ( check ) {
+		const stale =
+			withoutReferences( text ) !== withoutReferences( previous );
 		console.log(
-			`${ path.relative( ROOT, OUTPUT ) }: ${ changed ? 'out of date' : 'up to date' } (${ count } strings)`
+			`${ path.relative( ROOT, OUTPUT ) }: ${ stale ? 'out of date' : 'up to date' } (${ count } strings)`
 		);
-		process.exit( changed ? 1 : 0 );
+		if ( stale ) {
+			for ( const id of missingFrom( text, previous ) ) {
+				console.log( `  missing: ${ id }` );
+			}
+			for ( const id of missingFrom( previous, text ) ) {
+				console.log( `  no longer in the sources: ${ id }` );
+			}
+			console.log( '  Run `npm run i18n:pot` and commit the .pot.' );
+		}
+		process.exit( stale ? 1 : 0 );
 	}
 	if ( changed ) {
 		text = render( entries, now );
