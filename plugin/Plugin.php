@@ -38,6 +38,7 @@ use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Settings_Page;
 use Cairn\Maps\Settings\Settings_Registration;
+use Cairn\Maps\Upgrade\Site_Health;
 use Cairn\Maps\Upgrade\Upgrade_Steps;
 use Cairn\Maps\Upgrade\Upgrader;
 
@@ -86,8 +87,10 @@ final class Plugin {
 		$group_styles    = new Group_Styles( $markers_version );
 		$editor_data     = new Editor_Data( $settings, $group_styles );
 		$marker_import   = new Marker_Import( $markers_version );
+		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
 		$this->parts     = array(
-			'upgrader'           => new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() ),
+			'upgrader'           => $upgrader,
+			'site_health'        => new Site_Health( $upgrader, $settings ),
 			'settings'           => $settings,
 			'settings_register'  => new Settings_Registration( $settings ),
 			'page'               => new Settings_Page( $settings ),
