@@ -15,6 +15,8 @@
  *   --source=DIR   package another checkout (bin/build-previous-release.sh; default: this one)
  *   --out=FILE     where the zip goes (default: cairn-maps.zip at the root of this repository)
  *   --no-build     never build, only package what build/ holds
+ *   --as-version=X the same code labelled as release X (plugin header and CAIRN_MAPS_VERSION in
+ *                  the zipped main file only): the "newer release" the release test downgrades from
  *
  * The zip library is adm-zip, the one `wp-scripts plugin-zip` uses, resolved from the
  * `@wordpress/scripts` package so no other dependency is needed. (wp-scripts plugin-zip itself reads
@@ -104,12 +106,17 @@ export function forbiddenPaths( files ) {
 /**
  * Writes the zip of a checkout's plugin files (no build).
  *
- * @param {Object} options        Options.
- * @param {string} options.source The checkout (default: this repository).
- * @param {string} options.out    The zip to write.
+ * @param {Object} options           Options.
+ * @param {string} options.source    The checkout (default: this repository).
+ * @param {string} options.out       The zip to write.
+ * @param {string} [options.version] Label the zipped main file as this version (tests only).
  * @return {{ file: string, size: number, count: number, files: string[] }} What was written.
  */
-export function writePluginZip( { source = ROOT, out = DEFAULT_ZIP } = {} ) {
+export function writePluginZip( {
+	source = ROOT,
+	out = DEFAULT_ZIP,
+	version = '',
+} = {} ) {
 	const files = pluginFiles( source );
 	for ( const required of [
 		`${ SLUG }.php`,
@@ -136,7 +143,12 @@ export function writePluginZip( { source = ROOT, out = DEFAULT_ZIP } = {} ) {
 	for ( const file of files ) {
 		const full = path.join( source, file );
 		// adm-zip's default mode: a regular file, rw-r--r--, whatever the checkout's modes.
-		zip.addFile( `${ SLUG }/${ file }`, fs.readFileSync( full ) );
+		zip.addFile(
+			`${ SLUG }/${ file }`,
+			version && file === `${ SLUG }.php`
+				? relabel( fs.readFileSync( full, 'utf8' ), version )
+				: fs.readFileSync( full )
+		);
 		zip.getEntry( `${ SLUG }/${ file }` ).header.time =
 			fs.statSync( full ).mtime;
 	}
@@ -150,6 +162,29 @@ export function writePluginZip( { source = ROOT, out = DEFAULT_ZIP } = {} ) {
 		count: files.length,
 		files,
 	};
+}
+
+/**
+ * The main file's text with its version (plugin header and constant) set to another release.
+ *
+ * @param {string} text    The main file.
+ * @param {string} version The release, e.g. 0.3.0.
+ * @return {Buffer} The relabelled file.
+ */
+function relabel( text, version ) {
+	if ( ! /^\d+\.\d+\.\d+$/.test( version ) ) {
+		throw new Error( `--as-version needs x.y.z, got "${ version }"` );
+	}
+	const header = /^(\s*\*\s*Version:\s*)\S+/m;
+	const constant = /(define\(\s*'CAIRN_MAPS_VERSION',\s*')[^']+(')/;
+	if ( ! header.test( text ) || ! constant.test( text ) ) {
+		throw new Error( 'the main file has no Version header or constant' );
+	}
+	return Buffer.from(
+		text
+			.replace( header, `$1${ version }` )
+			.replace( constant, `$1${ version }$2` )
+	);
 }
 
 /**
@@ -224,9 +259,11 @@ function main() {
 			options.out = path.resolve( arg.slice( 6 ) );
 		} else if ( arg === '--no-build' ) {
 			options.build = false;
+		} else if ( arg.startsWith( '--as-version=' ) ) {
+			options.version = arg.slice( 13 );
 		} else {
 			process.stderr.write(
-				`[plugin-zip] unknown option ${ arg } (known: --source=DIR, --out=FILE, --no-build)\n`
+				`[plugin-zip] unknown option ${ arg } (known: --source=DIR, --out=FILE, --no-build, --as-version=X.Y.Z)\n`
 			);
 			process.exit( 2 );
 		}

@@ -10,7 +10,11 @@
  *   bin/build-previous-release.sh) with markers, a group with colour and icon, every setting and
  *   a page of maps; then the current zip through the same screen, "Replace current with
  *   uploaded"; every marker, the group's looks, every setting and the page come through, the data
- *   version is stored, and the visitor's maps still draw every marker.
+ *   version is stored, and the visitor's maps still draw every marker;
+ * - an older zip over newer data: the next release (this code labelled as it, `plugin-zip
+ *   --as-version`) brings the data to its version, then the current zip is uploaded back over it
+ *   ("Plugin downgraded successfully."): the owner sees the warning notice and the Site Health
+ *   recommendation, the data version and everything else are unchanged, the maps still draw.
  *
  * The sites start together before the tests (≈ 20–90 s each) and run on ports 8891 and 8892.
  * `npm run test:e2e` makes cairn-maps.zip first (bin/test-e2e.sh).
@@ -63,6 +67,13 @@ const CURRENT_VERSION =
 	/^ \* Version:\s*(\S+)/m.exec(
 		fs.readFileSync( path.join( ROOT, 'cairn-maps.php' ), 'utf8' )
 	)?.[ 1 ] ?? '';
+
+/** The release after the current one, as far as a version number goes. */
+const NEXT_VERSION = CURRENT_VERSION.replace(
+	/^(\d+)\.(\d+)\..*$/,
+	( _all, major: string, minor: string ) =>
+		`${ major }.${ Number( minor ) + 1 }.0`
+);
 
 const INSTALL_PORT = 8891;
 const UPGRADE_PORT = 8892;
@@ -178,6 +189,37 @@ async function uploadZip( page: Page, zip: string ): Promise< void > {
 		.setInputFiles( zip );
 	await page.getByRole( 'button', { name: 'Install Now' } ).click();
 	await expect( page ).toHaveURL( /update\.php\?action=upload-plugin/, {
+		timeout: 60_000,
+	} );
+}
+
+/**
+ * Uploads a zip over the installed plugin ("Replace current with uploaded") and waits for the
+ * upgrader's result.
+ *
+ * @param page   The logged-in admin page.
+ * @param zip    The plugin zip.
+ * @param result The message the upgrader ends with.
+ */
+async function replaceWith(
+	page: Page,
+	zip: string,
+	result: string
+): Promise< void > {
+	await uploadZip( page, zip );
+	await expect( page.locator( '.wrap' ) ).toContainText(
+		'This plugin is already installed.'
+	);
+	await page
+		.getByRole( 'link', { name: 'Replace current with uploaded' } )
+		.or(
+			page.getByRole( 'button', {
+				name: 'Replace current with uploaded',
+			} )
+		)
+		.first()
+		.click();
+	await expect( page.locator( '.wrap' ) ).toContainText( result, {
 		timeout: 60_000,
 	} );
 }
@@ -421,10 +463,10 @@ test.describe( 'release zip', () => {
 			await visitor.done();
 		} );
 
-		test( 'upgrades over the previous release with every marker, group, setting and map intact', async ( {
+		test( 'upgrades over the previous release with every marker, group, setting and map intact, and an older zip over newer data changes nothing', async ( {
 			browser,
 		}, testInfo ) => {
-			test.setTimeout( 360_000 );
+			test.setTimeout( 540_000 );
 			const site = await upgradeSite!;
 			const { context, page } = await siteContext( browser, site );
 			await logIn( page );
@@ -611,22 +653,10 @@ test.describe( 'release zip', () => {
 			} );
 
 			// The current release over it: same screen, "Replace current with uploaded".
-			await uploadZip( page, CURRENT_ZIP );
-			await expect( page.locator( '.wrap' ) ).toContainText(
-				'This plugin is already installed.'
-			);
-			await page
-				.getByRole( 'link', { name: 'Replace current with uploaded' } )
-				.or(
-					page.getByRole( 'button', {
-						name: 'Replace current with uploaded',
-					} )
-				)
-				.first()
-				.click();
-			await expect( page.locator( '.wrap' ) ).toContainText(
-				'Plugin updated successfully.',
-				{ timeout: 60_000 }
+			await replaceWith(
+				page,
+				CURRENT_ZIP,
+				'Plugin updated successfully.'
 			);
 			const newRow = await pluginRow( page );
 			await expect( newRow ).toHaveClass( /\bactive\b/ );
@@ -709,6 +739,89 @@ test.describe( 'release zip', () => {
 				[]
 			);
 			await visitor.done();
+
+			// Bad input: an older zip over newer data. The next release (this code labelled
+			// NEXT_VERSION) brings the data to it; then the current zip goes back over it.
+			const next = path.join(
+				fs.mkdtempSync( path.join( os.tmpdir(), 'cairn-next-' ) ),
+				'cairn-maps.zip'
+			);
+			execFileSync(
+				process.execPath,
+				[
+					path.join( ROOT, 'bin', 'plugin-zip.mjs' ),
+					'--no-build',
+					`--as-version=${ NEXT_VERSION }`,
+					`--out=${ next }`,
+				],
+				{ cwd: ROOT }
+			);
+			const owner = await siteContext( browser, site );
+			await logIn( owner.page );
+			await replaceWith(
+				owner.page,
+				next,
+				'Plugin updated successfully.'
+			);
+			await owner.page.goto( '/wp-admin/options.php' );
+			await expect(
+				owner.page.locator( 'input#cairn_maps_version' )
+			).toHaveValue( NEXT_VERSION );
+
+			await replaceWith(
+				owner.page,
+				CURRENT_ZIP,
+				'Plugin downgraded successfully.'
+			);
+			const downgradedRow = await pluginRow( owner.page );
+			await expect( downgradedRow ).toHaveClass( /\bactive\b/ );
+			await expect( downgradedRow ).toContainText(
+				`Version ${ CURRENT_VERSION }`
+			);
+			// The owner is told what happened and what to do, on every admin screen…
+			await expect(
+				owner.page.locator( '[data-cairn-upgrade-notice="warning"]' )
+			).toContainText(
+				`last updated by version ${ NEXT_VERSION }, which is newer than the installed version ${ CURRENT_VERSION }. Nothing was changed`
+			);
+			// …and in Tools → Site Health, among the recommended improvements.
+			await owner.page.goto( '/wp-admin/site-health.php' );
+			await expect(
+				owner.page.locator( '#health-check-site-status-recommended' )
+			).toContainText(
+				'Cairn Maps’ map data is newer than the installed plugin',
+				{ timeout: 60_000 }
+			);
+			// Nothing was touched: the data version, every marker, the group, the page, settings.
+			await owner.page.goto( '/wp-admin/options.php' );
+			await expect(
+				owner.page.locator( 'input#cairn_maps_version' )
+			).toHaveValue( NEXT_VERSION );
+			await owner.context.close();
+			expect( await snapshot() ).toEqual( before );
+			expect(
+				await rest.rest( { path: '/wp/v2/settings' } )
+			).toMatchObject( settings );
+			// The visitor's maps still draw every marker.
+			const later = await visit(
+				browser,
+				site,
+				(
+					( await rest.rest( {
+						path: `/wp/v2/pages/${ mapsPage.id }`,
+					} ) ) as { link: string }
+				 ).link
+			);
+			await expect
+				.poll( () => drawnMarkers( later.page, 0 ) )
+				.toBe( places.length );
+			await expect
+				.poll( () => drawnMarkers( later.page, 1 ) )
+				.toBe( places.filter( ( place ) => place.summit ).length );
+			expect( later.errors.map( ( error ) => error.message ) ).toEqual(
+				[]
+			);
+			await later.done();
 			await rest.request.dispose();
 		} );
 	} );
