@@ -607,6 +607,19 @@ describe( 'markers on the map', () => {
 		} );
 	} );
 
+	it( 'reads and clusters the feed while the style is still loading', async () => {
+		const { map } = withFeed();
+		for ( let i = 0; i < 20 && ! fetched.length; i++ ) {
+			await tick();
+		}
+		// The feed is read before the style is in; nothing is drawn before it is.
+		expect( fetched ).toEqual( [ 'https://example.test/feed' ] );
+		expect( map.sources[ 'cairn-markers' ] ).toBeUndefined();
+		map.fire( 'style.load' );
+		expect( await drawn( map ) ).toHaveLength( 1 );
+		expect( fetched ).toHaveLength( 1 );
+	} );
+
 	it( 'hands a prefetched feed to the places engine and frees it with the map', async () => {
 		const release = jest.fn();
 		const { map, cairn } = withFeed(

@@ -21,6 +21,8 @@ import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
 import { PopupController } from './popup';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
+import type { PlacesClient } from './places/client';
+import type { LoadResult } from './places/engine';
 import { compilesShadersInParallel } from './webgl';
 import { checkToken } from './token';
 import type { MapConfig, MapErrorCode, MapLib, MapLibSource } from './types';
@@ -569,9 +571,10 @@ function reportMapErrors( life: MapLife ) {
 }
 
 /**
- * The markers go on the map as soon as the style is there, while the base map's tiles load: the
- * places worker reads the feed (usually already fetched by the loader: `options.markers`),
- * clusters it and feeds the map's source. Resolves once they are first drawn.
+ * The markers go on the map as soon as the style is there, while the base map's tiles load. The
+ * places worker starts before that: as soon as the feed (usually already fetched by the loader:
+ * `options.markers`) and the places chunk are here, it reads and clusters the feed while mapbox-gl
+ * still waits for its style. Resolves once the places are first drawn.
  * @param mapboxgl
  * @param life
  * @param config
@@ -599,13 +602,48 @@ function addPlacesOnceStyled(
 	const setup = import(
 		/* webpackChunkName: "cairn-map-places" */ './places/setup'
 	);
-	return Promise.all( [ prefetched, styled, setup ] ).then(
-		( [ feed, , module ] ) =>
-			addPlaces( mapboxgl, life, config, options, feed, module ),
+	const started = Promise.all( [ prefetched, setup ] ).then(
+		( [ feed, module ] ) => startPlaces( life, config, feed, module )
+	);
+	return Promise.all( [ started, styled ] ).then(
+		( [ places ] ) => addPlaces( mapboxgl, life, config, options, places ),
 		() => {
 			life.fail( 'markers' );
 		}
 	);
+}
+
+/** A places worker already reading its feed. */
+interface StartedPlaces {
+	setup: typeof import( './places/setup' );
+	client: PlacesClient;
+	source: Blob | string;
+	loading: Promise< LoadResult >;
+}
+
+/**
+ * Starts the places worker on the feed; null when the map is gone already.
+ * @param life
+ * @param config
+ * @param feed
+ * @param setup
+ */
+function startPlaces(
+	life: MapLife,
+	config: MapConfig,
+	feed: PrefetchedMarkers | null,
+	setup: typeof import( './places/setup' )
+): StartedPlaces | null {
+	if ( life.removed ) {
+		return null;
+	}
+	const client = setup.createPlacesClient();
+	life.onStop( () => client.terminate() );
+	const source = feed?.blob ?? config.markersUrl;
+	const loading = client.load( source, setup.placesEngineOptions( config ) );
+	// A feed that cannot be read is reported by the controller, which awaits this.
+	loading.catch( () => undefined );
+	return { setup, client, source, loading };
 }
 
 /**
@@ -615,28 +653,22 @@ function addPlacesOnceStyled(
  * @param life
  * @param config
  * @param options
- * @param feed
- * @param setup
- * @param setup.createPlacesClient
- * @param setup.PlacesController
+ * @param places
  */
 function addPlaces(
 	mapboxgl: MapLib,
 	life: MapLife,
 	config: MapConfig,
 	options: CreateMapOptions,
-	feed: PrefetchedMarkers | null,
-	{
-		createPlacesClient,
-		PlacesController: Controller,
-	}: typeof import( './places/setup' )
+	places: StartedPlaces | null
 ): Promise< void > {
-	if ( life.removed ) {
+	if ( life.removed || ! places ) {
 		return Promise.resolve();
 	}
 	const { map, host } = life;
+	const { client, source, loading } = places;
+	const Controller = places.setup.PlacesController;
 	const popups = new PopupController( mapboxgl, map, config.markerUrl );
-	const client = createPlacesClient();
 	let drawn: () => void = () => undefined;
 	const drawing = new Promise< void >( ( resolve ) => {
 		drawn = resolve;
@@ -662,7 +694,8 @@ function addPlaces(
 		config,
 		client,
 		popups,
-		source: feed?.blob ?? config.markersUrl,
+		source,
+		loading,
 		onError: () => life.fail( 'markers' ),
 		onLoaded: () => onLoaded(),
 		onFirstDraw: drawn,

@@ -8,7 +8,12 @@
 import type { GeoJSONSource, Map as MapboxMap } from 'mapbox-gl';
 import { _n, sprintf } from '@wordpress/i18n';
 
-import type { ListedPlace, ListResult } from './engine';
+import type {
+	EngineOptions,
+	ListedPlace,
+	ListResult,
+	LoadResult,
+} from './engine';
 import type { PlacesClient } from './client';
 import type { PopupController } from '../popup';
 import type { GroupStyle, MapConfig } from '../types';
@@ -130,6 +135,22 @@ function sourceLoaded( map: MapboxMap ): Promise< void > {
 	} );
 }
 
+/**
+ * What the places worker needs of a map's configuration.
+ * @param config The map's configuration.
+ */
+export function placesEngineOptions( config: MapConfig ): EngineOptions {
+	return {
+		clusterEnabled: config.cluster.enabled,
+		clusterRadius: config.cluster.radius,
+		clusterMaxZoom: LIMITS.cluster.maxZoom,
+		groups: config.groupStyles.map( ( style ) => ( {
+			slug: style.slug,
+			name: style.name,
+		} ) ),
+	};
+}
+
 export interface PlacesControllerOptions {
 	map: MapboxMap;
 	host: HTMLElement;
@@ -138,6 +159,11 @@ export interface PlacesControllerOptions {
 	popups: PopupController;
 	/** The feed as the page already downloaded it, or its address. */
 	source: Blob | string;
+	/**
+	 * The client's load of `source`, when it was started before the map's style was in (the
+	 * worker then reads and clusters the feed while the style loads). Else the controller starts it.
+	 */
+	loading?: Promise< LoadResult >;
 	/** The feed could not be read: the map reports `markers`. */
 	onError: () => void;
 	/** The places are known (not yet drawn): the host shows its panel now. */
@@ -207,16 +233,8 @@ export class PlacesController {
 		return region;
 	}
 
-	private engineOptions() {
-		return {
-			clusterEnabled: this.config.cluster.enabled,
-			clusterRadius: this.config.cluster.radius,
-			clusterMaxZoom: LIMITS.cluster.maxZoom,
-			groups: this.config.groupStyles.map( ( style ) => ( {
-				slug: style.slug,
-				name: style.name,
-			} ) ),
-		};
+	private engineOptions(): EngineOptions {
+		return placesEngineOptions( this.config );
 	}
 
 	private groupsOf( counts: Record< string, number > ): PlacesGroup[] {
@@ -266,10 +284,8 @@ export class PlacesController {
 		const map = this.map;
 		let loaded;
 		try {
-			loaded = await this.client.load(
-				options.source,
-				this.engineOptions()
-			);
+			loaded = await ( options.loading ??
+				this.client.load( options.source, this.engineOptions() ) );
 		} catch {
 			if ( ! this.destroyed ) {
 				this.set( { status: 'error' } );

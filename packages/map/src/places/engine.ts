@@ -567,6 +567,26 @@ export class PlacesEngine {
 	}
 
 	/**
+	 * Builds the cluster index the first drawing reads, so that the map's first request for its
+	 * clusters only reads it. The worker does this right after loading, while the map's style
+	 * may still be loading.
+	 */
+	prepare(): void {
+		const indexed = this.current;
+		if ( ! indexed || indexed.members.length === 0 ) {
+			return;
+		}
+		if (
+			indexed.groupsOnly &&
+			! indexed.clusters &&
+			this.countingIndex()
+		) {
+			return;
+		}
+		this.clustersOf( indexed );
+	}
+
+	/**
 	 * The counting index's clusters for a filter by groups: each cluster counts only its shown
 	 * places; one left with a single place is that place; one left with none is not drawn.
 	 * @param counting

@@ -61,11 +61,9 @@ export function createAnswerer(): ( message: Message ) => Promise< Reply > {
 			if ( message.type === 'load' ) {
 				const feed = await readFeed( message.source );
 				engine = new PlacesEngine( message.options );
-				return {
-					id: message.id,
-					ok: true,
-					result: engine.load( feed ),
-				};
+				const result = engine.load( feed );
+				engine.prepare();
+				return { id: message.id, ok: true, result };
 			}
 			if ( ! engine ) {
 				throw new Error( 'No places are loaded.' );

@@ -3,4 +3,4 @@
  * loads): the places worker's client and the controller.
  */
 export { createPlacesClient } from './client';
-export { PlacesController } from './controller';
+export { PlacesController, placesEngineOptions } from './controller';
