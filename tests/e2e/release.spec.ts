@@ -690,26 +690,29 @@ test.describe( 'release zip', () => {
 			).toHaveValue( FAKE_PUBLIC_TOKEN );
 			await context.close();
 
-			// The visitor's maps: ready, every marker drawn, the group with its colour and icon.
-			const visitor = await visit(
-				browser,
-				site,
-				(
+			/** A visitor on the page of maps: both ready, drawing every marker and every summit. */
+			const visitMaps = async () => {
+				const link = (
 					( await rest.rest( {
 						path: `/wp/v2/pages/${ mapsPage.id }`,
 					} ) ) as { link: string }
-				 ).link
-			);
+				 ).link;
+				const visited = await visit( browser, site, link );
+				await expect
+					.poll( () => drawnMarkers( visited.page, 0 ) )
+					.toBe( places.length );
+				await expect
+					.poll( () => drawnMarkers( visited.page, 1 ) )
+					.toBe( places.filter( ( place ) => place.summit ).length );
+				return visited;
+			};
+
+			// The visitor's maps: ready, every marker drawn, the group with its colour and icon.
+			const visitor = await visitMaps();
 			await visitor.page.screenshot( {
 				path: testInfo.outputPath( 'visitor-after-upgrade.png' ),
 				fullPage: true,
 			} );
-			await expect
-				.poll( () => drawnMarkers( visitor.page, 0 ) )
-				.toBe( places.length );
-			await expect
-				.poll( () => drawnMarkers( visitor.page, 1 ) )
-				.toBe( places.filter( ( place ) => place.summit ).length );
 			const config = JSON.parse(
 				( await visitor.page
 					.locator( '.wp-block-cairn-map' )
@@ -792,6 +795,11 @@ test.describe( 'release zip', () => {
 				'Cairn Maps’ map data is newer than the installed plugin',
 				{ timeout: 60_000 }
 			);
+			await owner.page
+				.locator( '#health-check-issues-recommended' )
+				.screenshot( {
+					path: testInfo.outputPath( 'site-health-newer-data.png' ),
+				} );
 			// Nothing was touched: the data version, every marker, the group, the page, settings.
 			await owner.page.goto( '/wp-admin/options.php' );
 			await expect(
@@ -803,21 +811,11 @@ test.describe( 'release zip', () => {
 				await rest.rest( { path: '/wp/v2/settings' } )
 			).toMatchObject( settings );
 			// The visitor's maps still draw every marker.
-			const later = await visit(
-				browser,
-				site,
-				(
-					( await rest.rest( {
-						path: `/wp/v2/pages/${ mapsPage.id }`,
-					} ) ) as { link: string }
-				 ).link
-			);
-			await expect
-				.poll( () => drawnMarkers( later.page, 0 ) )
-				.toBe( places.length );
-			await expect
-				.poll( () => drawnMarkers( later.page, 1 ) )
-				.toBe( places.filter( ( place ) => place.summit ).length );
+			const later = await visitMaps();
+			await later.page.screenshot( {
+				path: testInfo.outputPath( 'visitor-after-downgrade.png' ),
+				fullPage: true,
+			} );
 			expect( later.errors.map( ( error ) => error.message ) ).toEqual(
 				[]
 			);
