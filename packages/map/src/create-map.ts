@@ -617,7 +617,6 @@ function addPlacesOnceStyled(
 interface StartedPlaces {
 	setup: typeof import( './places/setup' );
 	client: PlacesClient;
-	source: Blob | string;
 	loading: Promise< LoadResult >;
 }
 
@@ -639,11 +638,13 @@ function startPlaces(
 	}
 	const client = setup.createPlacesClient();
 	life.onStop( () => client.terminate() );
-	const source = feed?.blob ?? config.markersUrl;
-	const loading = client.load( source, setup.placesEngineOptions( config ) );
+	const loading = client.load(
+		feed?.blob ?? config.markersUrl,
+		setup.placesEngineOptions( config )
+	);
 	// A feed that cannot be read is reported by the controller, which awaits this.
 	loading.catch( () => undefined );
-	return { setup, client, source, loading };
+	return { setup, client, loading };
 }
 
 /**
@@ -666,7 +667,7 @@ function addPlaces(
 		return Promise.resolve();
 	}
 	const { map, host } = life;
-	const { client, source, loading } = places;
+	const { client, loading } = places;
 	const Controller = places.setup.PlacesController;
 	const popups = new PopupController( mapboxgl, map, config.markerUrl );
 	let drawn: () => void = () => undefined;
@@ -694,7 +695,6 @@ function addPlaces(
 		config,
 		client,
 		popups,
-		source,
 		loading,
 		onError: () => life.fail( 'markers' ),
 		onLoaded: () => onLoaded(),
@@ -709,11 +709,11 @@ function addPlaces(
 			unmount = showPlaces( host, controller, options.onPlaces );
 		}
 	};
+	// The client stops with the map (startPlaces).
 	life.onStop( () => {
 		unmount?.();
 		popups.close();
 		controller.destroy();
-		client.terminate();
 	} );
 	return drawing;
 }

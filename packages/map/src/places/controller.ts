@@ -157,13 +157,11 @@ export interface PlacesControllerOptions {
 	config: MapConfig;
 	client: PlacesClient;
 	popups: PopupController;
-	/** The feed as the page already downloaded it, or its address. */
-	source: Blob | string;
 	/**
-	 * The client's load of `source`, when it was started before the map's style was in (the
-	 * worker then reads and clusters the feed while the style loads). Else the controller starts it.
+	 * The client's load of the feed, started before the map's style was in (the worker reads and
+	 * clusters the feed while the style loads): `client.load( feed, placesEngineOptions( config ) )`.
 	 */
-	loading?: Promise< LoadResult >;
+	loading: Promise< LoadResult >;
 	/** The feed could not be read: the map reports `markers`. */
 	onError: () => void;
 	/** The places are known (not yet drawn): the host shows its panel now. */
@@ -284,8 +282,7 @@ export class PlacesController {
 		const map = this.map;
 		let loaded;
 		try {
-			loaded = await ( options.loading ??
-				this.client.load( options.source, this.engineOptions() ) );
+			loaded = await options.loading;
 		} catch {
 			if ( ! this.destroyed ) {
 				this.set( { status: 'error' } );
