@@ -2,6 +2,8 @@
  * The places engine: filter, clusters, list in view, search and reveal over real Supercluster and
  * KDBush indexes.
  */
+import Supercluster from 'supercluster';
+
 import {
 	PlacesEngine,
 	distance,
@@ -42,6 +44,30 @@ const PARIS = feed( [
 ] );
 
 describe( 'places engine', () => {
+	it( 'builds the first cluster index in prepare(), so the first drawing only reads it', () => {
+		const load = jest.spyOn( Supercluster.prototype, 'load' );
+		try {
+			const places = engine();
+			places.load( PARIS );
+			expect( load ).not.toHaveBeenCalled();
+			places.prepare();
+			expect( load ).toHaveBeenCalledTimes( 1 );
+			const drawn = places.mapFeatures( [ -180, -85, 180, 85 ], 2 );
+			expect( drawn.length ).toBeGreaterThan( 0 );
+			expect( load ).toHaveBeenCalledTimes( 1 );
+			// Without places, or without clustering, there is nothing to build.
+			const empty = engine();
+			empty.load( feed( [] ) );
+			empty.prepare();
+			const flat = engine( false );
+			flat.load( PARIS );
+			flat.prepare();
+			expect( load ).toHaveBeenCalledTimes( 1 );
+		} finally {
+			load.mockRestore();
+		}
+	} );
+
 	it( 'reads the feed, skipping what is not a place', () => {
 		const places = engine();
 		const loaded = places.load( {

@@ -572,18 +572,7 @@ export class PlacesEngine {
 	 * may still be loading.
 	 */
 	prepare(): void {
-		const indexed = this.current;
-		if ( ! indexed || indexed.members.length === 0 ) {
-			return;
-		}
-		if (
-			indexed.groupsOnly &&
-			! indexed.clusters &&
-			this.countingIndex()
-		) {
-			return;
-		}
-		this.clustersOf( indexed );
+		this.drawing();
 	}
 
 	/**
