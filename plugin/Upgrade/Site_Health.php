@@ -91,58 +91,58 @@ final class Site_Health {
 	public function test(): array {
 		$code = $this->upgrader->code_version();
 		$data = $this->upgrader->data_version();
-		if ( $this->upgrader->data_is_newer() ) {
-			return $this->result(
-				'recommended',
-				__( 'Cairn Maps’ map data is newer than the installed plugin', 'cairn-maps' ),
-				sprintf(
-					/* translators: 1: the version that last updated the data, 2: the installed version. */
-					__( 'The data was last updated by Cairn Maps %1$s, and %2$s is installed. Nothing was changed. Install Cairn Maps %1$s or newer again so that every map works as it was saved.', 'cairn-maps' ),
-					$data,
-					$code
-				)
-			);
+		switch ( $this->upgrader->status() ) {
+			case Upgrader::STATUS_CURRENT:
+				return $this->result(
+					'good',
+					__( 'Cairn Maps’ map data is up to date', 'cairn-maps' ),
+					sprintf(
+						/* translators: %s: the installed version. */
+						__( 'Markers, groups and settings are at version %s, the installed version.', 'cairn-maps' ),
+						$code
+					)
+				);
+			case Upgrader::STATUS_NEWER:
+				return $this->result(
+					'recommended',
+					__( 'Cairn Maps’ map data is newer than the installed plugin', 'cairn-maps' ),
+					sprintf(
+						/* translators: 1: the version that last updated the data, 2: the installed version. */
+						__( 'The data was last updated by Cairn Maps %1$s, and %2$s is installed. Nothing was changed. Install Cairn Maps %1$s or newer again so that every map works as it was saved.', 'cairn-maps' ),
+						$data,
+						$code
+					)
+				);
+			case Upgrader::STATUS_FAILED:
+				$failure = $this->upgrader->failure();
+				return $this->result(
+					'critical',
+					__( 'Cairn Maps could not finish updating its map data', 'cairn-maps' ),
+					sprintf(
+						/* translators: 1: the installed version, 2: the name of the step that failed, 3: the reason. */
+						__( 'Updating to version %1$s stopped at step “%2$s”: %3$s. Your markers, groups and settings are unchanged and maps keep working. It will try again within an hour.', 'cairn-maps' ),
+						$code,
+						$failure['step'] ?? '',
+						$failure['message'] ?? ''
+					),
+					sprintf(
+						'<a href="%1$s">%2$s</a>',
+						esc_url( wp_nonce_url( admin_url( 'admin-post.php?action=' . Upgrader::RETRY_ACTION ), Upgrader::RETRY_ACTION ) ),
+						esc_html__( 'Try again now', 'cairn-maps' )
+					)
+				);
+			default:
+				return $this->result(
+					'recommended',
+					__( 'Cairn Maps is updating its map data', 'cairn-maps' ),
+					sprintf(
+						/* translators: 1: the version the data is at, 2: the installed version. */
+						__( 'The data is at version %1$s and is being brought to %2$s. This happens by itself on the next page load.', 'cairn-maps' ),
+						'' === $data ? Upgrader::FIRST_VERSION : $data,
+						$code
+					)
+				);
 		}
-		if ( $data === $code ) {
-			return $this->result(
-				'good',
-				__( 'Cairn Maps’ map data is up to date', 'cairn-maps' ),
-				sprintf(
-					/* translators: %s: the installed version. */
-					__( 'Markers, groups and settings are at version %s, the installed version.', 'cairn-maps' ),
-					$code
-				)
-			);
-		}
-		$failure = $this->upgrader->failure();
-		if ( null !== $failure ) {
-			return $this->result(
-				'critical',
-				__( 'Cairn Maps could not finish updating its map data', 'cairn-maps' ),
-				sprintf(
-					/* translators: 1: the installed version, 2: the name of the step that failed, 3: the reason. */
-					__( 'Updating to version %1$s stopped at step “%2$s”: %3$s. Your markers, groups and settings are unchanged and maps keep working. It will try again within an hour.', 'cairn-maps' ),
-					$code,
-					$failure['step'],
-					$failure['message']
-				),
-				sprintf(
-					'<a href="%1$s">%2$s</a>',
-					esc_url( wp_nonce_url( admin_url( 'admin-post.php?action=' . Upgrader::RETRY_ACTION ), Upgrader::RETRY_ACTION ) ),
-					esc_html__( 'Try again now', 'cairn-maps' )
-				)
-			);
-		}
-		return $this->result(
-			'recommended',
-			__( 'Cairn Maps is updating its map data', 'cairn-maps' ),
-			sprintf(
-				/* translators: 1: the version the data is at, 2: the installed version. */
-				__( 'The data is at version %1$s and is being brought to %2$s. This happens by itself on the next page load.', 'cairn-maps' ),
-				'' === $data ? '0.1.0' : $data,
-				$code
-			)
-		);
 	}
 
 	/**
@@ -169,7 +169,11 @@ final class Site_Health {
 				),
 				'data_version'    => array(
 					'label' => __( 'Map data version', 'cairn-maps' ),
-					'value' => '' === $this->upgrader->data_version() ? __( 'none stored (0.1.0)', 'cairn-maps' ) : $this->upgrader->data_version(),
+					'value' => '' === $this->upgrader->data_version() ? sprintf(
+						/* translators: %s: the first release's version. */
+						__( 'none stored (%s)', 'cairn-maps' ),
+						Upgrader::FIRST_VERSION
+					) : $this->upgrader->data_version(),
 				),
 				'upgrade'         => array(
 					'label' => __( 'Data update', 'cairn-maps' ),
@@ -227,22 +231,22 @@ final class Site_Health {
 	 * The upgrade state in words, for the Info tab.
 	 */
 	private function upgrade_state(): string {
-		if ( $this->upgrader->data_is_newer() ) {
-			return __( 'Data is from a newer version; nothing is changed', 'cairn-maps' );
+		switch ( $this->upgrader->status() ) {
+			case Upgrader::STATUS_CURRENT:
+				return __( 'Up to date', 'cairn-maps' );
+			case Upgrader::STATUS_NEWER:
+				return __( 'Data is from a newer version; nothing is changed', 'cairn-maps' );
+			case Upgrader::STATUS_FAILED:
+				$failure = $this->upgrader->failure();
+				return sprintf(
+					/* translators: 1: the name of the step that failed, 2: the reason. */
+					__( 'Failed at step “%1$s”: %2$s', 'cairn-maps' ),
+					$failure['step'] ?? '',
+					$failure['message'] ?? ''
+				);
+			default:
+				return __( 'Waiting to run', 'cairn-maps' );
 		}
-		if ( $this->upgrader->data_version() === $this->upgrader->code_version() ) {
-			return __( 'Up to date', 'cairn-maps' );
-		}
-		$failure = $this->upgrader->failure();
-		if ( null !== $failure ) {
-			return sprintf(
-				/* translators: 1: the name of the step that failed, 2: the reason. */
-				__( 'Failed at step “%1$s”: %2$s', 'cairn-maps' ),
-				$failure['step'],
-				$failure['message']
-			);
-		}
-		return __( 'Waiting to run', 'cairn-maps' );
 	}
 
 	/**

@@ -64,9 +64,7 @@ final class Upgrade_Notice {
 			);
 			return;
 		}
-		// A failure is only ever recorded while the data is behind the code: on an up-to-date site
-		// (every request but the few after an update) no option beyond the autoloaded version is read.
-		$failure = $this->upgrader->data_version() === $this->upgrader->code_version() ? null : $this->upgrader->failure();
+		$failure = $this->upgrader->failure();
 		if ( null !== $failure ) {
 			$this->print_notice(
 				'error',

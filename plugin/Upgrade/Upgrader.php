@@ -65,9 +65,29 @@ final class Upgrader {
 	public const RETRY_ACTION = 'cairn_maps_retry_upgrade';
 
 	/**
-	 * What a site without a stored version runs: the first release stored none.
+	 * The version of data without a stored version: the first release stored none.
 	 */
-	private const FIRST_VERSION = '0.1.0';
+	public const FIRST_VERSION = '0.1.0';
+
+	/**
+	 * Status: the data is at the installed version.
+	 */
+	public const STATUS_CURRENT = 'current';
+
+	/**
+	 * Status: the data was written by a newer version (an older zip went over it); left alone.
+	 */
+	public const STATUS_NEWER = 'newer';
+
+	/**
+	 * Status: the data is behind the code and the last upgrade failed.
+	 */
+	public const STATUS_FAILED = 'failed';
+
+	/**
+	 * Status: the data is behind the code and the upgrade has not run (or is running).
+	 */
+	public const STATUS_PENDING = 'pending';
 
 	/**
 	 * The installed code's version.
@@ -128,11 +148,29 @@ final class Upgrader {
 	}
 
 	/**
+	 * Where the data stands against the installed code: one of the STATUS_ constants.
+	 */
+	public function status(): string {
+		if ( $this->data_version() === $this->code_version ) {
+			return self::STATUS_CURRENT;
+		}
+		if ( $this->data_is_newer() ) {
+			return self::STATUS_NEWER;
+		}
+		return null === $this->failure() ? self::STATUS_PENDING : self::STATUS_FAILED;
+	}
+
+	/**
 	 * The last failure: the step and its message, or null.
 	 *
 	 * @return array{step: string, message: string, time: int}|null
 	 */
 	public function failure(): ?array {
+		// A failure is only ever recorded while the data is behind the code: on an up-to-date site
+		// (every request but the few after an update) no option beyond the autoloaded version is read.
+		if ( $this->data_version() === $this->code_version ) {
+			return null;
+		}
 		$state = $this->state();
 		if ( ! isset( $state['error'] ) || $state['target'] !== $this->code_version ) {
 			return null;

@@ -253,6 +253,32 @@ final class UpgraderTest extends TestCase {
 	}
 
 	/**
+	 * Once the data is at the code's version, a failure left in the stored state is history: no
+	 * failure, no error notice, status current.
+	 */
+	public function test_a_failure_left_behind_is_ignored_once_the_data_is_current(): void {
+		update_option( Upgrader::VERSION_OPTION, '0.2.0' );
+		update_option(
+			Upgrader::STATE_OPTION,
+			array(
+				'target' => '0.2.0',
+				'done'   => array( 'a' ),
+				'error'  => array(
+					'step'    => 'b',
+					'message' => 'disk full',
+					'time'    => time(),
+				),
+			)
+		);
+		$upgrader = $this->upgrader();
+
+		$this->assertNull( $upgrader->failure() );
+		$this->assertSame( Upgrader::STATUS_CURRENT, $upgrader->status() );
+		$this->act_as( 'administrator' );
+		$this->assertStringNotContainsString( 'notice-error', $this->notice( $upgrader ) );
+	}
+
+	/**
 	 * A step that returns a WP_Error fails the same way.
 	 */
 	public function test_a_step_returning_an_error_fails_the_upgrade(): void {
