@@ -12,6 +12,10 @@ module.exports = [
 			'artifacts/**',
 			'packages/*/dist/**',
 			'examples/*/dist/**',
+			// The Next.js example's own install and build (examples/next/build.mjs).
+			'examples/next/.next/**',
+			'examples/next/.pack/**',
+			'examples/next/next-env.d.ts',
 			'packages/map/src/places/worker-source.generated.js',
 			// Type declarations of bin/*.mjs for the specs: tsc checks them.
 			'bin/*.d.mts',

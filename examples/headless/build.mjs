@@ -25,7 +25,7 @@ const packageDir = path.resolve( here, '../../packages/map' );
  * @param {string[]} entries Absolute paths.
  * @return {number} Milliseconds since the epoch.
  */
-function newest( entries ) {
+export function newest( entries ) {
 	let time = 0;
 	for ( const entry of entries ) {
 		const stat = fs.statSync( entry, { throwIfNoEntry: false } );
