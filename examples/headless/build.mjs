@@ -9,7 +9,8 @@
  *                                                          when its dist/ is missing or older than its sources
  *
  * The e2e spec (tests/e2e/headless.spec.ts) runs it with `--if-stale`; `npm run build` builds the
- * package before the suite. Variables named VITE_* in the environment are built in (see README.md).
+ * package before the suite. Variables named VITE_* in the environment are built in (see README.md),
+ * and a build with other values than the last one's is stale.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -68,8 +69,31 @@ export function packageIsStale() {
 	);
 }
 
-/** Whether the example's dist/ is missing or older than its sources or the package's dist/. */
+/** Where a build records the VITE_* variables it was built with. */
+const builtEnvFile = path.join( here, 'dist', '.build-env.json' );
+
+/** The VITE_* variables of the environment (Vite builds them in), sorted by name. */
+function viteEnv() {
+	return JSON.stringify(
+		Object.fromEntries(
+			Object.entries( process.env )
+				.filter( ( [ name ] ) => name.startsWith( 'VITE_' ) )
+				.sort( ( [ a ], [ b ] ) => a.localeCompare( b ) )
+		)
+	);
+}
+
+/**
+ * Whether the example's dist/ is missing, older than its sources or the package's dist/, or built
+ * with other VITE_* variables (the sites it may read are one of them).
+ */
 export function exampleIsStale() {
+	const builtEnv = fs.existsSync( builtEnvFile )
+		? fs.readFileSync( builtEnvFile, 'utf8' )
+		: null;
+	if ( builtEnv !== viteEnv() ) {
+		return true;
+	}
 	const built = builtAt( path.join( here, 'dist', 'index.html' ) );
 	const envFiles = fs
 		.readdirSync( here )
@@ -97,6 +121,7 @@ export async function buildExample() {
 		configFile: path.join( here, 'vite.config.ts' ),
 		logLevel: 'warn',
 	} );
+	fs.writeFileSync( builtEnvFile, viteEnv() );
 }
 
 if ( process.argv[ 1 ] === fileURLToPath( import.meta.url ) ) {

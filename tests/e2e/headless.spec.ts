@@ -5,9 +5,14 @@
  * (`<CairnMap>` from `cairn_maps`, `hydrate()` on `content.rendered`), a draft refused without a
  * trace of it, the app's own token, and that every read of the site is cookie-less and CORS-readable.
  *
- * The example is built here only when its dist/ is missing or older than its sources or the
- * package's dist/ (`npm run build` builds the package before the suite). CAIRN_EXAMPLE_URL runs
- * the spec against an app already served instead (e.g. `npx vite examples/headless`, whose
+ * The example only reads the sites it was built for (`VITE_CAIRN_SITES`) and sanitises the HTML it
+ * inserts: a foreign `?site=` is refused without a request, and script in a page's content does
+ * not run on the app's origin.
+ *
+ * The example is built here for the site under test, only when its dist/ is missing, older than
+ * its sources or the package's dist/, or built for other sites (`npm run build` builds the
+ * package before the suite). CAIRN_EXAMPLE_URL runs the spec against an app already served
+ * instead (e.g. `VITE_CAIRN_SITES=http://localhost:8889 npx vite examples/headless`, whose
  * development build adds React's Strict Mode checks).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -40,6 +45,24 @@ const DRAFT_STYLE = 'mapbox://styles/cairn/headless-draft-only';
 const CENTER = { lng: -3.2, lat: 55.95 };
 const PAGE_TITLE = 'Headless spec: places around the firth';
 const DRAFT_TITLE = 'Headless spec: unpublished map';
+const HOSTILE_TITLE = 'Headless spec: a page with script in its content';
+
+/** A site the example was not built for; the test routes it, so a read would be answered. */
+const FOREIGN_SITE = 'https://foreign-site.example/';
+
+/**
+ * Content an administrator (who has `unfiltered_html`) may save, or a plugin may add: each piece
+ * would run script on the app's origin if inserted as it is, and sets `window.cairnHostile` to its
+ * number (1 the image's handler, 2 the script, 3 the frame, 4 the SVG animation). Numbers, not
+ * strings, and the frame's document escaped: WordPress turns straight quotes in content's text
+ * into curly ones.
+ */
+const HOSTILE_HTML = [
+	'<img src="x" alt="" onerror="window.cairnHostile=1">',
+	'<script>window.cairnHostile=2</script>',
+	'<iframe srcdoc="&lt;script&gt;parent.cairnHostile=3&lt;/script&gt;"></iframe>',
+	'<svg><animate onbegin="window.cairnHostile=4" attributeName="x" dur="1s"/></svg>',
+].join( '' );
 const CLOSE_PLACES = 12;
 
 /** 12 places within 2 km of the centre (clusters at zoom 9), 2 about 20 km east and west. */
@@ -53,7 +76,7 @@ const PLACES = [
 	{ title: 'Headless spec: east', lng: CENTER.lng + 0.3, lat: CENTER.lat },
 ];
 
-const ids = { page: 0, draft: 0 };
+const ids = { page: 0, draft: 0, hostile: 0 };
 let traffic: Traffic;
 let app = '';
 let server: ChildProcess | undefined;
@@ -63,10 +86,16 @@ async function startExample(): Promise< string > {
 	if ( process.env.CAIRN_EXAMPLE_URL ) {
 		return process.env.CAIRN_EXAMPLE_URL;
 	}
+	// Built for the site under test only: the app refuses any other `?site=`.
 	execFileSync(
 		process.execPath,
 		[ path.join( EXAMPLE, 'build.mjs' ), '--if-stale' ],
-		{ cwd: ROOT, stdio: 'inherit', timeout: 600_000 }
+		{
+			cwd: ROOT,
+			env: { ...process.env, VITE_CAIRN_SITES: SITE.href },
+			stdio: 'inherit',
+			timeout: 600_000,
+		}
 	);
 	const child = spawn(
 		process.execPath,
@@ -99,10 +128,13 @@ async function startExample(): Promise< string > {
 	} );
 }
 
-/** The app's address for a view of the site under test. */
-function appUrl( params: Record< string, string | number > = {} ): string {
+/** The app's address for a view of the site under test (or of `site`). */
+function appUrl(
+	params: Record< string, string | number > = {},
+	site = SITE.href
+): string {
 	const url = new URL( app );
-	url.searchParams.set( 'site', SITE.href );
+	url.searchParams.set( 'site', site );
 	for ( const [ name, value ] of Object.entries( params ) ) {
 		url.searchParams.set( name, String( value ) );
 	}
@@ -115,12 +147,19 @@ interface Traffic {
 	failed: string[];
 	/** Requests to the WordPress origin. */
 	site: Request[];
+	/** Whether the test expects the page to read the site (false: it must not). */
+	readsSite: boolean;
 }
 
 const CANCELLED = 'net::ERR_ABORTED';
 
 function watchTraffic( page: Page ): Traffic {
-	const seen: Traffic = { consoleErrors: [], failed: [], site: [] };
+	const seen: Traffic = {
+		consoleErrors: [],
+		failed: [],
+		site: [],
+		readsSite: true,
+	};
 	page.on( 'console', ( message ) => {
 		if ( message.type() === 'error' ) {
 			seen.consoleErrors.push( message.text() );
@@ -217,6 +256,13 @@ test.describe( 'headless example on another origin', () => {
 				`<!-- wp:paragraph --><p>Before the map.</p><!-- /wp:paragraph -->${ map }<!-- wp:paragraph --><p>After the map.</p><!-- /wp:paragraph -->`
 			)
 		).id;
+		ids.hostile = (
+			await createPublishedPage(
+				requestUtils,
+				HOSTILE_TITLE,
+				`<!-- wp:html -->${ HOSTILE_HTML }<!-- /wp:html -->${ map }<!-- wp:paragraph --><p>After the map.</p><!-- /wp:paragraph -->`
+			)
+		).id;
 		ids.draft = (
 			( await requestUtils.rest( {
 				method: 'POST',
@@ -238,10 +284,12 @@ test.describe( 'headless example on another origin', () => {
 	test.afterAll( async ( { requestUtils } ) => {
 		server?.kill();
 		await requestUtils.batchRest(
-			[ ids.page, ids.draft ].filter( Boolean ).map( ( id ) => ( {
-				method: 'DELETE',
-				path: `/wp/v2/pages/${ id }?force=true`,
-			} ) )
+			[ ids.page, ids.draft, ids.hostile ]
+				.filter( Boolean )
+				.map( ( id ) => ( {
+					method: 'DELETE',
+					path: `/wp/v2/pages/${ id }?force=true`,
+				} ) )
 		);
 	} );
 
@@ -255,6 +303,10 @@ test.describe( 'headless example on another origin', () => {
 	test.afterEach( async () => {
 		expect( traffic.consoleErrors ).toEqual( [] );
 		expect( traffic.failed ).toEqual( [] );
+		if ( ! traffic.readsSite ) {
+			expect( traffic.site ).toEqual( [] );
+			return;
+		}
 		expect( traffic.site.length ).toBeGreaterThan( 0 );
 		for ( const request of traffic.site ) {
 			if ( request.failure()?.errorText === CANCELLED ) {
@@ -366,6 +418,105 @@ test.describe( 'headless example on another origin', () => {
 			expect.stringMatching( /status of 40[13] \(/ ),
 		] );
 		traffic.consoleErrors.length = 0;
+	} );
+
+	test( 'a site the app was not built for is refused, and nothing is asked of it', async ( {
+		page,
+		mapsService,
+	} ) => {
+		traffic.readsSite = false;
+		// Were the app to read it, this "site" would answer as WordPress does, with script in a
+		// page's content.
+		const foreign: string[] = [];
+		await page.route( `${ FOREIGN_SITE }**`, ( route ) => {
+			foreign.push( route.request().url() );
+			return route.fulfill( {
+				status: 200,
+				headers: { 'Access-Control-Allow-Origin': '*' },
+				contentType: 'application/json',
+				body: JSON.stringify( {
+					id: 5,
+					title: { rendered: 'Foreign' },
+					content: { rendered: HOSTILE_HTML },
+					cairn_maps: [],
+				} ),
+			} );
+		} );
+		const views: Array< Record< string, string | number > > = [
+			{},
+			{ page: 5, way: 'html' },
+			{ post: 5 },
+		];
+		for ( const params of views ) {
+			await page.goto( appUrl( params, FOREIGN_SITE ) );
+			const alert = page.getByRole( 'alert' );
+			await expect( alert ).toContainText(
+				`This app does not read “${ FOREIGN_SITE }”: it was built for this site only.`
+			);
+			await expect( alert.getByRole( 'listitem' ) ).toHaveText( [
+				SITE.href,
+			] );
+			await expect( page.locator( '.entry-content' ) ).toHaveCount( 0 );
+		}
+		expect( foreign ).toEqual( [] );
+		expect( mapsService.requests ).toEqual( [] );
+		expect(
+			await page.evaluate(
+				() => ( window as { cairnHostile?: string } ).cairnHostile
+			)
+		).toBeUndefined();
+	} );
+
+	test( 'script in a page’s content does not run on the app’s origin, both ways, and its map still draws', async ( {
+		page,
+		requestUtils,
+	} ) => {
+		// What the site gives any reader: the hostile markup reaches the app.
+		const rendered = (
+			( await requestUtils.rest( {
+				path: `/wp/v2/pages/${ ids.hostile }`,
+			} ) ) as { content: { rendered: string } }
+		 ).content.rendered;
+		expect( rendered ).toContain( 'onerror=' );
+		expect( rendered ).toContain( '<script>' );
+		expect( rendered ).toContain( '<iframe srcdoc=' );
+		expect( rendered ).toContain( '<p>After the map.</p>' );
+
+		for ( const way of [ 'components', 'html' ] ) {
+			await page.goto( appUrl( { page: ids.hostile, way } ) );
+			await expect(
+				page.locator( '.wp-block-cairn-map' )
+			).toHaveAttribute( 'data-cairn-state', 'ready', {
+				timeout: 60_000,
+			} );
+			await expectClusters( page );
+			await expect(
+				page.locator( '.entry-content p', {
+					hasText: 'After the map.',
+				} )
+			).toBeVisible();
+			// The image stays (without its handler) and has tried to load by now.
+			const image = page.locator( '.entry-content img[src="x"]' );
+			await expect( image ).toHaveCount( 1 );
+			await page.waitForFunction(
+				() =>
+					document.querySelector< HTMLImageElement >(
+						'.entry-content img'
+					)?.complete
+			);
+			expect(
+				await page.evaluate(
+					() => ( window as { cairnHostile?: number } ).cairnHostile
+				),
+				`nothing ran (${ way })`
+			).toBeUndefined();
+			expect( await image.getAttribute( 'onerror' ) ).toBeNull();
+			await expect(
+				page.locator(
+					'.entry-content :is(script, iframe, [onbegin], [onerror])'
+				)
+			).toHaveCount( 0 );
+		}
 	} );
 
 	test( '?token= replaces the site’s token on every map request, both ways', async ( {

@@ -6,10 +6,12 @@
 import { PostMapsError } from '../../packages/map/src/fetch-post-maps';
 import {
 	DEFAULT_SITE,
+	allowedSites,
 	hrefFor,
 	readAddress,
 } from '../../examples/headless/src/address';
 import { failureMessage } from '../../examples/headless/src/components/Failure';
+import { sanitizeContent } from '../../examples/headless/src/sanitize';
 import {
 	SiteError,
 	fetchPage,
@@ -49,7 +51,7 @@ describe( 'readAddress', () => {
 		[ '', {}, DEFAULT_SITE + '/', undefined, { view: 'home' } ],
 		[
 			'?site=https://example.com/blog&page=12',
-			{},
+			{ VITE_CAIRN_SITES: 'https://a.example https://example.com/blog' },
 			'https://example.com/blog/',
 			undefined,
 			{ view: 'page', id: 12, way: 'components' },
@@ -79,6 +81,8 @@ describe( 'readAddress', () => {
 			expect( readAddress( search, defaults ) ).toEqual( {
 				site,
 				invalidSite: '',
+				refusedSite: '',
+				sites: expect.arrayContaining( [ site ] ),
 				token,
 				route,
 			} );
@@ -96,6 +100,144 @@ describe( 'readAddress', () => {
 			expect( address.invalidSite ).toBe( value );
 		}
 	);
+} );
+
+describe( 'the sites the app was built for', () => {
+	it.each( [
+		[ {}, [ DEFAULT_SITE + '/' ] ],
+		[
+			{ VITE_CAIRN_SITE: 'https://built.example' },
+			[ 'https://built.example/' ],
+		],
+		[
+			{
+				VITE_CAIRN_SITES:
+					'https://a.example/wp, https://b.example  ftp://c.example',
+			},
+			[ 'https://a.example/wp/', 'https://b.example/' ],
+		],
+		[
+			{
+				VITE_CAIRN_SITE: 'https://b.example/',
+				VITE_CAIRN_SITES: 'https://a.example https://b.example',
+			},
+			[ 'https://b.example/', 'https://a.example/' ],
+		],
+	] )( '%j allows %j, the first by default', ( defaults, sites ) => {
+		expect( allowedSites( defaults ) ).toEqual( sites );
+		expect( readAddress( '', defaults ).site ).toBe( sites[ 0 ] );
+	} );
+
+	it.each( [
+		[ 'https://evil.example/', {}, 'https://evil.example/' ],
+		[
+			'http://localhost:8888@evil.example',
+			{},
+			'http://localhost:8888@evil.example/',
+		],
+		[
+			'https://a.example/other-folder/',
+			{ VITE_CAIRN_SITES: 'https://a.example/wp' },
+			'https://a.example/other-folder/',
+		],
+		[
+			'http://a.example/wp/',
+			{ VITE_CAIRN_SITES: 'https://a.example/wp' },
+			'http://a.example/wp/',
+		],
+	] )(
+		'refuses ?site=%s (built with %j): no site, and what was refused',
+		( asked, defaults, refused ) => {
+			const address = readAddress(
+				`?site=${ encodeURIComponent( asked ) }&page=3`,
+				defaults
+			);
+			expect( address.site ).toBe( '' );
+			expect( address.refusedSite ).toBe( refused );
+			expect( address.invalidSite ).toBe( '' );
+			expect( address.sites ).toEqual( allowedSites( defaults ) );
+		}
+	);
+
+	it( 'accepts a listed site however it is spelt', () => {
+		const defaults = { VITE_CAIRN_SITES: 'https://a.example/wp/' };
+		expect(
+			readAddress( '?site=HTTPS://A.example:443/wp#x', defaults ).site
+		).toBe( 'https://a.example/wp/' );
+	} );
+} );
+
+describe( 'sanitizeContent', () => {
+	/** What the server renders for a map block (Map_Block, Places_List, Consent_Placeholder). */
+	const MAP_BLOCK = `<div class="wp-block-cairn-map" data-cairn-state="loading" data-cairn-consent="required" data-cairn-config="{&quot;zoom&quot;:9,&quot;markers&quot;:{&quot;url&quot;:&quot;https:\/\/a.example\/wp-json\/cairn\/v1\/markers&quot;}}" style="--cairn-map-height:480px"><a class="wp-block-cairn-map__skip" href="#cairn-places">Skip the map</a><div class="wp-block-cairn-map__map" role="region" aria-label="Interactive map" aria-describedby="cairn-places"><div class="wp-block-cairn-map__consent"><p class="wp-block-cairn-map__consent-note">Load it?</p><button type="button" class="wp-block-cairn-map__consent-button wp-element-button">Load map</button></div></div><div class="wp-block-cairn-map__places" role="region" aria-label="Places" id="cairn-places"><div class="wp-block-cairn-map__markers" id="cairn-places-list"><h2 class="wp-block-cairn-map__markers-title">Places</h2><ul class="wp-block-cairn-map__list"><li data-cairn-marker-id="12" data-lng="-3.2" data-lat="55.95">Huts &amp; lakes</li></ul><nav class="wp-block-cairn-map__pages" aria-label="Pages of places"><a class="wp-block-cairn-map__pages-next" rel="next" href="?cairn-places=2#cairn-places-list">Next places</a></nav></div></div></div>`;
+
+	/** Puts HTML in a document and fires what a browser would: each image's error, each link. */
+	function insertAndProvoke( html: string ): Record< string, unknown > {
+		const flags: Record< string, unknown > = {};
+		( window as unknown as { flags: typeof flags } ).flags = flags;
+		const root = document.createElement( 'div' );
+		document.body.append( root );
+		root.innerHTML = html;
+		for ( const element of root.querySelectorAll( '*' ) ) {
+			element.dispatchEvent( new Event( 'error' ) );
+			element.dispatchEvent( new Event( 'load' ) );
+			element.dispatchEvent( new MouseEvent( 'mouseover' ) );
+		}
+		root.remove();
+		return flags;
+	}
+
+	const HOSTILE = [
+		'<img src=x onerror="window.flags.img=1">',
+		'<script>window.flags.script=1</script>',
+		'<svg><animate onbegin="window.flags.svg=1" attributeName="x"/></svg>',
+		'<p onmouseover="window.flags.hover=1">hover</p>',
+		'<iframe srcdoc="<script>parent.flags.frame=1</script>"></iframe>',
+		'<a href="javascript:window.flags.link=1">link</a>',
+		'<object data="javascript:window.flags.object=1"></object>',
+	].join( '' );
+
+	it( 'the hostile content would run where it is inserted as it is', () => {
+		// jsdom runs inline handlers when their event fires: the test below can see a handler.
+		expect( insertAndProvoke( HOSTILE ) ).toEqual(
+			expect.objectContaining( { img: 1, hover: 1 } )
+		);
+	} );
+
+	it( 'keeps nothing that runs', () => {
+		const clean = sanitizeContent( HOSTILE );
+		expect( insertAndProvoke( clean ) ).toEqual( {} );
+		expect( clean ).not.toMatch(
+			/onerror|onbegin|onmouseover|<script|<iframe|<object|javascript:/i
+		);
+		// What is harmless stays: the image, the paragraph, the link's text.
+		expect( clean ).toContain( '<img src="x">' );
+		expect( clean ).toContain( '<p>hover</p>' );
+		expect( clean ).toContain( '>link</a>' );
+	} );
+
+	it( 'keeps a map block as the server renders it, data attributes included', () => {
+		const root = document.createElement( 'div' );
+		root.innerHTML = sanitizeContent(
+			`<p>Before</p>${ MAP_BLOCK }<img src=x onerror="window.flags.img=1">`
+		);
+		const original = document.createElement( 'div' );
+		original.innerHTML = MAP_BLOCK;
+		expect( root.querySelector( '.wp-block-cairn-map' )?.outerHTML ).toBe(
+			original.firstElementChild?.outerHTML
+		);
+		const host = root.querySelector< HTMLElement >( '.wp-block-cairn-map' );
+		expect( JSON.parse( host?.dataset.cairnConfig ?? '' ) ).toEqual( {
+			zoom: 9,
+			markers: { url: 'https://a.example/wp-json/cairn/v1/markers' },
+		} );
+		expect(
+			root.querySelector( 'li[data-cairn-marker-id="12"]' )?.textContent
+		).toBe( 'Huts & lakes' );
+		expect( root.querySelector( 'img' )?.hasAttribute( 'onerror' ) ).toBe(
+			false
+		);
+	} );
 } );
 
 describe( 'hrefFor', () => {

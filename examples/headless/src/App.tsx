@@ -8,10 +8,36 @@ import { PageView } from './components/PageView';
 import { PostView } from './components/PostView';
 
 export function App() {
-	const { site, invalidSite, token, route } = useAddress( import.meta.env );
+	const { site, invalidSite, refusedSite, sites, token, route } = useAddress(
+		import.meta.env
+	);
 
 	let view;
-	if ( ! site ) {
+	if ( refusedSite ) {
+		// Nothing is asked of that site: the app shows the HTML of the sites it reads.
+		view = (
+			<div role="alert">
+				<p>
+					This app does not read “{ refusedSite }”: it was built for{ ' ' }
+					{ sites.length === 1
+						? 'this site only'
+						: 'these sites only' }
+					.
+				</p>
+				<ul>
+					{ sites.map( ( allowed ) => (
+						<li key={ allowed }>
+							<code>{ allowed }</code>
+						</li>
+					) ) }
+				</ul>
+				<p>
+					Its owner adds sites with <code>VITE_CAIRN_SITES</code> when
+					building it.
+				</p>
+			</div>
+		);
+	} else if ( ! site ) {
 		view = (
 			<p role="alert">
 				“{ invalidSite }” is not a site address. Give one as{ ' ' }

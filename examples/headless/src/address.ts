@@ -3,6 +3,10 @@
  * token overrides the site's (`token`), and what it shows (`page` + `way`, `post`, or the home).
  * Query parameters rather than paths, so the built app works from any folder and the static
  * server needs no routes.
+ *
+ * `?site=` only chooses among the sites the app was built for (`VITE_CAIRN_SITE`,
+ * `VITE_CAIRN_SITES`): the app puts a site's HTML in its own page, so a link must not be able to
+ * point it at a site its owner does not trust. Any other site is refused before a request is made.
  */
 import { useEffect, useMemo, useState } from 'react';
 
@@ -19,10 +23,17 @@ export type Route =
 	| { view: 'unknown' };
 
 export interface AppAddress {
-	/** The WordPress site's address (with the folder WordPress lives in, if any), or '' if invalid. */
+	/**
+	 * The WordPress site's address (with the folder WordPress lives in, if any), or '' if the
+	 * address asked for an invalid site or one the app was not built for.
+	 */
 	site: string;
-	/** What the address asked for when `site` is invalid, to say so. */
+	/** What the address asked for when it is not a site address, to say so. */
 	invalidSite: string;
+	/** What the address asked for when it is a site the app was not built for, to say so. */
+	refusedSite: string;
+	/** The sites the app was built for (normalised addresses); the first is the default. */
+	sites: string[];
 	/** A public Mapbox token to use instead of the site's, or undefined. */
 	token: string | undefined;
 	route: Route;
@@ -30,7 +41,10 @@ export interface AppAddress {
 
 /** The build-time defaults (`import.meta.env`), passed in so the parsing stays testable. */
 export interface AddressDefaults {
+	/** The default site (also allowed). */
 	VITE_CAIRN_SITE?: string;
+	/** Further sites `?site=` may name, separated by spaces or commas. */
+	VITE_CAIRN_SITES?: string;
 	VITE_MAPBOX_TOKEN?: string;
 }
 
@@ -65,6 +79,24 @@ function parseSite( value: string ): string | null {
 }
 
 /**
+ * The sites the app was built for, normalised, without repeats: `VITE_CAIRN_SITE` (else the
+ * first of `VITE_CAIRN_SITES`, else the `npm start` site) first, then `VITE_CAIRN_SITES`. An
+ * entry that is no http(s) address is left out.
+ *
+ * @param defaults Build-time values.
+ */
+export function allowedSites( defaults: AddressDefaults ): string[] {
+	const listed = ( defaults.VITE_CAIRN_SITES ?? '' )
+		.split( /[\s,]+/ )
+		.filter( Boolean );
+	const first = defaults.VITE_CAIRN_SITE || listed[ 0 ] || DEFAULT_SITE;
+	const sites = [ first, ...listed ]
+		.map( parseSite )
+		.filter( ( site ): site is string => site !== null );
+	return [ ...new Set( sites ) ];
+}
+
+/**
  * Reads the app's address.
  *
  * @param search   `location.search`.
@@ -75,9 +107,11 @@ export function readAddress(
 	defaults: AddressDefaults
 ): AppAddress {
 	const params = new URLSearchParams( search );
+	const sites = allowedSites( defaults );
 	const asked =
-		params.get( 'site' ) || defaults.VITE_CAIRN_SITE || DEFAULT_SITE;
-	const site = parseSite( asked );
+		params.get( 'site' ) || sites[ 0 ] || defaults.VITE_CAIRN_SITE || '';
+	const parsed = parseSite( asked );
+	const site = parsed !== null && sites.includes( parsed ) ? parsed : '';
 	const token =
 		params.get( 'token' ) || defaults.VITE_MAPBOX_TOKEN || undefined;
 
@@ -96,8 +130,10 @@ export function readAddress(
 		route = id ? { view: 'post', id } : { view: 'unknown' };
 	}
 	return {
-		site: site ?? '',
-		invalidSite: site ? '' : asked,
+		site,
+		invalidSite: parsed === null ? asked : '',
+		refusedSite: parsed !== null && ! site ? parsed : '',
+		sites,
 		token,
 		route,
 	};
@@ -148,9 +184,14 @@ export function useAddress( defaults: AddressDefaults ): AppAddress {
 		window.addEventListener( 'popstate', onChange );
 		return () => window.removeEventListener( 'popstate', onChange );
 	}, [] );
-	const { VITE_CAIRN_SITE, VITE_MAPBOX_TOKEN } = defaults;
+	const { VITE_CAIRN_SITE, VITE_CAIRN_SITES, VITE_MAPBOX_TOKEN } = defaults;
 	return useMemo(
-		() => readAddress( search, { VITE_CAIRN_SITE, VITE_MAPBOX_TOKEN } ),
-		[ search, VITE_CAIRN_SITE, VITE_MAPBOX_TOKEN ]
+		() =>
+			readAddress( search, {
+				VITE_CAIRN_SITE,
+				VITE_CAIRN_SITES,
+				VITE_MAPBOX_TOKEN,
+			} ),
+		[ search, VITE_CAIRN_SITE, VITE_CAIRN_SITES, VITE_MAPBOX_TOKEN ]
 	);
 }

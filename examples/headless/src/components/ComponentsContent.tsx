@@ -8,12 +8,15 @@ import { createPortal } from 'react-dom';
 import { CairnMap } from '@cairn-maps/map/react';
 import type { PostMap } from '@cairn-maps/map';
 
+import { sanitizeContent } from '../sanitize';
+
 const MAP_BLOCK = '.wp-block-cairn-map';
 const SLOT = 'data-headless-map-slot';
 
 /**
- * The content with each map block replaced by an empty slot. Parsed in an inert DOMParser document:
- * nothing in it runs or loads while it is rewritten.
+ * The content with each map block replaced by an empty slot, sanitised. Parsed in an inert
+ * DOMParser document (nothing in it runs or loads while it is rewritten), and sanitised last, so
+ * that the string inserted is the one DOMPurify returned.
  *
  * @param html `content.rendered`.
  */
@@ -28,7 +31,7 @@ function withMapSlots( html: string ): string {
 			block.replaceWith( slot );
 		}
 	}
-	return doc.body.innerHTML;
+	return sanitizeContent( doc.body.innerHTML );
 }
 
 export interface ComponentsContentProps {
@@ -61,8 +64,8 @@ export function ComponentsContent( {
 
 	return (
 		<>
-			{ /* The site's own HTML, sanitised by WordPress for its readers (kses on save, the
-			content filters on output): shown as the theme shows it. Never text typed here. */ }
+			{ /* The site's HTML without anything that runs (sanitize.ts), map slots in place of
+			the map blocks. Never text typed here. */ }
 			<div
 				ref={ contentRef }
 				className="entry-content"

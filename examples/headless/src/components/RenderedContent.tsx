@@ -3,8 +3,10 @@
  * `hydrate()` exactly as the theme page starts them (as they near the viewport, after consent when
  * the site asks for it; the list of places becomes buttons that open popups).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { hydrate } from '@cairn-maps/map';
+
+import { sanitizeContent } from '../sanitize';
 
 export interface RenderedContentProps {
 	/** `content.rendered`. */
@@ -19,19 +21,20 @@ export interface RenderedContentProps {
  */
 export function RenderedContent( { html, accessToken }: RenderedContentProps ) {
 	const ref = useRef< HTMLDivElement >( null );
+	const content = useMemo( () => sanitizeContent( html ), [ html ] );
 	useEffect( () => {
 		const root = ref.current;
 		// The returned cleanup stops watching and removes the maps (unmount, Strict Mode's rerun).
 		return root ? hydrate( root, { accessToken } ) : undefined;
-	}, [ html, accessToken ] );
+	}, [ content, accessToken ] );
 
 	return (
-		// The site's own HTML, sanitised by WordPress for its readers (kses on save, the content
-		// filters on output): put in the page as the theme would. Never text typed here.
+		// The site's HTML without anything that runs (sanitize.ts); the map blocks' markup and
+		// data attributes stay for hydrate(). Never text typed here.
 		<div
 			ref={ ref }
 			className="entry-content"
-			dangerouslySetInnerHTML={ { __html: html } }
+			dangerouslySetInnerHTML={ { __html: content } }
 		/>
 	);
 }
