@@ -4,7 +4,7 @@
  * server-side rendering (it only needs `fetch`).
  */
 import { MAP_ERROR_CODES } from './errors';
-import type { PostMap, PostMaps } from './types';
+import type { PostMap, PostMapPlaces, PostMaps } from './types';
 
 export interface FetchPostMapsOptions {
 	/** The password of a password-protected post; without it such a post has no maps. */
@@ -52,6 +52,44 @@ export function postMapsUrl( siteUrl: string, postId: number ): string {
 }
 
 /**
+ * A map's first page of places from untrusted input: entries without a positive id, a title or
+ * finite coordinates are left out; none when the site sent none (an older plugin).
+ *
+ * @param value The `places` of a map.
+ */
+export function parsePlaces( value: unknown ): PostMapPlaces {
+	const input = isRecord( value ) ? value : {};
+	const items = Array.isArray( input.items )
+		? input.items.filter( isRecord ).flatMap( ( item ) =>
+				Number.isInteger( item.id ) &&
+				( item.id as number ) > 0 &&
+				typeof item.title === 'string' &&
+				Number.isFinite( item.lng ) &&
+				Number.isFinite( item.lat )
+					? [
+							{
+								id: item.id as number,
+								title: item.title.slice( 0, 200 ),
+								lng: item.lng as number,
+								lat: item.lat as number,
+							},
+						]
+					: []
+			)
+		: [];
+	const count = ( number: unknown, fallback: number ) =>
+		Number.isInteger( number ) && ( number as number ) > 0
+			? ( number as number )
+			: fallback;
+	return {
+		items,
+		total: Math.max( items.length, count( input.total, 0 ) ),
+		page: count( input.page, 1 ),
+		perPage: count( input.perPage, 50 ),
+	};
+}
+
+/**
  * Checks the shape of an answer: maps without an object config are left out, an unknown error
  * code reads as ''. The configs themselves are validated by `createMap()`.
  *
@@ -78,6 +116,7 @@ export function parsePostMaps( value: unknown ): PostMaps {
 					map.attributes as unknown as PostMap[ 'attributes' ],
 				config: map.config,
 				error,
+				places: parsePlaces( map.places ),
 			},
 		];
 	} );
