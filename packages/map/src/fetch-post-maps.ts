@@ -12,6 +12,11 @@ export interface FetchPostMapsOptions {
 	signal?: AbortSignal;
 	/** A `fetch` to use instead of the global one (a framework's caching fetch, say). */
 	fetch?: typeof fetch;
+	/**
+	 * More options for the request, passed on to `fetch` as they are: `cache`, or in a Next.js
+	 * Server Component `next: { revalidate: 300 }` (how long the answer may be reused).
+	 */
+	init?: RequestInit;
 }
 
 /** The route answered with an error: `status` and WordPress' `code` (`rest_forbidden`, …). */
@@ -132,7 +137,7 @@ export function parsePostMaps( value: unknown ): PostMaps {
  *
  * @param siteUrl The site's address.
  * @param postId  The post's id.
- * @param options Password, abort signal, fetch.
+ * @param options Password, abort signal, fetch and its options.
  * @throws PostMapsError when the site refuses (a draft: 401) or the post does not exist (404).
  */
 export async function fetchPostMaps(
@@ -152,8 +157,9 @@ export async function fetchPostMaps(
 		url.searchParams.set( 'password', options.password );
 	}
 	const response = await ( options.fetch ?? fetch )( url.href, {
+		...options.init,
 		headers: { Accept: 'application/json' },
-		signal: options.signal,
+		signal: options.signal ?? options.init?.signal,
 	} );
 	const body: unknown = await response.json().catch( () => null );
 	if ( ! response.ok ) {
