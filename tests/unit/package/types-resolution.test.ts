@@ -2,6 +2,10 @@
  * @jest-environment node
  */
 /**
+ * README snippets compile: every ```ts / ```tsx block of the package's README and of the
+ * repository README is type-checked under `strict` against the packed package, as a user who
+ * copies it gets it (with Next.js's own addition to fetch's options, `next: { revalidate }`).
+ *
  * Types for every resolver: an app that installs the packed package gets the types of `.` and
  * `./react` under `moduleResolution` `node` (what Next.js 15 writes), `node16`, `nodenext` and
  * `bundler` — not `any` (which would let every mistake through), and not "no types" (which fails
@@ -10,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { packedConsumer, typeCheck } from './packed-package';
+import { ROOT, packedConsumer, typeCheck } from './packed-package';
 
 const CONSUMER = `
 import { createMap, fetchPostMaps, hydrate } from '@cairn-maps/map';
@@ -88,6 +92,72 @@ describe( 'the packed package type-checks in a strict consumer', () => {
 				} )
 			);
 			expect( typeCheck( project ) ).toBe( '' );
+		},
+		60_000
+	);
+} );
+
+/** The TypeScript blocks of a Markdown file. */
+function snippets( file: string ): string[] {
+	const text = fs.readFileSync( path.join( ROOT, file ), 'utf8' );
+	return [ ...text.matchAll( /^```tsx?\n([\s\S]*?)^```$/gm ) ].map(
+		( match ) => match[ 1 ] ?? ''
+	);
+}
+
+describe( 'README snippets type-check under strict', () => {
+	const READMES = [ 'packages/map/README.md', 'README.md' ];
+
+	it( 'finds the snippets', () => {
+		expect(
+			snippets( 'packages/map/README.md' ).length
+		).toBeGreaterThanOrEqual( 4 );
+		expect( snippets( 'README.md' ).length ).toBeGreaterThanOrEqual( 1 );
+	} );
+
+	it.each( [ 'bundler', 'node' ] )(
+		'moduleResolution %s',
+		( moduleResolution ) => {
+			const folder = path.join(
+				consumer,
+				`readme-${ moduleResolution }`
+			);
+			fs.mkdirSync( folder, { recursive: true } );
+			const files = READMES.flatMap( ( readme ) =>
+				snippets( readme ).map( ( code, index ) => {
+					const name = `${ readme.replace( /\W+/g, '-' ) }-${ index }.tsx`;
+					fs.writeFileSync( path.join( folder, name ), code );
+					return name;
+				} )
+			);
+			// What Next.js declares for its fetch (next/types/global.d.ts).
+			fs.writeFileSync(
+				path.join( folder, 'next-fetch.d.ts' ),
+				'interface RequestInit { next?: { revalidate?: number | false; tags?: string[] }; }\n'
+			);
+			fs.writeFileSync(
+				path.join( folder, 'tsconfig.json' ),
+				JSON.stringify( {
+					compilerOptions: {
+						target: 'es2022',
+						lib: [ 'es2022', 'dom', 'dom.iterable' ],
+						module:
+							moduleResolution === 'node' ? 'commonjs' : 'esnext',
+						moduleResolution,
+						jsx: 'react-jsx',
+						strict: true,
+						noEmit: true,
+						skipLibCheck: true,
+						esModuleInterop: true,
+						isolatedModules: true,
+						types: [],
+					},
+					files: [ 'next-fetch.d.ts', ...files ],
+				} )
+			);
+			expect( typeCheck( path.join( folder, 'tsconfig.json' ) ) ).toBe(
+				''
+			);
 		},
 		60_000
 	);
