@@ -1,8 +1,9 @@
 'use client';
 /**
- * A post's maps in the browser: one `<CairnMap>` per map, in document order. A client component
- * because the maps start in the browser (mapbox-gl needs WebGL); the server renders each map's
- * wrapper, its places list and its messages, so the page has them before JavaScript runs.
+ * A post's maps: one `<CairnMap>` per map, in document order. A client component because the maps
+ * start in the browser (mapbox-gl needs WebGL); on the server it renders what the theme renders
+ * without JavaScript (each map's first page of places, the consent placeholder, the server's
+ * error), so the page has them before any script runs.
  */
 import { CairnMap } from '@cairn-maps/map/react';
 import type { PostMap } from '@cairn-maps/map';
@@ -21,6 +22,8 @@ export function PostMapList( { maps, accessToken }: PostMapListProps ) {
 				<CairnMap
 					key={ `${ index }:${ map.id }` }
 					config={ map.config }
+					places={ map.places }
+					error={ map.error }
 					accessToken={ accessToken }
 				/>
 			) ) }
