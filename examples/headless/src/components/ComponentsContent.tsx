@@ -76,6 +76,8 @@ export function ComponentsContent( {
 					const element = (
 						<CairnMap
 							config={ map.config }
+							places={ map.places }
+							error={ map.error }
 							accessToken={ accessToken }
 						/>
 					);

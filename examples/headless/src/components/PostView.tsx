@@ -41,6 +41,8 @@ export function PostView( { site, id, token }: PostViewProps ) {
 					<CairnMap
 						key={ `${ index }:${ map.id }` }
 						config={ map.config }
+						places={ map.places }
+						error={ map.error }
 						accessToken={ token }
 					/>
 				) ) }
