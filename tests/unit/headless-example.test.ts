@@ -240,6 +240,63 @@ describe( 'sanitizeContent', () => {
 	} );
 } );
 
+describe( 'sanitizeContent and the keys of server-rendered maps', () => {
+	const KEY = '0123456789abcdef0123456789abcdef';
+	const OTHER = 'fedcba9876543210fedcba9876543210';
+	const keyScript = ( text: string ) =>
+		`<script type="application/json" class="wp-block-cairn-map__key">${ text }</script>`;
+	const wrapper = ( key: string, inside: string ) =>
+		`<div class="wp-block-cairn-map" data-cairn-key="${ key }" data-cairn-config="{}">${ inside }</div>`;
+
+	/** The key scripts of each wrapper after sanitising, as [ data-cairn-key, script text ]. */
+	function keysAfter( html: string ): Array< [ string, string[] ] > {
+		const root = document.createElement( 'div' );
+		root.innerHTML = sanitizeContent( html );
+		return Array.from(
+			root.querySelectorAll< HTMLElement >( '.wp-block-cairn-map' )
+		).map( ( host ) => [
+			host.dataset.cairnKey ?? '',
+			Array.from(
+				host.querySelectorAll(
+					'script[type="application/json"].wp-block-cairn-map__key'
+				)
+			).map( ( script ) => script.textContent ?? '' ),
+		] );
+	}
+
+	it( 'puts back the key of a map the server rendered, and only there', () => {
+		expect(
+			keysAfter(
+				wrapper( KEY, `<div>map</div>${ keyScript( `"${ KEY }"` ) }` ) +
+					// Look-alikes: no script, another key, the script deeper, not JSON.
+					wrapper( OTHER, '' ) +
+					wrapper( OTHER, keyScript( `"${ KEY }"` ) ) +
+					wrapper(
+						OTHER,
+						`<p>${ keyScript( `"${ OTHER }"` ) }</p>`
+					) +
+					wrapper( OTHER, keyScript( OTHER ) )
+			)
+		).toEqual( [
+			[ KEY, [ `"${ KEY }"` ] ],
+			[ OTHER, [] ],
+			[ OTHER, [] ],
+			[ OTHER, [] ],
+			[ OTHER, [] ],
+		] );
+	} );
+
+	it( 'a script dressed as a key, with code in it, is removed', () => {
+		const html = sanitizeContent(
+			wrapper(
+				KEY,
+				`<script type="application/json" class="wp-block-cairn-map__key">"${ KEY }";window.flags={}</script>`
+			)
+		);
+		expect( html ).not.toContain( '<script' );
+	} );
+} );
+
 describe( 'hrefFor', () => {
 	it( 'keeps the site and token of the current address, and nothing else', () => {
 		expect(
