@@ -216,7 +216,7 @@ class Map_Block {
 					'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
 					'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
 					'hashName'    => $config['hash'] ? self::hash_name( $hash_index ?? $this->next_hash_index(), $attributes ) : '',
-					'groupStyles' => null === $filters ? array() : $this->group_styles->styles(),
+					'groupStyles' => null === $filters ? array() : $this->group_styles->styles_for( $filters ),
 					'units'       => self::units(),
 				)
 			),
