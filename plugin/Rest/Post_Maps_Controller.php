@@ -205,8 +205,8 @@ class Post_Maps_Controller {
 	 * `init` (one post row, autoloaded options): the post (id, type, status, modification time,
 	 * content, whether it is protected and whether the maps are shown), the markers version (group
 	 * looks are in the configuration), the synced patterns version, the token maps use, the REST
-	 * URL (the site's address, scheme and permalinks are in the marker URLs), the plugin version
-	 * and the built block.json's time (its defaults).
+	 * URL (the site's address, scheme and permalinks are in the marker URLs), the site's locale
+	 * (`config.units` follows it), the plugin version and the built block.json's time (its defaults).
 	 *
 	 * @since 0.2.0
 	 *
@@ -231,6 +231,8 @@ class Post_Maps_Controller {
 			$token['token'],
 			$token['error'],
 			rest_url( Markers_Controller::REST_NAMESPACE . '/markers' ),
+			// The config's units (Map_Block::units()); get_locale() is the same before `init`.
+			get_locale(),
 		);
 		return '"' . substr( hash( 'sha256', implode( "\n", $parts ) ), 0, 32 ) . '"';
 	}

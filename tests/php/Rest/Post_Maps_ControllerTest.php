@@ -533,6 +533,45 @@ final class Post_Maps_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * The site's language is in the ETag, as `config.units` follows it: after Site Language
+	 * en_GB → en_US the old ETag gets a 200 with `imperial`, from the REST route and from the
+	 * early 304 (which no longer matches).
+	 */
+	public function test_the_etag_follows_the_site_language(): void {
+		$controller = self::controller();
+		self::store_site_language( 'en_GB' );
+		$id = $this->create_post();
+		rest_get_server();
+		$british = $this->maps( $id );
+		$this->assertSame( 'metric', $british->get_data()['maps'][0]['config']['units'] );
+		$etag = $british->get_headers()['ETag'];
+		$this->assertIsArray( $controller->early_not_modified_headers( self::early_server( $id, $etag ), array(), array() ), 'matches while the language stays' );
+
+		self::store_site_language( 'en_US' );
+		$american = $this->maps( $id, array(), array( 'If-None-Match' => $etag ) );
+		$this->assertSame( 200, $american->get_status() );
+		$this->assertSame( 'imperial', $american->get_data()['maps'][0]['config']['units'] );
+		$this->assertNotSame( $etag, $american->get_headers()['ETag'] );
+		$this->assertNull( $controller->early_not_modified_headers( self::early_server( $id, $etag ), array(), array() ), 'no early 304 for the old ETag' );
+		self::store_site_language( '' );
+	}
+
+	/**
+	 * Stores the Site Language as Settings → General does. The row is written directly: the test
+	 * site has no en_GB language pack, and update_option() keeps the old value for a language that
+	 * is not installed.
+	 *
+	 * @param string $locale The locale ('' is en_US).
+	 */
+	public static function store_site_language( string $locale ): void {
+		global $wpdb;
+		$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->options} (option_name, option_value, autoload) VALUES ('WPLANG', %s, 'on') ON DUPLICATE KEY UPDATE option_value = VALUES(option_value)", $locale ) );
+		wp_cache_delete( 'alloptions', 'options' );
+		wp_cache_delete( 'WPLANG', 'options' );
+		unset( $GLOBALS['locale'] ); // get_locale() reads the option again.
+	}
+
+	/**
 	 * Server variables of an anonymous conditional GET of the route.
 	 *
 	 * @param int    $id   Post id.
