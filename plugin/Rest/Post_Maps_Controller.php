@@ -334,7 +334,10 @@ class Post_Maps_Controller {
 		$core->set_url_params( array( 'id' => $post->ID ) );
 		$params = array( 'context' => 'view' );
 		$query  = $request->get_query_params();
-		if ( isset( $query['password'] ) ) {
+		// Only a string: the route's schema answers anything else with a 400, but core checks the
+		// permission again for that answer's Allow header (rest_send_allow_header()), where an
+		// array would reach core's hash_equals() and end in a 500.
+		if ( isset( $query['password'] ) && is_string( $query['password'] ) ) {
 			$params['password'] = $query['password'];
 		}
 		$core->set_query_params( $params );

@@ -271,4 +271,31 @@ final class Post_Maps_HttpTest extends TestCase {
 			$this->assertSame( 'rest_forbidden', json_decode( $answer['body'], true )['code'], $case );
 		}
 	}
+	/**
+	 * `If-None-Match: *` is answered as RFC 9110 §13.1.2 says for a GET: 304 exactly when the
+	 * resource exists and the request may read it (early or by the REST server, the same
+	 * answer), else what the request gets without the header — so `*` reveals nothing a plain
+	 * GET does not: a draft's 401, an unknown post's 404, a members-only API's 401, a bad feed
+	 * parameter's 400.
+	 */
+	public function test_if_none_match_star_is_answered_as_rfc_9110_says(): void {
+		$published = $this->committed[0];
+		$draft     = $this->committed[1];
+		$star      = array( 'If-None-Match' => '*' );
+		foreach ( array(
+			"/wp-json/cairn/v1/posts/{$published}/maps" => 304,
+			"/wp-json/cairn/v1/posts/{$published}/maps?_fields=maps" => 304,
+			"/wp-json/cairn/v1/posts/{$draft}/maps"     => 401,
+			'/wp-json/cairn/v1/posts/999999/maps'       => 404,
+			"/wp-json/cairn/v1/posts/{$published}/maps?password[]=x" => 400,
+			'/wp-json/cairn/v1/markers'                 => 304,
+			'/wp-json/cairn/v1/markers?bbox=0,0,200,10' => 400,
+		) as $path => $status ) {
+			$answer = $this->http( $path, $star );
+			$this->assertSame( $status, $answer['status'], $path );
+			$this->assertSame( $status, 304 === $status ? 304 : $this->http( $path )['status'], "{$path}: as without the header" );
+		}
+		$members = $this->http( "/wp-json/cairn/v1/posts/{$published}/maps", $star + array( 'X-Cairn-Members-Only' => '1' ) );
+		$this->assertSame( 401, $members['status'] );
+	}
 }

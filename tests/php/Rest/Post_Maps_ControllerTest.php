@@ -254,6 +254,24 @@ final class Post_Maps_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * A password that is not a string (`?password[]=x`) is a 400 naming the parameter, from the
+	 * route's own schema, not a 500 from core's password check (which core runs again, unchecked,
+	 * for the Allow header of the answer: served as a real request is).
+	 */
+	public function test_a_password_that_is_not_a_string_is_a_400(): void {
+		foreach ( array( 'secret', '' ) as $post_password ) {
+			$id = $this->create_post( array( 'post_password' => $post_password ) );
+			foreach ( array( array( 'x' ), array( 'a' => 'b' ) ) as $password ) {
+				$served = $this->serve( "/cairn/v1/posts/{$id}/maps", array( 'password' => $password ) );
+				$this->assertSame( 400, $served['status'], $served['body'] );
+				$error = json_decode( $served['body'], true );
+				$this->assertSame( 'rest_invalid_param', $error['code'] );
+				$this->assertArrayHasKey( 'password', $error['data']['params'] );
+			}
+		}
+	}
+
+	/**
 	 * The answer's shape.
 	 */
 	public function test_answer_shape(): void {
