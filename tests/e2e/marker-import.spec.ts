@@ -90,7 +90,9 @@ lines"`,
 		// The export buttons post a form (the REST nonce in its body, in no address) and the
 		// browser downloads what was imported.
 		await expect(
-			page.locator( 'a[href*="_wpnonce"], form[action*="_wpnonce"]' )
+			page.locator(
+				'.cairn-maps-import-export a[href*="_wpnonce"], .cairn-maps-import-export form[action*="_wpnonce"]'
+			)
 		).toHaveCount( 0 );
 		const download = async ( name: string ) => {
 			const [ saved ] = await Promise.all( [
