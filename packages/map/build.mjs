@@ -69,6 +69,40 @@ execFileSync(
 	{ stdio: 'inherit' }
 );
 
+// The package is ESM ("type": "module"), so under `moduleResolution` `node16`/`nodenext` its
+// declarations are ES modules too, whose relative imports must name their file as Node would
+// load it (`./start.js`); the sources leave extensions to the bundler. Each relative specifier
+// of the emitted declarations gets the file it stands for.
+const typesDir = path.join( dist, 'types' );
+const withExtension = ( from, specifier ) => {
+	const target = path.resolve( path.dirname( from ), specifier );
+	if ( fs.existsSync( target + '.d.ts' ) ) {
+		return specifier + '.js';
+	}
+	if ( fs.existsSync( path.join( target, 'index.d.ts' ) ) ) {
+		return specifier + '/index.js';
+	}
+	return specifier;
+};
+for ( const name of fs.readdirSync( typesDir, { recursive: true } ) ) {
+	const file = path.join( typesDir, String( name ) );
+	if ( ! file.endsWith( '.d.ts' ) ) {
+		continue;
+	}
+	const text = fs.readFileSync( file, 'utf8' );
+	const fixed = text.replace(
+		/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.\.?\/[^"']+)\2/g,
+		( whole, before, quote, specifier ) =>
+			`${ before }${ quote }${ withExtension(
+				file,
+				specifier
+			) }${ quote }`
+	);
+	if ( fixed !== text ) {
+		fs.writeFileSync( file, fixed );
+	}
+}
+
 // What an app's bundler ships for `import { … } from '@cairn-maps/map'` before a map starts: the
 // entry and what it imports statically. mapbox-gl and the places chunk (worker, controller) load
 // when the first map starts; the places chunk is measured on its own.

@@ -65,6 +65,24 @@ class Consent_Placeholder {
 	}
 
 	/**
+	 * The site's consent policy as every map's configuration carries it (`config.consent`, in
+	 * `data-cairn-config` and over REST): whether maps wait for the visitor's consent, and the
+	 * WP Consent API category that counts as consent ('' when not required or without the API).
+	 * The same for every visitor, so cacheable; gate() decides for the visitor at hand.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @return array{required: bool, category: string}
+	 */
+	public function policy(): array {
+		$required = $this->settings->require_consent();
+		return array(
+			'required' => $required,
+			'category' => $required && $this->consent_api->present() ? $this->settings->consent_category() : '',
+		);
+	}
+
+	/**
 	 * The click-to-load placeholder shown when maps wait for the visitor's consent.
 	 *
 	 * @param string $category The WP Consent API category the button agrees to, '' without the API.

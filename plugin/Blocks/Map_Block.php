@@ -223,9 +223,44 @@ class Map_Block {
 					'hashName'    => $config['hash'] ? self::hash_name( $hash_index ?? $this->next_hash_index(), $attributes ) : '',
 					'groupStyles' => null === $filters ? array() : $this->group_styles->styles_for( $filters ),
 					'units'       => self::units(),
+					// What createMap() and <CairnMap> honour: a headless page asks for consent too.
+					'consent'     => $this->consent->policy(),
 				)
 			),
 			'error'  => '' !== $token['error'] ? $token['error'] : $parsed['error'],
+		);
+	}
+
+	/**
+	 * The site's consent policy, as every map's configuration carries it (`config.consent`).
+	 *
+	 * @since 0.3.0
+	 *
+	 * @return array{required: bool, category: string}
+	 */
+	public function consent_policy(): array {
+		return $this->consent->policy();
+	}
+
+	/**
+	 * The first page of a map's places, as the server renders its list without JavaScript: for a
+	 * headless front end, which renders the same list (`<CairnMap places>`).
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $config The map's configuration (client_config()).
+	 * @return array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int, page: int, perPage: int}
+	 */
+	public function places_page( array $config ): array {
+		$markers = is_array( $config['markers'] ?? null ) ? $config['markers'] : array();
+		return $this->places->first_page(
+			$this->filters(
+				array(
+					'source' => (string) ( $markers['source'] ?? 'all' ),
+					'groups' => is_array( $markers['groups'] ?? null ) ? $markers['groups'] : array(),
+					'ids'    => is_array( $markers['ids'] ?? null ) ? $markers['ids'] : array(),
+				)
+			)
 		);
 	}
 

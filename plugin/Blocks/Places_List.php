@@ -9,6 +9,7 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Feed\Geojson_Writer;
 use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Marker_Repository;
 
@@ -82,6 +83,40 @@ class Places_List {
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a page number to show, no action.
 		$value = isset( $_GET[ $parameter ] ) && is_string( $_GET[ $parameter ] ) ? sanitize_text_field( wp_unslash( $_GET[ $parameter ] ) ) : '';
 		return 1 === preg_match( '/^\d{1,9}$/D', $value ) ? max( 1, (int) $value ) : 1;
+	}
+
+	/**
+	 * The first page of a map's list, as data: its places (plain-text titles, as the list shows
+	 * them), how many there are in all, the page (1) and the places a page holds.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array{groups?: string[], ids?: int[]}|null $filters Repository filters of the map's
+	 *                                                            markers; null: none selected.
+	 * @return array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int, page: int, perPage: int}
+	 */
+	public function first_page( ?array $filters ): array {
+		$per_page = (int) Limits::get( 'markerList.maxItems' );
+		$list     = null === $filters ? array(
+			'items' => array(),
+			'total' => 0,
+		) : $this->markers->page( $filters, 1, $per_page );
+		$items    = array();
+		foreach ( $list['items'] as $item ) {
+			$items[] = array(
+				'id'    => (int) $item['id'],
+				// Plain text, as the feed gives titles (Geojson_Writer::plain_title()).
+				'title' => Geojson_Writer::plain_title( $item['title'] ),
+				'lng'   => (float) $item['lng'],
+				'lat'   => (float) $item['lat'],
+			);
+		}
+		return array(
+			'items'   => $items,
+			'total'   => (int) $list['total'],
+			'page'    => 1,
+			'perPage' => $per_page,
+		);
 	}
 
 	/**

@@ -58,7 +58,8 @@ class Post_Maps {
 	 * else `map-<n>`, counted from 1 over all maps of the post), `attributes` (every default
 	 * filled in, invalid values replaced by the default, `anchor`/`className`/`align` kept when
 	 * set), `config` (exactly the block's `data-cairn-config`) and `error` ('' or the error code
-	 * the render shows).
+	 * the render shows) and `places` (the first page of the places list the render shows without
+	 * JavaScript: `items` of `id`, `title`, `lng`, `lat`, the `total`, `page` and `perPage`).
 	 *
 	 * Hash names are counted as the render counts them for the post: the first hashed map has
 	 * none, the next ones their anchor or `map-<k>`.
@@ -66,7 +67,7 @@ class Post_Maps {
 	 * @since 0.2.0
 	 *
 	 * @param WP_Post $post The post.
-	 * @return array<int, array{id: string, attributes: array<string, mixed>, config: array<string, mixed>, error: string}>
+	 * @return array<int, array{id: string, attributes: array<string, mixed>, config: array<string, mixed>, error: string, places: array<string, mixed>}>
 	 */
 	public function maps( WP_Post $post ): array {
 		$blocks = $this->blocks( $post );
@@ -89,9 +90,22 @@ class Post_Maps {
 				'attributes' => self::attributes( $attributes, $built['config'], $type ),
 				'config'     => $built['config'],
 				'error'      => $built['error'],
+				// The first page of the list the server renders without JavaScript.
+				'places'     => $this->block->places_page( $built['config'] ),
 			);
 		}
 		return $maps;
+	}
+
+	/**
+	 * The site's consent policy every map's configuration carries (part of the maps' ETag).
+	 *
+	 * @since 0.3.0
+	 *
+	 * @return array{required: bool, category: string}
+	 */
+	public function consent_policy(): array {
+		return $this->block->consent_policy();
 	}
 
 	/**

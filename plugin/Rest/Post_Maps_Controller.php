@@ -204,9 +204,10 @@ class Post_Maps_Controller {
 	 * The ETag of a post's maps: a hash of what they are made of, all of it cheap to read before
 	 * `init` (one post row, autoloaded options): the post (id, type, status, modification time,
 	 * content, whether it is protected and whether the maps are shown), the markers version (group
-	 * looks are in the configuration), the synced patterns version, the token maps use, the REST
-	 * URL (the site's address, scheme and permalinks are in the marker URLs), the site's locale
-	 * (`config.units` follows it), the plugin version and the built block.json's time (its defaults).
+	 * looks are in the configuration), the synced patterns version, the token maps use, the consent
+	 * policy, the REST URL (the site's address, scheme and permalinks are in the marker URLs), the
+	 * site's locale (`config.units` follows it), the plugin version and the built block.json's time
+	 * (its defaults).
 	 *
 	 * @since 0.2.0
 	 *
@@ -230,6 +231,8 @@ class Post_Maps_Controller {
 			$this->patterns_version->get(),
 			$token['token'],
 			$token['error'],
+			// config.consent: the owner's setting, its category, whether the consent API is there.
+			(string) wp_json_encode( $this->post_maps->consent_policy() ),
 			rest_url( Markers_Controller::REST_NAMESPACE . '/markers' ),
 			// The config's units (Map_Block::units()); get_locale() is the same before `init`.
 			get_locale(),

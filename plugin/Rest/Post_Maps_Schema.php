@@ -160,6 +160,14 @@ final class Post_Maps_Schema {
 								'hashName'    => $string,
 								'markersUrl'  => $string,
 								'markerUrl'   => $string,
+								'consent'     => array(
+									'description' => __( 'Whether the map waits for the visitor\'s consent before it contacts Mapbox, and the WP Consent API category that counts as consent (empty without the API).', 'cairn-maps' ),
+									'type'        => 'object',
+									'properties'  => array(
+										'required' => $boolean,
+										'category' => $string,
+									),
+								),
 								'units'       => array(
 									'type' => 'string',
 									'enum' => array( 'metric', 'imperial' ),
@@ -179,6 +187,27 @@ final class Post_Maps_Schema {
 							)
 						),
 						'additionalProperties' => true,
+					),
+					'places'     => array(
+						'description' => __( 'The first page of the places list the server renders without JavaScript: its places, how many in all, the page and the places a page holds.', 'cairn-maps' ),
+						'type'        => 'object',
+						'properties'  => array(
+							'items'   => array(
+								'type'  => 'array',
+								'items' => array(
+									'type'       => 'object',
+									'properties' => array(
+										'id'    => array( 'type' => 'integer' ),
+										'title' => $string,
+										'lng'   => $number,
+										'lat'   => $number,
+									),
+								),
+							),
+							'total'   => array( 'type' => 'integer' ),
+							'page'    => array( 'type' => 'integer' ),
+							'perPage' => array( 'type' => 'integer' ),
+						),
 					),
 					'error'      => array(
 						'description' => __( 'Empty, or the error code the server render shows for the block.', 'cairn-maps' ),

@@ -321,6 +321,61 @@ test.describe( 'headless example on another origin', () => {
 		);
 	} );
 
+	test( 'consent: the site asks for it, so <CairnMap> waits behind "Load map", loading no mapbox-gl and contacting no Mapbox host before the click', async ( {
+		page,
+		requestUtils,
+		mapsService,
+	} ) => {
+		const scripts: string[] = [];
+		page.on( 'request', ( request ) => {
+			if ( request.resourceType() === 'script' ) {
+				scripts.push( new URL( request.url() ).pathname );
+			}
+		} );
+		await requestUtils.rest( {
+			method: 'POST',
+			path: '/wp/v2/settings',
+			data: { cairn_maps_require_consent: true },
+		} );
+		const host = page.locator( '.wp-block-cairn-map' );
+		const button = host.getByRole( 'button', { name: 'Load map' } );
+		try {
+			await page.goto( appUrl( { page: ids.page, way: 'components' } ) );
+			await expect( button ).toBeVisible();
+		} finally {
+			// The app read cairn_maps already: the next tests get the site as it was.
+			await requestUtils.rest( {
+				method: 'POST',
+				path: '/wp/v2/settings',
+				data: { cairn_maps_require_consent: false },
+			} );
+		}
+		await expect( host ).toHaveAttribute(
+			'data-cairn-consent',
+			'required'
+		);
+		await expect( host ).toHaveAttribute( 'data-cairn-state', 'loading' );
+		await expect(
+			host.locator( '.wp-block-cairn-map__consent-note' )
+		).toContainText( 'connects your browser to Mapbox' );
+		await page.waitForLoadState( 'networkidle' );
+		expect( mapsService.requests ).toEqual( [] );
+		expect(
+			scripts.filter( ( script ) => /mapbox/i.test( script ) )
+		).toEqual( [] );
+
+		await button.click();
+		await expect( host ).toHaveAttribute( 'data-cairn-state', 'ready', {
+			timeout: 60_000,
+		} );
+		await expect( host ).toHaveAttribute( 'data-cairn-consent', 'given' );
+		await expect( button ).toHaveCount( 0 );
+		expect( mapsService.styleRequests().length ).toBeGreaterThan( 0 );
+		expect(
+			scripts.filter( ( script ) => /mapbox/i.test( script ) ).length
+		).toBeGreaterThan( 0 );
+	} );
+
 	test( 'html: content.rendered started by hydrate() draws clusters, and its list opens a popup from the keyboard', async ( {
 		page,
 	} ) => {

@@ -23,6 +23,8 @@ interface MockMapbox {
 	throwOnCreate: Error | null;
 	maps: MockMap[];
 	images: Record< string, Error | null >;
+	/** The options of each ScaleControl made. */
+	scales: unknown[];
 }
 
 class MockMap {
@@ -180,6 +182,7 @@ jest.mock( 'mapbox-gl', () => {
 		throwOnCreate: null,
 		maps: [],
 		images: {},
+		scales: [],
 	};
 	( globalThis as unknown as { fakeMapbox: MockMapbox } ).fakeMapbox = state;
 	return {
@@ -214,7 +217,8 @@ jest.mock( 'mapbox-gl', () => {
 				}
 			},
 			ScaleControl: class {
-				constructor() {
+				constructor( options?: unknown ) {
+					state.scales.push( options );
 					return new MockControl();
 				}
 			},
@@ -277,6 +281,7 @@ beforeEach( () => {
 	fake().throwOnCreate = null;
 	fake().maps.length = 0;
 	fake().images = {};
+	fake().scales.length = 0;
 	document.body.innerHTML = '';
 } );
 
@@ -708,6 +713,7 @@ describe( 'markers on the map', () => {
 		[
 			'the first font the style labels with',
 			{
+				glyphs: 'mapbox://fonts/mapbox/{fontstack}/{range}.pbf',
 				layers: [
 					{ id: 'water', type: 'fill' },
 					{
@@ -724,7 +730,14 @@ describe( 'markers on the map', () => {
 			{ imports: [ { id: 'basemap' } ], layers: [] },
 			[ 'DIN Pro Medium', 'Arial Unicode MS Regular' ],
 		],
-		[ "mapbox-gl's default without labels", { layers: [] }, undefined ],
+		[
+			"mapbox-gl's default without labels",
+			{
+				glyphs: 'https://example.test/{fontstack}/{range}.pbf',
+				layers: [],
+			},
+			undefined,
+		],
 	] )( 'cluster counts use %s', async ( _label, style, font ) => {
 		const { map } = withFeed();
 		map.style = style;
@@ -733,5 +746,56 @@ describe( 'markers on the map', () => {
 		expect(
 			map.layers[ 'cairn-cluster-count' ]!.layout[ 'text-font' ]
 		).toEqual( font );
+	} );
+
+	it( 'draws the clusters of a style without glyphs without their counts, and the map is ready', async () => {
+		const { map, host, ready, cairn } = withFeed();
+		map.style = {
+			layers: [
+				{
+					id: 'places',
+					type: 'symbol',
+					layout: { 'text-font': [ 'Roboto Bold' ] },
+				},
+			],
+		};
+		map.fire( 'style.load' );
+		await drawn( map );
+		expect( map.layers ).toHaveProperty( 'cairn-clusters' );
+		expect( map.layers ).toHaveProperty( 'cairn-points' );
+		// mapbox-gl would refuse a text layer here, failing the whole map with `style`.
+		expect( map.layers ).not.toHaveProperty( 'cairn-cluster-count' );
+		map.fire( 'load' );
+		await expect( cairn.ready ).resolves.toBe( map );
+		expect( ready ).toHaveBeenCalledTimes( 1 );
+		expect( alerts( host ) ).toEqual( [] );
+		expect( host.dataset.cairnState ).toBe( 'ready' );
+	} );
+} );
+
+describe( 'the scale bar', () => {
+	it.each( [
+		[ 'imperial', 'imperial' ],
+		[ 'metric', 'metric' ],
+		[ undefined, 'metric' ],
+		[ 'nautical', 'metric' ],
+	] )( 'config units %s: ScaleControl unit %s', ( units, unit ) => {
+		const { host, container } = block();
+		createMap(
+			container,
+			{ accessToken: PUBLIC, units, controls: { scale: true } },
+			{ host }
+		);
+		expect( fake().scales ).toEqual( [ { unit } ] );
+	} );
+
+	it( 'none when the scale control is off', () => {
+		const { host, container } = block();
+		createMap(
+			container,
+			{ accessToken: PUBLIC, units: 'imperial' },
+			{ host }
+		);
+		expect( fake().scales ).toEqual( [] );
 	} );
 } );

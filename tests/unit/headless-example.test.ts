@@ -175,7 +175,13 @@ describe( 'reading the site', () => {
 			id: 5,
 			title: 'Lakes',
 			contentHtml: '<p>Hello</p>',
-			maps: [ MAP ],
+			// A map without places (a site before 0.3) gets none from the package's parser.
+			maps: [
+				{
+					...MAP,
+					places: { items: [], total: 0, page: 1, perPage: 50 },
+				},
+			],
 		} );
 	} );
 

@@ -7,6 +7,7 @@ import { MapError } from './errors';
 import { LIMITS } from './limits';
 import type {
 	ClusterConfig,
+	ConsentConfig,
 	ControlsConfig,
 	GroupStyle,
 	MapConfig,
@@ -146,6 +147,25 @@ function places( value: unknown ): PlacesConfig {
 	};
 }
 
+/**
+ * The consent policy: required only when it says so; the category is a WP Consent API category
+ * name (lower-case letters and dashes), else none.
+ * @param value
+ */
+export function consent( value: unknown ): ConsentConfig {
+	const input = isRecord( value ) ? value : {};
+	const required = input.required === true;
+	return {
+		required,
+		category:
+			required &&
+			typeof input.category === 'string' &&
+			/^[a-z][a-z-]{0,63}$/.test( input.category )
+				? input.category
+				: '',
+	};
+}
+
 /** The label languages visitors may choose from: valid tags, once each, at most the limit. */
 function languages( value: unknown ): string[] {
 	if ( ! Array.isArray( value ) ) {
@@ -264,5 +284,6 @@ export function parseMapConfig( input: unknown ): MapConfig {
 		places: places( value.places ),
 		languages: languages( value.languages ),
 		units: value.units === 'imperial' ? 'imperial' : 'metric',
+		consent: consent( value.consent ),
 	};
 }

@@ -84,6 +84,8 @@ export function addControls(
 	map: MapboxMap,
 	controls: ControlsConfig,
 	options: {
+		/** The scale bar's units (the site's). Default: metric. */
+		units?: 'metric' | 'imperial';
 		/** The visitor located themselves (the places list sorts by distance). */
 		onLocate?: ( position: { lng: number; lat: number } ) => void;
 	} = {}
@@ -120,7 +122,12 @@ export function addControls(
 		releases.push( release );
 	}
 	if ( controls.scale ) {
-		add( new mapLib.ScaleControl(), 'bottom-left' );
+		add(
+			new mapLib.ScaleControl( {
+				unit: options.units === 'imperial' ? 'imperial' : 'metric',
+			} ),
+			'bottom-left'
+		);
 	}
 	return () => {
 		releases.forEach( ( release ) => release() );

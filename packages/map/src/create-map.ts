@@ -10,6 +10,7 @@ import type {
 } from 'mapbox-gl';
 
 import { parseMapConfig } from './config';
+import { hasConsent } from './consent-api';
 import { addControls } from './controls';
 import { MapError, isNonFatal, showError } from './errors';
 import { attachHashSync, viewFromAddress } from './hash-sync';
@@ -18,7 +19,6 @@ import { localizeClassicStyle, resolveLanguage } from './language';
 import { PINNED_MAP_OPTIONS } from './limits';
 import { upgradeMarkerList } from './marker-list';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
-import { PopupController } from './popup';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
 import type { PlacesClient } from './places/client';
@@ -42,9 +42,18 @@ export interface CreateMapOptions {
 	markers?: Promise< PrefetchedMarkers | null >;
 	/**
 	 * The map library: mapbox-gl's default export, its module, or a promise of either (a dynamic
-	 * `import()`, which the map waits for). The runtime never imports mapbox-gl by itself.
+	 * `import()`, which the map waits for), or a function that gives one when the map starts
+	 * (after the visitor's consent, when the configuration asks for it). The runtime never
+	 * imports mapbox-gl by itself.
 	 */
-	mapLib: MapLibSource;
+	mapLib: MapLibSource | ( () => MapLibSource );
+	/**
+	 * The visitor has agreed already, so a configuration with `consent.required` starts at once:
+	 * the host asked for consent itself (the theme's and `hydrate()`'s own gate, or an app's
+	 * consent banner). Without it such a map shows the "Load map" placeholder and contacts no
+	 * Mapbox host, nor loads a lazy `mapLib`, before the visitor agrees.
+	 */
+	consentGiven?: boolean;
 	/**
 	 * An access token that replaces the configuration's: a headless site whose domain the site's
 	 * token is not allowed for passes its own. Checked like any other (public tokens only).
@@ -231,9 +240,93 @@ export function createMap(
 	if ( refused ) {
 		return failed( host, refused );
 	}
-	return startWithLib( host, options.mapLib, ( mapLib ) =>
-		startMap( mapLib, container, host, config, options )
+	const start = () =>
+		startWithLib(
+			host,
+			typeof options.mapLib === 'function'
+				? options.mapLib()
+				: options.mapLib,
+			( mapLib ) => startMap( mapLib, container, host, config, options )
+		);
+	return options.consentGiven || consentSettled( host, config.consent )
+		? start()
+		: afterConsent( host, container, config, start );
+}
+
+/**
+ * Whether the map may start without asking: consent is not required, or the WP Consent API says
+ * the visitor already agreed to the category (on an earlier page).
+ * @param host
+ * @param consent
+ */
+function consentSettled(
+	host: HTMLElement,
+	consent: MapConfig[ 'consent' ]
+): boolean {
+	const view = host.ownerDocument.defaultView;
+	return (
+		! consent.required ||
+		( consent.category !== '' &&
+			view !== null &&
+			hasConsent( view, consent.category ) )
 	);
+}
+
+/**
+ * A map that waits for the visitor's consent behind the "Load map" placeholder (its code loads
+ * only for such a map); `destroy()` before it means the map never starts.
+ * @param host
+ * @param container
+ * @param config
+ * @param start
+ */
+function afterConsent(
+	host: HTMLElement,
+	container: HTMLElement,
+	config: MapConfig,
+	start: () => CairnMap
+): CairnMap {
+	let started: CairnMap | null = null;
+	let begin: ( map: CairnMap ) => void = () => undefined;
+	const ready = new Promise< MapboxMap >( ( resolve, reject ) => {
+		begin = ( map ) => map.ready.then( resolve, reject );
+	} );
+	ready.catch( () => undefined );
+	let destroyed = false;
+	let release = () => undefined as void;
+	import( /* webpackChunkName: "cairn-map-consent" */ './consent-gate' ).then(
+		( { showConsentGate } ) => {
+			if ( destroyed ) {
+				return;
+			}
+			release = showConsentGate( host, container, config.consent, () => {
+				started = start();
+				begin( started );
+			} );
+		},
+		// The placeholder's code could not be downloaded: the map cannot be shown.
+		( cause: unknown ) => {
+			if ( ! destroyed ) {
+				showError( host, 'style' );
+			}
+			begin( { ...failed( null, 'style' ), map: null } );
+			return cause;
+		}
+	);
+	return {
+		get map() {
+			return started?.map ?? null;
+		},
+		get places() {
+			return started?.places ?? null;
+		},
+		ready,
+		destroy: () => {
+			destroyed = true;
+			release();
+			started?.destroy();
+		},
+	};
 }
 
 /**
@@ -669,7 +762,11 @@ function addPlaces(
 	const { map, host } = life;
 	const { client, loading } = places;
 	const Controller = places.setup.PlacesController;
-	const popups = new PopupController( mapboxgl, map, config.markerUrl );
+	const popups = new places.setup.PopupController(
+		mapboxgl,
+		map,
+		config.markerUrl
+	);
 	let drawn: () => void = () => undefined;
 	const drawing = new Promise< void >( ( resolve ) => {
 		drawn = resolve;
@@ -773,6 +870,7 @@ function addInteraction(
 	const { map } = life;
 	life.onStop(
 		addControls( mapboxgl, map, config.controls, {
+			units: config.units,
 			onLocate: ( position ) => life.places?.setOrigin( position ),
 		} )
 	);

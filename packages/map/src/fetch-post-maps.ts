@@ -4,7 +4,7 @@
  * server-side rendering (it only needs `fetch`).
  */
 import { MAP_ERROR_CODES } from './errors';
-import type { PostMap, PostMaps } from './types';
+import type { PostMap, PostMapPlaces, PostMaps } from './types';
 
 export interface FetchPostMapsOptions {
 	/** The password of a password-protected post; without it such a post has no maps. */
@@ -12,6 +12,11 @@ export interface FetchPostMapsOptions {
 	signal?: AbortSignal;
 	/** A `fetch` to use instead of the global one (a framework's caching fetch, say). */
 	fetch?: typeof fetch;
+	/**
+	 * More options for the request, passed on to `fetch` as they are: `cache`, or in a Next.js
+	 * Server Component `next: { revalidate: 300 }` (how long the answer may be reused).
+	 */
+	init?: RequestInit;
 }
 
 /** The route answered with an error: `status` and WordPress' `code` (`rest_forbidden`, …). */
@@ -52,6 +57,44 @@ export function postMapsUrl( siteUrl: string, postId: number ): string {
 }
 
 /**
+ * A map's first page of places from untrusted input: entries without a positive id, a title or
+ * finite coordinates are left out; none when the site sent none (an older plugin).
+ *
+ * @param value The `places` of a map.
+ */
+export function parsePlaces( value: unknown ): PostMapPlaces {
+	const input = isRecord( value ) ? value : {};
+	const items = Array.isArray( input.items )
+		? input.items.filter( isRecord ).flatMap( ( item ) =>
+				Number.isInteger( item.id ) &&
+				( item.id as number ) > 0 &&
+				typeof item.title === 'string' &&
+				Number.isFinite( item.lng ) &&
+				Number.isFinite( item.lat )
+					? [
+							{
+								id: item.id as number,
+								title: item.title.slice( 0, 200 ),
+								lng: item.lng as number,
+								lat: item.lat as number,
+							},
+						]
+					: []
+			)
+		: [];
+	const count = ( number: unknown, fallback: number ) =>
+		Number.isInteger( number ) && ( number as number ) > 0
+			? ( number as number )
+			: fallback;
+	return {
+		items,
+		total: Math.max( items.length, count( input.total, 0 ) ),
+		page: count( input.page, 1 ),
+		perPage: count( input.perPage, 50 ),
+	};
+}
+
+/**
  * Checks the shape of an answer: maps without an object config are left out, an unknown error
  * code reads as ''. The configs themselves are validated by `createMap()`.
  *
@@ -78,6 +121,7 @@ export function parsePostMaps( value: unknown ): PostMaps {
 					map.attributes as unknown as PostMap[ 'attributes' ],
 				config: map.config,
 				error,
+				places: parsePlaces( map.places ),
 			},
 		];
 	} );
@@ -93,7 +137,7 @@ export function parsePostMaps( value: unknown ): PostMaps {
  *
  * @param siteUrl The site's address.
  * @param postId  The post's id.
- * @param options Password, abort signal, fetch.
+ * @param options Password, abort signal, fetch and its options.
  * @throws PostMapsError when the site refuses (a draft: 401) or the post does not exist (404).
  */
 export async function fetchPostMaps(
@@ -113,8 +157,9 @@ export async function fetchPostMaps(
 		url.searchParams.set( 'password', options.password );
 	}
 	const response = await ( options.fetch ?? fetch )( url.href, {
+		...options.init,
 		headers: { Accept: 'application/json' },
-		signal: options.signal,
+		signal: options.signal ?? options.init?.signal,
 	} );
 	const body: unknown = await response.json().catch( () => null );
 	if ( ! response.ok ) {

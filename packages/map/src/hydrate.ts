@@ -50,6 +50,8 @@ export function hydrate(
 				host,
 				mapLib: options.mapLib,
 				accessToken: options.accessToken,
+				// watchMaps started it after the consent the server's markup asks for.
+				consentGiven: true,
 			} );
 			started.push( { map, host } );
 			options.onMap?.( map, host );

@@ -75,6 +75,18 @@ export function labelFont( map: MapboxMap ): string[] | undefined {
 }
 
 /**
+ * Whether the style can draw text: it names a glyphs URL, or imports a style that does (Mapbox
+ * Standard). mapbox-gl refuses a text layer in a style without glyphs, and that error would fail
+ * the whole map: such a style gets its clusters without their counts.
+ *
+ * @param map The map, its style loaded.
+ */
+export function drawsText( map: MapboxMap ): boolean {
+	const style = map.getStyle();
+	return Boolean( style?.glyphs ) || Boolean( style?.imports?.length );
+}
+
+/**
  * True when the marker's first group is `slug`.
  *
  * `groups` is an array in the feed, but array properties can reach expressions as their JSON text
@@ -129,7 +141,7 @@ export function addMarkersLayer(
 	const font = labelFont( map );
 	const life: LayerLife = { removed: false };
 	addMarkersSource( map, data, options );
-	addClusterLayers( map, font );
+	addClusterLayers( map, drawsText( map ) ? font : null );
 	addPointsLayer( map, styles );
 	loadGroupIcons( map, styles, life, options.onImageError );
 	const stopListening = listenToClicks( map, options, life );
@@ -167,11 +179,11 @@ function addMarkersSource(
 }
 
 /**
- * Clusters as circles sized by their count, with the count on top.
+ * Clusters as circles sized by their count, with the count on top when the style can draw text.
  * @param map
- * @param font
+ * @param font The counts' font (undefined: mapbox-gl's default); null: no counts.
  */
-function addClusterLayers( map: MapboxMap, font: string[] | undefined ) {
+function addClusterLayers( map: MapboxMap, font: string[] | undefined | null ) {
 	map.addLayer( {
 		id: CLUSTERS_LAYER,
 		type: 'circle',
@@ -193,6 +205,9 @@ function addClusterLayers( map: MapboxMap, font: string[] | undefined ) {
 			],
 		},
 	} );
+	if ( font === null ) {
+		return;
+	}
 	map.addLayer( {
 		id: CLUSTER_COUNT_LAYER,
 		type: 'symbol',

@@ -20,7 +20,7 @@ export type AppMapOptions = Omit< CreateMapOptions, 'mapLib' > & {
  *
  * @param container The element to draw in.
  * @param config    The configuration.
- * @param options   Host element, map library, access token.
+ * @param options   Host element, map library, access token, consent already given.
  */
 export function createMap(
 	container: unknown,
@@ -29,6 +29,7 @@ export function createMap(
 ): CairnMap {
 	return createRuntimeMap( container, config, {
 		...options,
-		mapLib: options.mapLib ?? loadMapLib(),
+		// Loaded when the map starts: after the visitor's consent when the site asks for it.
+		mapLib: options.mapLib ?? loadMapLib,
 	} );
 }

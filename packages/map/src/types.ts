@@ -50,6 +50,16 @@ export interface PlacesConfig {
 	followMap: boolean;
 }
 
+/**
+ * Whether a map waits for the visitor's consent before it contacts any Mapbox host (the site's
+ * "Load maps only after the visitor agrees"), and the WP Consent API category that counts as
+ * consent: '' when not required or when the site has no consent API.
+ */
+export interface ConsentConfig {
+	required: boolean;
+	category: string;
+}
+
 /** A validated map configuration: code past `parseMapConfig` trusts it. */
 export interface MapConfig {
 	accessToken: string;
@@ -76,8 +86,10 @@ export interface MapConfig {
 	places: PlacesConfig;
 	/** Label languages visitors may switch between; fewer than 2: no language control. */
 	languages: string[];
-	/** Units for distances: the site's. */
+	/** Units for distances (the places list, the scale bar): the site's. */
 	units: 'metric' | 'imperial';
+	/** Whether the map waits for the visitor's consent. */
+	consent: ConsentConfig;
 }
 
 /** The error codes of the DOM contract (`data-cairn-error`, `cairn:map-error`): see errors.ts. */
@@ -128,6 +140,29 @@ export type MapBlockAttributes = {
 	align?: string;
 };
 
+/** One place of a map's server-rendered list. */
+export interface PlaceListItem {
+	id: number;
+	/** Plain text. */
+	title: string;
+	lng: number;
+	lat: number;
+}
+
+/**
+ * The first page of a map's places, as the server renders its list without JavaScript (and
+ * `<CairnMap places>` on a headless page).
+ */
+export interface PostMapPlaces {
+	items: PlaceListItem[];
+	/** How many places the map has in all. */
+	total: number;
+	/** The page these are (1). */
+	page: number;
+	/** How many places a page holds. */
+	perPage: number;
+}
+
 /** One map of a post, as `GET /cairn/v1/posts/<id>/maps` and the `cairn_maps` field give it. */
 export interface PostMap {
 	/** The block's anchor, or `map-<n>` (1-based, document order). */
@@ -137,6 +172,8 @@ export interface PostMap {
 	config: Record< string, unknown >;
 	/** The error the server found for this map (`missing-token`, `zoom-range`, …), or ''. */
 	error: MapErrorCode | '';
+	/** The first page of its places (what the server renders without JavaScript). */
+	places: PostMapPlaces;
 }
 
 /** The maps of one post. */

@@ -66,7 +66,14 @@ async function start( {
 			/* webpackChunkName: "cairn-map-runtime" */ './runtime'
 		);
 		// A map that could not start (no WebGL, a bad token) has no use for the feed.
-		if ( ! createMap( container, config, { host, markers } ).map ) {
+		// watchMaps started it after the visitor's consent where the server asked for it.
+		if (
+			! createMap( container, config, {
+				host,
+				markers,
+				consentGiven: true,
+			} ).map
+		) {
 			release();
 		}
 	} catch ( error ) {

@@ -283,7 +283,7 @@ final class Post_Maps_ControllerTest extends TestCase {
 		$this->assertSame( str_replace( ' ', 'T', get_post_field( 'post_modified_gmt', $id ) ) . 'Z', $data['modified'] );
 		$this->assertMatchesRegularExpression( '/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/', $data['modified'] );
 		foreach ( $data['maps'] as $map ) {
-			$this->assertSame( array( 'id', 'attributes', 'config', 'error' ), array_keys( $map ) );
+			$this->assertSame( array( 'id', 'attributes', 'config', 'error', 'places' ), array_keys( $map ) );
 		}
 		$this->assertSame( array( 'map-1', 'map-2', 'harbour' ), array_column( $data['maps'], 'id' ) );
 
@@ -308,6 +308,100 @@ final class Post_Maps_ControllerTest extends TestCase {
 		$this->assertSame( Map_BlockTest::public_token(), $maps[0]['config']['accessToken'] );
 		$this->assertStringContainsString( 'group=huts', $maps[1]['config']['markersUrl'] );
 		$this->assertSame( '', $maps[1]['error'] );
+	}
+
+	/**
+	 * The config says whether the map waits for consent (what `<CairnMap>` and createMap() honour),
+	 * exactly as the rendered data-cairn-config does, for the owner's setting on and off.
+	 */
+	public function test_config_carries_the_consent_policy(): void {
+		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
+		$id = $this->create_post();
+
+		$maps = self::json( $this->maps( $id ) )['maps'];
+		$this->assertSame( self::rendered_map_configs( get_post( $id ) ), array_column( $maps, 'config' ) );
+		$this->assertSame(
+			array(
+				'required' => false,
+				'category' => '',
+			),
+			$maps[0]['config']['consent']
+		);
+
+		update_option( Settings::CONSENT_OPTION, true );
+		$maps = self::json( $this->maps( $id ) )['maps'];
+		$this->assertSame( self::rendered_map_configs( get_post( $id ) ), array_column( $maps, 'config' ) );
+		foreach ( $maps as $map ) {
+			$this->assertSame(
+				array(
+					'required' => true,
+					'category' => '',
+				),
+				$map['config']['consent']
+			);
+		}
+		// The field of core's route carries the same.
+		$field = self::json( $this->rest( 'GET', "/wp/v2/posts/{$id}", array( '_fields' => 'cairn_maps' ) ) );
+		$this->assertTrue( $field['cairn_maps'][1]['config']['consent']['required'] );
+	}
+
+	/**
+	 * Each map gives the first page of the list the server renders without JavaScript: the same
+	 * places, in the same order, with plain-text titles, and how many there are in all.
+	 */
+	public function test_places_are_the_rendered_list(): void {
+		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
+		$hut = $this->create_marker(
+			array(
+				'post_title' => 'Hut <b>&amp; bar</b>',
+				'groups'     => array( 'huts' ),
+				'lat'        => 46.5,
+				'lng'        => 7.25,
+			)
+		);
+		$this->create_marker( array( 'post_title' => 'Peak' ) );
+		$id   = $this->create_post();
+		$maps = self::json( $this->maps( $id ) )['maps'];
+
+		$this->assertSame( 2, $maps[0]['places']['total'] );
+		$this->assertSame( 1, $maps[0]['places']['page'] );
+		$this->assertSame( 50, $maps[0]['places']['perPage'] );
+		$this->assertSame(
+			array(
+				'id'    => $hut,
+				'title' => 'Hut & bar',
+				'lng'   => 7.25,
+				'lat'   => 46.5,
+			),
+			$maps[1]['places']['items'][0]
+		);
+		$this->assertSame( 1, $maps[1]['places']['total'] );
+
+		// The same entries as the server's list, map by map.
+		$post            = get_post( $id );
+		$GLOBALS['post'] = $post; // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- the loop's post, as a theme sets it.
+		setup_postdata( $post );
+		$html = (string) apply_filters( 'the_content', $post->post_content ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
+		wp_reset_postdata();
+		$rendered = array();
+		$map      = -1;
+		$tags     = new \WP_HTML_Tag_Processor( $html );
+		while ( $tags->next_tag() ) {
+			if ( $tags->has_class( 'wp-block-cairn-map' ) ) {
+				$rendered[ ++$map ] = array();
+			} elseif ( 'LI' === $tags->get_tag() && null !== $tags->get_attribute( 'data-cairn-marker-id' ) ) {
+				$rendered[ $map ][] = (int) $tags->get_attribute( 'data-cairn-marker-id' );
+			}
+		}
+		$this->assertSame(
+			$rendered,
+			array_map(
+				static function ( array $map ): array {
+					return array_column( $map['places']['items'], 'id' );
+				},
+				$maps
+			)
+		);
 	}
 
 	/**
@@ -342,7 +436,8 @@ final class Post_Maps_ControllerTest extends TestCase {
 		$this->assertSame( 'integer', $options['endpoints'][0]['args']['id']['type'] );
 		$this->assertSame( 'string', $options['endpoints'][0]['args']['password']['type'] );
 		$this->assertSame( array( 'post', 'modified', 'maps' ), array_keys( $options['schema']['properties'] ) );
-		$this->assertSame( array( 'id', 'attributes', 'config', 'error' ), array_keys( $options['schema']['properties']['maps']['items']['properties'] ) );
+		$this->assertSame( array( 'id', 'attributes', 'config', 'places', 'error' ), array_keys( $options['schema']['properties']['maps']['items']['properties'] ) );
+		$this->assertSame( array( 'required', 'category' ), array_keys( $options['schema']['properties']['maps']['items']['properties']['config']['properties']['consent']['properties'] ) );
 	}
 
 	/**
@@ -547,7 +642,11 @@ final class Post_Maps_ControllerTest extends TestCase {
 		$this->assertEquals( 2, $this->maps( $id )->get_data()['maps'][3]['attributes']['zoom'] );
 
 		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
-		$this->assertNotSame( $patterned, $etag(), 'the token changed' );
+		$tokened = $etag();
+		$this->assertNotSame( $patterned, $tokened, 'the token changed' );
+
+		update_option( Settings::CONSENT_OPTION, true );
+		$this->assertNotSame( $tokened, $etag(), 'the consent setting changed' );
 	}
 
 	/**

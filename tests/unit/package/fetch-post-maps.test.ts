@@ -69,6 +69,70 @@ describe( 'fetchPostMaps', () => {
 		] );
 	} );
 
+	it( "passes fetch options on (Next.js revalidate) and reads each map's places", async () => {
+		const inits: unknown[] = [];
+		const fetcher = ( async ( _url: string, init: unknown ) => {
+			inits.push( init );
+			return new Response(
+				JSON.stringify( {
+					post: 7,
+					maps: [
+						{
+							id: 'map-1',
+							attributes: {},
+							config: {},
+							error: '',
+							places: {
+								items: [
+									{
+										id: 3,
+										title: 'Hut',
+										lng: 7.25,
+										lat: 46.5,
+									},
+									{ id: -1, title: 'bad', lng: 0, lat: 0 },
+									{
+										id: 4,
+										title: 'No place',
+										lng: 'x',
+										lat: 0,
+									},
+								],
+								total: 80,
+								page: 1,
+								perPage: 50,
+							},
+						},
+						{ id: 'map-2', attributes: {}, config: {}, error: '' },
+					],
+				} ),
+				{ status: 200 }
+			);
+		} ) as unknown as typeof fetch;
+		const result = await fetchPostMaps( 'https://example.com', 7, {
+			fetch: fetcher,
+			init: {
+				cache: 'force-cache',
+				next: { revalidate: 300 },
+			} as RequestInit,
+		} );
+		expect( inits[ 0 ] ).toMatchObject( {
+			cache: 'force-cache',
+			next: { revalidate: 300 },
+			headers: { Accept: 'application/json' },
+		} );
+		expect( result.maps.map( ( map ) => map.places ) ).toEqual( [
+			{
+				items: [ { id: 3, title: 'Hut', lng: 7.25, lat: 46.5 } ],
+				total: 80,
+				page: 1,
+				perPage: 50,
+			},
+			// From a site without the key: no places, nothing invented.
+			{ items: [], total: 0, page: 1, perPage: 50 },
+		] );
+	} );
+
 	it( 'throws the site refusal with its status and code', async () => {
 		const { fetcher } = answer( 401, {
 			code: 'rest_forbidden',

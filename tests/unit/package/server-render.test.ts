@@ -53,22 +53,18 @@ describe( 'server-side rendering', () => {
 	} );
 
 	it( 'renders <CairnMap> from the built package, as an app imports it', () => {
-		if ( ! fs.existsSync( path.join( PACKAGE, 'dist/react.js' ) ) ) {
-			execFileSync(
-				process.execPath,
-				[ path.join( PACKAGE, 'build.mjs' ) ],
-				{
-					stdio: 'ignore',
-				}
-			);
-		}
+		// Built afresh: a package left from an earlier build would test old code.
+		execFileSync( process.execPath, [ path.join( PACKAGE, 'build.mjs' ) ], {
+			stdio: 'ignore',
+		} );
 		const script = `
 			const entry = await import( '@cairn-maps/map' );
 			const { CairnMap } = await import( '@cairn-maps/map/react' );
 			const { createElement } = await import( 'react' );
 			const { renderToString } = await import( 'react-dom/server' );
 			const html = renderToString( createElement( CairnMap, { config: { height: '600px' }, className: 'cafe' }, createElement( 'p', null, 'Places below' ) ) );
-			console.log( JSON.stringify( { html, window: typeof window, exports: Object.keys( entry ).sort() } ) );
+			const listed = renderToString( createElement( CairnMap, { config: {}, places: ${ JSON.stringify( PLACES ) } } ) );
+			console.log( JSON.stringify( { html, listed, window: typeof window, exports: Object.keys( entry ).sort() } ) );
 		`;
 		const out = execFileSync(
 			process.execPath,
@@ -78,6 +74,7 @@ describe( 'server-side rendering', () => {
 		const result = JSON.parse( out.trim().split( '\n' ).pop() ?? '{}' );
 		expect( result.window ).toBe( 'undefined' );
 		markupChecks( result.html );
+		expect( entries( result.listed ) ).toHaveLength( 2 );
 		expect( result.exports ).toEqual(
 			expect.arrayContaining( [
 				'createMap',
@@ -87,6 +84,81 @@ describe( 'server-side rendering', () => {
 				'parseMapConfig',
 			] )
 		);
+	} );
+} );
+
+/** A map as the route gives it: a hostile title, more places than one page holds. */
+const PLACES = {
+	items: [
+		{ id: 7, title: 'Hut & bar', lng: 7.25, lat: 46.5 },
+		{ id: 9, title: '<img src=x onerror=alert(1)>"', lng: -0.1, lat: 51.5 },
+	],
+	total: 120,
+	page: 1,
+	perPage: 50,
+};
+
+/** The list entries of server-rendered HTML, as a visitor without JavaScript gets them. */
+function entries( html: string ): Array< [ string, string ] > {
+	return [
+		...html.matchAll(
+			/<li data-cairn-marker-id="(\d+)"[^>]*>([^<]*)<\/li>/g
+		),
+	].map( ( match ) => [ match[ 1 ] ?? '', match[ 2 ] ?? '' ] );
+}
+
+describe( 'what <CairnMap> renders on the server, as the theme does without JavaScript', () => {
+	it( 'the places list with its count, titles escaped', async () => {
+		const { CairnMap } = await import( '../../../packages/map/src/react' );
+		const html = renderToString(
+			createElement( CairnMap, {
+				config: { height: '400px' },
+				places: PLACES,
+			} )
+		);
+		expect( entries( html ) ).toEqual( [
+			[ '7', 'Hut &amp; bar' ],
+			[ '9', '&lt;img src=x onerror=alert(1)&gt;&quot;' ],
+		] );
+		expect( html ).not.toContain( '<img' );
+		expect( html ).toContain( '120 places on this map' );
+		expect( html ).toContain( 'Places 1–2 of 120' );
+		expect( html ).toMatch(
+			/<div [^>]*class="wp-block-cairn-map__places" role="region" aria-label="Places"/
+		);
+		expect( html ).toContain( 'class="wp-block-cairn-map__skip"' );
+		expect( html ).toContain( 'data-cairn-state="loading"' );
+	} );
+
+	it( 'the consent placeholder when the site asks for consent, and the error the server found', async () => {
+		const { CairnMap } = await import( '../../../packages/map/src/react' );
+		const gated = renderToString(
+			createElement( CairnMap, {
+				config: { consent: { required: true, category: 'marketing' } },
+				places: PLACES,
+			} )
+		);
+		expect( gated ).toContain( 'data-cairn-consent="required"' );
+		expect( gated ).toContain( 'data-cairn-consent-category="marketing"' );
+		expect( gated ).toMatch(
+			/<div class="wp-block-cairn-map__consent"><p class="wp-block-cairn-map__consent-note">Loading this map connects your browser to Mapbox[^<]*“Marketing”[^<]*<\/p><button type="button" class="wp-block-cairn-map__consent-button wp-element-button">Load map<\/button><\/div>/
+		);
+		expect( entries( gated ) ).toHaveLength( 2 );
+
+		const failed = renderToString(
+			createElement( CairnMap, {
+				config: { consent: { required: true, category: '' } },
+				places: { items: [], total: 0, page: 1, perPage: 50 },
+				error: 'missing-token',
+			} )
+		);
+		expect( failed ).toContain( 'data-cairn-state="error"' );
+		expect( failed ).toMatch(
+			/<div class="wp-block-cairn-map__error" role="alert" data-cairn-error="missing-token">This map cannot be shown yet: a public Mapbox access token must be provided/
+		);
+		// An error takes the place of the gate, as in the theme.
+		expect( failed ).not.toContain( 'wp-block-cairn-map__consent' );
+		expect( failed ).toContain( '0 places on this map' );
 	} );
 } );
 
