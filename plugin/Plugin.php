@@ -16,6 +16,7 @@ use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Blocks\View_Script;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Geojson_Feed;
+use Cairn\Maps\Groups\Group_Creation;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
@@ -106,6 +107,7 @@ final class Plugin {
 			'method_override'    => new Method_Override_Guard(),
 			'group_styles'       => $group_styles,
 			'group_term_screen'  => new Group_Term_Screen(),
+			'group_creation'     => new Group_Creation(),
 			'import_export'      => new Import_Export_Controller( $marker_import, new Marker_Export( $repository ) ),
 			'import_export_page' => new Import_Export_Page( $marker_import ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),

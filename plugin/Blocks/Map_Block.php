@@ -28,6 +28,11 @@ use WP_Block;
 class Map_Block {
 
 	/**
+	 * Class of the script inside each rendered map that holds its key (see render_key()).
+	 */
+	public const KEY_CLASS = 'wp-block-cairn-map__key';
+
+	/**
 	 * Settings.
 	 *
 	 * @var Settings
@@ -216,7 +221,7 @@ class Map_Block {
 					'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
 					'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
 					'hashName'    => $config['hash'] ? self::hash_name( $hash_index ?? $this->next_hash_index(), $attributes ) : '',
-					'groupStyles' => null === $filters ? array() : $this->group_styles->styles(),
+					'groupStyles' => null === $filters ? array() : $this->group_styles->styles_for( $filters ),
 					'units'       => self::units(),
 					// What createMap() and <CairnMap> honour: a headless page asks for consent too.
 					'consent'     => $this->consent->policy(),
@@ -317,11 +322,17 @@ class Map_Block {
 				$extra['data-cairn-consent-category'] = $consent;
 			}
 		}
-		$wrapper     = get_block_wrapper_attributes( $extra );
-		$region_name = __( 'Interactive map', 'cairn-maps' );
-		$places_id   = Places_List::panel_id( $index );
+		// Proof that the server rendered this map: an unguessable key in the wrapper and in a script
+		// inside it, which kses never lets an author write. The loader starts only maps whose two
+		// keys agree, so a look-alike wrapper in an author's Custom HTML stays inert.
+		$key                     = self::render_key();
+		$extra['data-cairn-key'] = $key;
+		$wrapper                 = get_block_wrapper_attributes( $extra );
+		$region_name             = __( 'Interactive map', 'cairn-maps' );
+		$places_id               = Places_List::panel_id( $index );
 
 		$html  = '<div ' . $wrapper . '>';
+		$html .= sprintf( '<script type="application/json" class="%1$s">%2$s</script>', esc_attr( self::KEY_CLASS ), wp_json_encode( $key ) );
 		$html .= sprintf(
 			'<a class="wp-block-cairn-map__skip" href="#%1$s">%2$s</a>',
 			esc_attr( $places_id ),
@@ -343,6 +354,16 @@ class Map_Block {
 		$html .= $this->places->render( $this->filters( $client['markers'] ), $index );
 		$html .= '</div>';
 		return $html;
+	}
+
+	/**
+	 * A new unguessable key for one rendered map (128 random bits, hex). New on every render, so
+	 * no author can learn one in advance to copy into a look-alike wrapper.
+	 *
+	 * @since 0.2.0
+	 */
+	public static function render_key(): string {
+		return bin2hex( random_bytes( 16 ) );
 	}
 
 	/**

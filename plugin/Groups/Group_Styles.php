@@ -27,8 +27,9 @@ use WP_Term;
  * value is never stored; the term screens (Group_Term_Screen) refuse it with a message. Changes
  * bump the markers version (Markers_Version watches this meta).
  *
- * `styles()` gives the map block every group with its name and looks (for the markers' colours and
- * icons, and the visitors' group legend), cached by markers version.
+ * `styles_for()` gives each map the groups it shows with their names and looks (for the markers'
+ * colours and icons, and the visitors' group legend); `styles()` those in use on the site, cached
+ * by markers version.
  *
  * @since 0.1.0
  */
@@ -258,11 +259,13 @@ class Group_Styles {
 	}
 
 	/**
-	 * The site's groups for the map's client config: slug, name (plain text) and looks ('' where
-	 * the group has no colour or icon), at most MAX_STYLES, in name order (the order in which a
-	 * marker's first group is chosen). Groups without looks are listed too: the visitors' legend
-	 * needs every group. Cached until the markers version changes (any change to groups or their
-	 * looks bumps it).
+	 * The groups the site's published markers use, for a map of all markers and the editor's
+	 * preview: slug, name (plain text) and looks ('' where the group has no colour or icon), at most
+	 * MAX_STYLES, in name order (the order in which a marker's first group is chosen). Groups
+	 * without looks are listed too (the visitors' legend needs every group a map shows); groups no
+	 * published marker is in are not, so empty groups (however many, however named) never push out
+	 * the groups a map draws. Cached until the markers version changes (any change to groups, their
+	 * looks or a marker bumps it).
 	 *
 	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
 	 */
@@ -272,7 +275,8 @@ class Group_Styles {
 		if ( is_array( $cached ) && ( $cached['version'] ?? null ) === $version && isset( $cached['styles'] ) && is_array( $cached['styles'] ) ) {
 			return $cached['styles'];
 		}
-		$styles = $this->read_styles();
+		// Term counts are core's count of published markers in each group.
+		$styles = $this->read_styles( array( 'hide_empty' => true ) );
 		set_transient(
 			self::CACHE_KEY,
 			array(
@@ -285,20 +289,71 @@ class Group_Styles {
 	}
 
 	/**
-	 * Reads the groups and their looks from the database.
+	 * The looks of the groups one map shows, by its marker selection: every group its places use.
+	 * A map of groups gets those groups (existing ones, in name order); a map of chosen markers the
+	 * groups of those of them that are published; a map of all markers styles().
 	 *
+	 * @since 0.2.0
+	 *
+	 * @param array{groups?: string[], ids?: int[]} $filters The map's selection (Map_Block): no key
+	 *                                                       for all markers, else group slugs or
+	 *                                                       marker ids (bounded by the block's limits).
 	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
 	 */
-	private function read_styles(): array {
+	public function styles_for( array $filters ): array {
+		if ( ! isset( $filters['groups'] ) && ! isset( $filters['ids'] ) ) {
+			return $this->styles();
+		}
+		$key    = $this->version->get() . ':' . md5( (string) wp_json_encode( $filters ) );
+		$cached = wp_cache_get( $key, self::CACHE_KEY );
+		if ( is_array( $cached ) ) {
+			return $cached;
+		}
+		if ( isset( $filters['groups'] ) ) {
+			$styles = array() === $filters['groups'] ? array() : $this->read_styles(
+				array(
+					'slug'       => $filters['groups'],
+					'hide_empty' => false,
+				)
+			);
+		} else {
+			$published = array() === $filters['ids'] ? array() : get_posts(
+				array(
+					'post_type'        => Post_Type::POST_TYPE,
+					'post_status'      => 'publish',
+					'post__in'         => array_map( 'intval', $filters['ids'] ),
+					'posts_per_page'   => count( $filters['ids'] ), // phpcs:ignore WordPress.WP.PostsPerPage.posts_per_page_posts_per_page -- the block's bounded list of ids (markersQuery.maxInclude).
+					'fields'           => 'ids',
+					'no_found_rows'    => true,
+					'suppress_filters' => true,
+				)
+			);
+			$styles    = array() === $published ? array() : $this->read_styles(
+				array(
+					'object_ids' => array_map( 'intval', $published ),
+					'hide_empty' => false,
+				)
+			);
+		}
+		wp_cache_set( $key, $styles, self::CACHE_KEY, DAY_IN_SECONDS );
+		return $styles;
+	}
+
+	/**
+	 * Reads groups and their looks from the database.
+	 *
+	 * @param array<string, mixed> $query What to read (get_terms() arguments: which groups).
+	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
+	 */
+	private function read_styles( array $query ): array {
 		/**
 		 * Checked term by term below: the get_terms filter may return anything.
 		 *
 		 * @var mixed $terms
 		 */
 		$terms = get_terms(
-			array(
+			$query + array(
 				'taxonomy'               => Post_Type::TAXONOMY,
-				'hide_empty'             => false,
 				'number'                 => self::MAX_STYLES,
 				'orderby'                => 'name',
 				'order'                  => 'ASC',

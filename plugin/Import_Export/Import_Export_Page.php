@@ -17,8 +17,8 @@ use WP_Error;
  * report line by line, download the markers as CSV or GeoJSON.
  *
  * The upload posts to admin-post.php with a nonce; the report is kept for the user for a few
- * minutes and shown after the redirect (so reloading the page never imports twice). Export links
- * point to the REST route with a REST nonce.
+ * minutes and shown after the redirect (so reloading the page never imports twice). The export
+ * buttons post to the REST route, the REST nonce in the form's body (never in an address).
  *
  * @since 0.1.0
  */
@@ -221,26 +221,17 @@ class Import_Export_Page {
 
 		printf( '<h2>%s</h2>', esc_html__( 'Export', 'cairn-maps' ) );
 		printf( '<p>%s</p>', esc_html__( 'Download all published markers. The files import back unchanged.', 'cairn-maps' ) );
-		echo '<p>';
+		// A form posting to the REST route: the REST nonce travels in the body, never in an address
+		// that browsers keep in their history and servers in their logs.
+		printf( '<form method="post" action="%s"><p>', esc_url( rest_url( 'cairn/v1/markers/export' ) ) );
+		printf( '<input type="hidden" name="_wpnonce" value="%s" />', esc_attr( wp_create_nonce( 'wp_rest' ) ) );
 		foreach ( array(
 			'csv'     => __( 'Download CSV', 'cairn-maps' ),
 			'geojson' => __( 'Download GeoJSON', 'cairn-maps' ),
 		) as $format => $label ) {
-			printf(
-				'<a class="button" href="%1$s" download>%2$s</a> ',
-				esc_url(
-					add_query_arg(
-						array(
-							'format'   => $format,
-							'_wpnonce' => wp_create_nonce( 'wp_rest' ),
-						),
-						rest_url( 'cairn/v1/markers/export' )
-					)
-				),
-				esc_html( $label )
-			);
+			printf( '<button type="submit" class="button" name="format" value="%1$s">%2$s</button> ', esc_attr( $format ), esc_html( $label ) );
 		}
-		echo '</p></div>';
+		echo '</p></form></div>';
 	}
 
 	/**

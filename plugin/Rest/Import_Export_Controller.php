@@ -18,8 +18,9 @@ use WP_REST_Response;
 use WP_REST_Server;
 
 /**
- * `POST /cairn/v1/markers/import` and `GET /cairn/v1/markers/export?format=csv|geojson`, for
- * editors (users who may edit others' markers).
+ * `POST /cairn/v1/markers/import` and `GET|POST /cairn/v1/markers/export?format=csv|geojson`, for
+ * editors (users who may edit others' markers). The export also answers a POST so that the Tools
+ * page's download form sends the cookie's REST nonce in its body, not in the address.
  *
  * The import takes the file as a multipart upload named `file`, or as the raw request body
  * (`Content-Type: text/csv` or `application/geo+json`). The format comes from `format`, else the
@@ -93,7 +94,8 @@ class Import_Export_Controller {
 			Markers_Controller::REST_NAMESPACE,
 			'/markers/export',
 			array(
-				'methods'             => WP_REST_Server::READABLE,
+				// POST: the Tools page's form (its nonce in the body). It reads only.
+				'methods'             => array( 'GET', 'POST' ),
 				'callback'            => array( $this, 'export' ),
 				'permission_callback' => array( $this, 'can_export' ),
 				'args'                => array(

@@ -81,7 +81,8 @@ class Marker_Popup {
 		return new WP_REST_Response(
 			array(
 				'id'      => $post->ID,
-				'title'   => Geojson_Feed::plain_title( get_the_title( $post ) ),
+				// Capped as the feed caps it: the popup's title is the same text as the list's.
+				'title'   => Geojson_Feed::plain_title( get_the_title( $post ), Geojson_Feed::TITLE_MAX ),
 				'content' => wp_kses_post( (string) apply_filters( 'the_content', $post->post_content ) ), // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
 				'link'    => $link,
 				'lng'     => (float) get_post_meta( $post->ID, Post_Type::META_LNG, true ),

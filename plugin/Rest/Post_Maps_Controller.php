@@ -205,9 +205,9 @@ class Post_Maps_Controller {
 	 * `init` (one post row, autoloaded options): the post (id, type, status, modification time,
 	 * content, whether it is protected and whether the maps are shown), the markers version (group
 	 * looks are in the configuration), the synced patterns version, the token maps use, the consent
-	 * policy, the REST
-	 * URL (the site's address, scheme and permalinks are in the marker URLs), the plugin version
-	 * and the built block.json's time (its defaults).
+	 * policy, the REST URL (the site's address, scheme and permalinks are in the marker URLs), the
+	 * site's locale (`config.units` follows it), the plugin version and the built block.json's time
+	 * (its defaults).
 	 *
 	 * @since 0.2.0
 	 *
@@ -234,6 +234,8 @@ class Post_Maps_Controller {
 			// config.consent: the owner's setting, its category, whether the consent API is there.
 			(string) wp_json_encode( $this->post_maps->consent_policy() ),
 			rest_url( Markers_Controller::REST_NAMESPACE . '/markers' ),
+			// The config's units (Map_Block::units()); get_locale() is the same before `init`.
+			get_locale(),
 		);
 		return '"' . substr( hash( 'sha256', implode( "\n", $parts ) ), 0, 32 ) . '"';
 	}
@@ -335,7 +337,10 @@ class Post_Maps_Controller {
 		$core->set_url_params( array( 'id' => $post->ID ) );
 		$params = array( 'context' => 'view' );
 		$query  = $request->get_query_params();
-		if ( isset( $query['password'] ) ) {
+		// Only a string: the route's schema answers anything else with a 400, but core checks the
+		// permission again for that answer's Allow header (rest_send_allow_header()), where an
+		// array would reach core's hash_equals() and end in a 500.
+		if ( isset( $query['password'] ) && is_string( $query['password'] ) ) {
 			$params['password'] = $query['password'];
 		}
 		$core->set_query_params( $params );

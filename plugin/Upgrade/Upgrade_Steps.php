@@ -78,7 +78,8 @@ final class Upgrade_Steps {
 		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- a bulk delete of derived rows; the options API deletes one name at a time.
 		$deleted = $wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s OR option_name LIKE %s", $like[0], $like[1] ) );
 		if ( false === $deleted ) {
-			return new WP_Error( 'cairn_maps_upgrade_sql', '' !== $wpdb->last_error ? $wpdb->last_error : __( 'The database refused to delete the old feed cache.', 'cairn-maps' ) );
+			// The database's own words go to the error log (Upgrader), never to a screen.
+			return new WP_Error( 'cairn_maps_upgrade_sql', __( 'the database refused to delete the old feed cache; the details are in the PHP error log', 'cairn-maps' ), array( 'detail' => $wpdb->last_error ) );
 		}
 		delete_option( Feed_Cache::INDEX_OPTION );
 		delete_option( Feed_Cache::SEEN_OPTION );

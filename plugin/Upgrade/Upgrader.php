@@ -215,7 +215,7 @@ final class Upgrader {
 			if ( in_array( $name, $state['done'], true ) ) {
 				continue;
 			}
-			$message = $this->run_step( $step );
+			$message = $this->run_step( $name, $step );
 			if ( null !== $message ) {
 				$state['error'] = array(
 					'step'    => $name,
@@ -279,20 +279,42 @@ final class Upgrader {
 	}
 
 	/**
-	 * Runs one step. Returns null when it succeeded, else why it failed.
+	 * Runs one step. Returns null when it succeeded, else why it failed, in words fit for the
+	 * owner's notice and Site Health (whose report is copied into support forums).
 	 *
+	 * A step's WP_Error message is written for owners; its `detail` data (a database's own error)
+	 * and anything a step throws (whose message may hold SQL, paths or table names) go to the PHP
+	 * error log only, and the owner reads that the details are there.
+	 *
+	 * @param string                      $name The step's name.
 	 * @param callable(): (void|WP_Error) $step The step.
 	 */
-	private function run_step( callable $step ): ?string {
+	private function run_step( string $name, callable $step ): ?string {
 		try {
 			$result = $step();
 		} catch ( Throwable $error ) {
-			return '' !== $error->getMessage() ? $error->getMessage() : get_class( $error );
+			self::log( $name, get_class( $error ) . ': ' . $error->getMessage() );
+			return __( 'an unexpected error stopped it; the details are in the PHP error log', 'cairn-maps' );
 		}
 		if ( $result instanceof WP_Error ) {
+			$data = $result->get_error_data();
+			if ( is_array( $data ) && isset( $data['detail'] ) && is_string( $data['detail'] ) && '' !== $data['detail'] ) {
+				self::log( $name, $data['detail'] );
+			}
 			return $result->get_error_message();
 		}
 		return null;
+	}
+
+	/**
+	 * Writes why a step failed to the PHP error log (where only the server's owner reads it).
+	 *
+	 * @param string $name   The step's name.
+	 * @param string $detail What happened.
+	 */
+	private static function log( string $name, string $detail ): void {
+		// phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log -- the one place the detail is kept.
+		error_log( sprintf( 'Cairn Maps: the upgrade step "%s" failed: %s', $name, $detail ) );
 	}
 
 	/**

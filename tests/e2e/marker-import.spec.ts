@@ -1,6 +1,6 @@
 /**
  * Tools → Import/export markers: a real file upload with its line-by-line report, "import only
- * valid rows", the export links, and a multipart upload to the REST route.
+ * valid rows", the export form (a download), and a multipart upload to the REST route.
  */
 import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 
@@ -87,17 +87,31 @@ lines"`,
 			imported.map( ( marker ) => marker.title.rendered ).sort()
 		).toEqual( [ `Lighthouse, ${ run }`, `Quay ${ run }` ] );
 
-		// The export links download what was imported.
-		const csvLink = page.getByRole( 'link', { name: 'Download CSV' } );
-		const exported = await page.request.get(
-			( await csvLink.getAttribute( 'href' ) )!
-		);
-		expect( exported.status() ).toBe( 200 );
-		expect( exported.headers()[ 'content-type' ] ).toContain( 'text/csv' );
-		expect( exported.headers()[ 'content-disposition' ] ).toMatch(
-			/^attachment; filename="cairn-markers-[\d-]+\.csv"$/
-		);
-		const text = await exported.text();
+		// The export buttons post a form (the REST nonce in its body, in no address) and the
+		// browser downloads what was imported.
+		await expect(
+			page.locator(
+				'.cairn-maps-import-export a[href*="_wpnonce"], .cairn-maps-import-export form[action*="_wpnonce"]'
+			)
+		).toHaveCount( 0 );
+		const download = async ( name: string ) => {
+			const [ saved ] = await Promise.all( [
+				page.waitForEvent( 'download' ),
+				page.getByRole( 'button', { name } ).click(),
+			] );
+			const stream = await saved.createReadStream();
+			const chunks: Buffer[] = [];
+			for await ( const chunk of stream ) {
+				chunks.push( chunk as Buffer );
+			}
+			return {
+				name: saved.suggestedFilename(),
+				text: Buffer.concat( chunks ).toString( 'utf8' ),
+			};
+		};
+		const exported = await download( 'Download CSV' );
+		expect( exported.name ).toMatch( /^cairn-markers-[\d-]+\.csv$/ );
+		const text = exported.text;
 		expect( text ).toContain(
 			`Quay ${ run },55.97,-3.17,harbours,The old quay`
 		);
@@ -105,20 +119,16 @@ lines"`,
 			`"Lighthouse, ${ run }",55.99,-3.4,harbours|lights,"Two\nlines"`
 		);
 
-		const geojsonLink = page.getByRole( 'link', {
-			name: 'Download GeoJSON',
-		} );
-		const geojson = await (
-			await page.request.get(
-				( await geojsonLink.getAttribute( 'href' ) )!
-			)
-		).json();
+		const geojson = JSON.parse(
+			( await download( 'Download GeoJSON' ) ).text
+		);
 		expect( geojson.type ).toBe( 'FeatureCollection' );
 
 		// The REST route takes a multipart upload (the page's REST nonce authorises it).
-		const nonce = new URL(
-			( await geojsonLink.getAttribute( 'href' ) )!
-		).searchParams.get( '_wpnonce' );
+		const nonce = await page
+			.locator( 'form input[name="_wpnonce"]' )
+			.last()
+			.inputValue();
 		const upload = await page.request.post(
 			`/wp-json/cairn/v1/markers/import?_wpnonce=${ nonce }`,
 			{

@@ -2,6 +2,12 @@
  * Starts the Cairn maps found in server-rendered HTML — a post's `content.rendered` placed in a
  * headless page — exactly as the WordPress theme page does: each map when it nears the viewport,
  * after the visitor's consent when the site asks for it, with the marker list as its keyboard way in.
+ *
+ * What it trusts: like the theme page, only the maps the server rendered (each carries a fresh key
+ * in `data-cairn-key` and in a `<script type="application/json">` inside it, which no author can
+ * write); a look-alike wrapper an author wrote in a Custom HTML block stays inert. A sanitiser that
+ * removes those scripts leaves no map to start: keep them, or pass `trustAllMaps` for HTML whose
+ * every writer you trust (maps from `fetchPostMaps()` and `<CairnMap>` need neither).
  */
 import { createMap } from './start';
 import type { CairnMap } from './create-map';
@@ -15,6 +21,12 @@ export interface HydrateOptions {
 	accessToken?: string;
 	/** Start every map at once rather than when it nears the viewport. */
 	eager?: boolean;
+	/**
+	 * Start every map wrapper in `root`, not only those the server rendered: only for HTML whose
+	 * every writer you trust (a look-alike wrapper can name any style host, feed and token, and
+	 * skip the consent gate).
+	 */
+	trustAllMaps?: boolean;
 	/** Told of each map as it starts. */
 	onMap?: ( map: CairnMap, host: HTMLElement ) => void;
 }
@@ -44,7 +56,7 @@ export function hydrate(
 			started.push( { map, host } );
 			options.onMap?.( map, host );
 		},
-		{ eager: options.eager }
+		{ eager: options.eager, trustAllMaps: options.trustAllMaps }
 	);
 	return () => {
 		stopWatching();

@@ -14,6 +14,13 @@
  * visitor's way in and records its consent through the API. Consent withdrawn later on the page
  * leaves running maps alone (Mapbox was already contacted; taking the map away would only lose the
  * visitor's place) but maps that have not started yet wait behind their button again.
+ *
+ * Only maps the server rendered start (isServerRendered()): kses lets an author write a wrapper
+ * with the block's class and a `data-cairn-config` of their own (any style host, feed or token,
+ * no consent gate) in a Custom HTML block, so the markup alone proves nothing. Each rendered map
+ * carries a key made afresh on every render, in `data-cairn-key` and in a
+ * `<script type="application/json">` inside the wrapper — a script no author can write. A wrapper
+ * without both is left inert: no request, no event.
  */
 import {
 	CONSENT_CHANGE_EVENT,
@@ -28,6 +35,35 @@ import {
 const WAITING = '.wp-block-cairn-map[data-cairn-state="loading"]';
 const FAILED = '.wp-block-cairn-map[data-cairn-state="error"]';
 const CONSENT = '.wp-block-cairn-map__consent';
+/** The server's script holding a rendered map's key (plugin/Blocks/Map_Block.php). */
+const KEY_SCRIPT = 'wp-block-cairn-map__key';
+
+/**
+ * Whether the server rendered this map: its `data-cairn-key` is a key of 32 hex digits and a
+ * `<script type="application/json" class="wp-block-cairn-map__key">` among the wrapper's own
+ * children holds the same key.
+ * @param host A `.wp-block-cairn-map` wrapper.
+ */
+export function isServerRendered( host: HTMLElement ): boolean {
+	const key = host.dataset.cairnKey ?? '';
+	if ( ! /^[0-9a-f]{32}$/.test( key ) ) {
+		return false;
+	}
+	for ( const child of Array.from( host.children ) ) {
+		if (
+			child.localName === 'script' &&
+			child.classList.contains( KEY_SCRIPT ) &&
+			child.getAttribute( 'type' ) === 'application/json'
+		) {
+			try {
+				return JSON.parse( child.textContent ?? '' ) === key;
+			} catch {
+				return false;
+			}
+		}
+	}
+	return false;
+}
 
 /** A server-rendered map, ready to start: its wrapper, the element to draw in, its configuration. */
 export interface RenderedMap {
@@ -55,6 +91,11 @@ function readMap( host: HTMLElement ): RenderedMap {
 export interface WatchMapsOptions {
 	/** Start every map at once rather than when it nears the viewport. */
 	eager?: boolean;
+	/**
+	 * Start every map wrapper, not only those the server rendered (isServerRendered()): for HTML
+	 * whose every writer you trust, from which a sanitiser removed the key scripts.
+	 */
+	trustAllMaps?: boolean;
 }
 
 /**
@@ -64,9 +105,12 @@ export interface WatchMapsOptions {
  */
 function announceServerErrors(
 	root: ParentNode,
-	view: Window & typeof globalThis
+	view: Window & typeof globalThis,
+	accept: ( host: HTMLElement ) => boolean
 ): void {
-	for ( const host of root.querySelectorAll< HTMLElement >( FAILED ) ) {
+	for ( const host of Array.from(
+		root.querySelectorAll< HTMLElement >( FAILED )
+	).filter( accept ) ) {
 		const alert = host.querySelector< HTMLElement >(
 			':scope > [role="alert"][data-cairn-error]'
 		);
@@ -102,8 +146,11 @@ export function watchMaps(
 	if ( ! view ) {
 		return () => undefined;
 	}
-	announceServerErrors( root, view );
-	const hosts = Array.from( root.querySelectorAll< HTMLElement >( WAITING ) );
+	const accept = options.trustAllMaps ? () => true : isServerRendered;
+	announceServerErrors( root, view, accept );
+	const hosts = Array.from(
+		root.querySelectorAll< HTMLElement >( WAITING )
+	).filter( accept );
 	const releases: Array< () => void > = [];
 	const launched = new Set< HTMLElement >();
 	const begin = ( host: HTMLElement ) => {

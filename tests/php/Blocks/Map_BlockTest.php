@@ -74,6 +74,16 @@ final class Map_BlockTest extends TestCase {
 	}
 
 	/**
+	 * Rendered HTML without the maps' keys (new on every render) and their scripts.
+	 *
+	 * @param string $html Rendered HTML.
+	 */
+	private static function without_key( string $html ): string {
+		$html = (string) preg_replace( '#<script type="application/json" class="wp-block-cairn-map__key">"[0-9a-f]{32}"</script>#', '', $html );
+		return (string) preg_replace( '# data-cairn-key="[0-9a-f]{32}"#', '', $html );
+	}
+
+	/**
 	 * The wrapper element as a tag processor positioned on it.
 	 *
 	 * @param string $html Rendered HTML.
@@ -125,6 +135,32 @@ final class Map_BlockTest extends TestCase {
 		$this->assertSame( self::public_token(), $config['accessToken'] );
 		$this->assertEquals( 5, $config['zoom'] );
 		$this->assertStringContainsString( '/cairn/v1/markers', $config['markersUrl'] );
+	}
+
+	/**
+	 * Each rendered map carries a fresh key in `data-cairn-key` and in a JSON script that is the
+	 * wrapper's own child (what the loader checks); an author cannot write such a script: kses
+	 * keeps a look-alike wrapper's class and data attributes, and drops the script.
+	 */
+	public function test_each_render_carries_a_fresh_key_an_author_cannot_forge(): void {
+		update_option( Settings::TOKEN_OPTION, self::public_token() );
+		$keys = array();
+		foreach ( array( 1, 2 ) as $render ) {
+			$html    = $this->render( array() );
+			$wrapper = $this->wrapper( $html );
+			$key     = (string) $wrapper->get_attribute( 'data-cairn-key' );
+			$this->assertMatchesRegularExpression( '/^[0-9a-f]{32}$/', $key, "render {$render}" );
+			$this->assertMatchesRegularExpression( '#^<div [^>]*data-cairn-key="' . $key . '"[^>]*><script type="application/json" class="wp-block-cairn-map__key">"' . $key . '"</script>#', $html, 'the script is the wrapper\'s first child' );
+			$keys[] = $key;
+		}
+		$this->assertNotSame( $keys[0], $keys[1], 'a new key on every render' );
+
+		$this->act_as( 'author' );
+		$this->assertFalse( current_user_can( 'unfiltered_html' ) );
+		$forged = '<div class="wp-block-cairn-map" data-cairn-state="loading" data-cairn-key="' . $keys[0] . '" data-cairn-config="{}"><script type="application/json" class="wp-block-cairn-map__key">"' . $keys[0] . '"</script><div class="wp-block-cairn-map__map"></div></div>';
+		$saved  = wp_unslash( (string) apply_filters( 'content_save_pre', wp_slash( $forged ) ) ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter, as a save runs it.
+		$this->assertStringContainsString( 'data-cairn-key="' . $keys[0] . '"', $saved, 'kses keeps data attributes' );
+		$this->assertStringNotContainsString( '<script', $saved, 'but never a script' );
 	}
 
 	/**
@@ -295,7 +331,7 @@ final class Map_BlockTest extends TestCase {
 		$this->assertStringContainsString( '2 places on this map', $html );
 		$this->assertStringNotContainsString( 'Draft marker', $html );
 		$this->assertStringNotContainsString( '<img', $html );
-		$this->assertStringNotContainsString( '<script', $html );
+		$this->assertStringNotContainsString( '<script', self::without_key( $html ), 'no script but the key\'s' );
 		$this->assertStringContainsString( "data-cairn-marker-id=\"{$hostile}\"", $html );
 		$this->assertStringContainsString( 'Fish &amp; Chips', $html );
 		$this->assertMatchesRegularExpression( '/data-cairn-marker-id="' . $angle . '"[^>]*>a &lt; b &gt; c (&quot;|")quoted(&quot;|")<\/li>/', $html );
@@ -496,7 +532,7 @@ final class Map_BlockTest extends TestCase {
 		$next = self::pager_link( $html, 'next', 0 );
 		$this->assertStringContainsString( 'cairn-places=2', $next );
 		$this->assertStringContainsString( 'cairn-places-2=2', $next, 'paging one map keeps the other on its page' );
-		$this->assertSame( $html, $this->render_post( $post, array( 'cairn-places-2' => '2' ) ), 'rendering the post again names its maps the same' );
+		$this->assertSame( self::without_key( $html ), self::without_key( $this->render_post( $post, array( 'cairn-places-2' => '2' ) ) ), 'rendering the post again names its maps the same' );
 	}
 
 	/**

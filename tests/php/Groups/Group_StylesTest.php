@@ -452,8 +452,8 @@ final class Group_StylesTest extends TestCase {
 	}
 
 	/**
-	 * The block's client config lists every group with its plain-text name and its looks (the
-	 * icon's URL), also groups without looks: the visitors' legend shows them all.
+	 * The block's client config lists every group its places use with its plain-text name and its
+	 * looks (the icon's URL), also groups without looks: the visitors' legend shows them all.
 	 */
 	public function test_the_block_config_contains_the_group_styles(): void {
 		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
@@ -473,6 +473,7 @@ final class Group_StylesTest extends TestCase {
 				'meta_value' => (string) $gif, // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_value
 			)
 		);
+		$this->create_marker( array( 'groups' => array( 'peaks', 'huts', 'plain', 'legacy' ) ) );
 		do_action( 'cairn_maps_markers_changed' );
 
 		$tags = new \WP_HTML_Tag_Processor( do_blocks( '<!-- wp:cairn/map /-->' ) );
@@ -517,6 +518,8 @@ final class Group_StylesTest extends TestCase {
 	public function test_the_editor_data_contains_the_group_styles(): void {
 		update_term_meta( $this->create_group( 'peaks', 'Peaks' ), Group_Styles::META_COLOR, '#aa0000' );
 		$this->create_group( 'plain', 'Plain' );
+		$this->create_group( 'unused', 'Unused' );
+		$this->create_marker( array( 'groups' => array( 'peaks', 'plain' ) ) );
 		do_action( 'cairn_maps_markers_changed' );
 
 		$editor_data = Plugin::instance()->get( 'editor' );
@@ -545,9 +548,12 @@ final class Group_StylesTest extends TestCase {
 	 * The list is bounded, cached by markers version, and refreshed when looks change.
 	 */
 	public function test_group_styles_are_bounded_and_cached_by_markers_version(): void {
+		$slugs = array();
 		for ( $i = 0; $i < Group_Styles::MAX_STYLES + 5; $i++ ) {
-			update_term_meta( $this->create_group( sprintf( 'g%03d', $i ) ), Group_Styles::META_COLOR, '#000000' );
+			$slugs[] = sprintf( 'g%03d', $i );
+			update_term_meta( $this->create_group( end( $slugs ) ), Group_Styles::META_COLOR, '#000000' );
 		}
+		$this->create_marker( array( 'groups' => $slugs ) );
 		$styles = $this->styles()->styles();
 		$this->assertCount( Group_Styles::MAX_STYLES, $styles );
 		$this->assertSame( 'g000', $styles[0]['slug'] );
@@ -563,13 +569,61 @@ final class Group_StylesTest extends TestCase {
 	}
 
 	/**
-	 * A post to use as a wrong icon id.
+	 * A map takes its group looks from the groups it shows: 101 empty groups named to sort first
+	 * (`0-…`, the review's attack) push no group of the map out of its config, for a map of all
+	 * markers, of chosen groups and of chosen markers, and in the posts-maps route's config too.
+	 * Groups only drafts use are not a published place's.
 	 */
-	private static function factory_post(): int {
+	public function test_a_map_gets_the_looks_of_the_groups_it_shows_whatever_other_groups_exist(): void {
+		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
+		for ( $i = 0; $i <= Group_Styles::MAX_STYLES; $i++ ) {
+			$this->create_group( sprintf( '0-junk-%03d', $i ), sprintf( '0-junk %03d', $i ) );
+		}
+		update_term_meta( $this->create_group( 'huts', 'Huts' ), Group_Styles::META_COLOR, '#aa0000' );
+		$marker = $this->create_marker( array( 'groups' => array( 'huts' ) ) );
+		$this->create_marker(
+			array(
+				'post_status' => 'draft',
+				'groups'      => array( 'drafts' ),
+			)
+		);
+		do_action( 'cairn_maps_markers_changed' );
+
+		$huts    = array(
+			array(
+				'slug'  => 'huts',
+				'name'  => 'Huts',
+				'color' => '#aa0000',
+				'icon'  => '',
+			),
+		);
+		$post    = self::factory_post(
+			'<!-- wp:cairn/map /--><!-- wp:cairn/map {"markers":{"source":"groups","groups":["huts"],"ids":[]}} /-->'
+			. '<!-- wp:cairn/map {"markers":{"source":"ids","groups":[],"ids":[' . $marker . ']}} /-->'
+		);
+		$configs = self::rendered_map_configs( get_post( $post ) );
+		$this->assertCount( 3, $configs );
+		foreach ( array( 'all', 'groups', 'ids' ) as $i => $source ) {
+			$this->assertSame( $huts, $configs[ $i ]['groupStyles'], "source {$source}: the group its places use, no other" );
+		}
+		$this->assertSame( $huts, $this->styles()->styles(), 'the editor\'s preview too' );
+
+		$route = $this->rest( 'GET', "/cairn/v1/posts/{$post}/maps" );
+		$this->assertSame( 200, $route->get_status() );
+		$this->assertSame( array( $huts, $huts, $huts ), array_column( array_column( $route->get_data()['maps'], 'config' ), 'groupStyles' ) );
+	}
+
+	/**
+	 * A published post: a wrong icon id, or a page of maps.
+	 *
+	 * @param string $content Content.
+	 */
+	private static function factory_post( string $content = '' ): int {
 		return (int) wp_insert_post(
 			array(
-				'post_title'  => 'Not an image',
-				'post_status' => 'publish',
+				'post_title'   => 'Not an image',
+				'post_status'  => 'publish',
+				'post_content' => $content,
 			)
 		);
 	}

@@ -10,6 +10,7 @@ namespace Cairn\Maps\Tests\Http;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Rest\Markers_Controller;
+use Cairn\Maps\Tests\Rest\Post_Maps_ControllerTest;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -49,6 +50,7 @@ final class Post_Maps_HttpTest extends TestCase {
 		foreach ( $this->committed as $id ) {
 			wp_delete_post( $id, true );
 		}
+		Post_Maps_ControllerTest::store_site_language( '' );
 		$wpdb->query( 'COMMIT' );
 		parent::tear_down();
 	}
@@ -179,5 +181,121 @@ final class Post_Maps_HttpTest extends TestCase {
 		$this->assertSame( 401, $answer['status'] );
 		$this->assertSame( 'rest_forbidden', json_decode( $answer['body'], true )['code'] );
 		$this->assertGreaterThan( 0, $this->probe( 'draft' )['init'] );
+	}
+	/**
+	 * After the Site Language changes from en_GB to en_US, the ETag issued before gets a 200 with
+	 * `imperial` units, from the early path (no parameter) and from the REST server.
+	 */
+	public function test_a_site_language_change_is_not_answered_304(): void {
+		global $wpdb;
+		$id   = $this->committed[0];
+		$path = "/wp-json/cairn/v1/posts/{$id}/maps";
+		Post_Maps_ControllerTest::store_site_language( 'en_GB' );
+		$wpdb->query( 'COMMIT' );
+		$british = $this->http( $path );
+		$this->assertSame( 200, $british['status'] );
+		$this->assertSame( 'metric', json_decode( $british['body'], true )['maps'][0]['config']['units'] );
+		$etag = $british['headers']['etag'];
+		$this->assertSame( 304, $this->http( $path, array( 'If-None-Match' => $etag ) )['status'], 'the same language: 304' );
+
+		Post_Maps_ControllerTest::store_site_language( 'en_US' );
+		$wpdb->query( 'COMMIT' );
+		foreach ( array(
+			'early path'  => $path,
+			'REST server' => $path . '?_fields=maps',
+		) as $case => $url ) {
+			$answer = $this->http(
+				$url,
+				array(
+					'If-None-Match' => $etag,
+					'X-Cairn-Probe' => 'language-' . strtok( $case, ' ' ),
+				)
+			);
+			$this->assertSame( 200, $answer['status'], $case );
+			$this->assertSame( 'imperial', json_decode( $answer['body'], true )['maps'][0]['config']['units'], $case );
+			$this->assertNotSame( $etag, $answer['headers']['etag'], $case );
+		}
+	}
+
+	/**
+	 * A plugin that closes the REST API to visitors (it hooks `rest_authentication_errors`) is not
+	 * bypassed by the early 304: a revalidation with a current ETag gets its 401, for the maps of
+	 * a post and for the marker feed, from the REST server.
+	 */
+	public function test_a_members_only_rest_api_is_not_bypassed_by_the_early_304(): void {
+		$id = $this->committed[0];
+		foreach ( array(
+			'maps' => "/wp-json/cairn/v1/posts/{$id}/maps",
+			'feed' => '/wp-json/cairn/v1/markers',
+		) as $case => $path ) {
+			$etag = $this->http( $path )['headers']['etag'];
+			$this->assertSame( 304, $this->http( $path, array( 'If-None-Match' => $etag ) )['status'], "{$case}: 304 without the plugin" );
+
+			$answer = $this->http(
+				$path,
+				array(
+					'If-None-Match'        => $etag,
+					'X-Cairn-Members-Only' => '1',
+					'X-Cairn-Probe'        => "members-{$case}",
+				)
+			);
+			$this->assertSame( 401, $answer['status'], $case );
+			$this->assertSame( 'cairn_tests_members_only', json_decode( $answer['body'], true )['code'], $case );
+			$this->assertGreaterThan( 0, $this->probe( "members-{$case}" )['rest'], "{$case}: decided by the REST server" );
+		}
+	}
+
+	/**
+	 * A post made private after its ETag was issued: a visitor revalidating with that ETag gets
+	 * the REST route's 401, never a 304 (early or not).
+	 */
+	public function test_a_post_made_private_gets_no_304(): void {
+		global $wpdb;
+		$id   = $this->committed[0];
+		$path = "/wp-json/cairn/v1/posts/{$id}/maps";
+		$etag = $this->http( $path )['headers']['etag'];
+
+		wp_update_post(
+			array(
+				'ID'          => $id,
+				'post_status' => 'private',
+			)
+		);
+		$wpdb->query( 'COMMIT' );
+		foreach ( array(
+			'early path'  => $path,
+			'REST server' => $path . '?_fields=maps',
+		) as $case => $url ) {
+			$answer = $this->http( $url, array( 'If-None-Match' => $etag ) );
+			$this->assertSame( 401, $answer['status'], $case );
+			$this->assertSame( 'rest_forbidden', json_decode( $answer['body'], true )['code'], $case );
+		}
+	}
+	/**
+	 * `If-None-Match: *` is answered as RFC 9110 §13.1.2 says for a GET: 304 exactly when the
+	 * resource exists and the request may read it (early or by the REST server, the same
+	 * answer), else what the request gets without the header — so `*` reveals nothing a plain
+	 * GET does not: a draft's 401, an unknown post's 404, a members-only API's 401, a bad feed
+	 * parameter's 400.
+	 */
+	public function test_if_none_match_star_is_answered_as_rfc_9110_says(): void {
+		$published = $this->committed[0];
+		$draft     = $this->committed[1];
+		$star      = array( 'If-None-Match' => '*' );
+		foreach ( array(
+			"/wp-json/cairn/v1/posts/{$published}/maps" => 304,
+			"/wp-json/cairn/v1/posts/{$published}/maps?_fields=maps" => 304,
+			"/wp-json/cairn/v1/posts/{$draft}/maps"     => 401,
+			'/wp-json/cairn/v1/posts/999999/maps'       => 404,
+			"/wp-json/cairn/v1/posts/{$published}/maps?password[]=x" => 400,
+			'/wp-json/cairn/v1/markers'                 => 304,
+			'/wp-json/cairn/v1/markers?bbox=0,0,200,10' => 400,
+		) as $path => $status ) {
+			$answer = $this->http( $path, $star );
+			$this->assertSame( $status, $answer['status'], $path );
+			$this->assertSame( $status, 304 === $status ? 304 : $this->http( $path )['status'], "{$path}: as without the header" );
+		}
+		$members = $this->http( "/wp-json/cairn/v1/posts/{$published}/maps", $star + array( 'X-Cairn-Members-Only' => '1' ) );
+		$this->assertSame( 401, $members['status'] );
 	}
 }

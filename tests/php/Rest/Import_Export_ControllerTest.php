@@ -728,6 +728,23 @@ final class Import_Export_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * The Tools page's download form posts to the export (format in the body), and gets the same
+	 * streamed file as a GET; the capability check is the same.
+	 */
+	public function test_the_download_form_posts_the_export(): void {
+		$this->create_marker( array( 'post_title' => 'Posted' ) );
+		wp_set_current_user( $this->create_user( 'editor' ) );
+		$_POST  = array( 'format' => 'geojson' );
+		$posted = $this->serve( self::EXPORT, array(), array(), 'POST' );
+		$this->assertSame( 200, $posted['status'], $posted['body'] );
+		$this->assertSame( 'application/geo+json; charset=utf-8', $posted['headers']['Content-Type'] );
+		$this->assertSame( 'Posted', json_decode( $posted['body'], true )['features'][0]['properties']['title'] );
+
+		wp_set_current_user( $this->create_user( 'author' ) );
+		$this->assertSame( 403, $this->rest( 'POST', self::EXPORT, array( 'format' => 'csv' ) )->get_status() );
+	}
+
+	/**
 	 * The export reads in batches: bounded queries, every marker once, in id order.
 	 */
 	public function test_export_reads_in_batches(): void {
@@ -749,7 +766,7 @@ final class Import_Export_ControllerTest extends TestCase {
 	}
 
 	/**
-	 * The Tools page: a form with a nonce, the valid-rows choice, export links, and the report.
+	 * The Tools page: a form with a nonce, the valid-rows choice, the export form, and the report.
 	 */
 	public function test_the_tools_page_shows_the_form_the_links_and_the_report(): void {
 		$user = $this->act_as( 'editor' );
@@ -768,8 +785,11 @@ final class Import_Export_ControllerTest extends TestCase {
 		$this->assertStringContainsString( 'name="_wpnonce"', $html );
 		$this->assertStringContainsString( 'name="valid_only"', $html );
 		$this->assertStringContainsString( 'type="file"', $html );
-		$this->assertStringContainsString( 'cairn/v1/markers/export', $html );
-		$this->assertStringContainsString( 'format=geojson', $html );
+		// Export: a form posting to the REST route, the nonce in its body, none in any address.
+		$this->assertMatchesRegularExpression( '#<form method="post" action="[^"]*cairn/v1/markers/export"><p><input type="hidden" name="_wpnonce" value="[0-9a-f]{10}" />#', $html );
+		$this->assertStringContainsString( '<button type="submit" class="button" name="format" value="geojson">Download GeoJSON</button>', $html );
+		$this->assertStringContainsString( '<button type="submit" class="button" name="format" value="csv">Download CSV</button>', $html );
+		$this->assertDoesNotMatchRegularExpression( '#(href|action)="[^"]*_wpnonce#', $html, 'no nonce in an address' );
 		$this->assertStringContainsString( 'Line 3: Latitude (cairn_lat) must be a number between -90 and 90.', $html );
 		$this->assertFalse( get_transient( 'cairn_maps_import_report_' . $user ), 'a report is shown once' );
 	}

@@ -101,4 +101,16 @@ final class Marker_PopupTest extends TestCase {
 		$this->assertSame( 404, $this->rest( 'GET', '/cairn/v1/markers/999999' )->get_status() );
 		$this->assertSame( 404, $this->rest( 'GET', '/cairn/v1/markers/abc' )->get_status() );
 	}
+	/**
+	 * A long title is capped in the popup as in the feed (TITLE_MAX characters, an ellipsis
+	 * last), so both show the same text.
+	 */
+	public function test_the_title_is_capped_like_the_feeds(): void {
+		$long = str_repeat( 'Ä', 300 ) . ' <b>end</b>';
+		$id   = $this->create_marker( array( 'post_title' => $long ) );
+		$data = $this->rest( 'GET', "/cairn/v1/markers/{$id}" )->get_data();
+		$this->assertSame( \Cairn\Maps\Feed\Geojson_Feed::TITLE_MAX, mb_strlen( $data['title'], 'UTF-8' ) );
+		$this->assertSame( str_repeat( 'Ä', \Cairn\Maps\Feed\Geojson_Feed::TITLE_MAX - 1 ) . '…', $data['title'] );
+		$this->assertSame( \Cairn\Maps\Feed\Geojson_Feed::plain_title( get_the_title( $id ), \Cairn\Maps\Feed\Geojson_Feed::TITLE_MAX ), $data['title'], 'the feed\'s text' );
+	}
 }

@@ -254,6 +254,24 @@ final class Post_Maps_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * A password that is not a string (`?password[]=x`) is a 400 naming the parameter, from the
+	 * route's own schema, not a 500 from core's password check (which core runs again, unchecked,
+	 * for the Allow header of the answer: served as a real request is).
+	 */
+	public function test_a_password_that_is_not_a_string_is_a_400(): void {
+		foreach ( array( 'secret', '' ) as $post_password ) {
+			$id = $this->create_post( array( 'post_password' => $post_password ) );
+			foreach ( array( array( 'x' ), array( 'a' => 'b' ) ) as $password ) {
+				$served = $this->serve( "/cairn/v1/posts/{$id}/maps", array( 'password' => $password ) );
+				$this->assertSame( 400, $served['status'], $served['body'] );
+				$error = json_decode( $served['body'], true );
+				$this->assertSame( 'rest_invalid_param', $error['code'] );
+				$this->assertArrayHasKey( 'password', $error['data']['params'] );
+			}
+		}
+	}
+
+	/**
 	 * The answer's shape.
 	 */
 	public function test_answer_shape(): void {
@@ -629,6 +647,45 @@ final class Post_Maps_ControllerTest extends TestCase {
 
 		update_option( Settings::CONSENT_OPTION, true );
 		$this->assertNotSame( $tokened, $etag(), 'the consent setting changed' );
+	}
+
+	/**
+	 * The site's language is in the ETag, as `config.units` follows it: after Site Language
+	 * en_GB → en_US the old ETag gets a 200 with `imperial`, from the REST route and from the
+	 * early 304 (which no longer matches).
+	 */
+	public function test_the_etag_follows_the_site_language(): void {
+		$controller = self::controller();
+		self::store_site_language( 'en_GB' );
+		$id = $this->create_post();
+		rest_get_server();
+		$british = $this->maps( $id );
+		$this->assertSame( 'metric', $british->get_data()['maps'][0]['config']['units'] );
+		$etag = $british->get_headers()['ETag'];
+		$this->assertIsArray( $controller->early_not_modified_headers( self::early_server( $id, $etag ), array(), array() ), 'matches while the language stays' );
+
+		self::store_site_language( 'en_US' );
+		$american = $this->maps( $id, array(), array( 'If-None-Match' => $etag ) );
+		$this->assertSame( 200, $american->get_status() );
+		$this->assertSame( 'imperial', $american->get_data()['maps'][0]['config']['units'] );
+		$this->assertNotSame( $etag, $american->get_headers()['ETag'] );
+		$this->assertNull( $controller->early_not_modified_headers( self::early_server( $id, $etag ), array(), array() ), 'no early 304 for the old ETag' );
+		self::store_site_language( '' );
+	}
+
+	/**
+	 * Stores the Site Language as Settings → General does. The row is written directly: the test
+	 * site has no en_GB language pack, and update_option() keeps the old value for a language that
+	 * is not installed.
+	 *
+	 * @param string $locale The locale ('' is en_US).
+	 */
+	public static function store_site_language( string $locale ): void {
+		global $wpdb;
+		$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->options} (option_name, option_value, autoload) VALUES ('WPLANG', %s, 'on') ON DUPLICATE KEY UPDATE option_value = VALUES(option_value)", $locale ) );
+		wp_cache_delete( 'alloptions', 'options' );
+		wp_cache_delete( 'WPLANG', 'options' );
+		unset( $GLOBALS['locale'] ); // get_locale() reads the option again.
 	}
 
 	/**

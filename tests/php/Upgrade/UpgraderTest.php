@@ -42,6 +42,20 @@ final class UpgraderTest extends TestCase {
 	private $failure = null;
 
 	/**
+	 * The PHP error log of the test.
+	 *
+	 * @var string
+	 */
+	private string $log = '';
+
+	/**
+	 * PHP's error log setting before the test.
+	 *
+	 * @var string
+	 */
+	private string $ini_log = '';
+
+	/**
 	 * Starts each test on a site whose data is at 0.1.0 (no stored version) with no upgrade state.
 	 */
 	protected function set_up(): void {
@@ -51,6 +65,26 @@ final class UpgraderTest extends TestCase {
 		delete_option( Upgrader::LOCK_OPTION );
 		$this->ran     = array();
 		$this->failure = null;
+		$this->log     = (string) tempnam( sys_get_temp_dir(), 'cairn-upgrade-log-' );
+		$this->ini_log = (string) ini_set( 'error_log', $this->log ); // phpcs:ignore WordPress.PHP.IniSet.Risky -- the test reads what the upgrader logs.
+	}
+
+	/**
+	 * Puts PHP's error log back.
+	 */
+	protected function tear_down(): void {
+		ini_set( 'error_log', $this->ini_log ); // phpcs:ignore WordPress.PHP.IniSet.Risky
+		if ( is_file( $this->log ) ) {
+			unlink( $this->log ); // phpcs:ignore WordPress.WP.AlternativeFunctions.unlink_unlink
+		}
+		parent::tear_down();
+	}
+
+	/**
+	 * What was written to PHP's error log during the test.
+	 */
+	private function error_log(): string {
+		return (string) file_get_contents( $this->log ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
 	}
 
 	/**
@@ -232,7 +266,9 @@ final class UpgraderTest extends TestCase {
 		$this->act_as( 'administrator' );
 		$notice = $this->notice( $upgrader );
 		$this->assertStringContainsString( 'notice-error', $notice );
-		$this->assertStringContainsString( 'step “b”: disk full', $notice );
+		$this->assertStringContainsString( 'step “b”: an unexpected error stopped it; the details are in the PHP error log', $notice );
+		$this->assertStringNotContainsString( 'disk full', $notice, 'what a step throws stays in the error log' );
+		$this->assertStringContainsString( 'Cairn Maps: the upgrade step "b" failed: RuntimeException: disk full', $this->error_log() );
 		$this->assertStringContainsString( 'Your markers, groups and settings are unchanged', $notice );
 		$this->assertMatchesRegularExpression( '~href="[^"]*admin-post\.php\?action=cairn_maps_retry_upgrade&#038;_wpnonce=[0-9a-f]{10}"~', $notice );
 		$this->act_as( 'editor' );
@@ -302,6 +338,88 @@ final class UpgraderTest extends TestCase {
 	}
 
 	/**
+	 * A failed upgrade tries again by itself once RETRY_AFTER has passed since the failure (on
+	 * `init` of any request), and finishes without redoing the steps already done.
+	 */
+	public function test_a_failed_upgrade_retries_by_itself_after_the_wait(): void {
+		$upgrader = $this->upgrader( new RuntimeException( 'disk full' ) );
+		$this->assertFalse( $upgrader->run() );
+		$this->failure = null; // The cause is gone.
+
+		$upgrader->maybe_upgrade();
+		$this->assertSame( array( 'a' ), $this->ran, 'not within the wait' );
+
+		$state                  = get_option( Upgrader::STATE_OPTION );
+		$state['error']['time'] = time() - Upgrader::RETRY_AFTER + 5;
+		update_option( Upgrader::STATE_OPTION, $state );
+		$upgrader->maybe_upgrade();
+		$this->assertSame( array( 'a' ), $this->ran, 'not a few seconds before the wait is over' );
+
+		$state['error']['time'] = time() - Upgrader::RETRY_AFTER - 1;
+		update_option( Upgrader::STATE_OPTION, $state );
+		$upgrader->maybe_upgrade();
+		$this->assertSame( array( 'a', 'b', 'c' ), $this->ran, 'retried by itself, step a not redone' );
+		$this->assertSame( '0.2.0', get_option( Upgrader::VERSION_OPTION ) );
+		$this->assertSame( Upgrader::STATUS_CURRENT, $upgrader->status() );
+	}
+
+	/**
+	 * "Try again now" without a valid nonce (none, a wrong one, another action's) is refused with
+	 * core's 403 and runs nothing, even for an administrator.
+	 */
+	public function test_try_again_needs_a_valid_nonce(): void {
+		$upgrader = $this->upgrader( new RuntimeException( 'disk full' ) );
+		$upgrader->run();
+		$this->failure = null;
+		$this->act_as( 'administrator' );
+
+		foreach ( array(
+			'none'           => '',
+			'wrong'          => '0123456789',
+			'another action' => wp_create_nonce( 'cairn_maps_other_action' ),
+		) as $case => $nonce ) {
+			$this->assertSame( 'refused 403', $this->retry( $upgrader, $nonce ), $case );
+			$this->assertSame( array( 'a' ), $this->ran, $case );
+			$this->assertFalse( get_option( Upgrader::VERSION_OPTION ), $case );
+		}
+		$this->assertSame( 'done', $this->retry( $upgrader ), 'with the notice\'s nonce' );
+	}
+
+	/**
+	 * A database error in a real step: the owner's notice, Site Health's test and the Info tab
+	 * (copied into support forums) say that the database refused, never the database's own words;
+	 * those are in the PHP error log.
+	 */
+	public function test_a_database_error_is_not_shown_to_the_owner(): void {
+		set_transient( Feed_Cache::PREFIX . 'bbox_1_2_3_4', 'manifest', DAY_IN_SECONDS );
+		$break = static function ( $query ) {
+			// The step's bulk delete of the old feed copies, sent to a table that does not exist.
+			return is_string( $query ) && 0 === strpos( $query, 'DELETE FROM' ) && false !== strpos( $query, 'OR option_name LIKE' ) ? str_replace( 'DELETE FROM ', 'DELETE FROM cairn_no_such_table_', $query ) : $query;
+		};
+		add_filter( 'query', $break );
+		global $wpdb;
+		$wpdb->suppress_errors( true );
+		$upgrader = new Upgrader( CAIRN_MAPS_VERSION, ( new \Cairn\Maps\Upgrade\Upgrade_Steps( new Markers_Version() ) )->all() );
+		$this->assertFalse( $upgrader->run() );
+		remove_filter( 'query', $break );
+		// The database's own words (MariaDB names the missing table) are in the error log.
+		$this->assertMatchesRegularExpression( '/the upgrade step "feed-cache-0.1" failed: .*cairn_no_such_table_\w+options.* doesn\'t exist/', $this->error_log() );
+
+		$this->act_as( 'administrator' );
+		$health = new \Cairn\Maps\Upgrade\Site_Health( $upgrader, new Settings() );
+		$shown  = array(
+			'notice'      => $this->notice( $upgrader ),
+			'status test' => $health->test()['description'],
+			'info'        => (string) wp_json_encode( $health->add_section( array() ) ),
+		);
+		foreach ( $shown as $where => $text ) {
+			$this->assertStringContainsString( 'the database refused to delete the old feed cache; the details are in the PHP error log', $text, $where );
+			$this->assertStringNotContainsString( 'cairn_no_such_table_', $text, $where );
+			$this->assertStringNotContainsString( 'exist', $text, $where );
+		}
+	}
+
+	/**
 	 * Data written by a newer version (an older zip uploaded over it) is never touched.
 	 */
 	public function test_data_of_a_newer_version_is_left_alone(): void {
@@ -343,10 +461,11 @@ final class UpgraderTest extends TestCase {
 	/**
 	 * Presses "Try again now": returns `done`/`failed` (where it redirects) or `refused <status>`.
 	 *
-	 * @param Upgrader $upgrader The upgrader.
+	 * @param Upgrader    $upgrader The upgrader.
+	 * @param string|null $nonce    The nonce sent; the notice's own when null.
 	 */
-	private function retry( Upgrader $upgrader ): string {
-		$nonce                = wp_create_nonce( Upgrader::RETRY_ACTION );
+	private function retry( Upgrader $upgrader, ?string $nonce = null ): string {
+		$nonce                = $nonce ?? wp_create_nonce( Upgrader::RETRY_ACTION );
 		$_REQUEST['_wpnonce'] = $nonce;
 		$_GET['_wpnonce']     = $nonce;
 		add_filter(

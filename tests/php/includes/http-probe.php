@@ -10,6 +10,10 @@
  * `X-Cairn-Slow-Build: <ms>` delays each of those queries, so that concurrent requests overlap a
  * rebuild.
  *
+ * `X-Cairn-Members-Only: 1` stands for a plugin that closes the REST API to visitors: it hooks
+ * `rest_authentication_errors` when it loads (as such plugins do) and answers 401 to anyone not
+ * signed in.
+ *
  * @package Cairn\Maps
  */
 
@@ -21,6 +25,12 @@
  * Installs the probe for this request, if asked for.
  */
 function cairn_maps_tests_http_probe(): void {
+	if ( ! empty( $_SERVER['HTTP_X_CAIRN_MEMBERS_ONLY'] ) ) {
+		$GLOBALS['wp_filter']['rest_authentication_errors'][10]['cairn_maps_tests_members_only'] = array( // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- a pre-load hook.
+			'function'      => 'cairn_maps_tests_members_only',
+			'accepted_args' => 1,
+		);
+	}
 	$log = getenv( 'CAIRN_HTTP_PROBE_LOG' );
 	if ( ! $log || ! isset( $_SERVER['HTTP_X_CAIRN_PROBE'] ) ) {
 		return;
@@ -66,4 +76,17 @@ function cairn_maps_tests_probe_query( $query ) {
 		}
 	}
 	return $query;
+}
+
+/**
+ * A members-only REST API: 401 for visitors.
+ *
+ * @param mixed $result An earlier check's result.
+ * @return mixed
+ */
+function cairn_maps_tests_members_only( $result ) {
+	if ( null !== $result || is_user_logged_in() ) {
+		return $result;
+	}
+	return new WP_Error( 'cairn_tests_members_only', 'Members only.', array( 'status' => 401 ) );
 }

@@ -47,6 +47,14 @@ function announce( detail: Record< string, Choice > ) {
 	);
 }
 
+/** A map as the server renders it: its key in `data-cairn-key` and in the script inside it. */
+let keys = 0;
+function serverKey( host: HTMLElement ): string {
+	const key = ( ++keys ).toString( 16 ).padStart( 32, '0' );
+	host.dataset.cairnKey = key;
+	return `<script type="application/json" class="wp-block-cairn-map__key">"${ key }"</script>`;
+}
+
 function gatedMap( category: string | null = 'marketing' ): HTMLElement {
 	const host = document.createElement( 'div' );
 	host.className = 'wp-block-cairn-map';
@@ -57,6 +65,7 @@ function gatedMap( category: string | null = 'marketing' ): HTMLElement {
 		host.dataset.cairnConsentCategory = category;
 	}
 	host.innerHTML =
+		serverKey( host ) +
 		'<div class="wp-block-cairn-map__map"><div class="wp-block-cairn-map__consent">' +
 		'<button type="button">Load map</button></div></div>';
 	document.body.appendChild( host );

@@ -39,6 +39,14 @@ function unsupported(): { lib: MapLib; calls: () => number } {
 	return { lib, calls: () => calls };
 }
 
+/** A map as the server renders it: its key in `data-cairn-key` and in the script inside it. */
+let keys = 0;
+function serverKey( host: HTMLElement ): string {
+	const key = ( ++keys ).toString( 16 ).padStart( 32, '0' );
+	host.dataset.cairnKey = key;
+	return `<script type="application/json" class="wp-block-cairn-map__key">"${ key }"</script>`;
+}
+
 function block( config: Record< string, unknown > = {}, consent = false ) {
 	const host = document.createElement( 'div' );
 	host.className = 'wp-block-cairn-map';
@@ -51,6 +59,7 @@ function block( config: Record< string, unknown > = {}, consent = false ) {
 		host.dataset.cairnConsent = 'required';
 	}
 	host.innerHTML =
+		serverKey( host ) +
 		'<div class="wp-block-cairn-map__map">' +
 		( consent
 			? '<div class="wp-block-cairn-map__consent"><button type="button">Load map</button></div>'
@@ -249,6 +258,90 @@ describe( 'hydrate', () => {
 		);
 		hydrate( document, { mapLib: unsupported().lib, eager: true } );
 		expect( codes ).toEqual( [ 'missing-token' ] );
+	} );
+
+	it.each( [
+		[
+			'no key',
+			( host: HTMLElement ) => host.querySelector( 'script' )?.remove(),
+		],
+		[
+			'a key the script does not hold',
+			( host: HTMLElement ) => {
+				host.dataset.cairnKey = 'f'.repeat( 32 );
+			},
+		],
+		[
+			'the key in an element an author can write',
+			( host: HTMLElement ) => {
+				const script = host.querySelector( 'script' ) as HTMLElement;
+				const div = document.createElement( 'div' );
+				div.className = script.className;
+				div.setAttribute( 'type', 'application/json' );
+				div.textContent = script.textContent;
+				script.replaceWith( div );
+			},
+		],
+		[
+			'the script of a real map inside it, not its own',
+			( host: HTMLElement ) => {
+				const inner = block();
+				const script = host.querySelector( 'script' ) as HTMLElement;
+				script.remove();
+				host.dataset.cairnKey = inner.dataset.cairnKey;
+				host.appendChild( inner );
+				inner.dataset.cairnState = 'ready';
+			},
+		],
+		[
+			"no key at all, an author's plain wrapper",
+			( host: HTMLElement ) => {
+				host.querySelector( 'script' )?.remove();
+				delete host.dataset.cairnKey;
+			},
+		],
+	] )(
+		'leaves a look-alike wrapper inert (%s): no library, no event, still loading',
+		async ( _case, forge ) => {
+			const { hydrate } =
+				await import( '../../../packages/map/src/hydrate' );
+			const real = block();
+			const fake = block( {
+				mapStyle: 'https://evil.example/style.json',
+			} );
+			forge( fake );
+			const { lib, calls } = unsupported();
+			const started: HTMLElement[] = [];
+			const events: string[] = [];
+			fake.addEventListener( 'cairn:map-error', () =>
+				events.push( 'error' )
+			);
+			hydrate( document, {
+				mapLib: lib,
+				eager: true,
+				onMap: ( _map, host ) => started.push( host ),
+			} );
+			expect( started ).toEqual( [ real ] );
+			expect( calls() ).toBe( 1 );
+			expect( fake.dataset.cairnState ).toBe( 'loading' );
+			expect( alertOf( fake ) ).toBeNull();
+			expect( events ).toEqual( [] );
+		}
+	);
+
+	it( 'starts every wrapper with trustAllMaps (HTML whose writers the app trusts)', async () => {
+		const { hydrate } = await import( '../../../packages/map/src/hydrate' );
+		const real = block();
+		const sanitised = block();
+		sanitised.querySelector( 'script' )?.remove();
+		const started: HTMLElement[] = [];
+		hydrate( document, {
+			mapLib: unsupported().lib,
+			eager: true,
+			trustAllMaps: true,
+			onMap: ( _map, host ) => started.push( host ),
+		} );
+		expect( started ).toEqual( [ real, sanitised ] );
 	} );
 
 	it( 'waits for the map to near the viewport unless told not to', async () => {
