@@ -287,9 +287,9 @@ test.describe( 'mapbox-gl from Mapbox’s distribution, in the editor', () => {
 		await expect( preview ).toHaveAttribute( 'data-cairn-state', 'ready', {
 			timeout: 60_000,
 		} );
-		await expect(
-			preview.locator( 'canvas.mapboxgl-canvas' )
-		).toHaveCount( 1 );
+		await expect( preview.locator( 'canvas.mapboxgl-canvas' ) ).toHaveCount(
+			1
+		);
 		expect( mapsService.tileRequests().length ).toBeGreaterThan( 0 );
 		expect(
 			requests

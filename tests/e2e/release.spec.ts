@@ -841,7 +841,12 @@ function unpack( zip: string ): { folder: string; files: string[] } {
 }
 
 test.describe( 'release zip and mapbox-gl’s licence', () => {
-	const MAPBOX_GL_DIST = path.join( ROOT, 'node_modules', 'mapbox-gl', 'dist' );
+	const MAPBOX_GL_DIST = path.join(
+		ROOT,
+		'node_modules',
+		'mapbox-gl',
+		'dist'
+	);
 
 	test( 'the zip holds no mapbox-gl code, by name or by content', async () => {
 		const { mapboxGlFiles } = await pluginZip();
@@ -864,7 +869,12 @@ test.describe( 'release zip and mapbox-gl’s licence', () => {
 		expect( library.version ).toBe(
 			JSON.parse(
 				fs.readFileSync(
-					path.join( ROOT, 'node_modules', 'mapbox-gl', 'package.json' ),
+					path.join(
+						ROOT,
+						'node_modules',
+						'mapbox-gl',
+						'package.json'
+					),
 					'utf8'
 				)
 			).version
@@ -873,7 +883,10 @@ test.describe( 'release zip and mapbox-gl’s licence', () => {
 		// The same check finds the library in the release that bundled it.
 		const previous = unpack( PREVIOUS_ZIP );
 		expect( mapboxGlFiles( previous.folder, previous.files ) ).toEqual(
-			expect.arrayContaining( [ 'build/cairn-mapbox.js', 'build/264.css' ] )
+			expect.arrayContaining( [
+				'build/cairn-mapbox.js',
+				'build/264.css',
+			] )
 		);
 	} );
 
@@ -887,7 +900,10 @@ test.describe( 'release zip and mapbox-gl’s licence', () => {
 			fs.mkdirSync( path.dirname( path.join( source, file ) ), {
 				recursive: true,
 			} );
-			fs.copyFileSync( path.join( ROOT, file ), path.join( source, file ) );
+			fs.copyFileSync(
+				path.join( ROOT, file ),
+				path.join( source, file )
+			);
 		}
 		const out = path.join( source, 'out.zip' );
 		const zip = () =>
