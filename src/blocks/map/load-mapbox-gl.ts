@@ -24,7 +24,6 @@ interface LibraryFile {
 }
 
 interface MapboxGlLibrary {
-	version: string;
 	js: LibraryFile;
 	css: LibraryFile;
 }
@@ -37,12 +36,13 @@ declare global {
 }
 
 /** Where the pending loads live: on the window and the documents, shared by every bundle. */
-const SCRIPT_LOAD = Symbol.for( 'cairn-maps.mapbox-gl.script' );
-const STYLE_LOAD = Symbol.for( 'cairn-maps.mapbox-gl.style' );
+const SCRIPT_LOAD = Symbol.for( 'cairn-maps.gl.js' );
+const STYLE_LOAD = Symbol.for( 'cairn-maps.gl.css' );
 
 type Loads = { [ key: symbol ]: Promise< unknown > | undefined };
 
-const INTEGRITY = /^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$/;
+// A file without a hash would load unchecked: none is accepted.
+const INTEGRITY = /^sha(256|384|512)-./;
 
 function readFile( value: unknown ): LibraryFile | null {
 	const { src, integrity } = ( value ?? {} ) as Partial<
@@ -61,16 +61,12 @@ function readLibrary( view: Window ): MapboxGlLibrary | null {
 	const raw = ( view.cairnMapsMapboxGl ?? {} ) as Record< string, unknown >;
 	const js = readFile( raw.js );
 	const css = readFile( raw.css );
-	return js && css && typeof raw.version === 'string'
-		? { version: raw.version, js, css }
-		: null;
+	return js && css ? { js, css } : null;
 }
 
 function isMapLib( value: unknown ): value is MapboxGl {
 	return (
-		typeof ( value as Partial< MapLib > | null )?.supported ===
-			'function' &&
-		typeof ( value as Partial< MapLib > | null )?.Map === 'function'
+		typeof ( value as Partial< MapLib > | null )?.supported === 'function'
 	);
 }
 
@@ -88,7 +84,7 @@ function attach(
 		element.addEventListener( 'load', () => resolve(), { once: true } );
 		element.addEventListener(
 			'error',
-			() => reject( new Error( 'mapbox-gl could not be loaded.' ) ),
+			() => reject( new Error( 'mapbox-gl: not loaded' ) ),
 			{ once: true }
 		);
 		doc.head.appendChild( element );
@@ -107,7 +103,7 @@ function loadScript( view: Window, file: LibraryFile ): Promise< MapboxGl > {
 			// The UMD build sets `window.mapboxgl` (unless the page has an AMD loader).
 			const lib = ( view as unknown as { mapboxgl?: unknown } ).mapboxgl;
 			if ( ! isMapLib( lib ) ) {
-				throw new Error( 'mapbox-gl did not register itself.' );
+				throw new Error( 'mapbox-gl: no window.mapboxgl' );
 			}
 			return lib;
 		} );
@@ -136,9 +132,7 @@ function loadStyle( doc: Document, file: LibraryFile ): Promise< void > {
 export function loadMapboxGl( doc: Document = document ): Promise< MapboxGl > {
 	const library = readLibrary( window );
 	if ( ! library ) {
-		return Promise.reject(
-			new Error( 'No mapbox-gl library was configured.' )
-		);
+		return Promise.reject( new Error( 'mapbox-gl: not configured' ) );
 	}
 	const loaded = Promise.all( [
 		loadScript( window, library.js ),
