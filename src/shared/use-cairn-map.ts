@@ -72,20 +72,23 @@ export function useCairnMap( {
 		const input = latest.current.config();
 		// mapbox-gl (from Mapbox's distribution, once per page) downloads while the runtime does.
 		const library = loadMapboxGl( host.ownerDocument );
-		import(
-			/* webpackChunkName: "cairn-map-runtime" */ '../blocks/map/runtime'
-		).then( ( { createMap } ) => {
+		Promise.all( [
+			import(
+				/* webpackChunkName: "cairn-map-runtime" */ '../blocks/map/runtime'
+			),
+			library.catch( () => null ),
+		] ).then( ( [ { createMap }, mapboxgl ] ) => {
 			if ( cancelled ) {
 				return;
 			}
-			// A library that cannot be loaded is the runtime's `style` alert in the host.
+			// A library that could not be loaded is the runtime's `style` alert in the host.
 			cairn = cairnRef.current = createMap( container, input, {
 				host,
-				mapLib: library,
+				mapLib: mapboxgl ?? library,
 			} );
-			Promise.all( [ cairn.ready, library ] ).then(
-				( [ ready, mapboxgl ] ) => {
-					if ( cancelled ) {
+			cairn.ready.then(
+				( ready ) => {
+					if ( cancelled || ! mapboxgl ) {
 						return;
 					}
 					undoReady = latest.current.onReady?.( ready, mapboxgl );
