@@ -3,10 +3,82 @@
  * Block entries (index, view) come from block.json. The map runtime lives in the npm package's
  * sources (packages/map/src); its limits.json is copied into build/ for the PHP side, so a
  * release needs build/ only.
+ *
+ * mapbox-gl is never bundled (its licence forbids redistributing it in the plugin): the plugin
+ * loads it from Mapbox's distribution (src/blocks/map/load-mapbox-gl.ts). The build writes
+ * build/mapbox-gl.json, the pinned version and the Subresource Integrity hashes of the release's
+ * mapbox-gl.js and mapbox-gl.css, computed from node_modules/mapbox-gl/dist (the files Mapbox
+ * serves for that version), and fails if any of mapbox-gl's code would end up in build/.
  */
+const crypto = require( 'crypto' );
+const fs = require( 'fs' );
 const path = require( 'path' );
 const CopyWebpackPlugin = require( 'copy-webpack-plugin' );
 const defaultConfig = require( '@wordpress/scripts/config/webpack.config' );
+
+const MAPBOX_GL = path.dirname( require.resolve( 'mapbox-gl/package.json' ) );
+
+/**
+ * build/mapbox-gl.json: what plugin/Blocks/Mapbox_Gl.php hands the loader.
+ *
+ * @param {Buffer} manifest mapbox-gl's package.json.
+ * @return {string} The JSON.
+ */
+function mapboxGlLibrary( manifest ) {
+	const { version } = JSON.parse( manifest.toString( 'utf8' ) );
+	const pinned = require( './package.json' ).devDependencies[ 'mapbox-gl' ];
+	if ( pinned !== version ) {
+		throw new Error(
+			`mapbox-gl ${ version } is installed, package.json pins "${ pinned }": run npm ci.`
+		);
+	}
+	const integrity = ( file ) =>
+		'sha384-' +
+		crypto
+			.createHash( 'sha384' )
+			.update( fs.readFileSync( path.join( MAPBOX_GL, 'dist', file ) ) )
+			.digest( 'base64' );
+	return (
+		JSON.stringify(
+			{
+				version,
+				js: integrity( 'mapbox-gl.js' ),
+				css: integrity( 'mapbox-gl.css' ),
+			},
+			null,
+			'\t'
+		) + '\n'
+	);
+}
+
+/** Fails the build when a module of mapbox-gl (JS or CSS) would be bundled. */
+class NoMapboxGlCode {
+	apply( compiler ) {
+		compiler.hooks.thisCompilation.tap(
+			'NoMapboxGlCode',
+			( compilation ) => {
+				compilation.hooks.finishModules.tap(
+					'NoMapboxGlCode',
+					( modules ) => {
+						for ( const module of modules ) {
+							const resource = module.resource ?? '';
+							if ( resource.startsWith( MAPBOX_GL + path.sep ) ) {
+								compilation.errors.push(
+									new Error(
+										`${ path.relative(
+											__dirname,
+											resource
+										) } would be bundled: the plugin loads mapbox-gl from Mapbox's distribution (src/blocks/map/load-mapbox-gl.ts); import only its types.`
+									)
+								);
+							}
+						}
+					}
+				);
+			}
+		);
+	}
+}
 
 module.exports = {
 	...defaultConfig,
@@ -22,14 +94,19 @@ module.exports = {
 		new CopyWebpackPlugin( {
 			patterns: [
 				{
-					from: path.resolve( __dirname, 'packages/map/src/limits.json' ),
+					from: path.resolve(
+						__dirname,
+						'packages/map/src/limits.json'
+					),
 					to: 'limits.json',
+				},
+				{
+					from: path.join( MAPBOX_GL, 'package.json' ),
+					to: 'mapbox-gl.json',
+					transform: mapboxGlLibrary,
 				},
 			],
 		} ),
+		new NoMapboxGlCode(),
 	],
-	performance: {
-		// mapbox-gl is a lazily loaded chunk of ~1.7 MB; the loaders stay small.
-		hints: false,
-	},
 };

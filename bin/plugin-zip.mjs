@@ -7,6 +7,11 @@
  * build/limits.json; no source maps) and languages/ when it exists. Sources, the npm package,
  * tests, tools, Composer and npm manifests stay out (PLUGIN_PATHS below is the whole list).
  *
+ * No mapbox-gl code, whatever its file is called: its licence (the Mapbox terms) does not allow
+ * redistributing it in the plugin, which loads it from Mapbox's distribution instead
+ * (src/blocks/map/load-mapbox-gl.ts). Every file is read and the zip is refused when one carries
+ * mapbox-gl's licence banner or its stylesheet probe (MAPBOX_GL_SIGNATURES).
+ *
  * The build runs first when build/ is older than its sources, under .cache/build.lock (the lock
  * every build in this working tree takes), and the files are zipped under the same lock so a build
  * running elsewhere never leaves half its files in the zip.
@@ -57,6 +62,32 @@ export const FORBIDDEN = [
 	/\.map$/,
 	/\.tsx?$/,
 ];
+
+/**
+ * What only mapbox-gl's own code contains: the licence banner of its builds, and the class of the
+ * element it probes its stylesheet with (in both mapbox-gl.js, minified or not, and mapbox-gl.css).
+ * The plugin's own files never name either.
+ */
+export const MAPBOX_GL_SIGNATURES = [
+	/Mapbox GL JS is Copyright/,
+	/mapboxgl-canary/,
+];
+
+/**
+ * The files of a list that hold mapbox-gl code.
+ *
+ * @param {string}   source The checkout.
+ * @param {string[]} files  Paths relative to it.
+ * @return {string[]} Those holding a signature.
+ */
+export function mapboxGlFiles( source, files ) {
+	return files.filter( ( file ) => {
+		const text = fs.readFileSync( path.join( source, file ), 'latin1' );
+		return MAPBOX_GL_SIGNATURES.some( ( signature ) =>
+			signature.test( text )
+		);
+	} );
+}
 
 /**
  * The plugin's files under a checkout, relative and sorted.
@@ -132,6 +163,14 @@ export function writePluginZip( {
 	const bad = forbiddenPaths( files );
 	if ( bad.length ) {
 		throw new Error( `forbidden paths in the zip: ${ bad.join( ', ' ) }` );
+	}
+	const proprietary = mapboxGlFiles( source, files );
+	if ( proprietary.length ) {
+		throw new Error(
+			`mapbox-gl code (Mapbox terms, not redistributable) in ${ proprietary.join(
+				', '
+			) }: the plugin must load it from Mapbox's distribution, never ship it.`
+		);
 	}
 	const requireFromScripts = createRequire(
 		createRequire( import.meta.url ).resolve(

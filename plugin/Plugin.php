@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
+use Cairn\Maps\Blocks\Mapbox_Gl;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Blocks\View_Script;
@@ -112,6 +113,7 @@ final class Plugin {
 			'import_export_page' => new Import_Export_Page( $marker_import ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),
 			'view_script'        => new View_Script(),
+			'mapbox_gl'          => new Mapbox_Gl(),
 			'translations'       => new Script_Translations(),
 		);
 		// The maps of a post over REST: each map's configuration comes from the block itself.

@@ -326,11 +326,21 @@ function blockPage( origin: string, count: number, spacer: boolean ): string {
 		'escape-html.min.js',
 		'element.min.js',
 	].map( ( name ) => `${ origin }/wp-includes/js/dist/${ name }` );
+	// Blocks\Mapbox_Gl: mapbox-gl from Mapbox's distribution (the maps service serves it).
+	const library = JSON.parse(
+		fs.readFileSync( path.join( BUILD, 'mapbox-gl.json' ), 'utf8' )
+	);
+	const base = `https://api.mapbox.com/mapbox-gl-js/v${ library.version }/`;
+	const mapboxGl = {
+		version: library.version,
+		js: { src: `${ base }mapbox-gl.js`, integrity: library.js },
+		css: { src: `${ base }mapbox-gl.css`, integrity: library.css },
+	};
 	const head =
 		`<link rel="stylesheet" id="cairn-map-style-css" href="${ PLUGIN_PATH }build/blocks/map/style-index.css" media="all">` +
 		`<script id="cairn-map-view-script-js-before">var cairnMapsScripts = ${ JSON.stringify(
 			lazy
-		) };</script>` +
+		) };\nvar cairnMapsMapboxGl = ${ JSON.stringify( mapboxGl ) };</script>` +
 		`<script src="${ PLUGIN_PATH }build/blocks/map/view.js" id="cairn-map-view-script-js" defer data-wp-strategy="defer"></script>`;
 	const footer =
 		'<script src="/wp-includes/js/dist/hooks.min.js" id="wp-hooks-js"></script>' +

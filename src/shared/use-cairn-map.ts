@@ -2,8 +2,8 @@
  * `useCairnMap()`: the editor's one map lifecycle around the `createMap` runtime, shared by the
  * block's live preview and the marker sidebar's Location map.
  *
- * One effect owns the map's whole life (react-map-gl's way): it loads the runtime chunk on
- * demand, creates the map in the host's container (the runtime handles a container in the canvas
+ * One effect owns the map's whole life (react-map-gl's way): it loads the runtime chunk and
+ * mapbox-gl on demand, creates the map in the host's container (the runtime handles a container in the canvas
  * iframe), hands the ready map to its caller and always destroys it. A change of `rebuildKey`
  * recreates the map; everything else is the caller's to apply to the running map. Errors are the
  * runtime's to show, in the host (`data-cairn-state`, the alert), so none is handled here.
@@ -12,10 +12,11 @@ import type { Map as MapboxMap } from 'mapbox-gl';
 import { useEffect, useRef, useState } from '@wordpress/element';
 import type { MutableRefObject, RefObject } from 'react';
 
+import { loadMapboxGl, type MapboxGl } from '../blocks/map/load-mapbox-gl';
 import type { CairnMap } from '../blocks/map/runtime';
 
 /** mapbox-gl as the runtime uses it: for the caller's own objects (a draggable pin). */
-export type MapboxGl = typeof import( 'mapbox-gl' ).default;
+export type { MapboxGl };
 
 export interface UseCairnMapOptions {
 	/**
@@ -69,20 +70,25 @@ export function useCairnMap( {
 		let undoReady: void | ( () => void );
 		let cancelled = false;
 		const input = latest.current.config();
-		// mapbox-gl is in the runtime chunk already; asking for it too costs no request.
+		// mapbox-gl (from Mapbox's distribution, once per page) downloads while the runtime does.
+		const library = loadMapboxGl( host.ownerDocument );
 		Promise.all( [
 			import(
 				/* webpackChunkName: "cairn-map-runtime" */ '../blocks/map/runtime'
 			),
-			import( /* webpackChunkName: "cairn-mapbox" */ 'mapbox-gl' ),
-		] ).then( ( [ { createMap }, { default: mapboxgl } ] ) => {
+			library.catch( () => null ),
+		] ).then( ( [ { createMap }, mapboxgl ] ) => {
 			if ( cancelled ) {
 				return;
 			}
-			cairn = cairnRef.current = createMap( container, input, { host } );
+			// A library that could not be loaded is the runtime's `style` alert in the host.
+			cairn = cairnRef.current = createMap( container, input, {
+				host,
+				mapLib: mapboxgl ?? library,
+			} );
 			cairn.ready.then(
 				( ready ) => {
-					if ( cancelled ) {
+					if ( cancelled || ! mapboxgl ) {
 						return;
 					}
 					undoReady = latest.current.onReady?.( ready, mapboxgl );

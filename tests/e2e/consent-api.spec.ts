@@ -17,7 +17,9 @@ import { FAKE_PUBLIC_TOKEN, mapBlock } from './utils/map-page';
 import { guardVisitorPages, publishFrontPage } from './utils/front-map';
 
 const STANDIN = 'wp-consent-api-standin/wp-consent-api-standin';
-const LAZY_CHUNK = /\/build\/(cairn-mapbox|cairn-map-runtime)\.js/;
+// The runtime chunk and mapbox-gl (from Mapbox's distribution, see load-mapbox-gl.ts).
+const LAZY_CHUNK =
+	/\/build\/cairn-map-runtime\.js|\/mapbox-gl-js\/v[^/]+\/mapbox-gl\.(js|css)/;
 const NO_MARKERS = { source: 'ids', groups: [], ids: [] };
 
 interface ConsentSettings {

@@ -285,7 +285,7 @@ test.describe( 'a German site', () => {
 		browser,
 	} ) => {
 		const { page } = await open( browser, 'visitor' );
-		await page.route( /\/build\/cairn-mapbox\.js/, ( route ) =>
+		await page.route( /\/mapbox-gl-js\/v[^/]+\/mapbox-gl\.js$/, ( route ) =>
 			route.abort( 'blockedbyclient' )
 		);
 		await page.goto( mapUrl );

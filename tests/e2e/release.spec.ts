@@ -19,7 +19,7 @@
  * The sites start together before the tests (≈ 20–90 s each) and run on ports 8891 and 8892.
  * `npm run test:e2e` makes cairn-maps.zip first (bin/test-e2e.sh).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -822,5 +822,120 @@ test.describe( 'release zip', () => {
 			await later.done();
 			await rest.request.dispose();
 		} );
+	} );
+} );
+
+/**
+ * bin/plugin-zip.mjs, loaded as the ES module it is (like release-site.mjs above).
+ */
+const pluginZip = () => import( '../../bin/plugin-zip.mjs' );
+
+/** Unpacks a zip into a fresh folder; returns the plugin folder inside it and its files. */
+function unpack( zip: string ): { folder: string; files: string[] } {
+	const into = fs.mkdtempSync( path.join( os.tmpdir(), 'cairn-zip-' ) );
+	execFileSync( 'unzip', [ '-q', zip, '-d', into ] );
+	const files = zipEntries( zip )
+		.filter( ( entry ) => ! entry.endsWith( '/' ) )
+		.map( ( entry ) => entry.slice( 'cairn-maps/'.length ) );
+	return { folder: path.join( into, 'cairn-maps' ), files };
+}
+
+test.describe( 'release zip and mapbox-gl’s licence', () => {
+	const MAPBOX_GL_DIST = path.join(
+		ROOT,
+		'node_modules',
+		'mapbox-gl',
+		'dist'
+	);
+
+	test( 'the zip holds no mapbox-gl code, by name or by content', async () => {
+		const { mapboxGlFiles } = await pluginZip();
+		const current = unpack( CURRENT_ZIP );
+		// No file of the bundled library any more (0.1.0 shipped build/cairn-mapbox.js)…
+		expect(
+			current.files.filter( ( file ) =>
+				/mapbox[^/]*\.(js|css)$/i.test( file )
+			)
+		).toEqual( [] );
+		// …and nothing of its code under another name: every file of the zip is read.
+		expect( mapboxGlFiles( current.folder, current.files ) ).toEqual( [] );
+		// The version and the integrity hashes the plugin loads it with are there instead.
+		const library = JSON.parse(
+			fs.readFileSync(
+				path.join( current.folder, 'build', 'mapbox-gl.json' ),
+				'utf8'
+			)
+		);
+		expect( library.version ).toBe(
+			JSON.parse(
+				fs.readFileSync(
+					path.join(
+						ROOT,
+						'node_modules',
+						'mapbox-gl',
+						'package.json'
+					),
+					'utf8'
+				)
+			).version
+		);
+		expect( library.js ).toMatch( /^sha384-[A-Za-z0-9+/]{64}$/ );
+		// The same check finds the library in the release that bundled it.
+		const previous = unpack( PREVIOUS_ZIP );
+		expect( mapboxGlFiles( previous.folder, previous.files ) ).toEqual(
+			expect.arrayContaining( [
+				'build/cairn-mapbox.js',
+				'build/264.css',
+			] )
+		);
+	} );
+
+	test( 'plugin-zip refuses to package mapbox-gl code, whatever its file is called', () => {
+		const source = fs.mkdtempSync( path.join( os.tmpdir(), 'cairn-src-' ) );
+		for ( const file of [
+			'cairn-maps.php',
+			'build/blocks/map/block.json',
+			'build/limits.json',
+		] ) {
+			fs.mkdirSync( path.dirname( path.join( source, file ) ), {
+				recursive: true,
+			} );
+			fs.copyFileSync(
+				path.join( ROOT, file ),
+				path.join( source, file )
+			);
+		}
+		const out = path.join( source, 'out.zip' );
+		const zip = () =>
+			spawnSync(
+				process.execPath,
+				[
+					path.join( ROOT, 'bin', 'plugin-zip.mjs' ),
+					`--source=${ source }`,
+					`--out=${ out }`,
+					'--no-build',
+				],
+				{ encoding: 'utf8' }
+			);
+		// Without the library the zip is made…
+		expect( zip().status ).toBe( 0 );
+		fs.rmSync( out );
+		// …with its script or its stylesheet under innocent names, it is not.
+		const disguised: Array< [ string, string ] > = [
+			[ 'build/vendor.js', 'mapbox-gl.js' ],
+			[ 'build/map.css', 'mapbox-gl.css' ],
+		];
+		for ( const [ name, file ] of disguised ) {
+			fs.copyFileSync(
+				path.join( MAPBOX_GL_DIST, file ),
+				path.join( source, name )
+			);
+			const refused = zip();
+			expect( refused.status ).toBe( 1 );
+			expect( refused.stderr ).toContain( 'mapbox-gl code' );
+			expect( refused.stderr ).toContain( name );
+			expect( fs.existsSync( out ) ).toBe( false );
+			fs.rmSync( path.join( source, name ) );
+		}
 	} );
 } );

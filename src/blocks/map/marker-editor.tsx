@@ -27,6 +27,7 @@ import { __, sprintf } from '@wordpress/i18n';
 
 import { POINTS_LAYER } from '../../../packages/map/src/markers-layer';
 import type { MarkerSelection } from '../../../packages/map/src/types';
+import { loadMapboxGl } from './load-mapbox-gl';
 import { roundTo } from './validation';
 
 interface GroupTerm {
@@ -169,8 +170,9 @@ export function MarkerEditor( {
 			return undefined;
 		}
 		let cancelled = false;
-		import( /* webpackChunkName: "cairn-mapbox" */ 'mapbox-gl' ).then(
-			( { default: mapboxgl } ) => {
+		// Loaded already: the map is there (one download per page, see load-mapbox-gl.ts).
+		loadMapboxGl( map.getContainer().ownerDocument ).then(
+			( mapboxgl ) => {
 				if ( cancelled ) {
 					return;
 				}
@@ -234,7 +236,8 @@ export function MarkerEditor( {
 					save();
 				} );
 				dragMarker.current = marker;
-			}
+			},
+			() => undefined // Not expected: the map exists, so mapbox-gl is here.
 		);
 		return () => {
 			cancelled = true;

@@ -1,12 +1,11 @@
 /**
  * The map runtime as the plugin loads it (the `cairn-map-runtime` chunk): the package's
- * `createMap` with mapbox-gl bundled beside it and its stylesheet, for the front-end loader, the
- * editor preview and the marker Location panel, and the places panel rendered with WordPress's
- * React (`wp-element`, loaded with this chunk: see Blocks\View_Script). Headless pages get the same
- * runtime from the npm package, where mapbox-gl loads lazily instead.
+ * `createMap` for the front-end loader, the editor preview and the marker Location panel, with
+ * mapbox-gl from Mapbox's distribution (load-mapbox-gl.ts: the plugin ships none of it), and the
+ * places panel rendered with WordPress's React (`wp-element`, loaded with this chunk: see
+ * Blocks\View_Script). Headless pages get the same runtime from the npm package, where mapbox-gl
+ * is imported lazily from the app's own dependencies instead.
  */
-import mapboxgl from 'mapbox-gl';
-import 'mapbox-gl/dist/mapbox-gl.css';
 import { createElement, createRoot } from '@wordpress/element';
 
 import {
@@ -16,6 +15,8 @@ import {
 } from '../../../packages/map/src/create-map';
 import type { PlacesController } from '../../../packages/map/src/places/controller';
 import { PlacesPanel } from '../../../packages/map/src/places/panel';
+import type { MapLibSource } from '../../../packages/map/src/types';
+import { loadMapboxGl } from './load-mapbox-gl';
 
 export type { CairnMap, PlacesController };
 export { PlacesPanel };
@@ -61,10 +62,17 @@ export function mountPlacesPanel(
 	};
 }
 
+/**
+ * The runtime's `createMap`. Without `mapLib`, mapbox-gl is loaded (once per page) when the map
+ * starts; a library that cannot be loaded is the map's `style` alert.
+ * @param container
+ * @param config
+ * @param options
+ */
 export function createMap(
 	container: unknown,
 	config: unknown,
-	options: Omit< CreateMapOptions, 'mapLib' > = {}
+	options: Omit< CreateMapOptions, 'mapLib' > & { mapLib?: MapLibSource } = {}
 ): CairnMap {
 	const host =
 		options.host ?? ( container instanceof HTMLElement ? container : null );
@@ -73,6 +81,11 @@ export function createMap(
 			? ( places ) => mountPlacesPanel( host, places )
 			: undefined,
 		...options,
-		mapLib: mapboxgl,
+		// Without a host the runtime fails (`bad-container`) before it needs any library.
+		mapLib:
+			options.mapLib ??
+			( host
+				? loadMapboxGl( host.ownerDocument )
+				: new Promise< never >( () => undefined ) ),
 	} );
 }

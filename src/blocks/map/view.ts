@@ -1,8 +1,8 @@
 /**
  * The front-end loader. Small on purpose: it waits until a map block nears the viewport (and for
  * the visitor's consent when the site asks for it: see watch-maps) and only then loads mapbox-gl
- * and the runtime (a separate chunk). Blocks rendered in an error state by the server (no token,
- * bad configuration) never load mapbox-gl.
+ * (from Mapbox's distribution: load-mapbox-gl.ts) and the runtime (a separate chunk). Blocks
+ * rendered in an error state by the server (no token, bad configuration) never load mapbox-gl.
  */
 import { showError } from '../../../packages/map/src/errors';
 import { prefetchMarkers } from '../../../packages/map/src/prefetch-markers';
@@ -10,6 +10,7 @@ import {
 	watchMaps,
 	type RenderedMap,
 } from '../../../packages/map/src/watch-maps';
+import { loadMapboxGl } from './load-mapbox-gl';
 
 declare global {
 	interface Window {
@@ -54,10 +55,11 @@ async function start( {
 	container,
 	config,
 }: RenderedMap ): Promise< void > {
-	// The feed downloads while mapbox-gl does, instead of after it.
+	// The feed and mapbox-gl download while React and the runtime do, instead of after them.
 	const markers = prefetchMarkers(
 		( config as { markersUrl?: unknown } | null )?.markersUrl
 	);
+	const library = loadMapboxGl( host.ownerDocument );
 	const release = () => markers.then( ( feed ) => feed?.release() );
 	try {
 		// React first: the runtime chunk reads it when it is evaluated.
@@ -65,12 +67,14 @@ async function start( {
 		const { createMap } = await import(
 			/* webpackChunkName: "cairn-map-runtime" */ './runtime'
 		);
+		const mapLib = await library;
 		// A map that could not start (no WebGL, a bad token) has no use for the feed.
 		// watchMaps started it after the visitor's consent where the server asked for it.
 		if (
 			! createMap( container, config, {
 				host,
 				markers,
+				mapLib,
 				consentGiven: true,
 			} ).map
 		) {
@@ -83,8 +87,9 @@ async function start( {
 }
 
 function init(): void {
-	// A runtime or mapbox-gl chunk that cannot be downloaded (an ad blocker, a CDN outage) is
-	// reported like any other failure: an alert and `cairn:map-error`, never an empty box.
+	// A runtime chunk or a mapbox-gl file that cannot be downloaded (an ad blocker, a CDN outage,
+	// a file that fails its integrity check) is reported like any other failure: an alert and
+	// `cairn:map-error`, never an empty box.
 	watchMaps( document, ( rendered ) => {
 		start( rendered ).catch( () => showError( rendered.host, 'style' ) );
 	} );
