@@ -113,7 +113,19 @@ test.describe( 'screenshots', () => {
 					} ).length ?? 0 ) > 0
 				);
 			} );
-			await page.waitForTimeout( 1000 ); // Let labels fade in (fadeDuration 300 ms).
+			// Labels faded in: mapbox-gl sends `idle` only once no fade or transition is running.
+			await page.evaluate(
+				() =>
+					new Promise< void >( ( resolve ) => {
+						const live = (
+							window as unknown as {
+								cairnMap: import( 'mapbox-gl' ).Map;
+							}
+						 ).cairnMap;
+						live.once( 'idle', () => resolve() );
+						live.triggerRepaint();
+					} )
+			);
 			const canvas = map.locator( 'canvas.mapboxgl-canvas' );
 			expect(
 				await visibleColours( page, canvas )
@@ -126,6 +138,14 @@ test.describe( 'screenshots', () => {
 
 	test( 'editor', async ( { admin, editor, page }, testInfo ) => {
 		await page.setViewportSize( { width: 1400, height: 900 } );
+		// Every frame's maps (the preview lives in the editor's iframe), as they become ready.
+		await page.addInitScript( () => {
+			document.addEventListener( 'cairn:map-ready', ( event ) => {
+				(
+					window as unknown as { cairnPreview: unknown }
+				 ).cairnPreview = ( event as CustomEvent ).detail.map;
+			} );
+		} );
 		await admin.createNewPost( { postType: 'page', title: 'A map' } );
 		await editor.insertBlock( {
 			name: 'cairn/map',
@@ -138,7 +158,22 @@ test.describe( 'screenshots', () => {
 			timeout: 60_000,
 		} );
 		await dismissWelcomeGuide( page );
-		await page.waitForTimeout( 1500 );
+		// The guide is gone and the preview has drawn everything (tiles loaded, labels faded in).
+		await expect(
+			page.getByRole( 'dialog', { name: /welcome/i } )
+		).toHaveCount( 0 );
+		await editor.canvas.locator( 'body' ).evaluate(
+			( body ) =>
+				new Promise< void >( ( resolve ) => {
+					const preview = (
+						body.ownerDocument.defaultView as unknown as {
+							cairnPreview: import( 'mapbox-gl' ).Map;
+						}
+					 ).cairnPreview;
+					preview.once( 'idle', () => resolve() );
+					preview.triggerRepaint();
+				} )
+		);
 		await page.screenshot( { path: target( 'editor.png', testInfo ) } );
 	} );
 } );
