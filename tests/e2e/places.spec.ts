@@ -1261,8 +1261,9 @@ test.describe( 'visitors find any place', () => {
 		async ( { page } ) => {
 			// `worker-src 'none'` as a site's policy would set it. mapbox-gl itself cannot draw
 			// without its own workers (sent as a header, the policy leaves visitors no map at
-			// all), so the policy arrives as a <meta> once mapbox-gl has made its workers, and
-			// before the places worker starts: a real policy the browser enforces from then on.
+			// all), so the policy arrives as a <meta> just as the places worker is about to
+			// start, after mapbox-gl's workers: a real policy the browser enforces from then on.
+			// The places worker is told by its script (a blob holding the engine's messages).
 			await page.addInitScript( () => {
 				const view = window as unknown as {
 					cairnRefusedWorkers: string[];
@@ -1276,21 +1277,50 @@ test.describe( 'visitors find any place', () => {
 						}
 					}
 				);
+				const placesBlobs = new WeakSet< Blob >();
+				const placesUrls = new Set< string >();
+				const NativeBlob = window.Blob;
+				window.Blob = class extends NativeBlob {
+					constructor(
+						parts?: BlobPart[],
+						options?: BlobPropertyBag
+					) {
+						super( parts, options );
+						if (
+							parts?.some(
+								( part ) =>
+									typeof part === 'string' &&
+									part.includes( 'No places are loaded.' )
+							)
+						) {
+							placesBlobs.add( this );
+						}
+					}
+				};
+				const createObjectURL = URL.createObjectURL.bind( URL );
+				URL.createObjectURL = ( object: Blob | MediaSource ) => {
+					const url = createObjectURL( object );
+					if (
+						object instanceof NativeBlob &&
+						placesBlobs.has( object )
+					) {
+						placesUrls.add( url );
+					}
+					return url;
+				};
 				const NativeWorker = window.Worker;
-				let policy = false;
 				window.Worker = class extends NativeWorker {
 					constructor( url: string | URL, options?: WorkerOptions ) {
-						super( url, options );
-						if ( ! policy ) {
-							policy = true;
-							// After mapbox-gl's loop that makes its whole pool.
-							queueMicrotask( () => {
-								const meta = document.createElement( 'meta' );
-								meta.httpEquiv = 'Content-Security-Policy';
-								meta.content = "worker-src 'none'";
-								document.head.append( meta );
-							} );
+						if (
+							placesUrls.has( String( url ) ) &&
+							! document.querySelector( 'meta[http-equiv]' )
+						) {
+							const meta = document.createElement( 'meta' );
+							meta.httpEquiv = 'Content-Security-Policy';
+							meta.content = "worker-src 'none'";
+							document.head.append( meta );
 						}
+						super( url, options );
 					}
 				};
 			} );
