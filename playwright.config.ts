@@ -1,6 +1,6 @@
 /**
  * Playwright configuration for the end-to-end suite (run it with `npm run test:e2e`, which
- * starts a site on port 8889 when none answers there; see bin/test-e2e.sh).
+ * starts a site on a free port, or on CAIRN_E2E_PORT, and sets WP_BASE_URL; see bin/test-e2e.sh).
  *
  * The browser is Debian's Chromium (Playwright cannot download its own here) with WebGL on the
  * CPU through SwiftShader, so mapbox-gl renders headless. The background-networking flags stop
@@ -26,9 +26,9 @@ export default defineConfig( {
 	workers: 1,
 	fullyParallel: false,
 	forbidOnly: !! process.env.CI,
-	// One retry on CI: the Playground site serves everything through one PHP worker, and a
-	// loaded machine can push a step past its timeout. A test that fails twice fails the run.
-	retries: process.env.CI ? 1 : 0,
+	// No retries, on CI either: a retry hides a flaky test, and a flaky test is fixed (it waits
+	// for a condition, never for time), not run again until it passes.
+	retries: 0,
 	// Generous: Playground answers a page in ~1 s and opens the block editor in 4–8 s.
 	timeout: 120_000,
 	expect: { timeout: 20_000 },

@@ -2,14 +2,16 @@
 # npm run test:e2e [-- playwright args]
 #
 # Runs the Playwright suite against a WordPress site:
-# - if a site already answers at WP_BASE_URL (default http://localhost:8889), it is reused as is
-#   (tests must then tolerate whatever content it holds);
-# - otherwise a test site is started on port 8889 with no demo content, in its own wp-env work
-#   folder (WP_ENV_HOME=.cache/wp-env-e2e), so it runs beside the `npm start` site on 8888, and
-#   it is stopped again when the run ends, however it ends.
+# - if WP_BASE_URL is set, or CAIRN_E2E_PORT is and a site already answers on it, that site is
+#   reused as is (tests must then tolerate whatever content it holds);
+# - otherwise a test site is started with no demo content on CAIRN_E2E_PORT or, without it, on a
+#   free port the system picks (so runs never collide on a fixed port), in its own wp-env work
+#   folder (WP_ENV_HOME=.cache/wp-env-e2e), beside the `npm start` site on 8888, and it is
+#   stopped again when the run ends, however it ends. Playwright reads its address from
+#   WP_BASE_URL, which this script exports.
 # Arguments go to `playwright test` unchanged (e.g. `npm run test:e2e -- tests/e2e/smoke.spec.ts`).
 #
-# Environment: WP_BASE_URL, CAIRN_E2E_PORT (8889), CHROMIUM_PATH (/usr/bin/chromium),
+# Environment: WP_BASE_URL, CAIRN_E2E_PORT (a free port), CHROMIUM_PATH (/usr/bin/chromium),
 # CAIRN_E2E_TIMEOUT (seconds for the whole Playwright run, default 3600: the whole suite takes about 35 min on this 2-core machine).
 set -euo pipefail
 
@@ -38,7 +40,17 @@ fi
 say "making cairn-maps.zip (npm run plugin-zip)"
 node bin/plugin-zip.mjs || { say "ERROR: could not make cairn-maps.zip (see above)."; exit 1; }
 
-PORT="${CAIRN_E2E_PORT:-8889}"
+# A free port on 127.0.0.1, chosen by the system (released again for the site to take).
+free_port() {
+	node -e 'const s = require( "net" ).createServer(); s.listen( 0, "127.0.0.1", () => { console.log( s.address().port ); s.close(); } );'
+}
+if [[ -n "${CAIRN_E2E_PORT:-}" ]]; then
+	PORT="$CAIRN_E2E_PORT"
+elif [[ -n "${WP_BASE_URL:-}" ]]; then
+	PORT="$(node -e 'const u = new URL( process.argv[ 1 ] ); console.log( u.port || ( u.protocol === "https:" ? 443 : 80 ) );' "$WP_BASE_URL")"
+else
+	PORT="$(free_port)"
+fi
 export WP_BASE_URL="${WP_BASE_URL:-http://localhost:$PORT}"
 SITE_HOME="$ROOT/.cache/wp-env-e2e"
 

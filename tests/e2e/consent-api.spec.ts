@@ -14,7 +14,11 @@ import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
 import { FAKE_PUBLIC_TOKEN, mapBlock } from './utils/map-page';
-import { guardVisitorPages, publishFrontPage } from './utils/front-map';
+import {
+	guardVisitorPages,
+	pageCaughtUp,
+	publishFrontPage,
+} from './utils/front-map';
 
 const STANDIN = 'wp-consent-api-standin/wp-consent-api-standin';
 // The runtime chunk and mapbox-gl (from Mapbox's distribution, see load-mapbox-gl.ts).
@@ -66,10 +70,14 @@ function recordScripts( page: Page ): string[] {
 	return urls;
 }
 
-/** Waits long enough for a loader that ignored the gate to have reached Mapbox. */
+/**
+ * The moment a loader that ignored the gate would have reached Mapbox: the page has loaded, drawn
+ * two frames (the loader's IntersectionObserver has seen the map in view) and a request it made
+ * after them has been answered.
+ */
 async function settle( page: Page ): Promise< void > {
-	await page.waitForLoadState( 'networkidle' );
-	await page.waitForTimeout( 1500 );
+	await page.waitForLoadState( 'load' );
+	await pageCaughtUp( page );
 }
 
 test.describe( 'consent gate with the WP Consent API (stand-in plugin)', () => {

@@ -3,14 +3,14 @@
  * added, edited, dragged and trashed on the preview, and a saved page that reloads without
  * validation warnings and shows the same map to visitors.
  */
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import type {
 	Editor,
 	RequestUtils,
 } from '@wordpress/e2e-test-utils-playwright';
 
 import { VISITOR_STATE } from './global-setup';
-import { expect, test } from './fixtures/maps-service';
+import { MapsService, expect, test } from './fixtures/maps-service';
 import {
 	FAKE_PUBLIC_TOKEN,
 	dismissWelcomeGuide,
@@ -126,6 +126,124 @@ function previewPlaceAt(
 	}, point );
 }
 
+/** Resolves at the preview map's next `idle`: nothing moving, every tile and source drawn. */
+function previewIdle( editor: Editor ): Promise< void > {
+	return editor.canvas.locator( 'body' ).evaluate(
+		( body ) =>
+			new Promise< void >( ( resolve ) => {
+				const map = (
+					body.ownerDocument.defaultView as unknown as {
+						cairnPreview: import( 'mapbox-gl' ).Map;
+					}
+				 ).cairnPreview;
+				map.once( 'idle', () => resolve() );
+				map.triggerRepaint();
+			} )
+	);
+}
+
+/** Ids of the markers the preview draws within a few pixels of a point of its canvas. */
+function previewMarkersAt(
+	editor: Editor,
+	point: { x: number; y: number }
+): Promise< number[] > {
+	return editor.canvas.locator( 'body' ).evaluate( ( body, { x, y } ) => {
+		const map = (
+			body.ownerDocument.defaultView as unknown as {
+				cairnPreview: import( 'mapbox-gl' ).Map;
+			}
+		 ).cairnPreview;
+		const layers = [ 'cairn-points', 'cairn-point-icons' ].filter(
+			( layer ) => map.getLayer( layer )
+		);
+		return layers.length
+			? map
+					.queryRenderedFeatures(
+						[
+							[ x - 6, y - 6 ],
+							[ x + 6, y + 6 ],
+						],
+						{ layers }
+					)
+					.map( ( feature ) => Number( feature.id ) )
+			: [];
+	}, point );
+}
+
+/**
+ * What a visitor gets from the saved page, in a browser of their own (no log-in, the offline maps
+ * service): the same view, controls and language as the editor saved.
+ *
+ * @param browser The browser.
+ * @param link    The saved page's address.
+ */
+async function expectVisitorsSeeSavedMap(
+	browser: Browser,
+	link: string
+): Promise< void > {
+	const context = await browser.newContext( {
+		storageState: VISITOR_STATE,
+	} );
+	try {
+		await new MapsService( [ new URL( link ).host ] ).install( context );
+		const page = await context.newPage();
+		const map: { value?: Record< string, unknown > } = {};
+		await page.exposeFunction(
+			'cairnReport',
+			( value: Record< string, unknown > ) => {
+				map.value = value;
+			}
+		);
+		await page.addInitScript( () => {
+			document.addEventListener( 'cairn:map-ready', ( event ) => {
+				const instance = ( event as CustomEvent ).detail.map;
+				(
+					window as unknown as { cairnReport: ( v: unknown ) => void }
+				 ).cairnReport( {
+					zoom: instance.getZoom(),
+					bearing: instance.getBearing(),
+					pitch: instance.getPitch(),
+					language: instance.getLanguage(),
+					minZoom: instance.getMinZoom(),
+					maxZoom: instance.getMaxZoom(),
+				} );
+			} );
+		} );
+		// The map keeps its view in the address: start from a clean one.
+		await page.goto( link );
+		const wrapper = page.locator( '.wp-block-cairn-map' );
+		expect( await waitForMapState( wrapper ) ).toBe( 'ready' );
+		const config = JSON.parse(
+			( await wrapper.getAttribute( 'data-cairn-config' ) ) ?? '{}'
+		);
+		expect( config ).toMatchObject( {
+			style: 'mapbox://styles/mapbox/outdoors-v12',
+			language: 'de',
+			hash: true,
+			height: '420px',
+			cluster: { enabled: true, radius: 60 },
+		} );
+		await expect
+			.poll( () => map.value )
+			.toMatchObject( {
+				bearing: 20,
+				pitch: 30,
+				language: 'de',
+				minZoom: 3,
+				maxZoom: 16,
+			} );
+		await expect( wrapper.locator( '.mapboxgl-ctrl-scale' ) ).toBeVisible();
+		await expect(
+			wrapper.locator( '.mapboxgl-ctrl-zoom-in' )
+		).toBeVisible();
+		await expect(
+			wrapper.locator( '.mapboxgl-ctrl-fullscreen' )
+		).toHaveCount( 0 );
+	} finally {
+		await context.close();
+	}
+}
+
 /** The attributes of the first map block in a saved post's content. */
 function savedBlockAttributes( content: string ): Record< string, unknown > {
 	const match = /<!-- wp:cairn\/map (\{.*?\}) \/-->/s.exec( content );
@@ -137,9 +255,7 @@ function savedBlockAttributes( content: string ): Record< string, unknown > {
 	return JSON.parse( match[ 1 ] );
 }
 
-let savedPageLink = '';
-
-test.describe.serial( 'map block in the editor', () => {
+test.describe( 'map block in the editor', () => {
 	let harbours = 0;
 	test.beforeAll( async ( { requestUtils } ) => {
 		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
@@ -158,8 +274,9 @@ test.describe.serial( 'map block in the editor', () => {
 			 ).id;
 	} );
 
-	test( 'configures the map, places markers on it and keeps everything', async ( {
+	test( 'configures the map, places markers on it and keeps everything; visitors see the same map', async ( {
 		admin,
+		browser,
 		editor,
 		page,
 		requestUtils,
@@ -369,10 +486,15 @@ test.describe.serial( 'map block in the editor', () => {
 			timeout: 60_000,
 		} );
 		const canvas = preview.locator( 'canvas.mapboxgl-canvas' );
+		const unpanned = ( await previewView( editor ) )!.lng;
 		await canvas.focus();
 		await page.keyboard.press( 'ArrowRight' );
 		await page.keyboard.press( 'ArrowRight' );
-		await page.waitForTimeout( 800 );
+		// The preview has panned east and come to rest: any save of the view has happened.
+		await expect
+			.poll( async () => ( await previewView( editor ) )?.lng )
+			.toBeGreaterThan( unpanned );
+		await previewIdle( editor );
 		expect( ( await mapAttributes( editor ) ).center ).toEqual(
 			attributes.center
 		);
@@ -411,8 +533,10 @@ test.describe.serial( 'map block in the editor', () => {
 		expect( created?.meta.cairn_lat ).toBeCloseTo( clickedPlace.lat, 3 );
 		expect( created?.meta.cairn_lng ).toBeCloseTo( clickedPlace.lng, 3 );
 
-		// Select it on the map and edit it.
-		await page.waitForTimeout( 1500 ); // The feed reloads and the point is drawn.
+		// Select it on the map and edit it, once the preview's feed has reloaded and draws it.
+		await expect
+			.poll( () => previewMarkersAt( editor, spot ) )
+			.toContain( created!.id );
 		await canvas.click( { position: spot } );
 		await form
 			.getByRole( 'textbox', { name: 'Marker title' } )
@@ -495,7 +619,6 @@ test.describe.serial( 'map block in the editor', () => {
 			path: `/wp/v2/pages/${ pageId }`,
 			params: { context: 'edit' },
 		} ) ) as { link: string; content: { raw: string } };
-		savedPageLink = savedPage.link;
 		// The stored post content carries what the editor chose.
 		const stored = savedBlockAttributes( savedPage.content.raw );
 		for ( const key of [
@@ -529,65 +652,8 @@ test.describe.serial( 'map block in the editor', () => {
 		).toHaveCount( 0 );
 		expect( await mapAttributes( editor ) ).toEqual( saved );
 		expect( errors ).toEqual( [] );
-	} );
-} );
 
-test.describe( 'the saved map for visitors', () => {
-	test.use( { storageState: VISITOR_STATE } );
-
-	test( 'shows the same view, controls and language', async ( { page } ) => {
-		test.skip( ! savedPageLink, 'needs the page saved by the editor test' );
-		const map: { value?: Record< string, unknown > } = {};
-		await page.exposeFunction(
-			'cairnReport',
-			( value: Record< string, unknown > ) => {
-				map.value = value;
-			}
-		);
-		await page.addInitScript( () => {
-			document.addEventListener( 'cairn:map-ready', ( event ) => {
-				const instance = ( event as CustomEvent ).detail.map;
-				(
-					window as unknown as { cairnReport: ( v: unknown ) => void }
-				 ).cairnReport( {
-					zoom: instance.getZoom(),
-					bearing: instance.getBearing(),
-					pitch: instance.getPitch(),
-					language: instance.getLanguage(),
-					minZoom: instance.getMinZoom(),
-					maxZoom: instance.getMaxZoom(),
-				} );
-			} );
-		} );
-		// The map keeps its view in the address: start from a clean one.
-		await page.goto( savedPageLink );
-		const wrapper = page.locator( '.wp-block-cairn-map' );
-		expect( await waitForMapState( wrapper ) ).toBe( 'ready' );
-		const config = JSON.parse(
-			( await wrapper.getAttribute( 'data-cairn-config' ) ) ?? '{}'
-		);
-		expect( config ).toMatchObject( {
-			style: 'mapbox://styles/mapbox/outdoors-v12',
-			language: 'de',
-			hash: true,
-			height: '420px',
-			cluster: { enabled: true, radius: 60 },
-		} );
-		await expect
-			.poll( () => map.value )
-			.toMatchObject( {
-				bearing: 20,
-				pitch: 30,
-				language: 'de',
-				minZoom: 3,
-				maxZoom: 16,
-			} );
-		await expect( wrapper.locator( '.mapboxgl-ctrl-scale' ) ).toBeVisible();
-		await expect(
-			wrapper.locator( '.mapboxgl-ctrl-zoom-in' )
-		).toBeVisible();
-		await expect(
-			wrapper.locator( '.mapboxgl-ctrl-fullscreen' )
-		).toHaveCount( 0 );
+		// What visitors get from the saved page.
+		await expectVisitorsSeeSavedMap( browser, savedPage.link );
 	} );
 } );

@@ -113,20 +113,40 @@ test.describe( 'front-end map failures', () => {
 				held.push( route );
 			}
 		);
-		const startedAt = Date.now();
-		await page.clock.install( { time: startedAt } );
+		await page.clock.install( { time: Date.now() } );
+		// On the page's (fake) clock: when the runtime set its 30 s deadline. Installed after the
+		// clock, so this wraps the clock's own setTimeout.
+		await page.addInitScript( () => {
+			const view = window as unknown as { cairnDeadlineAt?: number };
+			const setTimer = window.setTimeout.bind( window );
+			window.setTimeout = ( (
+				...args: Parameters< typeof setTimer >
+			) => {
+				if (
+					args[ 1 ] === 30_000 &&
+					view.cairnDeadlineAt === undefined
+				) {
+					view.cairnDeadlineAt = Date.now();
+				}
+				return setTimer( ...args );
+			} ) as typeof window.setTimeout;
+		} );
 		await page.goto( okUrl );
 		const host = page.locator( '.wp-block-cairn-map' );
 		await expect.poll( () => held.length, { timeout: 30_000 } ).toBe( 1 );
-		// Stop the page's time: the map started (and its deadline began) between startedAt and
-		// pausedAt, however slow this machine is.
-		const pausedAt = ( await page.evaluate( () => Date.now() ) ) + 1000;
-		await page.clock.pauseAt( pausedAt );
-		expect( pausedAt - startedAt ).toBeLessThan( 25_000 );
+		const deadlineAt = await page.evaluate(
+			() =>
+				( window as unknown as { cairnDeadlineAt?: number } )
+					.cairnDeadlineAt
+		);
+		expect( deadlineAt, 'the runtime set its 30 s deadline' ).toEqual(
+			expect.any( Number )
+		);
 
-		// 29 s after the page opened: the map still waits, no message yet.
-		await page.clock.pauseAt( startedAt + 29_000 );
-		await page.waitForTimeout( 500 );
+		// 29 s after the deadline began: the map still waits, no message yet. pauseAt has run
+		// every timer due by then when it returns (and fails loudly if the page's clock is
+		// already past that moment).
+		await page.clock.pauseAt( deadlineAt! + 29_000 );
 		expect(
 			await page.evaluate( () => window.cairnEvents.errors )
 		).toEqual( [] );
@@ -134,7 +154,7 @@ test.describe( 'front-end map failures', () => {
 		await expect( page.locator( '[role="alert"]' ) ).toHaveCount( 0 );
 
 		// 30 s after the map started: the style error, with the request still unanswered.
-		await page.clock.pauseAt( pausedAt + 30_500 );
+		await page.clock.pauseAt( deadlineAt! + 30_500 );
 		await page.clock.resume();
 		await expectMapError( page, 'style', [ FAKE_PUBLIC_TOKEN ], PLACE );
 		await expect( page.locator( '.mapboxgl-canvas' ) ).toHaveCount( 0 );

@@ -35,8 +35,20 @@ async function camera( page: Page, index = 0 ) {
 	}, index );
 }
 
-/** Presses an arrow key on a map's canvas and waits for the move and the address update. */
-async function panWithKeyboard( page: Page, index: number, key: string ) {
+function fragment( page: Page ): Promise< string > {
+	return page.evaluate( () => window.location.hash );
+}
+
+/**
+ * Presses an arrow key on a map's canvas and waits for the move and the address update (written
+ * a moment after the move ends): the fragment changes. Returns the new fragment.
+ */
+async function panWithKeyboard(
+	page: Page,
+	index: number,
+	key: string
+): Promise< string > {
+	const before = await fragment( page );
 	const moved = nextMoveEnd( page, index );
 	await page
 		.locator( '.wp-block-cairn-map' )
@@ -45,12 +57,8 @@ async function panWithKeyboard( page: Page, index: number, key: string ) {
 		.focus();
 	await page.keyboard.press( key );
 	await moved;
-	// The address is written 300 ms after the move ends.
-	await page.waitForTimeout( 500 );
-}
-
-function fragment( page: Page ): Promise< string > {
-	return page.evaluate( () => window.location.hash );
+	await expect.poll( () => fragment( page ) ).not.toBe( before );
+	return fragment( page );
 }
 
 test.describe( 'front-end map view in the address', () => {
@@ -176,9 +184,11 @@ test.describe( 'front-end map view in the address', () => {
 		expect( hash.split( '&' )[ 0 ] ).toMatch( /^#4\/10\/[-\d.]+$/ );
 		expect( hash.split( '&' )[ 0 ] ).not.toBe( '#4/10/20' );
 
-		// Nobody moves them back: after a while both still show their own view.
+		// Nobody moves them back: once the address is written and both maps have drawn a frame
+		// with nothing moving (their `idle` after it), both still show their own view.
 		const settled = [ await camera( page, 0 ), await camera( page, 1 ) ];
-		await page.waitForTimeout( 1000 );
+		await waitForIdle( page, 0 );
+		await waitForIdle( page, 1 );
 		expect( await camera( page, 0 ) ).toEqual( settled[ 0 ] );
 		expect( await camera( page, 1 ) ).toEqual( settled[ 1 ] );
 		expect( await fragment( page ) ).toBe( hash );

@@ -12,6 +12,7 @@ import { expect, test } from './fixtures/maps-service';
 import { errorMessageFor } from './utils/error-messages';
 import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
 import {
+	pageCaughtUp,
 	publishFrontPage,
 	waitForIdle,
 	guardVisitorPages,
@@ -81,7 +82,8 @@ test.describe( 'front-end loading', () => {
 	} ) => {
 		const requests = recordRequests( page );
 		await page.goto( urls.plain );
-		await page.waitForLoadState( 'networkidle' );
+		await page.waitForLoadState( 'load' );
+		await pageCaughtUp( page );
 		expect(
 			requests.filter( ( request ) =>
 				request.url.includes( PLUGIN_PATH )
@@ -99,8 +101,9 @@ test.describe( 'front-end loading', () => {
 	} ) => {
 		const requests = recordRequests( page );
 		await page.goto( urls.belowFold );
-		await page.waitForLoadState( 'networkidle' );
-		await page.waitForTimeout( 1000 );
+		await page.waitForLoadState( 'load' );
+		// The loader has run and its IntersectionObserver has reported the map out of view.
+		await pageCaughtUp( page );
 
 		const plugin = requests.filter( ( r ) =>
 			r.url.includes( PLUGIN_PATH )
@@ -245,8 +248,10 @@ test.describe( 'front-end loading', () => {
 				map.getByRole( 'button', { name: 'Load map' } )
 			).toHaveCount( 1 );
 		}
-		await page.waitForLoadState( 'networkidle' );
-		await page.waitForTimeout( 1500 );
+		// Both maps in view and the loader's observer past them: a map that ignored the gate
+		// would have asked for its chunks by now.
+		await page.waitForLoadState( 'load' );
+		await pageCaughtUp( page );
 		expect( requests.filter( ( r ) => LAZY_CHUNK.test( r.url ) ) ).toEqual(
 			[]
 		);

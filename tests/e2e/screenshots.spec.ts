@@ -113,7 +113,19 @@ test.describe( 'screenshots', () => {
 					} ).length ?? 0 ) > 0
 				);
 			} );
-			await page.waitForTimeout( 1000 ); // Let labels fade in (fadeDuration 300 ms).
+			// Labels faded in: mapbox-gl sends `idle` only once no fade or transition is running.
+			await page.evaluate(
+				() =>
+					new Promise< void >( ( resolve ) => {
+						const live = (
+							window as unknown as {
+								cairnMap: import( 'mapbox-gl' ).Map;
+							}
+						 ).cairnMap;
+						live.once( 'idle', () => resolve() );
+						live.triggerRepaint();
+					} )
+			);
 			const canvas = map.locator( 'canvas.mapboxgl-canvas' );
 			expect(
 				await visibleColours( page, canvas )
@@ -138,7 +150,21 @@ test.describe( 'screenshots', () => {
 			timeout: 60_000,
 		} );
 		await dismissWelcomeGuide( page );
-		await page.waitForTimeout( 1500 );
+		// The guide is gone and the preview has drawn everything (tiles loaded, labels faded in):
+		// two pictures of its canvas in a row are the same.
+		await expect(
+			page.getByRole( 'dialog', { name: /welcome/i } )
+		).toHaveCount( 0 );
+		const canvas = editor.canvas.locator( 'canvas.mapboxgl-canvas' );
+		let previous: Buffer | null = null;
+		await expect
+			.poll( async () => {
+				const shot = await canvas.screenshot();
+				const same = previous?.equals( shot ) ?? false;
+				previous = shot;
+				return same;
+			} )
+			.toBe( true );
 		await page.screenshot( { path: target( 'editor.png', testInfo ) } );
 	} );
 } );

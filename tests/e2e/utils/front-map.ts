@@ -118,6 +118,31 @@ export async function waitForIdle( page: Page, index = 0 ): Promise< void > {
 	);
 }
 
+/**
+ * The positive event a negative check ("nothing was requested", "no popup opened") waits for:
+ * the page has rendered two frames (so IntersectionObserver callbacks and the work they start
+ * have run) and then a request the page made itself after them has been answered. Anything the
+ * page's scripts meant to ask for before that moment has been asked for by then: requests leave
+ * in order, so a check made after this one is not a guess about elapsed time.
+ *
+ * @param page The page.
+ */
+export async function pageCaughtUp( page: Page ): Promise< void > {
+	// A small static file of the site, never cached: its answer is the moment.
+	const probe = new URL( '/wp-includes/images/blank.gif', page.url() );
+	probe.searchParams.set( 'cairn-e2e-anchor', String( Math.random() ) );
+	const answered = page.waitForResponse(
+		( response ) => response.url() === probe.href
+	);
+	await page.evaluate( async ( href ) => {
+		await new Promise( ( resolve ) =>
+			requestAnimationFrame( () => requestAnimationFrame( resolve ) )
+		);
+		await fetch( href, { cache: 'no-store' } );
+	}, probe.href );
+	await answered;
+}
+
 /** Resolves after the next `moveend` of the `index`-th map, then its `idle`. */
 export function nextMoveEnd( page: Page, index = 0 ): Promise< void > {
 	return page.evaluate(

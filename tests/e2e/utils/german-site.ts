@@ -18,6 +18,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { freePort } from './free-port';
+
 const ROOT = path.resolve( __dirname, '..', '..', '..' );
 const PO = path.join(
 	ROOT,
@@ -27,9 +29,6 @@ const PO = path.join(
 	'plugins',
 	'cairn-maps-de_DE.po'
 );
-
-/** Its own port (the shared e2e site has 8889, release.spec.ts 8891 and 8892). */
-export const GERMAN_PORT = 8894;
 
 export interface GermanSite {
 	url: string;
@@ -63,7 +62,7 @@ export async function germanSite(): Promise< GermanSite > {
 
 		const { startReleaseSite } = await releaseSites();
 		const site = await startReleaseSite( {
-			port: GERMAN_PORT,
+			port: await freePort(), // Its own, beside the shared e2e site.
 			languages: [ 'de_DE' ],
 		} );
 		fs.cpSync(

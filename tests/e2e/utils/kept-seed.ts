@@ -4,8 +4,9 @@
  * the one-PHP-worker Playground site, deleting and creating them again after each failure takes
  * minutes and, on a loaded machine, times out the next test's set-up. So the seed is written to a
  * state file (per site), reused by the next worker when it is still on the site, and removed only
- * once every test of the file has run (`finish()`); a seed left on a site that is still up is
- * removed by the next run's set-up.
+ * once every test of the file has run (`finish()`: the file passes the titles it declares, so no
+ * count is kept by hand); a seed left on a site that is still up is removed by the next run's
+ * set-up.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -34,12 +35,12 @@ export class KeptSeed< T > {
 	/**
 	 * @param name    File name part (the spec's).
 	 * @param baseURL The site.
-	 * @param tests   How many tests the file has: the seed goes when all of them have run.
+	 * @param tests   Titles of the file's tests, as declared: the seed goes when all have run.
 	 */
 	constructor(
 		name: string,
 		private readonly baseURL: string,
-		private readonly tests: number
+		private readonly tests: readonly string[]
 	) {
 		const hash = crypto
 			.createHash( 'sha1' )
@@ -79,12 +80,12 @@ export class KeptSeed< T > {
 		stillThere: ( data: T ) => Promise< boolean >
 	): Promise< T > {
 		const kept = this.read();
-		if ( kept && kept.done.length < this.tests ) {
+		if ( kept && ! this.usedUp( kept ) ) {
 			if ( await stillThere( kept.data ).catch( () => false ) ) {
 				return kept.data;
 			}
 		}
-		if ( kept && kept.done.length >= this.tests ) {
+		if ( kept && this.usedUp( kept ) ) {
 			// Used up by a run that ended before its clean-up, on this same site: clean it now.
 			if ( await stillThere( kept.data ).catch( () => false ) ) {
 				await this.remove( requestUtils, kept.created );
@@ -107,6 +108,11 @@ export class KeptSeed< T > {
 		return data;
 	}
 
+	/** Whether every declared test has run on this seed. */
+	private usedUp( state: State< T > ): boolean {
+		return this.tests.every( ( title ) => state.done.includes( title ) );
+	}
+
 	/** Notes that a test ran (call it in `afterEach`). */
 	ran( title: string ): void {
 		const state = this.read();
@@ -119,7 +125,7 @@ export class KeptSeed< T > {
 	/** In `afterAll`: once every test has run, deletes the seed and forgets it. */
 	async finish( requestUtils: RequestUtils ): Promise< void > {
 		const state = this.read();
-		if ( ! state || state.done.length < this.tests ) {
+		if ( ! state || ! this.usedUp( state ) ) {
 			return;
 		}
 		await this.remove( requestUtils, state.created );

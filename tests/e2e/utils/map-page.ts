@@ -110,16 +110,24 @@ export async function visibleColours( page: Page, canvas: Locator ) {
 	return Object.values( counts ).filter( ( n ) => n > total * 0.002 ).length;
 }
 
+/** Pages whose welcome guide is already looked after. */
+const guarded = new WeakSet< Page >();
+
 /**
- * Closes the block editor's welcome guide when it shows. The test utils turn it off through the
- * preferences, which the Playground site does not always keep.
+ * Closes the block editor's welcome guide whenever it shows. The test utils turn it off through
+ * the preferences, which the Playground site does not always keep, and it can open late, once the
+ * editor has loaded them: rather than waiting a while for it (and giving up), Playwright closes it
+ * each time it covers something a test is about to use (`addLocatorHandler`).
  */
 export async function dismissWelcomeGuide( page: Page ): Promise< void > {
 	const guide = page.getByRole( 'dialog', { name: /welcome/i } );
-	try {
-		await guide.waitFor( { state: 'visible', timeout: 3000 } );
-	} catch {
-		return; // Not shown.
+	if ( ! guarded.has( page ) ) {
+		guarded.add( page );
+		await page.addLocatorHandler( guide, async ( dialog ) => {
+			await dialog.getByRole( 'button', { name: 'Close' } ).click();
+		} );
 	}
-	await guide.getByRole( 'button', { name: 'Close' } ).click();
+	if ( await guide.isVisible() ) {
+		await guide.getByRole( 'button', { name: 'Close' } ).click();
+	}
 }

@@ -107,22 +107,6 @@ export async function waitForPlacesChange(
 	return ( await handle.jsonValue() ) as PlacesChange;
 }
 
-/** Waits until the page has sent no `cairn:places-change` for `quiet` ms. */
-export async function placesSettled(
-	page: Page,
-	quiet = 600
-): Promise< void > {
-	let count = await placesEventCount( page );
-	for ( let i = 0; i < 40; i++ ) {
-		await page.waitForTimeout( quiet );
-		const now = await placesEventCount( page );
-		if ( now === count ) {
-			return;
-		}
-		count = now;
-	}
-}
-
 /**
  * Presses Tab (or Shift+Tab) until the focused element matches `selector` (CSS, tested with
  * `Element.matches`) and, when given, has `name` in its accessible label or text; fails after

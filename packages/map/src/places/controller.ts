@@ -685,12 +685,10 @@ export class PlacesController {
 		}
 		if ( stored && this.config.languages.includes( stored ) ) {
 			this.state = { ...this.state, language: stored };
-			const apply = () => this.applyLanguage( stored as string );
-			if ( this.map.isStyleLoaded() ) {
-				apply();
-			} else {
-				this.map.once( 'style.load', apply );
-			}
+			// The controller starts once the style is in (createMap waits for its `style.load`),
+			// when isStyleLoaded() can still be false while the style's sources load: waiting
+			// for another `style.load` then left the labels in the block's language.
+			this.applyLanguage( stored );
 		}
 	}
 
