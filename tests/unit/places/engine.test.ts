@@ -214,6 +214,33 @@ describe( 'places engine', () => {
 		] );
 	} );
 
+	it( 'lists a second feed of the same size by its own titles', () => {
+		const places = engine();
+		places.load(
+			feed( [
+				[ 1, 'Beta', 2.33, 48.85, [] ],
+				[ 2, 'Alpha', 2.34, 48.86, [] ],
+			] )
+		);
+		const titles = () =>
+			places
+				.list( { bbox: null, page: 0, pageSize: 50 } )
+				.items.map( ( item ) => item.title );
+		expect( titles() ).toEqual( [ 'Alpha', 'Beta' ] );
+		// The same number of places, other titles in another order.
+		places.load(
+			feed( [
+				[ 3, 'Xray', 2.33, 48.85, [] ],
+				[ 4, 'Zulu', 2.34, 48.86, [] ],
+			] )
+		);
+		expect( titles() ).toEqual( [ 'Xray', 'Zulu' ] );
+		expect( places.setFilter( { search: 'zulu', hidden: [] } ).count ).toBe(
+			1
+		);
+		expect( titles() ).toEqual( [ 'Zulu' ] );
+	} );
+
 	it( 'lists across the antimeridian', () => {
 		const places = engine();
 		places.load(
