@@ -29,6 +29,10 @@ describe( 'fetchPostMaps', () => {
 			'https://example.com/?rest_route=%2Fcairn%2Fv1%2Fposts%2F7%2Fmaps',
 		],
 		[
+			'https://example.com/blog',
+			'https://example.com/blog/?rest_route=%2Fcairn%2Fv1%2Fposts%2F7%2Fmaps',
+		],
+		[
 			'https://example.com/blog/',
 			'https://example.com/blog/?rest_route=%2Fcairn%2Fv1%2Fposts%2F7%2Fmaps',
 		],
@@ -52,6 +56,9 @@ describe( 'fetchPostMaps', () => {
 					error: '',
 				},
 				{ id: 'map-2', attributes: {}, config: 'nope' },
+				{ id: 'map-3', config: { zoom: 3 } },
+				{ id: 'map-4', attributes: [ 'zoom' ], config: { zoom: 3 } },
+				'map-5',
 				{ id: 'hut', attributes: {}, config: {}, error: 'zoom-range' },
 				{ id: 'x', attributes: {}, config: {}, error: '<script>' },
 			],
@@ -67,6 +74,31 @@ describe( 'fetchPostMaps', () => {
 			[ 'hut', 'zoom-range' ],
 			[ 'x', '' ],
 		] );
+	} );
+
+	it( 'hands the abort signal to fetch: an aborted request rejects', async () => {
+		const seen: Array< RequestInit | undefined > = [];
+		// A fetch that honours its signal, as the platform's does.
+		const fetcher = ( async ( _url: string, init?: RequestInit ) => {
+			seen.push( init );
+			if ( init?.signal?.aborted ) {
+				throw new DOMException(
+					'The request was aborted.',
+					'AbortError'
+				);
+			}
+			return new Response( JSON.stringify( { post: 7, maps: [] } ) );
+		} ) as unknown as typeof fetch;
+		const controller = new AbortController();
+		controller.abort();
+		await expect(
+			fetchPostMaps( 'https://example.com', 7, {
+				fetch: fetcher,
+				signal: controller.signal,
+			} )
+		).rejects.toMatchObject( { name: 'AbortError' } );
+		expect( seen[ 0 ]?.signal ).toBe( controller.signal );
+		expect( seen[ 0 ]?.headers ).toEqual( { Accept: 'application/json' } );
 	} );
 
 	it( 'throws the site refusal with its status and code', async () => {

@@ -75,6 +75,9 @@ describe( 'places engine', () => {
 				...PARIS.features,
 				{ id: 'x', geometry: { coordinates: [ 0, 0 ] } },
 				{ id: 9, geometry: { coordinates: [ 200, 0 ] } },
+				{ id: 10, geometry: { coordinates: [ 0, 100 ] } },
+				{ id: 11, geometry: { coordinates: [ 0, -90.5 ] } },
+				{ id: 12, geometry: { coordinates: [ -180.5, 0 ] } },
 				{ id: 1, geometry: { coordinates: [ 0, 0 ] } }, // Duplicate id.
 				null,
 			],
@@ -84,6 +87,20 @@ describe( 'places engine', () => {
 			groups: { cafes: 3, parks: 2 },
 		} );
 		expect( engine().load( 'nonsense' ).total ).toBe( 0 );
+	} );
+
+	it( 'keeps places on the edges of the world: latitude ±90, longitude ±180', () => {
+		const places = engine();
+		expect(
+			places.load(
+				feed( [
+					[ 1, 'North Pole', 0, 90, [] ],
+					[ 2, 'South Pole', 0, -90, [] ],
+					[ 3, 'East', 180, 0, [] ],
+					[ 4, 'West', -180, 0, [] ],
+				] )
+			).total
+		).toBe( 4 );
 	} );
 
 	it( 'searches titles and group names, whatever the accents and case', () => {
@@ -274,6 +291,36 @@ describe( 'places engine', () => {
 		expect( list.items[ 0 ]!.distance ).toBeLessThan( 100 );
 	} );
 
+	it( 'pages a list sorted by distance: page 2 shares no place with page 1', () => {
+		const places = engine();
+		places.load( PARIS );
+		const page = ( index: number ) =>
+			places.list( {
+				bbox: null,
+				page: index,
+				pageSize: 2,
+				origin: { lng: 2.309, lat: 48.879 },
+			} );
+		const first = page( 0 );
+		const second = page( 1 );
+		const third = page( 2 );
+		expect( [ first.pages, second.page, third.page ] ).toEqual( [
+			3, 1, 2,
+		] );
+		const ids = ( list: typeof first ) =>
+			list.items.map( ( item ) => item.id );
+		expect( ids( first ) ).toEqual( [ 4, 1 ] );
+		expect( ids( second ) ).toEqual( [ 2, 3 ] );
+		expect( ids( third ) ).toEqual( [ 5 ] );
+		// Nearest first across the pages.
+		const distances = [ first, second, third ].flatMap( ( list ) =>
+			list.items.map( ( item ) => item.distance! )
+		);
+		expect( distances ).toEqual(
+			[ ...distances ].sort( ( a, b ) => a - b )
+		);
+	} );
+
 	it( 'reveals a place inside a cluster at the zoom where it stands alone', () => {
 		const places = engine();
 		places.load( PARIS );
@@ -303,6 +350,84 @@ describe( 'places engine', () => {
 		expect( places.mapFeatures( [ -180, -85, 180, 85 ], 0 ) ).toEqual(
 			features
 		);
+	} );
+
+	it( 'keeps the unfiltered index and the last four filters: switching back builds nothing', () => {
+		const builds = jest.spyOn( Supercluster.prototype, 'load' );
+		try {
+			const places = engine();
+			places.load( PARIS );
+			places.prepare();
+			const world: [ number, number, number, number ] = [
+				-180, -85, 180, 85,
+			];
+			// Searches: each has places of its own, so clusters of its own.
+			const show = ( search: string ) => {
+				places.setFilter( { search, hidden: [] } );
+				return places.mapFeatures( world, 3 );
+			};
+			expect( builds ).toHaveBeenCalledTimes( 1 );
+			const flore = show( 'flore' );
+			expect( builds ).toHaveBeenCalledTimes( 2 );
+			show( 'magots' );
+			expect( builds ).toHaveBeenCalledTimes( 3 );
+			// Back to the first search: kept.
+			expect( show( 'flore' ) ).toEqual( flore );
+			expect( builds ).toHaveBeenCalledTimes( 3 );
+			show( 'jardin' );
+			show( 'monceau' );
+			show( 'alesund' );
+			expect( builds ).toHaveBeenCalledTimes( 6 );
+			// Four filters are kept beside the unfiltered one: the least recently used of five
+			// ("magots") is built anew, the others are not.
+			show( 'magots' );
+			expect( builds ).toHaveBeenCalledTimes( 7 );
+			show( 'jardin' );
+			show( 'monceau' );
+			show( 'alesund' );
+			expect( builds ).toHaveBeenCalledTimes( 7 );
+			// Every place again: the index of the first drawing.
+			expect( show( '' ) ).toHaveLength( 2 );
+			expect( builds ).toHaveBeenCalledTimes( 7 );
+		} finally {
+			builds.mockRestore();
+		}
+	} );
+
+	it( 'draws a group filter from the counting index, building no clusters for it', () => {
+		const clusterLoads = jest.spyOn( Supercluster.prototype, 'load' );
+		try {
+			const places = engine();
+			places.load( PARIS );
+			places.prepare();
+			expect( clusterLoads ).toHaveBeenCalledTimes( 1 );
+			const world: [ number, number, number, number ] = [
+				-180, -85, 180, 85,
+			];
+			places.setFilter( { search: '', hidden: [ 'parks' ] } );
+			expect(
+				places
+					.mapFeatures( world, 3 )
+					.map( ( feature ) =>
+						'point_count' in feature.properties
+							? feature.properties.point_count
+							: feature.id
+					)
+			).toEqual( [ 3, 5 ] );
+			places.setFilter( { search: '', hidden: [ 'cafes' ] } );
+			places.mapFeatures( world, 3 );
+			// The cluster the visitor clicks breaks apart where the counting index says.
+			const cluster = places
+				.mapFeatures( world, 3 )
+				.find( ( feature ) => 'cluster_id' in feature.properties );
+			expect(
+				places.expansionZoom( Number( cluster?.id ) )
+			).toBeGreaterThan( 3 );
+			expect( places.reveal( 3, 3 )?.zoom ).toBeGreaterThan( 10 );
+			expect( clusterLoads ).toHaveBeenCalledTimes( 1 );
+		} finally {
+			clusterLoads.mockRestore();
+		}
 	} );
 
 	it( 'gives every place that passes the filter when clustering is off', () => {
