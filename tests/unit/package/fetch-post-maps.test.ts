@@ -1,8 +1,7 @@
 /**
- * @jest-environment node
- */
-/**
- * fetchPostMaps: the address it asks, what it makes of the site's answers.
+ * fetchPostMaps: the address it asks, what it makes of the site's answers. The fetch is the
+ * caller's (as a framework's would be): here one that answers what each test says. That the
+ * package needs nothing but `fetch` on a server is server-render.test.ts's part.
  */
 import {
 	fetchPostMaps,
@@ -10,14 +9,29 @@ import {
 	postMapsUrl,
 } from '../../../packages/map/src/fetch-post-maps';
 
-function answer( status: number, body: unknown ) {
+/**
+ * What fetchPostMaps reads of a response.
+ * @param status
+ * @param body   The decoded JSON; undefined: a body that is not JSON.
+ */
+function response( status: number, body?: unknown ) {
+	return {
+		ok: status >= 200 && status < 300,
+		status,
+		json: async () => {
+			if ( body === undefined ) {
+				throw new SyntaxError( 'Unexpected token < in JSON' );
+			}
+			return body;
+		},
+	};
+}
+
+function answer( status: number, body?: unknown ) {
 	const calls: string[] = [];
 	const fetcher = ( async ( url: string ) => {
 		calls.push( url );
-		return new Response( JSON.stringify( body ), {
-			status,
-			headers: { 'Content-Type': 'application/json' },
-		} );
+		return response( status, body );
 	} ) as unknown as typeof fetch;
 	return { fetcher, calls };
 }
@@ -87,7 +101,7 @@ describe( 'fetchPostMaps', () => {
 					'AbortError'
 				);
 			}
-			return new Response( JSON.stringify( { post: 7, maps: [] } ) );
+			return response( 200, { post: 7, maps: [] } );
 		} ) as unknown as typeof fetch;
 		const controller = new AbortController();
 		controller.abort();
