@@ -6,12 +6,14 @@
  */
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { resetLocaleData, setLocaleData } from '@wordpress/i18n';
 
 import { parseMapConfig } from '../../../packages/map/src/config';
 import { createPlacesClient } from '../../../packages/map/src/places/client';
 import {
 	PlacesController,
 	placesEngineOptions,
+	viewBox,
 	type PlacesChangeDetail,
 	type PlacesState,
 } from '../../../packages/map/src/places/controller';
@@ -34,6 +36,10 @@ const ATLANTIC: BBox = [ -40, 20, -30, 30 ];
 
 /** The address of a feed without the place that has no group. */
 const GROUPED = 'https://example.test/feed?grouped';
+/** The address of a feed without the cafés. */
+const NO_CAFES = 'https://example.test/feed?no-cafes';
+/** The address of a feed of 60 places in Paris. */
+const MANY = 'https://example.test/feed?many';
 
 const FEED = {
 	type: 'FeatureCollection',
@@ -54,6 +60,35 @@ const FEED = {
 	} ) ),
 };
 
+function feedAt( url: string ) {
+	if ( url === MANY ) {
+		return {
+			...FEED,
+			features: Array.from( { length: 60 }, ( _, index ) => ( {
+				type: 'Feature',
+				id: index + 1,
+				geometry: {
+					type: 'Point',
+					coordinates: [ 2.3 + index / 1000, 48.85 ],
+				},
+				properties: {
+					title: `Place ${ String( index + 1 ).padStart( 2, '0' ) }`,
+					groups: [],
+				},
+			} ) ),
+		};
+	}
+	const keep = ( groups: string[] ) =>
+		( url !== GROUPED || groups.length > 0 ) &&
+		( url !== NO_CAFES || ! groups.includes( 'cafes' ) );
+	return {
+		...FEED,
+		features: FEED.features.filter( ( feature ) =>
+			keep( feature.properties.groups )
+		),
+	};
+}
+
 interface Drawn {
 	id: number;
 	properties: {
@@ -72,7 +107,13 @@ class StandInMap {
 	drawn: Drawn[] = [];
 	fitBounds = jest.fn();
 	easeTo = jest.fn();
-	flyTo = jest.fn();
+	/** mapbox-gl's flight ends with `moveend`, carrying the event data it was given. */
+	flyTo = jest.fn(
+		( options: { center: [ number, number ] }, data: object = {} ) => {
+			this.fire( 'moveend', { ...data } );
+			return options;
+		}
+	);
 	setLanguage = jest.fn();
 	private readonly source = {
 		setData: ( data: { features: Drawn[] } ) => {
@@ -151,15 +192,7 @@ beforeEach( () => {
 	( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
 		async ( url: string ) => {
 			fetched.push( url );
-			const body =
-				url === GROUPED
-					? {
-							...FEED,
-							features: FEED.features.filter(
-								( feature ) => feature.properties.groups.length
-							),
-						}
-					: FEED;
+			const body = feedAt( url );
 			return { ok: true, status: 200, json: async () => body };
 		}
 	);
@@ -213,6 +246,7 @@ function start(
 	let root: Root | null = null;
 	if ( panel ) {
 		const region = document.createElement( 'div' );
+		region.className = 'wp-block-cairn-map__places';
 		host.appendChild( region );
 		root = createRoot( region );
 		act( () => root!.render( <PlacesPanel places={ places } /> ) );
@@ -535,5 +569,423 @@ describe( 'places controller: clusters', () => {
 		const [ { center, zoom } ] = map.easeTo.mock.calls[ 0 ]!;
 		expect( center ).toEqual( cluster!.geometry.coordinates );
 		expect( zoom ).toBeGreaterThan( 5 );
+	} );
+} );
+
+describe( 'places panel: what the visitor uses', () => {
+	const click = ( element: Element | null | undefined ) =>
+		act( () => ( element as HTMLElement ).click() );
+	const button = ( host: HTMLElement, name: string ) =>
+		Array.from( host.querySelectorAll( 'button' ) ).find(
+			( item ) => item.textContent === name
+		);
+
+	it( 'offers search and the legend only where there is something to choose', async () => {
+		const full = start( { languages: [ 'en', 'de' ] }, { panel: true } );
+		await full.listed();
+		expect( full.text( 'h2' ) ).toBe( '6 places on this map' );
+		expect(
+			full.host.querySelector( 'input[type="search"]' )
+		).not.toBeNull();
+		expect(
+			Array.from(
+				full.host.querySelectorAll( '[data-cairn-group]' ),
+				( item ) => [
+					item.getAttribute( 'data-cairn-group' ),
+					item.getAttribute( 'aria-pressed' ),
+					item.textContent,
+				]
+			)
+		).toEqual( [
+			[ 'cafes', 'true', 'Cafés (2)' ],
+			[ 'parks', 'true', 'Parks (3)' ],
+		] );
+		expect(
+			Array.from(
+				full.host.querySelectorAll( 'select option' ),
+				( option ) => ( option as HTMLOptionElement ).value
+			)
+		).toEqual( [ '', 'en', 'de' ] );
+		const bare = start(
+			{ places: { search: false, groupFilter: false } },
+			{ panel: true }
+		);
+		await bare.listed();
+		expect( bare.host.querySelector( 'input' ) ).toBeNull();
+		expect( bare.host.querySelector( '[data-cairn-group]' ) ).toBeNull();
+		expect( bare.host.querySelector( 'select' ) ).toBeNull();
+		// One group: no legend.
+		const one = start( { markersUrl: NO_CAFES }, { panel: true } );
+		await one.listed();
+		expect( one.host.querySelector( '[data-cairn-group]' ) ).toBeNull();
+	} );
+
+	it( 'searches as the visitor types; Escape clears the search', async () => {
+		const { places, host, listed, change, text } = start(
+			{},
+			{ panel: true }
+		);
+		await listed();
+		const input = host.querySelector< HTMLInputElement >(
+			'input[type="search"]'
+		)!;
+		const type = ( value: string ) => {
+			// React listens to the native input event, with the value set the native way.
+			Object.getOwnPropertyDescriptor(
+				HTMLInputElement.prototype,
+				'value'
+			)!.set!.call( input, value );
+			input.dispatchEvent( new Event( 'input', { bubbles: true } ) );
+		};
+		await change( () => type( 'monceau' ) );
+		expect( places.getState().search ).toBe( 'monceau' );
+		expect( text( '.wp-block-cairn-map__list-title' ) ).toBe(
+			'Matching places'
+		);
+		expect( text( '.wp-block-cairn-map__list' ) ).toBe( 'Parc Monceau' );
+		const escape = () =>
+			new KeyboardEvent( 'keydown', {
+				key: 'Escape',
+				bubbles: true,
+				cancelable: true,
+			} );
+		const first = escape();
+		await change( () => input.dispatchEvent( first ) );
+		expect( first.defaultPrevented ).toBe( true );
+		expect( input.value ).toBe( '' );
+		expect( places.getState().search ).toBe( '' );
+		expect( text( '.wp-block-cairn-map__list-title' ) ).toBe(
+			'Places in view'
+		);
+		// Escape in an empty field is the page's (a dialog around the map may close).
+		const second = escape();
+		act( () => {
+			input.dispatchEvent( second );
+		} );
+		expect( second.defaultPrevented ).toBe( false );
+	} );
+
+	it( 'toggles groups with their buttons, and shows them all again', async () => {
+		const { places, host, listed, change } = start( {}, { panel: true } );
+		await listed();
+		const cafes = host.querySelector( '[data-cairn-group="cafes"]' );
+		const all = () => button( host, 'Show all' )!;
+		expect( all().disabled ).toBe( true );
+		await change( () => click( cafes ) );
+		expect( cafes!.getAttribute( 'aria-pressed' ) ).toBe( 'false' );
+		expect( places.getState().hidden ).toEqual( [ 'cafes' ] );
+		expect( all().disabled ).toBe( false );
+		await change( () => click( all() ) );
+		expect( cafes!.getAttribute( 'aria-pressed' ) ).toBe( 'true' );
+		expect( all().disabled ).toBe( true );
+		// "Show all" with nothing hidden does nothing.
+		places.showAllGroups();
+		expect( places.getState().hidden ).toEqual( [] );
+	} );
+
+	it( 'pages the list by 50: Previous, Next and the range shown', async () => {
+		const { places, host, listed, until, text } = start(
+			{ markersUrl: MANY, places: { followMap: false } },
+			{ panel: true }
+		);
+		await listed();
+		expect( places.pageSize ).toBe( 50 );
+		const entries = () =>
+			host.querySelectorAll( '.wp-block-cairn-map__list li' );
+		expect( entries() ).toHaveLength( 50 );
+		expect( text( '.wp-block-cairn-map__page-info' ) ).toBe(
+			'Places 1–50 of 60'
+		);
+		const previous = () => button( host, 'Previous places' )!;
+		const next = () => button( host, 'Next places' )!;
+		expect( [ previous().disabled, next().disabled ] ).toEqual( [
+			true,
+			false,
+		] );
+		click( next() );
+		await until( ( state ) => state.list.page === 1 );
+		expect( entries() ).toHaveLength( 10 );
+		expect( entries()[ 0 ]!.textContent ).toBe( 'Place 51' );
+		expect( text( '.wp-block-cairn-map__page-info' ) ).toBe(
+			'Places 51–60 of 60'
+		);
+		expect( [ previous().disabled, next().disabled ] ).toEqual( [
+			false,
+			true,
+		] );
+		click( previous() );
+		await until( ( state ) => state.list.page === 0 );
+		expect( entries()[ 0 ]!.textContent ).toBe( 'Place 01' );
+	} );
+
+	it( 'flies to a chosen place and opens its popup; closing it returns focus to the entry', async () => {
+		const { map, host, popups, listed } = start( {}, { panel: true } );
+		await listed();
+		const entry = host.querySelector< HTMLButtonElement >(
+			'li[data-cairn-marker-id="3"] button'
+		)!;
+		expect( entry.getAttribute( 'aria-label' ) ).toBe(
+			'Show Jardin du Luxembourg on the map'
+		);
+		await act( async () => {
+			entry.click();
+			await new Promise< void >( ( resolve ) =>
+				popups.open.mockImplementation( () => resolve() )
+			);
+		} );
+		expect( map.flyTo ).toHaveBeenCalledTimes( 1 );
+		const [ flight, data ] = map.flyTo.mock.calls[ 0 ]! as unknown as [
+			{ center: [ number, number ]; zoom: number },
+			object,
+		];
+		expect( flight.center ).toEqual( [ 2.3372, 48.8462 ] );
+		// Close up (zoom 14 at least), where the place stands alone.
+		expect( flight.zoom ).toBeGreaterThanOrEqual( 14 );
+		// The panel's own flight: the list stays as it is.
+		expect( data ).toEqual( { cairnPlaces: true } );
+		const [ id, at, options ] = popups.open.mock.calls[ 0 ]!;
+		expect( [ id, at ] ).toEqual( [ 3, { lng: 2.3372, lat: 48.8462 } ] );
+		expect( options.returnFocus() ).toBe( entry );
+	} );
+
+	it( 'speaks the site language', async () => {
+		setLocaleData(
+			{
+				'': {
+					domain: 'cairn-maps',
+					plural_forms: 'nplurals=2; plural=(n != 1);',
+				},
+				'%d place on this map': [
+					'%d Ort auf dieser Karte',
+					'%d Orte auf dieser Karte',
+				],
+				'Search places': [ 'Orte suchen' ],
+				'Places in view': [ 'Orte im Blick' ],
+				'%d place in view': [ '%d Ort im Blick', '%d Orte im Blick' ],
+				'%1$s, %2$d group hidden': [
+					'%1$s, %2$d Gruppe ausgeblendet',
+					'%1$s, %2$d Gruppen ausgeblendet',
+				],
+				'Show all results on the map': [
+					'Alle Treffer auf der Karte zeigen',
+				],
+			},
+			'cairn-maps'
+		);
+		try {
+			const { places, listed, change, text, status } = start(
+				{},
+				{ panel: true }
+			);
+			await listed();
+			expect( text( 'h2' ) ).toBe( '6 Orte auf dieser Karte' );
+			expect( text( '.wp-block-cairn-map__search label' ) ).toBe(
+				'Orte suchen'
+			);
+			expect( text( '.wp-block-cairn-map__list-title' ) ).toBe(
+				'Orte im Blick'
+			);
+			await change( () => places.toggleGroup( 'cafes' ) );
+			expect( status() ).toBe(
+				'2 Orte im Blick, 1 Gruppe ausgeblendet.'
+			);
+			expect( text( '.wp-block-cairn-map__fit' ) ).toBe(
+				'Alle Treffer auf der Karte zeigen'
+			);
+		} finally {
+			resetLocaleData( undefined, 'cairn-maps' );
+		}
+	} );
+} );
+
+describe( 'places controller: the rest of a visit', () => {
+	it( 'reads the places again, keeping the search and dropping a hidden group that is gone', async () => {
+		const { places, listed, change, until } = start();
+		// Not before the first places are in.
+		await places.reload( NO_CAFES );
+		expect( fetched ).toEqual( [ 'https://example.test/feed' ] );
+		await listed();
+		await change( () => places.toggleGroup( 'cafes' ) );
+		await change( () => places.setSearch( 'park' ) );
+		await change( () => places.reload( NO_CAFES ) );
+		await until( ( state ) => state.total === 4 );
+		expect( places.getState() ).toMatchObject( {
+			search: 'park',
+			hidden: [],
+			matches: 3,
+		} );
+		expect(
+			places.getState().groups.map( ( group ) => group.slug )
+		).toEqual( [ 'parks' ] );
+		// A feed that fails leaves the places shown.
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async () => ( { ok: false, status: 500, json: async () => ( {} ) } )
+		);
+		await act( () => places.reload( 'https://example.test/feed' ) );
+		expect( places.getState().total ).toBe( 4 );
+	} );
+
+	it( 'switches the label language, remembered for the visit and restored on the next map', async () => {
+		window.sessionStorage.clear();
+		const first = start( { languages: [ 'en', 'de' ] } );
+		await first.listed();
+		first.places.setLanguage( 'fr' );
+		expect( first.map.setLanguage ).not.toHaveBeenCalled();
+		first.places.setLanguage( 'de' );
+		expect( first.map.setLanguage ).toHaveBeenCalledWith( 'de' );
+		expect( first.places.getState().language ).toBe( 'de' );
+		expect( window.sessionStorage.getItem( 'cairn-maps-language' ) ).toBe(
+			'de'
+		);
+		const next = start( { languages: [ 'en', 'de' ] } );
+		expect( next.places.getState().language ).toBe( 'de' );
+		expect( next.map.setLanguage ).toHaveBeenCalledWith( 'de' );
+		// A map that does not offer it keeps its own.
+		const other = start( { languages: [ 'en', 'fr' ] } );
+		expect( other.places.getState().language ).toBe( '' );
+		expect( other.map.setLanguage ).not.toHaveBeenCalled();
+		window.sessionStorage.clear();
+	} );
+
+	it( 'the address ?cairn-place=<id> opens that place on load', async () => {
+		window.history.replaceState( null, '', '/?cairn-place=3' );
+		try {
+			const { popups } = start();
+			await act(
+				() =>
+					new Promise< void >( ( resolve ) =>
+						popups.open.mockImplementation( () => resolve() )
+					)
+			);
+			expect( popups.open.mock.calls[ 0 ] ).toEqual( [
+				3,
+				{ lng: 2.3372, lat: 48.8462 },
+				{ returnFocus: null },
+			] );
+		} finally {
+			window.history.replaceState( null, '', '/' );
+		}
+	} );
+
+	it.each( [ '3x', '0', '', '99999999999999999' ] )(
+		'ignores ?cairn-place=%s',
+		async ( value ) => {
+			window.history.replaceState( null, '', `/?cairn-place=${ value }` );
+			try {
+				const { places, popups, listed } = start();
+				await listed();
+				// A place chosen after the address was read is the first popup asked for.
+				await act( () => places.choose( 1 ) );
+				expect(
+					popups.open.mock.calls.map( ( call ) => call[ 0 ] )
+				).toEqual( [ 1 ] );
+			} finally {
+				window.history.replaceState( null, '', '/' );
+			}
+		}
+	);
+
+	it( "announces through the server's status region, and leaves the page as it was", async () => {
+		const host = document.createElement( 'div' );
+		const served = document.createElement( 'div' );
+		served.className = 'wp-block-cairn-map__status';
+		served.setAttribute( 'role', 'status' );
+		host.appendChild( served );
+		const { places, map, listed, change } = start();
+		await listed();
+		const created = document.querySelector( '.wp-block-cairn-map__status' );
+		expect( created?.getAttribute( 'aria-live' ) ).toBe( 'polite' );
+		expect( created?.className ).toBe(
+			'wp-block-cairn-map__status screen-reader-text'
+		);
+		await change( () => places.setSearch( ' '.repeat( 3 ) ) );
+		// Spaces are no search: the list follows the map.
+		expect( places.getState().mode ).toBe( 'view' );
+		await change( () => places.setSearch( 'x'.repeat( 300 ) ) );
+		expect( places.getState().search ).toHaveLength( 200 );
+		expect( created?.textContent ).toBe(
+			`0 places match “${ 'x'.repeat( 100 ) }”.`
+		);
+		places.destroy();
+		expect(
+			document.querySelector( '.wp-block-cairn-map__status' )
+		).toBeNull();
+		expect( map.listeners.move ).toEqual( [] );
+		expect( map.listeners.moveend ).toEqual( [] );
+		// And the map's own region is used where the server rendered one.
+		document.body.appendChild( host );
+		const hosted = new PlacesController( {
+			map: new StandInMap() as never,
+			host,
+			config: parseMapConfig( {} ),
+			client: createPlacesClient(),
+			popups: { open: jest.fn() } as unknown as PopupController,
+			loading: new Promise( () => undefined ),
+			onError: () => undefined,
+			onLoaded: () => undefined,
+			onFirstDraw: () => undefined,
+		} );
+		expect( host.querySelectorAll( '[role="status"]' ) ).toHaveLength( 1 );
+		hosted.destroy();
+		expect( host.contains( served ) ).toBe( true );
+	} );
+
+	it( 'draws the view the map ends at, after moves made while it drew', async () => {
+		const { map, listed, change } = start();
+		await listed();
+		await change( () => {
+			map.moveTo( OSLO );
+			map.moveTo( PARIS, 6 );
+		} );
+		const drawnIds = map.drawn.map( ( feature ) => feature.id );
+		// Paris's places (or their cluster), not Oslo's.
+		expect( drawnIds.some( ( id ) => id === 5 || id === 6 ) ).toBe( false );
+		expect( map.drawn.length ).toBeGreaterThan( 0 );
+	} );
+} );
+
+describe( 'viewBox', () => {
+	const on = ( bbox: BBox | null ) =>
+		( {
+			getBounds: () =>
+				bbox && {
+					getWest: () => bbox[ 0 ],
+					getSouth: () => bbox[ 1 ],
+					getEast: () => bbox[ 2 ],
+					getNorth: () => bbox[ 3 ],
+				},
+		} ) as never;
+
+	it.each< [ string, BBox | null, number, BBox ] >( [
+		[ 'a view', [ 2, 48, 3, 49 ], 0, [ 2, 48, 3, 49 ] ],
+		[ 'a view grown by half', [ 2, 48, 4, 50 ], 0.5, [ 1, 47, 5, 51 ] ],
+		[
+			'north and south capped',
+			[ 0, 80, 10, 89 ],
+			0.5,
+			[ -5, 75.5, 15, 90 ],
+		],
+		[
+			'across the antimeridian',
+			[ 170, 0, 190, 10 ],
+			0,
+			[ 170, 0, -170, 10 ],
+		],
+		[
+			'east of the antimeridian',
+			[ 190, 0, 200, 10 ],
+			0,
+			[ -170, 0, -160, 10 ],
+		],
+		[ 'ending on it', [ 170, 0, 180, 10 ], 0, [ 170, 0, 180, 10 ] ],
+		[
+			'the whole world',
+			[ -200, -80, 200, 80 ],
+			0,
+			[ -180, -80, 180, 80 ],
+		],
+		[ 'no view yet', null, 0, [ -180, -90, 180, 90 ] ],
+	] )( '%s', ( _label, bbox, pad, expected ) => {
+		expect( viewBox( on( bbox ), pad ) ).toEqual( expected );
 	} );
 } );
