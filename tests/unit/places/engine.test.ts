@@ -457,3 +457,228 @@ describe( 'text helpers', () => {
 		).toBeCloseTo( 343_500, -3 );
 	} );
 } );
+
+describe( 'places engine: edges', () => {
+	const world: [ number, number, number, number ] = [ -180, -85, 180, 85 ];
+
+	it( 'reads titles and groups that are not strings as none, and ids and points that are not numbers as no place', () => {
+		const places = engine();
+		const loaded = places.load( {
+			features: [
+				{
+					id: 1,
+					geometry: { coordinates: [ 1, 1 ] },
+					properties: { title: 42, groups: [ 'cafes', 7, 'cafes' ] },
+				},
+				{ id: 2, geometry: { coordinates: [ 2, 2 ] }, properties: 'x' },
+				{ id: 3, geometry: { coordinates: [ 3, 3 ] } },
+				{ id: '4', geometry: { coordinates: [ 4, 4 ] } },
+				{ id: 0, geometry: { coordinates: [ 0, 0 ] } },
+				{ id: -5, geometry: { coordinates: [ 0, 0 ] } },
+				{ id: 6.5, geometry: { coordinates: [ 0, 0 ] } },
+				{ id: 7, geometry: { coordinates: [ NaN, 0 ] } },
+				{ id: 8, geometry: { coordinates: [ 0, Infinity ] } },
+				{ id: 9, geometry: { coordinates: [ '1', 0 ] } },
+				{ id: 10, geometry: { coordinates: [ 0, '1' ] } },
+				{ id: 11, geometry: { coordinates: [ 0 ] } },
+				{ id: 12, geometry: 'nowhere' },
+				{ id: 13 },
+			],
+		} );
+		expect( loaded ).toEqual( { total: 4, groups: { cafes: 2 } } );
+		const listed = places.list( { bbox: null, page: 0, pageSize: 10 } );
+		expect(
+			listed.items.map( ( item ) => [ item.id, item.title, item.groups ] )
+		).toEqual( [
+			[ 1, '', [ 'cafes', 'cafes' ] ],
+			[ 2, '', [] ],
+			[ 3, '', [] ],
+			[ 4, '', [] ],
+		] );
+		expect( engine().load( { features: 'none' } ).total ).toBe( 0 );
+		expect( engine().load( null ).total ).toBe( 0 );
+	} );
+
+	it( 'lists pages of at least one place, from the first page for a page that is not a number', () => {
+		const places = engine();
+		places.load( PARIS );
+		expect(
+			places.list( { bbox: null, page: NaN, pageSize: 0.5 } )
+		).toMatchObject( { page: 0, pages: 5, items: [ { id: 5 } ] } );
+		expect(
+			places.list( { bbox: null, page: -3, pageSize: 2.9 } )
+		).toMatchObject( { page: 0, pages: 3, total: 5 } );
+		expect(
+			places
+				.list( { bbox: null, page: 1.7, pageSize: 2 } )
+				.items.map( ( item ) => item.title )
+		).toEqual( [ 'Jardin du Luxembourg', 'Les Deux Magots' ] );
+		// Nothing passes the filter: one empty page.
+		places.setFilter( { search: 'zzz', hidden: [] } );
+		expect( places.list( { bbox: null, page: 2, pageSize: 2 } ) ).toEqual( {
+			total: 0,
+			page: 0,
+			pages: 1,
+			items: [],
+		} );
+	} );
+
+	it( 'takes hidden groups in any order and once: the same filter, no new index', () => {
+		const builds = jest.spyOn( Supercluster.prototype, 'load' );
+		try {
+			const places = engine();
+			places.load( PARIS );
+			places.setFilter( { search: 'a', hidden: [ 'parks', 'cafes' ] } );
+			places.mapFeatures( world, 3 );
+			expect(
+				places.setFilter( {
+					search: 'A',
+					hidden: [ 'cafes', 'parks', 'cafes', 'gone' ],
+				} ).count
+			).toBe( 1 );
+			places.mapFeatures( world, 3 );
+			expect( builds ).toHaveBeenCalledTimes( 1 );
+		} finally {
+			builds.mockRestore();
+		}
+	} );
+
+	it( 'abbreviates the counts of large clusters drawn from the counting index', () => {
+		const many = ( count: number, from: number, group: string ) =>
+			Array.from(
+				{ length: count },
+				( _, index ): [ number, string, number, number, string[] ] => [
+					from + index,
+					`P${ from + index }`,
+					2.3 + ( index % 100 ) / 10000,
+					48.85 + Math.floor( index / 100 ) / 10000,
+					[ group ],
+				]
+			);
+		const places = engine();
+		places.load(
+			feed( [
+				...many( 1234, 1, 'cafes' ),
+				...many( 10_600, 5000, 'parks' ),
+			] )
+		);
+		const count = ( hidden: string[] ) => {
+			places.setFilter( { search: '', hidden } );
+			return places
+				.mapFeatures( world, 0 )
+				.map( ( feature ) =>
+					'point_count' in feature.properties
+						? [
+								feature.properties.point_count,
+								feature.properties.point_count_abbreviated,
+							]
+						: null
+				);
+		};
+		expect( count( [ 'parks' ] ) ).toEqual( [ [ 1234, '1.2k' ] ] );
+		expect( count( [ 'cafes' ] ) ).toEqual( [ [ 10_600, '11k' ] ] );
+		places.load( feed( many( 999, 1, 'cafes' ) ) );
+		places.load(
+			feed( [ ...many( 999, 1, 'cafes' ), ...many( 2, 5000, 'parks' ) ] )
+		);
+		expect( count( [ 'parks' ] ) ).toEqual( [ [ 999, 999 ] ] );
+	} );
+
+	it( 'rebuilds the clusters of a group filter when the places have too many group combinations to count', () => {
+		const builds = jest.spyOn( Supercluster.prototype, 'load' );
+		try {
+			const places = engine();
+			// 33 combinations: one group each.
+			places.load(
+				feed(
+					Array.from( { length: 33 }, ( _, index ) => [
+						index + 1,
+						`P${ index }`,
+						2.3 + index / 1000,
+						48.85,
+						[ `g${ index }` ],
+					] )
+				)
+			);
+			places.prepare();
+			expect( builds ).toHaveBeenCalledTimes( 1 );
+			places.setFilter( { search: '', hidden: [ 'g0' ] } );
+			const drawn = places.mapFeatures( world, 3 );
+			expect( builds ).toHaveBeenCalledTimes( 2 );
+			expect( drawn ).toEqual( [
+				expect.objectContaining( {
+					properties: expect.objectContaining( { point_count: 32 } ),
+				} ),
+			] );
+		} finally {
+			builds.mockRestore();
+		}
+	} );
+
+	it( 'reveals a place at the zoom asked when it is not clustered or not shown', () => {
+		const flat = engine( false );
+		flat.load( PARIS );
+		expect( flat.reveal( 2, 3.5 ) ).toMatchObject( { id: 2, zoom: 3.5 } );
+		const places = engine();
+		places.load( PARIS );
+		places.setFilter( { search: '', hidden: [ 'cafes' ] } );
+		// The Deux Magots are hidden: nothing to break apart for them.
+		expect( places.reveal( 2, 4 ) ).toMatchObject( { id: 2, zoom: 4 } );
+		// Asked from beyond the cluster's last zoom: that zoom.
+		places.setFilter( { search: '', hidden: [] } );
+		expect( places.reveal( 2, 20 )?.zoom ).toBe( 20 );
+		// Ålesund stands alone from zoom 2; without clusters, from 0.
+		expect( places.reveal( 5, -2 )?.zoom ).toBe( 2 );
+		expect( flat.reveal( 5, -2 )?.zoom ).toBe( 0 );
+	} );
+
+	it( 'draws nothing without places, and a zoom below 0 as 0', () => {
+		const empty = engine();
+		empty.load( feed( [] ) );
+		expect( empty.mapFeatures( world, 3 ) ).toEqual( [] );
+		expect( empty.list( { bbox: world, page: 0, pageSize: 5 } ) ).toEqual( {
+			total: 0,
+			page: 0,
+			pages: 1,
+			items: [],
+		} );
+		expect( empty.expansionZoom( 1 ) ).toBeNull();
+		const places = engine();
+		places.load( PARIS );
+		expect( places.mapFeatures( world, -1 ) ).toEqual(
+			places.mapFeatures( world, 0 )
+		);
+		expect( places.mapFeatures( world, 3.9 ) ).toEqual(
+			places.mapFeatures( world, 3 )
+		);
+		expect( places.expansionZoom( 987654321 ) ).toBeNull();
+	} );
+} );
+
+describe( 'text helpers: limits', () => {
+	it( 'reads at most 1,000 characters of a search, 16 words of at most 100 characters', () => {
+		const long = 'a'.repeat( 150 );
+		expect( queryWords( long ) ).toEqual( [ 'a'.repeat( 100 ) ] );
+		expect( queryWords( 'x'.repeat( 999 ) + ' tail' ) ).toEqual( [
+			'x'.repeat( 100 ),
+		] );
+		expect( queryWords( 'x'.repeat( 994 ) + ' tail' ) ).toEqual( [
+			'x'.repeat( 100 ),
+			'tail',
+		] );
+		expect( queryWords( '«Café»/du-Port;(Nice)' ) ).toEqual( [
+			'cafe',
+			'du',
+			'port',
+			'nice',
+		] );
+		expect( queryWords( ' ,; ' ) ).toEqual( [] );
+	} );
+
+	it( 'gives antipodes half the circumference', () => {
+		expect(
+			distance( { lng: 0, lat: 0 }, { lng: 180, lat: 0 } )
+		).toBeCloseTo( Math.PI * 6_371_008.8, 0 );
+		expect( distance( { lng: 5, lat: 5 }, { lng: 5, lat: 5 } ) ).toBe( 0 );
+	} );
+} );
