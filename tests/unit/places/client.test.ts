@@ -6,6 +6,10 @@
  * search works, answered on the page by the same engine.
  */
 import { createPlacesClient } from '../../../packages/map/src/places/client';
+import {
+	createAnswerer,
+	type Message,
+} from '../../../packages/map/src/places/protocol';
 
 const FEED = {
 	type: 'FeatureCollection',
@@ -64,22 +68,47 @@ class ThrowingWorker {
 	}
 }
 
+/** A worker that runs: it answers with the same answerer, through messages. */
+class WorkingWorker {
+	onmessage: ( ( event: { data: unknown } ) => void ) | null = null;
+	onerror: ( ( event: Event ) => void ) | null = null;
+	terminated = 0;
+	private readonly answer = createAnswerer();
+	constructor( readonly url: string ) {
+		working.push( this );
+	}
+	postMessage( message: Message ) {
+		this.answer( message ).then( ( reply ) =>
+			this.onmessage?.( { data: reply } )
+		);
+	}
+	terminate() {
+		this.terminated++;
+	}
+}
+let working: WorkingWorker[] = [];
+
 const globals = globalThis as unknown as {
 	Worker?: unknown;
+	Blob?: unknown;
 	fetch: unknown;
 };
 const created: string[] = [];
+const blobs: Blob[] = [];
 
 beforeEach( () => {
 	started = [];
+	working = [];
 	created.length = 0;
+	blobs.length = 0;
 	globals.fetch = jest.fn( async () => ( {
 		ok: true,
 		status: 200,
 		json: async () => FEED,
 	} ) );
 	// jsdom has neither: a browser has both.
-	URL.createObjectURL = jest.fn( () => {
+	URL.createObjectURL = jest.fn( ( blob: Blob ) => {
+		blobs.push( blob );
 		created.push( 'blob:https://example.test/worker' );
 		return 'blob:https://example.test/worker';
 	} );
@@ -160,5 +189,84 @@ describe( 'places client without a worker', () => {
 		const filter = client.filter( { search: '', hidden: [] } );
 		await expect( load ).rejects.toThrow( 'The feed answered 503.' );
 		await expect( filter ).rejects.toThrow( 'No places are loaded.' );
+	} );
+} );
+
+describe( 'places client with a worker', () => {
+	it( 'asks the worker, started from its bundled text, and settles each answer by its id', async () => {
+		globals.Worker = WorkingWorker;
+		const client = createPlacesClient();
+		expect( working ).toHaveLength( 1 );
+		expect( blobs[ 0 ]!.type ).toBe( 'text/javascript' );
+		expect( blobs[ 0 ]!.size ).toBeGreaterThan( 1000 );
+		const loaded = await client.load(
+			'https://example.test/feed',
+			OPTIONS
+		);
+		// Asked together, answered each to its own request.
+		const [ found, listed ] = await Promise.all( [
+			client.filter( { search: 'parc', hidden: [] } ),
+			client.list( { bbox: null, page: 0, pageSize: 50 } ),
+		] );
+		expect( loaded.total ).toBe( 3 );
+		expect( found.count ).toBe( 1 );
+		expect( listed.items.map( ( item ) => item.title ) ).toEqual( [
+			'Parc Monceau',
+		] );
+		client.terminate();
+		expect( working[ 0 ]!.terminated ).toBe( 1 );
+	} );
+
+	it( 'rejects a request the worker could not answer, with its message', async () => {
+		globals.Worker = WorkingWorker;
+		const client = createPlacesClient();
+		await expect( client.reveal( 1, 3 ) ).rejects.toThrow(
+			'No places are loaded.'
+		);
+		client.terminate();
+	} );
+
+	it( 'frees the worker script address once the worker has read it', () => {
+		jest.useFakeTimers();
+		try {
+			globals.Worker = WorkingWorker;
+			createPlacesClient().terminate();
+			jest.advanceTimersByTime( 9_999 );
+			expect( URL.revokeObjectURL ).not.toHaveBeenCalled();
+			jest.advanceTimersByTime( 1 );
+			expect( URL.revokeObjectURL ).toHaveBeenCalledWith( created[ 0 ] );
+		} finally {
+			jest.useRealTimers();
+		}
+	} );
+
+	it.each( [
+		[ 'Blob', () => delete globals.Blob ],
+		[
+			'URL.createObjectURL',
+			() =>
+				( (
+					URL as unknown as { createObjectURL?: unknown }
+				 ).createObjectURL = undefined ),
+		],
+	] )( 'answers on the page where %s is missing', async ( _name, remove ) => {
+		globals.Worker = WorkingWorker;
+		const blob = globals.Blob;
+		remove();
+		try {
+			const client = createPlacesClient();
+			expect( working ).toHaveLength( 0 );
+			expect(
+				await client
+					.filter( { search: '', hidden: [] } )
+					.catch( ( error: Error ) => error.message )
+			).toBe( 'No places are loaded.' );
+			expect(
+				( await client.load( 'https://example.test/feed', OPTIONS ) )
+					.total
+			).toBe( 3 );
+		} finally {
+			globals.Blob = blob;
+		}
 	} );
 } );
