@@ -21,6 +21,7 @@ import {
 	PlacesPanel,
 	formatDistance,
 } from '../../../packages/map/src/places/panel';
+import type { LoadResult } from '../../../packages/map/src/places/engine';
 import type { PopupController } from '../../../packages/map/src/popup';
 
 (
@@ -115,14 +116,27 @@ class StandInMap {
 		}
 	);
 	setLanguage = jest.fn();
+	/** How many times the source was given data. */
+	draws = 0;
+	/** Set: mapbox-gl takes new data in only when the test says so (`taken`). */
+	holdData = false;
+	taken: () => void = () => undefined;
+	sourceLoaded = true;
 	private readonly source = {
 		setData: ( data: { features: Drawn[] } ) => {
 			this.drawn = data.features;
+			this.draws++;
 			// mapbox-gl's worker has taken in the new data.
-			this.fire( 'sourcedata', {
-				sourceId: 'cairn-markers',
-				sourceDataType: 'content',
-			} );
+			const take = () =>
+				this.fire( 'sourcedata', {
+					sourceId: 'cairn-markers',
+					sourceDataType: 'content',
+				} );
+			if ( this.holdData ) {
+				this.taken = take;
+			} else {
+				take();
+			}
 		},
 	};
 	on( type: string, listener: Listener ) {
@@ -173,7 +187,7 @@ class StandInMap {
 		return id === 'cairn-markers' ? this.source : undefined;
 	}
 	isSourceLoaded() {
-		return true;
+		return this.sourceLoaded;
 	}
 	isStyleLoaded() {
 		return true;
@@ -987,5 +1001,254 @@ describe( 'viewBox', () => {
 		[ 'no view yet', null, 0, [ -180, -90, 180, 90 ] ],
 	] )( '%s', ( _label, bbox, pad, expected ) => {
 		expect( viewBox( on( bbox ), pad ) ).toEqual( expected );
+	} );
+} );
+
+describe( 'places controller: drawing before telling', () => {
+	it( 'tells the page of a change only once the map has taken in the new clusters and loaded them', async () => {
+		const { places, map, listed, until, host } = start();
+		await listed();
+		const told = jest.fn();
+		host.addEventListener( 'cairn:places-change', told );
+		map.holdData = true;
+		map.sourceLoaded = false;
+		const draws = map.draws;
+		places.setSearch( 'jardin' );
+		await until( ( state ) => state.list.total === 1 );
+		await until( () => map.draws > draws );
+		// Data of another source, or not yet its content: not drawn yet.
+		map.fire( 'sourcedata', {
+			sourceId: 'composite',
+			sourceDataType: 'content',
+		} );
+		map.fire( 'sourcedata', {
+			sourceId: 'cairn-markers',
+			sourceDataType: 'metadata',
+		} );
+		map.triggerRepaint();
+		expect( told ).not.toHaveBeenCalled();
+		// Taken in, its tiles still loading: not yet.
+		map.taken();
+		expect( told ).not.toHaveBeenCalled();
+		map.sourceLoaded = true;
+		await act(
+			() =>
+				new Promise< void >( ( resolve ) => {
+					host.addEventListener(
+						'cairn:places-change',
+						() => resolve(),
+						{
+							once: true,
+						}
+					);
+					map.fire( 'render' );
+				} )
+		);
+		expect( told ).toHaveBeenCalledTimes( 1 );
+	} );
+
+	it( 'tells the page after two seconds all the same when the map never says it drew', async () => {
+		jest.useFakeTimers();
+		try {
+			const { places, map, listed, until, host } = start();
+			await listed();
+			map.holdData = true;
+			const told = jest.fn();
+			host.addEventListener( 'cairn:places-change', told );
+			places.setSearch( 'jardin' );
+			await until( ( state ) => state.list.total === 1 );
+			await jest.advanceTimersByTimeAsync( 1_999 );
+			expect( told ).not.toHaveBeenCalled();
+			await jest.advanceTimersByTimeAsync( 1 );
+			expect( told ).toHaveBeenCalledTimes( 1 );
+		} finally {
+			jest.useRealTimers();
+		}
+	} );
+
+	it( 'without clustering, draws every place once and not again on each move', async () => {
+		const { map, listed, change } = start( {
+			cluster: { enabled: false },
+		} );
+		await listed();
+		expect( map.drawn ).toHaveLength( 6 );
+		const draws = map.draws;
+		await change( () => map.moveTo( OSLO ) );
+		expect( map.draws ).toBe( draws );
+	} );
+
+	it( 'does nothing more once destroyed while the places load', async () => {
+		let arrive: ( value: LoadResult ) => void = () => undefined;
+		const onLoaded = jest.fn();
+		const onFirstDraw = jest.fn();
+		const host = document.createElement( 'div' );
+		const places = new PlacesController( {
+			map: new StandInMap() as never,
+			host,
+			config: parseMapConfig( {} ),
+			client: createPlacesClient(),
+			popups: { open: jest.fn() } as unknown as PopupController,
+			loading: new Promise( ( resolve ) => ( arrive = resolve ) ),
+			onError: () => undefined,
+			onLoaded,
+			onFirstDraw,
+		} );
+		places.destroy();
+		arrive( { total: 3, groups: {} } );
+		await act( () => Promise.resolve() );
+		expect( places.getState().status ).toBe( 'loading' );
+		expect( onLoaded ).not.toHaveBeenCalled();
+		expect( onFirstDraw ).not.toHaveBeenCalled();
+	} );
+
+	it( 'says the places are known before drawing them, and when they are first drawn', async () => {
+		const calls: string[] = [];
+		const map = new StandInMap();
+		const config = parseMapConfig( {
+			markersUrl: 'https://example.test/feed',
+		} );
+		const client = createPlacesClient();
+		const host = document.createElement( 'div' );
+		await act(
+			() =>
+				new Promise< void >( ( resolve ) => {
+					const places = new PlacesController( {
+						map: map as never,
+						host,
+						config,
+						client,
+						popups: {
+							open: jest.fn(),
+						} as unknown as PopupController,
+						loading: client.load(
+							config.markersUrl,
+							placesEngineOptions( config )
+						),
+						onError: () => undefined,
+						onLoaded: () =>
+							calls.push( `loaded, ${ map.draws } drawn` ),
+						onFirstDraw: () => {
+							calls.push( `first draw, ${ map.draws } drawn` );
+							places.destroy();
+							resolve();
+						},
+					} );
+				} )
+		);
+		expect( calls ).toEqual( [ 'loaded, 0 drawn', 'first draw, 1 drawn' ] );
+	} );
+} );
+
+describe( 'places panel: details', () => {
+	it( 'titles the list nearest first in view, names an untitled place, and draws each group swatch', async () => {
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async () => ( {
+				ok: true,
+				status: 200,
+				json: async () => ( {
+					type: 'FeatureCollection',
+					features: [
+						{
+							type: 'Feature',
+							id: 1,
+							geometry: {
+								type: 'Point',
+								coordinates: [ 2.33, 48.85 ],
+							},
+							properties: { title: '', groups: [ 'cafes' ] },
+						},
+						{
+							type: 'Feature',
+							id: 2,
+							geometry: {
+								type: 'Point',
+								coordinates: [ 2.34, 48.86 ],
+							},
+							properties: { title: 'B', groups: [ 'parks' ] },
+						},
+					],
+				} ),
+			} )
+		);
+		const { places, host, listed, change, text } = start(
+			{
+				groupStyles: [
+					{ slug: 'cafes', name: 'Cafés', color: '#112233' },
+					{
+						slug: 'parks',
+						name: 'Parks',
+						icon: 'https://example.test/tree.png',
+					},
+				],
+			},
+			{ panel: true }
+		);
+		await listed();
+		const untitled = host.querySelector(
+			'li[data-cairn-marker-id="1"] button'
+		);
+		expect( untitled?.textContent ).toBe( '(no title)' );
+		expect( untitled?.getAttribute( 'aria-label' ) ).toBe(
+			'Show (no title) on the map'
+		);
+		const swatches = Array.from(
+			host.querySelectorAll< HTMLElement >(
+				'.wp-block-cairn-map__group-swatch'
+			)
+		);
+		expect(
+			swatches.map( ( swatch ) => [
+				swatch.style.getPropertyValue( '--cairn-group-color' ),
+				swatch.style.backgroundImage,
+			] )
+		).toEqual( [
+			[ '#112233', '' ],
+			[ '', 'url("https://example.test/tree.png")' ],
+		] );
+		await change( () => places.setOrigin( { lng: 2.33, lat: 48.85 } ) );
+		expect( text( '.wp-block-cairn-map__list-title' ) ).toBe(
+			'Places in view, nearest first'
+		);
+		expect( text( '.wp-block-cairn-map__distance' ) ).toBe( ' — 0 m' );
+	} );
+
+	it( 'offers the label languages by name, with "Default" until one is chosen', async () => {
+		const { places, map, host, listed } = start(
+			{ languages: [ 'de', 'fr' ] },
+			{ panel: true }
+		);
+		await listed();
+		const select = host.querySelector( 'select' )!;
+		expect(
+			Array.from( select.options, ( option ) => [
+				option.value,
+				option.textContent,
+				option.lang,
+			] )
+		).toEqual( [
+			[ '', 'Default', '' ],
+			[ 'de', 'German', 'de' ],
+			[ 'fr', 'French', 'fr' ],
+		] );
+		act( () => {
+			select.value = 'fr';
+			select.dispatchEvent( new Event( 'change', { bubbles: true } ) );
+		} );
+		expect( places.getState().language ).toBe( 'fr' );
+		expect( map.setLanguage ).toHaveBeenCalledWith( 'fr' );
+		// Chosen: "Default" is no choice any more.
+		expect(
+			Array.from( select.options, ( option ) => option.value )
+		).toEqual( [ 'de', 'fr' ] );
+		window.sessionStorage.clear();
+	} );
+
+	it( 'writes distances plainly where the language is not one Intl knows', () => {
+		expect( formatDistance( 1500, 'metric', 'not a language!' ) ).toBe(
+			'1.5 kilometer'
+		);
+		expect( formatDistance( 10, 'imperial', 'not a language!' ) ).toBe(
+			'33 foot'
+		);
 	} );
 } );
