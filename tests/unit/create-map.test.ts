@@ -18,6 +18,29 @@ if ( typeof globalThis.TextDecoder === 'undefined' ) {
 
 type Listener = ( event?: unknown ) => void;
 
+/** What mapbox-gl does asynchronously, the stand-in does after the current task (no timer). */
+const later = ( callback: () => void ) => {
+	Promise.resolve().then( callback );
+};
+
+/**
+ * One turn of the event loop: every promise callback already due has run. Not a duration: the
+ * waits below check a condition turn after turn until it holds, however slow the machine (jest's
+ * timeout bounds them), so they never depend on how long a promise chain takes.
+ */
+const nextTurn = () =>
+	new Promise< void >( ( resolve ) => setImmediate( resolve ) );
+
+/**
+ * Resolves once the condition holds.
+ * @param condition
+ */
+async function until( condition: () => unknown ): Promise< void > {
+	while ( ! condition() ) {
+		await nextTurn();
+	}
+}
+
 interface MockMapbox {
 	supported: boolean;
 	throwOnCreate: Error | null;
@@ -37,6 +60,8 @@ class MockMap {
 	sources: Record< string, Record< string, unknown > > = {};
 	style: Record< string, unknown > = { layers: [] };
 	images: string[] = [];
+	/** Images mapbox-gl has answered for (loaded or failed). */
+	imagesAnswered = 0;
 	constructor( readonly options: Record< string, unknown > ) {}
 	on( type: string, ...rest: unknown[] ) {
 		const listener = rest[ rest.length - 1 ] as Listener;
@@ -89,8 +114,8 @@ class MockMap {
 					type: source.type,
 					setData: ( data: unknown ) => {
 						source.data = data;
-						// mapbox-gl reports the new data taken in.
-						setTimeout( () =>
+						// mapbox-gl reports the new data taken in, later.
+						later( () =>
 							this.fire( 'sourcedata', {
 								sourceId: id,
 								sourceDataType: 'content',
@@ -112,7 +137,7 @@ class MockMap {
 		return 2;
 	}
 	triggerRepaint() {
-		setTimeout( () => this.fire( 'render' ) );
+		later( () => this.fire( 'render' ) );
 	}
 	isStyleLoaded() {
 		return true;
@@ -157,9 +182,10 @@ class MockMap {
 		callback: ( error: Error | null, image?: unknown ) => void
 	) {
 		const error = fake().images[ url ] ?? null;
-		setTimeout( () =>
-			callback( error, error ? undefined : { width: 56, height: 56 } )
-		);
+		later( () => {
+			this.imagesAnswered++;
+			callback( error, error ? undefined : { width: 56, height: 56 } );
+		} );
 	}
 }
 
@@ -251,8 +277,6 @@ function alerts( host: HTMLElement ) {
 		( alert ) => ( alert as HTMLElement ).dataset.cairnError
 	);
 }
-
-const tick = () => new Promise( ( resolve ) => setTimeout( resolve, 5 ) );
 
 /** The feed's requests (the places engine reads it with fetch where nothing was prefetched). */
 let fetched: string[] = [];
@@ -394,7 +418,7 @@ describe( 'mapbox-gl error events', () => {
 		const { host, cairn, map, events } = started();
 		map.fire( 'error', event );
 		await expect( cairn.ready ).rejects.toMatchObject( { code } );
-		await tick();
+		await until( () => map.removed > 0 );
 		expect( map.removed ).toBe( 1 );
 		expect( alerts( host ) ).toEqual( [ code ] );
 		expect( events ).toHaveLength( 1 );
@@ -476,8 +500,7 @@ describe( 'mapbox-gl error events', () => {
 		// The map works: it is handed over, but the state keeps the alert.
 		await expect( cairn.ready ).resolves.toBe( map );
 		expect( ready ).toHaveBeenCalledTimes( 1 );
-		await tick();
-		expect( host.dataset.cairnState ).toBe( 'error' );
+		await until( () => host.dataset.cairnState === 'error' );
 		expect( alerts( host ) ).toEqual( [ 'markers' ] );
 		expect( events.map( ( event ) => event.code ) ).toEqual( [
 			'markers',
@@ -485,7 +508,7 @@ describe( 'mapbox-gl error events', () => {
 		expect( map.removed ).toBe( 0 );
 		// A fatal failure afterwards replaces the message: still one alert.
 		map.fire( 'error', { error: { status: 401 } } );
-		await tick();
+		await until( () => map.removed > 0 );
 		expect( alerts( host ) ).toEqual( [ 'invalid-token' ] );
 		expect( map.removed ).toBe( 1 );
 	} );
@@ -509,7 +532,8 @@ describe( 'mapbox-gl error events', () => {
 		} );
 		map.fire( 'style.load' );
 		map.fire( 'load' );
-		await tick();
+		// Every icon answered: the two failures make one report.
+		await until( () => map.imagesAnswered === 3 );
 		expect( alerts( host ) ).toEqual( [ 'image-type' ] );
 		expect( events.map( ( event ) => event.code ) ).toEqual( [
 			'image-type',
@@ -570,20 +594,18 @@ describe( 'markers on the map', () => {
 		new Blob( [ JSON.stringify( FEED ) ], { type: 'application/json' } );
 	/** What the places engine put in the map's source, once it has. */
 	async function drawn( map: MockMap ) {
-		for ( let i = 0; i < 100; i++ ) {
-			const data = map.sources[ 'cairn-markers' ]?.data as
-				| {
-						features: Array< {
-							properties: Record< string, unknown >;
-						} >;
-				  }
-				| undefined;
-			if ( data?.features.length ) {
-				return data.features;
-			}
-			await tick();
-		}
-		return [];
+		const features = () =>
+			(
+				map.sources[ 'cairn-markers' ]?.data as
+					| {
+							features: Array< {
+								properties: Record< string, unknown >;
+							} >;
+					  }
+					| undefined
+			 )?.features ?? [];
+		await until( () => features().length > 0 );
+		return features();
 	}
 	beforeEach( () => {
 		fetched = [];
@@ -614,9 +636,7 @@ describe( 'markers on the map', () => {
 
 	it( 'reads and clusters the feed while the style is still loading', async () => {
 		const { map } = withFeed();
-		for ( let i = 0; i < 20 && ! fetched.length; i++ ) {
-			await tick();
-		}
+		await until( () => fetched.length > 0 );
 		// The feed is read before the style is in; nothing is drawn before it is.
 		expect( fetched ).toEqual( [ 'https://example.test/feed' ] );
 		expect( map.sources[ 'cairn-markers' ] ).toBeUndefined();
@@ -671,7 +691,8 @@ describe( 'markers on the map', () => {
 		);
 		map.fire( 'style.load' );
 		map.fire( 'load' );
-		await tick();
+		// Whatever the loaded map and the places chunk set going has run: still not ready.
+		await nextTurn();
 		expect( ready ).not.toHaveBeenCalled();
 		expect( host.dataset.cairnState ).toBe( 'loading' );
 		arrive( {
@@ -680,9 +701,7 @@ describe( 'markers on the map', () => {
 			release: () => {},
 		} );
 		expect( await drawn( map ) ).toHaveLength( 1 );
-		for ( let i = 0; i < 20 && ! ready.mock.calls.length; i++ ) {
-			await tick();
-		}
+		await until( () => ready.mock.calls.length > 0 );
 		expect( ready ).toHaveBeenCalledTimes( 1 );
 		expect( host.dataset.cairnState ).toBe( 'ready' );
 	} );
@@ -704,7 +723,7 @@ describe( 'markers on the map', () => {
 			url: 'blob:https://example.test/3',
 			release,
 		} );
-		await tick();
+		await until( () => release.mock.calls.length > 0 );
 		expect( release ).toHaveBeenCalledTimes( 1 );
 		expect( map.sources[ 'cairn-markers' ] ).toBeUndefined();
 	} );

@@ -1,8 +1,7 @@
 /**
- * @jest-environment node
- */
-/**
- * fetchPostMaps: the address it asks, what it makes of the site's answers.
+ * fetchPostMaps: the address it asks, what it makes of the site's answers. The fetch is the
+ * caller's (as a framework's would be): here one that answers what each test says. That the
+ * package needs nothing but `fetch` on a server is server-render.test.ts's part.
  */
 import {
 	fetchPostMaps,
@@ -10,14 +9,29 @@ import {
 	postMapsUrl,
 } from '../../../packages/map/src/fetch-post-maps';
 
-function answer( status: number, body: unknown ) {
+/**
+ * What fetchPostMaps reads of a response.
+ * @param status
+ * @param body   The decoded JSON; undefined: a body that is not JSON.
+ */
+function response( status: number, body?: unknown ) {
+	return {
+		ok: status >= 200 && status < 300,
+		status,
+		json: async () => {
+			if ( body === undefined ) {
+				throw new SyntaxError( 'Unexpected token < in JSON' );
+			}
+			return body;
+		},
+	};
+}
+
+function answer( status: number, body?: unknown ) {
 	const calls: string[] = [];
 	const fetcher = ( async ( url: string ) => {
 		calls.push( url );
-		return new Response( JSON.stringify( body ), {
-			status,
-			headers: { 'Content-Type': 'application/json' },
-		} );
+		return response( status, body );
 	} ) as unknown as typeof fetch;
 	return { fetcher, calls };
 }
@@ -27,6 +41,10 @@ describe( 'fetchPostMaps', () => {
 		[
 			'https://example.com',
 			'https://example.com/?rest_route=%2Fcairn%2Fv1%2Fposts%2F7%2Fmaps',
+		],
+		[
+			'https://example.com/blog',
+			'https://example.com/blog/?rest_route=%2Fcairn%2Fv1%2Fposts%2F7%2Fmaps',
 		],
 		[
 			'https://example.com/blog/',
@@ -52,6 +70,9 @@ describe( 'fetchPostMaps', () => {
 					error: '',
 				},
 				{ id: 'map-2', attributes: {}, config: 'nope' },
+				{ id: 'map-3', config: { zoom: 3 } },
+				{ id: 'map-4', attributes: [ 'zoom' ], config: { zoom: 3 } },
+				'map-5',
 				{ id: 'hut', attributes: {}, config: {}, error: 'zoom-range' },
 				{ id: 'x', attributes: {}, config: {}, error: '<script>' },
 			],
@@ -73,41 +94,38 @@ describe( 'fetchPostMaps', () => {
 		const inits: unknown[] = [];
 		const fetcher = ( async ( _url: string, init: unknown ) => {
 			inits.push( init );
-			return new Response(
-				JSON.stringify( {
-					post: 7,
-					maps: [
-						{
-							id: 'map-1',
-							attributes: {},
-							config: {},
-							error: '',
-							places: {
-								items: [
-									{
-										id: 3,
-										title: 'Hut',
-										lng: 7.25,
-										lat: 46.5,
-									},
-									{ id: -1, title: 'bad', lng: 0, lat: 0 },
-									{
-										id: 4,
-										title: 'No place',
-										lng: 'x',
-										lat: 0,
-									},
-								],
-								total: 80,
-								page: 1,
-								perPage: 50,
-							},
+			return response( 200, {
+				post: 7,
+				maps: [
+					{
+						id: 'map-1',
+						attributes: {},
+						config: {},
+						error: '',
+						places: {
+							items: [
+								{
+									id: 3,
+									title: 'Hut',
+									lng: 7.25,
+									lat: 46.5,
+								},
+								{ id: -1, title: 'bad', lng: 0, lat: 0 },
+								{
+									id: 4,
+									title: 'No place',
+									lng: 'x',
+									lat: 0,
+								},
+							],
+							total: 80,
+							page: 1,
+							perPage: 50,
 						},
-						{ id: 'map-2', attributes: {}, config: {}, error: '' },
-					],
-				} ),
-				{ status: 200 }
-			);
+					},
+					{ id: 'map-2', attributes: {}, config: {}, error: '' },
+				],
+			} );
 		} ) as unknown as typeof fetch;
 		const result = await fetchPostMaps( 'https://example.com', 7, {
 			fetch: fetcher,
@@ -131,6 +149,31 @@ describe( 'fetchPostMaps', () => {
 			// From a site without the key: no places, nothing invented.
 			{ items: [], total: 0, page: 1, perPage: 50 },
 		] );
+	} );
+
+	it( 'hands the abort signal to fetch: an aborted request rejects', async () => {
+		const seen: Array< RequestInit | undefined > = [];
+		// A fetch that honours its signal, as the platform's does.
+		const fetcher = ( async ( _url: string, init?: RequestInit ) => {
+			seen.push( init );
+			if ( init?.signal?.aborted ) {
+				throw new DOMException(
+					'The request was aborted.',
+					'AbortError'
+				);
+			}
+			return response( 200, { post: 7, maps: [] } );
+		} ) as unknown as typeof fetch;
+		const controller = new AbortController();
+		controller.abort();
+		await expect(
+			fetchPostMaps( 'https://example.com', 7, {
+				fetch: fetcher,
+				signal: controller.signal,
+			} )
+		).rejects.toMatchObject( { name: 'AbortError' } );
+		expect( seen[ 0 ]?.signal ).toBe( controller.signal );
+		expect( seen[ 0 ]?.headers ).toEqual( { Accept: 'application/json' } );
 	} );
 
 	it( 'throws the site refusal with its status and code', async () => {

@@ -181,7 +181,12 @@ export class PlacesEngine {
 	/** Folded titles and group names, made on the first search or list (not before the first draw). */
 	private searchText: string[] = [];
 	private groupNames = new Map< string, string >();
-	private rank = new Uint32Array( 0 );
+	/**
+	 * The title order of the loaded places, made when first listed: each place's rank, and the
+	 * place at each rank. Dropped by every load (a feed of the same size has other titles).
+	 */
+	private titleOrder: { rank: Uint32Array; byRank: Uint32Array } | null =
+		null;
 	private byId = new Map< number, number >();
 	private groupCounts: Record< string, number > = {};
 	private indexes: Indexed[] = [];
@@ -288,7 +293,7 @@ export class PlacesEngine {
 		this.groupCounts = counts;
 		this.indexes = [];
 		this.current = null;
-		this.rank = new Uint32Array( 0 );
+		this.titleOrder = null;
 		this.setFilter( { search: '', hidden: [] } );
 		return { total: count, groups: counts };
 	}
@@ -311,9 +316,9 @@ export class PlacesEngine {
 		return this.searchText;
 	}
 
-	/** The rank of each place in title order (folded, then by id), computed when first needed. */
-	private titleRank(): Uint32Array {
-		if ( this.rank.length !== this.features.length ) {
+	/** The places in title order (folded, then by id), computed when first needed. */
+	private titles(): { rank: Uint32Array; byRank: Uint32Array } {
+		if ( ! this.titleOrder ) {
 			const order = Array.from( this.features.keys() );
 			const keys = this.texts().map(
 				( text ) => text.split( ' \u0000 ' )[ 0 ] ?? ''
@@ -330,9 +335,9 @@ export class PlacesEngine {
 			order.forEach( ( position, index ) => {
 				rank[ position ] = index;
 			} );
-			this.rank = rank;
+			this.titleOrder = { rank, byRank: Uint32Array.from( order ) };
 		}
-		return this.rank;
+		return this.titleOrder;
 	}
 
 	/** Applies a filter: the clusters, the list and the counts follow it from now on. */
@@ -759,13 +764,12 @@ export class PlacesEngine {
 				.slice( page * pageSize, ( page + 1 ) * pageSize )
 				.map( ( slot ) => positions[ slot ]! );
 		} else {
-			const rank = this.titleRank();
+			const { rank, byRank } = this.titles();
 			// Ranks are unique: sort the ranks, then map them back.
 			const ranks = Uint32Array.from(
 				positions,
 				( position ) => rank[ position ]!
 			).sort();
-			const byRank = this.positionsByRank();
 			ordered = Array.from(
 				ranks.subarray( page * pageSize, ( page + 1 ) * pageSize ),
 				( value ) => byRank[ value ]!
@@ -782,19 +786,5 @@ export class PlacesEngine {
 					: place;
 			} ),
 		};
-	}
-
-	private inverse = new Uint32Array( 0 );
-
-	private positionsByRank(): Uint32Array {
-		const rank = this.titleRank();
-		if ( this.inverse.length !== rank.length ) {
-			const inverse = new Uint32Array( rank.length );
-			rank.forEach( ( value, position ) => {
-				inverse[ value ] = position;
-			} );
-			this.inverse = inverse;
-		}
-		return this.inverse;
 	}
 }
