@@ -7,9 +7,24 @@
  */
 import { TextDecoder as NodeTextDecoder } from 'node:util';
 
-import { createMap } from '../../src/blocks/map/runtime';
+import mapboxgl from 'mapbox-gl';
+
+import { createMap as createRuntimeMap } from '../../src/blocks/map/runtime';
 import { firstGroupIs } from '../../packages/map/src/markers-layer';
 import type { MapErrorCode } from '../../packages/map/src/types';
+
+/**
+ * The runtime's createMap with the stand-in mapbox-gl below in hand, as the loader passes the
+ * library it loaded from Mapbox's distribution (which jsdom cannot load).
+ * @param container
+ * @param config
+ * @param options
+ */
+const createMap = (
+	container: unknown,
+	config: unknown,
+	options: Parameters< typeof createRuntimeMap >[ 2 ] = {}
+) => createRuntimeMap( container, config, { mapLib: mapboxgl, ...options } );
 
 // jsdom lacks TextDecoder (the token check decodes the payload); every supported browser has it.
 if ( typeof globalThis.TextDecoder === 'undefined' ) {
