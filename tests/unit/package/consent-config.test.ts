@@ -74,10 +74,30 @@ const button = ( host: HTMLElement ) =>
 		'.wp-block-cairn-map__consent button'
 	);
 
-/** Lets the lazy import and the promises after it settle. */
+/** One turn of the event loop: every promise callback already due has run. */
+const nextTurn = () =>
+	new Promise< void >( ( resolve ) => setImmediate( resolve ) );
+
+/**
+ * Resolves once the condition holds, turn after turn (jest's timeout bounds it): a wait for
+ * something to happen, never for a length of time.
+ * @param condition
+ */
+async function until( condition: () => unknown ): Promise< void > {
+	while ( ! condition() ) {
+		await nextTurn();
+	}
+}
+
+/**
+ * Commented exception to "wait for conditions": before asserting that something did NOT happen
+ * (no load before consent), let a few turns of the event loop pass so that anything the code had
+ * already set in motion (the lazy import, the promises after it) has had its chance. Counted
+ * turns, not a duration; the positive checks in this file use until().
+ */
 const settle = async () => {
 	for ( let i = 0; i < 5; i++ ) {
-		await new Promise( ( resolve ) => setTimeout( resolve, 0 ) );
+		await nextTurn();
 	}
 };
 
@@ -90,6 +110,7 @@ describe( 'createMap with config.consent', () => {
 			{ ...CONFIG, consent: { required: true, category: '' } },
 			{ host }
 		);
+		await until( () => button( host ) );
 		await settle();
 		expect( host.dataset.cairnConsent ).toBe( 'required' );
 		expect( host.dataset.cairnState ).toBe( 'loading' );
@@ -150,7 +171,9 @@ describe( 'createMap with config.consent', () => {
 			{ ...CONFIG, consent },
 			{ host: first.host }
 		);
-		await settle();
+		await until( () =>
+			first.host.querySelector( '.wp-block-cairn-map__consent-note' )
+		);
 		expect( first.host.dataset.cairnConsentCategory ).toBe( 'marketing' );
 		expect(
 			first.host.querySelector( '.wp-block-cairn-map__consent-note' )
@@ -190,7 +213,7 @@ describe( 'createMap with config.consent', () => {
 		delete given.marketing;
 		const third = container();
 		createMap( third.map, { ...CONFIG, consent }, { host: third.host } );
-		await settle();
+		await until( () => button( third.host ) );
 		button( third.host )?.click();
 		expect( given.marketing ).toBe( 'allow' );
 	} );
@@ -203,7 +226,7 @@ describe( 'createMap with config.consent', () => {
 			{ ...CONFIG, consent: { required: true, category: '' } },
 			{ host }
 		);
-		await settle();
+		await until( () => button( host ) );
 		const gate = button( host );
 		expect( gate ).not.toBeNull();
 		cairn.destroy();
@@ -238,7 +261,12 @@ describe( '<CairnMap> with config.consent', () => {
 				} )
 			);
 		} );
-		await act( settle );
+		await act( async () => {
+			await until( () =>
+				mount.querySelector( '.wp-block-cairn-map__consent button' )
+			);
+			await settle();
+		} );
 		const host = mount.querySelector< HTMLElement >(
 			'.wp-block-cairn-map'
 		);
@@ -251,7 +279,7 @@ describe( '<CairnMap> with config.consent', () => {
 
 		await act( async () => {
 			button( host as HTMLElement )?.click();
-			await settle();
+			await until( () => errors.length > 0 );
 		} );
 		expect( loads.count ).toBe( 1 );
 		expect( errors ).toEqual( [ 'webgl' ] );
@@ -290,6 +318,11 @@ describe( '<CairnMap> hydrates what the server rendered', () => {
 			} );
 			await settle();
 		} );
+		await until(
+			() =>
+				mount.querySelector< HTMLElement >( '.wp-block-cairn-map' )
+					?.dataset.cairnState === 'error'
+		);
 		expect( mismatches ).toEqual( [] );
 		// The same node: hydrated, not rendered again; the map started (webgl: jsdom has none).
 		expect( mount.querySelector( 'li[data-cairn-marker-id="7"]' ) ).toBe(
