@@ -202,6 +202,150 @@ describe( 'fetchPostMaps', () => {
 		}
 	);
 
+	it.each( [
+		[ 'a page that is not JSON (a proxy error)', 502, undefined ],
+		[ 'a body without code or message', 503, {} ],
+		[
+			'a code and message that are not text',
+			500,
+			{ code: 7, message: [] },
+		],
+		[ 'a list instead of an error', 500, [ 'rest_forbidden' ] ],
+	] )(
+		'a refusal with %s still says what happened',
+		async ( _case, status, body ) => {
+			const { fetcher } = answer( status, body );
+			const failure = fetchPostMaps( 'https://example.com', 9, {
+				fetch: fetcher,
+			} );
+			await expect( failure ).rejects.toMatchObject( {
+				status,
+				code: 'http_error',
+				message: `The site answered ${ status }.`,
+			} );
+		}
+	);
+
+	it( 'keeps the message the site gave with its refusal', async () => {
+		const { fetcher } = answer( 404, {
+			code: 'rest_post_invalid_id',
+			message: 'Invalid post ID.',
+		} );
+		await expect(
+			fetchPostMaps( 'https://example.com', 9, { fetch: fetcher } )
+		).rejects.toMatchObject( {
+			name: 'PostMapsError',
+			message: 'Invalid post ID.',
+		} );
+	} );
+
+	it( 'reads post and modified only when they have their types', async () => {
+		const odd = answer( 200, { post: '7', modified: 5, maps: [] } );
+		expect(
+			await fetchPostMaps( 'https://example.com', 7, {
+				fetch: odd.fetcher,
+			} )
+		).toEqual( { post: 0, modified: '', maps: [] } );
+		const fine = answer( 200, {
+			post: 7,
+			modified: '2026-11-24T01:00:00Z',
+			maps: [],
+		} );
+		expect(
+			await fetchPostMaps( 'https://example.com', 7, {
+				fetch: fine.fetcher,
+			} )
+		).toEqual( { post: 7, modified: '2026-11-24T01:00:00Z', maps: [] } );
+	} );
+
+	it( 'takes no list for an object: not as the answer, a map, its config or its places', async () => {
+		const list = answer( 200, Object.assign( [], { maps: [] } ) );
+		await expect(
+			fetchPostMaps( 'https://example.com', 1, { fetch: list.fetcher } )
+		).rejects.toMatchObject( { code: 'cairn_invalid_response' } );
+		const { fetcher } = answer( 200, {
+			post: 1,
+			maps: [
+				Object.assign( [], { id: 'a', attributes: {}, config: {} } ),
+				{ id: 'b', attributes: {}, config: [] },
+				{ id: 7, attributes: {}, config: {}, places: [ 1 ] },
+			],
+		} );
+		const result = await fetchPostMaps( 'https://example.com', 1, {
+			fetch: fetcher,
+		} );
+		expect( result.maps ).toEqual( [
+			{
+				id: '',
+				attributes: {},
+				config: {},
+				error: '',
+				places: { items: [], total: 0, page: 1, perPage: 50 },
+			},
+		] );
+	} );
+
+	it( 'reads a first page of places defensively: capped titles, counts that are whole and positive', async () => {
+		const { fetcher } = answer( 200, {
+			post: 1,
+			maps: [
+				{
+					id: 'm',
+					attributes: {},
+					config: {},
+					places: {
+						items: [
+							{ id: 1, title: 'x'.repeat( 300 ), lng: 1, lat: 2 },
+							{ id: 2, title: 7, lng: 1, lat: 2 },
+							{ id: 3, title: 'Hut', lng: 1, lat: Infinity },
+							[ 4, 'List', 1, 2 ],
+						],
+						total: 0,
+						page: 2.5,
+						perPage: -3,
+					},
+				},
+				{
+					id: 'n',
+					attributes: {},
+					config: {},
+					places: { items: 'none', total: 120, page: 3, perPage: 20 },
+				},
+			],
+		} );
+		const [ first, second ] = (
+			await fetchPostMaps( 'https://example.com', 1, { fetch: fetcher } )
+		).maps;
+		expect( first.places ).toEqual( {
+			items: [ { id: 1, title: 'x'.repeat( 200 ), lng: 1, lat: 2 } ],
+			// Never fewer than the places given.
+			total: 1,
+			page: 1,
+			perPage: 50,
+		} );
+		expect( second.places ).toEqual( {
+			items: [],
+			total: 120,
+			page: 3,
+			perPage: 20,
+		} );
+	} );
+
+	it( 'takes the signal of the fetch options when none is given besides', async () => {
+		const seen: Array< RequestInit | undefined > = [];
+		const fetcher = ( async ( _url: string, init?: RequestInit ) => {
+			seen.push( init );
+			return response( 200, { post: 7, maps: [] } );
+		} ) as unknown as typeof fetch;
+		const controller = new AbortController();
+		await fetchPostMaps( 'https://example.com', 7, {
+			fetch: fetcher,
+			init: { signal: controller.signal, cache: 'no-store' },
+		} );
+		expect( seen[ 0 ]?.signal ).toBe( controller.signal );
+		expect( seen[ 0 ]?.cache ).toBe( 'no-store' );
+	} );
+
 	it( 'says so when the answer is not the maps of a post', async () => {
 		const { fetcher } = answer( 200, [ 'not', 'maps' ] );
 		await expect(
