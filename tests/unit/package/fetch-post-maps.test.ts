@@ -313,22 +313,19 @@ describe( 'fetchPostMaps', () => {
 				},
 			],
 		} );
-		const [ first, second ] = (
-			await fetchPostMaps( 'https://example.com', 1, { fetch: fetcher } )
-		).maps;
-		expect( first.places ).toEqual( {
-			items: [ { id: 1, title: 'x'.repeat( 200 ), lng: 1, lat: 2 } ],
-			// Never fewer than the places given.
-			total: 1,
-			page: 1,
-			perPage: 50,
+		const { maps } = await fetchPostMaps( 'https://example.com', 1, {
+			fetch: fetcher,
 		} );
-		expect( second.places ).toEqual( {
-			items: [],
-			total: 120,
-			page: 3,
-			perPage: 20,
-		} );
+		expect( maps.map( ( map ) => map.places ) ).toEqual( [
+			{
+				items: [ { id: 1, title: 'x'.repeat( 200 ), lng: 1, lat: 2 } ],
+				// Never fewer than the places given.
+				total: 1,
+				page: 1,
+				perPage: 50,
+			},
+			{ items: [], total: 120, page: 3, perPage: 20 },
+		] );
 	} );
 
 	it( 'takes the signal of the fetch options when none is given besides', async () => {
