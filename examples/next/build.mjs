@@ -33,6 +33,15 @@ const tarball = path.join( here, '.pack', 'cairn-maps-map.tgz' );
 const installed = path.join( here, 'node_modules', '@cairn-maps', 'map' );
 // Written once `next build` and the second type check have both passed.
 const stamp = path.join( here, '.next', 'cairn-example-built' );
+/** Next's command line, run with this Node (no shell, no npx). */
+const nextBin = path.join(
+	here,
+	'node_modules',
+	'next',
+	'dist',
+	'bin',
+	'next'
+);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 
@@ -190,19 +199,11 @@ export function buildNextExample( { ifStale = false } = {} ) {
 			writtenAt( path.join( here, 'node_modules', '.package-lock.json' ) )
 		) > builtAt
 	) {
-		const next = path.join(
-			here,
-			'node_modules',
-			'next',
-			'dist',
-			'bin',
-			'next'
-		);
 		fs.rmSync( stamp, { force: true } );
 		run(
 			'next build (moduleResolution "node")',
 			process.execPath,
-			[ next, 'build' ],
+			[ nextBin, 'build' ],
 			here
 		);
 		run(
@@ -242,14 +243,7 @@ if ( process.argv[ 1 ] === fileURLToPath( import.meta.url ) ) {
 		const child = spawn(
 			process.execPath,
 			[
-				path.join(
-					here,
-					'node_modules',
-					'next',
-					'dist',
-					'bin',
-					'next'
-				),
+				nextBin,
 				'start',
 				'--port',
 				process.env.PORT || '3000',

@@ -207,17 +207,39 @@ function whenLoaded(
 		}
 	);
 	ready.catch( () => undefined );
+	return laterMap(
+		ready,
+		() => started,
+		() => {
+			destroyed = true;
+		}
+	);
+}
+
+/**
+ * The handle of a map that starts later (its library or the visitor's consent is on its way):
+ * `map` and `places` are the started map's once it is there; `destroy()` stops it, or keeps it
+ * from ever starting (`stop` marks that first).
+ * @param ready
+ * @param started
+ * @param stop
+ */
+function laterMap(
+	ready: Promise< MapboxMap >,
+	started: () => CairnMap | null,
+	stop: () => void
+): CairnMap {
 	return {
 		get map() {
-			return started?.map ?? null;
+			return started()?.map ?? null;
 		},
 		get places() {
-			return started?.places ?? null;
+			return started()?.places ?? null;
 		},
 		ready,
 		destroy: () => {
-			destroyed = true;
-			started?.destroy();
+			stop();
+			started()?.destroy();
 		},
 	};
 }
@@ -313,20 +335,14 @@ function afterConsent(
 			return cause;
 		}
 	);
-	return {
-		get map() {
-			return started?.map ?? null;
-		},
-		get places() {
-			return started?.places ?? null;
-		},
+	return laterMap(
 		ready,
-		destroy: () => {
+		() => started,
+		() => {
 			destroyed = true;
 			release();
-			started?.destroy();
-		},
-	};
+		}
+	);
 }
 
 /**
