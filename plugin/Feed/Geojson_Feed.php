@@ -180,6 +180,9 @@ class Geojson_Feed {
 				? $this->build( $canonical, self::GZIP_LEVEL_UNCACHED, $version )
 				: $this->derive( $this->whole( $allow_stale, $canonical ), $canonical, self::GZIP_LEVEL_UNCACHED );
 		}
+		if ( ! $this->storable( $canonical ) ) {
+			return $this->build( $canonical, self::GZIP_LEVEL_UNCACHED, $version ); // Cheaper read than kept.
+		}
 		$key    = $this->key( $canonical );
 		$stored = $this->cache->get_filtered( $key );
 		if ( null !== $stored && $stored->version() === $version ) {
@@ -392,6 +395,19 @@ class Geojson_Feed {
 	 * @param array<string, mixed> $filters Canonical filters.
 	 */
 	protected function derivable( array $filters ): bool {
+		unset( $filters );
+		return true;
+	}
+
+	/**
+	 * Whether a canonical selection (not the whole feed, no box) may be stored among the bounded
+	 * filtered copies, or is read for each request.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $filters Canonical filters.
+	 */
+	protected function storable( array $filters ): bool {
 		unset( $filters );
 		return true;
 	}

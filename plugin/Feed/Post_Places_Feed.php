@@ -32,6 +32,11 @@ use Cairn\Maps\Content\Post_Places_Repository;
 class Post_Places_Feed extends Geojson_Feed {
 
 	/**
+	 * Up to this many ids, an `include` selection is read for each request (see storable()).
+	 */
+	public const FEW_IDS = 20;
+
+	/**
 	 * Post reads.
 	 *
 	 * @var Post_Places_Repository
@@ -172,6 +177,17 @@ class Post_Places_Feed extends Geojson_Feed {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * A few posts by id (a map of "this post's place" asks for one) are read, never stored: a
+	 * few indexed reads cost less than the bookkeeping, and one copy per post page would churn
+	 * the bounded filtered copies.
+	 *
+	 * @param array<string, mixed> $filters Canonical filters.
+	 */
+	protected function storable( array $filters ): bool {
+		return array() === $filters['ids'] || count( $filters['ids'] ) > self::FEW_IDS;
 	}
 
 	/**

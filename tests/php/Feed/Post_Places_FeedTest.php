@@ -327,6 +327,50 @@ final class Post_Places_FeedTest extends TestCase {
 	}
 
 	/**
+	 * A map of one post's place (`include` of a few ids, as "this post's place" asks) is read for
+	 * each request and never stored, however often it is asked for; a large selection of ids is
+	 * stored on its second request, within the bound.
+	 */
+	public function test_few_ids_are_read_not_stored(): void {
+		global $wpdb;
+		$ids = array();
+		for ( $i = 0; $i < 25; $i++ ) {
+			$ids[] = $this->create_place( array( 'lat' => $i ) );
+		}
+		$count_entries = static function () use ( $wpdb ): int {
+			return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like( '_transient_' . Feed_Cache::PREFIX ) . '%' ) );
+		};
+		$before        = $count_entries();
+		for ( $i = 0; $i < 3; $i++ ) {
+			$this->assertSame(
+				array( $ids[3] ),
+				$this->ids(
+					array(
+						'post_type' => 'post',
+						'include'   => (string) $ids[3],
+					)
+				)
+			);
+		}
+		$this->assertSame( $before, $count_entries(), 'one post: nothing stored' );
+		for ( $i = 0; $i < 3; $i++ ) {
+			$this->assertSame(
+				$ids,
+				$this->ids(
+					array(
+						'post_type' => 'post',
+						'include'   => implode(
+							',',
+							$ids
+						),
+					)
+				)
+			);
+		}
+		$this->assertGreaterThan( $before, $count_entries(), '25 posts: stored on the second request' );
+	}
+
+	/**
 	 * Invalid parameters answer 400 with a message, before reading anything.
 	 *
 	 * @return array<string, array{0: array<string, string>}>
