@@ -142,6 +142,10 @@ export function apiNumbers( result ) {
 		flood_real_after_warm_p95_ms: p95(
 			( entry ) => entry.flood?.real_after?.whole?.p95_ms
 		),
+		posts_warm_p95_ms: p95( ( entry ) => entry.posts?.warm?.p95_ms ),
+		posts_not_modified_p95_ms: p95(
+			( entry ) => entry.posts?.not_modified?.p95_ms
+		),
 		targets_failed: failedTargets( result.targets ),
 	};
 }

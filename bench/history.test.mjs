@@ -87,6 +87,8 @@ test( 'api: the headline p95s per marker count', () => {
 		core_page_p95_ms: { 1000: 418.2 },
 		maps_warm_p95_ms: { 1000: 68.1 },
 		flood_real_after_warm_p95_ms: {},
+		posts_warm_p95_ms: {},
+		posts_not_modified_p95_ms: {},
 		targets_failed: [ 'peak_memory' ],
 	} );
 } );

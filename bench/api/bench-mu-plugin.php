@@ -41,7 +41,8 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 	add_filter(
 		'query',
 		static function ( $query ) {
-			if ( is_string( $query ) && false !== strpos( $query, 'cairn_lng' ) ) {
+			// Markers' coordinates, or posts' places (geo_public is in every read of them).
+			if ( is_string( $query ) && ( false !== strpos( $query, 'cairn_lng' ) || false !== strpos( $query, 'geo_public' ) ) ) {
 				++$GLOBALS['cairn_bench_marker_reads'];
 			}
 			return $query;

@@ -60,12 +60,16 @@ if ( ! SIZE || ! BASE || ! args.out || ! PEAK_LOG ) {
 }
 
 const OURS = '/?rest_route=/cairn/v1/markers';
+// The posts feed of issue 24 (BENCH_POSTS=0: not seeded, not measured).
+const POSTS = '/?rest_route=/cairn/v1/markers&post_type=post';
+const WITH_POSTS = '0' !== ( process.env.BENCH_POSTS ?? '1' ).trim();
 const MAPS_POST = Number( args[ 'maps-post' ] ) || 0;
 const corePage = ( page ) => `/?rest_route=/wp/v2/cairn-markers&per_page=100&page=${ page }`;
 const GZIP = { 'Accept-Encoding': 'gzip' };
 
 const agent = new http.Agent( { keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY } );
 let counter = 0;
+let seedCategories = [];
 const runId = `${ SIZE }-${ Date.now().toString( 36 ) }`;
 
 function log( message ) {
@@ -195,11 +199,84 @@ async function peaks( results ) {
 	};
 }
 
-function bump() {
-	execFileSync( 'php', [ path.join( HERE, 'wp.php' ), 'bump' ], {
+function bump( what = 'bump' ) {
+	execFileSync( 'php', [ path.join( HERE, 'wp.php' ), what ], {
 		stdio: [ 'ignore', 'ignore', 'inherit' ],
 		timeout: 60000,
 	} );
+}
+
+/**
+ * The posts feed (issue 24) beside the markers feed at the same size: cold (places version
+ * bumped before each request), warm 200 and 304 each interleaved with the markers feed's (so both
+ * meet the same load), bytes, PHP peak of every posts request, and a `terms` selection.
+ */
+async function measurePosts( markersEtag ) {
+	const prime = await get( POSTS, GZIP, 'posts-prime' );
+	expectStatus( [ prime ], 200, 'prime posts' );
+	log( `posts cold x${ COLD_RUNS }` );
+	const cold = [];
+	for ( let i = 0; i < COLD_RUNS; i++ ) {
+		bump( 'bump-places' );
+		cold.push( await get( POSTS, GZIP, 'posts-cold' ) );
+	}
+	expectStatus( cold, 200, 'posts cold' );
+	log( `posts warm x${ WARM_REQUESTS } interleaved with the markers feed's, c${ CONCURRENCY }` );
+	const warm = await interleaved(
+		WARM_REQUESTS,
+		() => get( POSTS, GZIP, 'posts-warm' ),
+		() => get( OURS, GZIP, 'posts-markers-warm' )
+	);
+	expectStatus( warm.a, 200, 'posts warm' );
+	expectStatus( warm.b, 200, 'markers warm beside posts' );
+	const etag = warm.a[ 0 ].headers.etag;
+	log( `posts 304 x${ NOT_MODIFIED_REQUESTS } interleaved with the markers feed's` );
+	const notModified = await interleaved(
+		NOT_MODIFIED_REQUESTS,
+		() => get( POSTS, { ...GZIP, 'If-None-Match': etag }, 'posts-nm' ),
+		() => get( OURS, { ...GZIP, 'If-None-Match': markersEtag }, 'posts-markers-nm' )
+	);
+	expectStatus( notModified.a, 304, 'posts 304' );
+	expectStatus( notModified.b, 304, 'markers 304 beside posts' );
+	const raw = await get( POSTS, {}, 'posts-raw' );
+	expectStatus( [ raw ], 200, 'posts raw' );
+	const document = JSON.parse( raw.body.toString( 'utf8' ) );
+	const features = Array.isArray( document.features ) ? document.features : [];
+	const withThumb = features.filter( ( f ) => 'string' === typeof f.properties?.thumb ).length;
+	const category = seedCategories[ 0 ] || 'travel';
+	const terms = await get( `${ POSTS }&terms=category:${ category }`, GZIP, 'posts-terms' );
+	expectStatus( [ terms ], 200, 'posts terms' );
+	const termsTwice = await get( `${ POSTS }&terms=category:${ category }`, GZIP, 'posts-terms' );
+	const result = {
+		cold: { ...stats( cold ), memory: await peaks( cold ) },
+		warm: { ...stats( warm.a ), memory: await peaks( warm.a ) },
+		markers_warm: { ...stats( warm.b ), memory: await peaks( warm.b ) },
+		not_modified: { ...stats( notModified.a ), memory: await peaks( notModified.a ) },
+		markers_not_modified: { ...stats( notModified.b ), memory: await peaks( notModified.b ) },
+		raw_request: { ms: round( raw.ms ), memory: await peaks( [ raw ] ) },
+		terms: { first_ms: round( terms.ms ), second_ms: round( termsTwice.ms ), memory: await peaks( [ terms, termsTwice ] ), features: JSON.parse( ( 'gzip' === terms.headers[ 'content-encoding' ] ? zlib.gunzipSync( terms.body ) : terms.body ).toString( 'utf8' ) ).features.length },
+		bytes: {
+			raw: raw.body.length,
+			gzip: 'gzip' === warm.a[ 0 ].headers[ 'content-encoding' ] ? warm.a[ 0 ].body.length : null,
+			gzip_per_post: 'gzip' === warm.a[ 0 ].headers[ 'content-encoding' ] ? round( warm.a[ 0 ].body.length / SIZE, 2 ) : null,
+			features: features.length,
+			with_thumb: withThumb,
+		},
+	};
+	result.peak_bytes = Math.max( ...[ result.cold, result.warm, result.not_modified, result.raw_request, result.terms ].map( ( m ) => m.memory.peak_bytes ?? 0 ) );
+	result.checks = {
+		posts_features_match: features.length === SIZE,
+		posts_have_type: features.every( ( f ) => 'post' === f.properties?.type ),
+		posts_thumbs_present: withThumb > 0,
+		posts_etag: Boolean( etag ),
+		posts_cache_control_public: /\bpublic\b/.test( warm.a[ 0 ].headers[ 'cache-control' ] || '' ),
+		posts_cold_rebuilt_every_time: result.cold.memory.rebuilt === COLD_RUNS,
+		posts_warm_served_from_cache: 0 === result.warm.memory.rebuilt,
+		posts_not_modified_read_nothing: 0 === result.not_modified.memory.rebuilt,
+		posts_terms_cut_from_cache: 0 === result.terms.memory.rebuilt,
+	};
+	log( `posts warm p95 ${ result.warm.p95_ms } ms (markers ${ result.markers_warm.p95_ms } ms), 304 p95 ${ result.not_modified.p95_ms } ms (markers ${ result.markers_not_modified.p95_ms } ms), peak ${ ( result.peak_bytes / 1048576 ).toFixed( 1 ) } MiB` );
+	return result;
 }
 
 /**
@@ -472,6 +549,12 @@ async function main() {
 		out.maps = await measureMaps( etag );
 	}
 
+	// (e') The posts feed (issue 24) beside the markers feed.
+	if ( WITH_POSTS ) {
+		seedCategories = out.seed?.categories || [];
+		out.posts = await measurePosts( etag );
+	}
+
 	// Cold under load: right after an invalidation, CONCURRENCY visitors at once (a cache stampede:
 	// how many of them rebuild the payload, and how long they wait). Two rounds.
 	log( `cold at c${ CONCURRENCY } x2 rounds` );
@@ -611,6 +694,9 @@ async function main() {
 
 	if ( out.maps ) {
 		Object.assign( out.checks, out.maps.checks );
+	}
+	if ( out.posts ) {
+		Object.assign( out.checks, out.posts.checks );
 	}
 
 	// (g) The flood of random filters (issue 12), last: what it leaves behind touches nothing above.

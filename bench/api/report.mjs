@@ -41,7 +41,7 @@ try {
 const previousWarmP95 = ( markers ) => previous?.sizes?.find( ( r ) => r.markers === markers )?.ours?.warm?.p95_ms ?? null;
 
 const MiB = 1024 * 1024;
-const TARGETS = { markers: 100000, not_modified_p95_ms: 50, cold_ms: 1500, peak_mib: 32, gzip_per_marker: 16, maps_304_vs_feed: 1.1 };
+const TARGETS = { markers: 100000, not_modified_p95_ms: 50, cold_ms: 1500, peak_mib: 32, gzip_per_marker: 16, maps_304_vs_feed: 1.1, posts_vs_markers: 1.2 };
 
 const ms = ( v ) => ( null === v || undefined === v ? '–' : v >= 10000 ? `${ ( v / 1000 ).toFixed( 1 ) } s` : `${ Math.round( v ) }` );
 const pair = ( a, b ) => `${ ms( a ) } / ${ ms( b ) }`;
@@ -80,6 +80,14 @@ const rows = [
 	[ 'feed 304 beside it p50 / p95 (ms, c4)', ( r ) => ( r.maps ? pair( r.maps.feed_not_modified.p50_ms, r.maps.feed_not_modified.p95_ms ) : '–' ) ],
 	[ 'post maps PHP peak MiB warm / 304', ( r ) => ( r.maps ? [ r.maps.warm, r.maps.not_modified ].map( ( m ) => mib( m.memory.peak_bytes ) ).join( ' / ' ) : '–' ) ],
 	[ 'post maps SQL queries warm / 304', ( r ) => ( r.maps ? [ r.maps.warm, r.maps.not_modified ].map( ( m ) => String( m.memory.queries ?? '–' ) ).join( ' / ' ) : '–' ) ],
+	[ 'posts feed cold p50 / p95 (ms)', ( r ) => ( r.posts ? pair( r.posts.cold.p50_ms, r.posts.cold.p95_ms ) : '–' ) ],
+	[ 'posts feed warm p50 / p95 (ms, c4)', ( r ) => ( r.posts ? pair( r.posts.warm.p50_ms, r.posts.warm.p95_ms ) : '–' ) ],
+	[ 'markers feed beside it p50 / p95 (ms, c4)', ( r ) => ( r.posts ? pair( r.posts.markers_warm.p50_ms, r.posts.markers_warm.p95_ms ) : '–' ) ],
+	[ 'posts feed 304 p50 / p95 (ms, c4)', ( r ) => ( r.posts ? pair( r.posts.not_modified.p50_ms, r.posts.not_modified.p95_ms ) : '–' ) ],
+	[ 'markers 304 beside it p50 / p95 (ms, c4)', ( r ) => ( r.posts ? pair( r.posts.markers_not_modified.p50_ms, r.posts.markers_not_modified.p95_ms ) : '–' ) ],
+	[ 'posts feed gzip bytes / post', ( r ) => ( r.posts ? String( r.posts.bytes.gzip_per_post ) : '–' ) ],
+	[ 'posts feed PHP peak MiB cold / warm / 304', ( r ) => ( r.posts ? [ r.posts.cold, r.posts.warm, r.posts.not_modified ].map( ( m ) => mib( m.memory.peak_bytes ) ).join( ' / ' ) : '–' ) ],
+	[ 'posts terms=category first / second (ms)', ( r ) => ( r.posts ? pair( r.posts.terms.first_ms, r.posts.terms.second_ms ) : '–' ) ],
 	[ 'whole set warm p95 vs core 1 page p95', ( r ) => `${ ( r.core.page.p95_ms / r.ours.warm.p95_ms ).toFixed( 1 ) }x faster` ],
 	[ 'whole set warm p95 vs core all pages', ( r ) => `${ ( r.core.all_pages.total_ms / r.ours.warm.p95_ms ).toFixed( 0 ) }x faster` ],
 	[ 'flood: random-filter requests (distinct)', ( r ) => `${ r.flood.requests } (${ r.flood.distinct })` ],
@@ -171,6 +179,29 @@ if ( big.maps ) {
 		}
 	);
 }
+if ( big.posts ) {
+	const ratio = ( a, b ) => `${ a } ms vs ${ b } ms (${ ( a / b ).toFixed( 2 ) }x)`;
+	targets.push(
+		{
+			id: 'posts_warm_vs_markers_warm',
+			label: `posts feed warm p95 within ${ TARGETS.posts_vs_markers }x the markers feed's, interleaved (${ at }, as many posts)`,
+			value: ratio( big.posts.warm.p95_ms, big.posts.markers_warm.p95_ms ),
+			pass: big.posts.warm.p95_ms <= TARGETS.posts_vs_markers * big.posts.markers_warm.p95_ms,
+		},
+		{
+			id: 'posts_304_vs_markers_304',
+			label: `posts feed 304 p95 within ${ TARGETS.posts_vs_markers }x the markers feed's 304, interleaved (${ at })`,
+			value: ratio( big.posts.not_modified.p95_ms, big.posts.markers_not_modified.p95_ms ),
+			pass: big.posts.not_modified.p95_ms <= TARGETS.posts_vs_markers * big.posts.markers_not_modified.p95_ms,
+		},
+		{
+			id: 'posts_peak_memory',
+			label: `posts feed PHP peak <= ${ TARGETS.peak_mib } MiB, any size, any request`,
+			value: `${ mib( Math.max( ...runs.map( ( r ) => r.posts?.peak_bytes ?? 0 ) ) ) } MiB`,
+			pass: runs.every( ( r ) => ( r.posts?.peak_bytes ?? 0 ) <= TARGETS.peak_mib * MiB ),
+		}
+	);
+}
 const flooded = runs.filter( ( r ) => r.flood );
 if ( flooded.length ) {
 	// The bound holds at every size; the real visitors' warm p95 after the flood at the largest.
@@ -245,6 +276,9 @@ const out = [];
 out.push( '' );
 out.push( `Cairn Maps API benchmark — ${ environment.server || '?' }, PHP ${ environment.php } (OPcache ${ environment.opcache ? 'on' : 'OFF' }), MariaDB ${ environment.mariadb }, WordPress ${ environment.wordpress }, ${ environment.cpus } CPUs` );
 out.push( `ours: GET /cairn/v1/markers (whole set)   core: GET /wp/v2/cairn-markers?per_page=100   concurrency ${ runs[ 0 ].concurrency }` );
+if ( runs[ 0 ].posts ) {
+	out.push( 'posts feed: GET /cairn/v1/markers?post_type=post (as many posts with public places as markers), interleaved with the markers feed' );
+}
 if ( runs[ 0 ].maps ) {
 	out.push( `post maps: GET /cairn/v1/posts/${ runs[ 0 ].maps.post }/maps (a page with 3 maps) beside core's GET /wp/v2/pages/${ runs[ 0 ].maps.post } and the feed's 304, interleaved` );
 }
@@ -302,7 +336,7 @@ if ( profile && ! profile.error ) {
 	out.push( `Cold rebuild profile failed: ${ profile.error }` );
 }
 out.push( '' );
-out.push( `Targets (${ [ full ? 'issue 3' : null, big.maps ? 'issue 10' : null, flooded.length ? 'issue 12' : null ].filter( Boolean ).join( ', ' ) }):` );
+out.push( `Targets (${ [ full ? 'issue 3' : null, big.maps ? 'issue 10' : null, flooded.length ? 'issue 12' : null, big.posts ? 'issue 24' : null ].filter( Boolean ).join( ', ' ) }):` );
 for ( const t of targets ) {
 	out.push( `  ${ t.pass ? 'PASS' : 'FAIL' }  ${ t.label }: ${ t.value }` );
 }

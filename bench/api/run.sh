@@ -34,6 +34,9 @@
 #   BENCH_STRICT=1                   exit 1 when a target fails
 #   BENCH_HOLD=s                     keep the servers up s seconds after measuring (to poke at them)
 #   BENCH_FLOOD_REQUESTS=200         random group/include/bbox requests of the flood (issue 12)
+#   BENCH_POSTS=0                    no posts with places (issue 24): by default as many posts as
+#                                    markers are seeded and the posts feed is measured beside the
+#                                    markers feed (warm 200 and 304 interleaved, cold, PHP peak)
 #   BENCH_ONLY=flood                 only the warm 200 and the flood (a quick check of that scenario;
 #                                    writes api-only-flood-latest.json, never api-latest.json)
 set -euo pipefail
@@ -356,6 +359,9 @@ for size in "${SIZE_LIST[@]}"; do
 	t0=$(date +%s%N)
 	timeout --foreground 600 php "$HERE/seed.php" "$size" >"$RUN_DIR/seed-$size.json" || die "seeding $size markers failed"
 	timeout --foreground 60 php "$HERE/wp.php" bump >&2 || die "invalidating the plugin's feed cache failed"
+	if [[ "${BENCH_POSTS:-1}" != 0 ]]; then
+		timeout --foreground 60 php "$HERE/wp.php" bump-places >&2 || die "invalidating the plugin's posts feed cache failed"
+	fi
 	t1=$(date +%s%N)
 	log "seeded and invalidated in $(((t1 - t0) / 1000000)) ms; measuring"
 	timeout --foreground 900 node "$HERE/measure.mjs" --size "$size" --url "$SITE_URL" --seed "$RUN_DIR/seed-$size.json" \

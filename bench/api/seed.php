@@ -16,8 +16,14 @@
  * - 5 marker groups: 10 % of markers in none, 75 % in one, 15 % in two;
  * - a one-sentence post_content, dates one minute apart.
  *
+ * Posts with places (issue 24), unless BENCH_POSTS=0: as many published `post` posts as markers,
+ * seeded after the markers of each step (so each kind's ids come in long runs), with the same
+ * kind of titles and coordinates (from other seeds), `geo_public` 1, 5 categories (10 % none,
+ * 75 % one, 15 % two) and for half of them a featured image, one of 20 image attachments with
+ * thumbnail sizes (posts seeded with places are counted in the summary's `posts`).
+ *
  * The caller then announces the change to the plugin (`php bench/api/wp.php bump`), as any code
- * writing markers behind WordPress' back must.
+ * writing markers or places behind WordPress' back must.
  *
  * Environment: CAIRN_BENCH_DB_HOST, CAIRN_BENCH_DB_PORT, CAIRN_BENCH_DB_NAME, CAIRN_BENCH_DB_USER,
  * CAIRN_BENCH_DB_PASSWORD.
@@ -84,8 +90,33 @@ foreach ( CAIRN_BENCH_GROUPS as $slug => $name ) {
 }
 $slugs = array_keys( $tt_ids );
 
+/**
+ * Term taxonomy ids of terms of a taxonomy, created once.
+ *
+ * @param mysqli                $db       Connection.
+ * @param string                $taxonomy Taxonomy.
+ * @param array<string, string> $terms    Name by slug.
+ * @return array<string, int>
+ */
+function cairn_bench_terms( mysqli $db, string $taxonomy, array $terms ): array {
+	$ids = array();
+	foreach ( $terms as $slug => $name ) {
+		$row = $db->query( "SELECT tt.term_taxonomy_id FROM wp_terms t JOIN wp_term_taxonomy tt ON tt.term_id = t.term_id AND tt.taxonomy = '" . $db->real_escape_string( $taxonomy ) . "' WHERE t.slug = '" . $db->real_escape_string( $slug ) . "'" )->fetch_row();
+		if ( null === $row ) {
+			$db->query( "INSERT INTO wp_terms (name, slug, term_group) VALUES ('" . $db->real_escape_string( $name ) . "', '" . $db->real_escape_string( $slug ) . "', 0)" );
+			$term_id = $db->insert_id;
+			$db->query( "INSERT INTO wp_term_taxonomy (term_id, taxonomy, description, parent, count) VALUES ({$term_id}, '" . $db->real_escape_string( $taxonomy ) . "', '', 0, 0)" );
+			$ids[ $slug ] = (int) $db->insert_id;
+		} else {
+			$ids[ $slug ] = (int) $row[0];
+		}
+	}
+	return $ids;
+}
+
 $before = (int) $db->query( "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'cairn_marker'" )->fetch_row()[0];
 $next_id = (int) $db->query( 'SELECT COALESCE(MAX(ID), 0) + 1 FROM wp_posts' )->fetch_row()[0];
+$with_posts = '0' !== getenv( 'BENCH_POSTS' );
 
 $db->query( 'SET unique_checks = 0' );
 $db->query( 'SET foreign_key_checks = 0' );
@@ -134,6 +165,89 @@ for ( $from = $before + 1; $from <= $target; $from += CAIRN_BENCH_BATCH ) {
 	}
 	$db->commit();
 }
+// Posts with places (issue 24): as many as markers, after them.
+$posts_after = 0;
+if ( $with_posts ) {
+	$categories  = cairn_bench_terms(
+		$db,
+		'category',
+		array(
+			'travel'   => 'Travel',
+			'food'     => 'Food',
+			'walks'    => 'Walks',
+			'history'  => 'History',
+			'wildlife' => 'Wildlife',
+		)
+	);
+	$category_tt = array_values( $categories );
+	// 20 image attachments with sizes, created once.
+	$images = array_map( 'intval', array_column( $db->query( "SELECT ID FROM wp_posts WHERE post_type = 'attachment' AND post_name LIKE 'bench-image-%' ORDER BY ID" )->fetch_all(), 0 ) );
+	for ( $i = count( $images ) + 1; $i <= 20; $i++ ) {
+		$id   = $next_id++;
+		$file = "2024/01/bench-image-{$i}.jpg";
+		$date = gmdate( 'Y-m-d H:i:s', $base );
+		$db->query( "INSERT INTO wp_posts (ID, post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status, comment_status, ping_status, post_password, post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, guid, menu_order, post_type, post_mime_type, comment_count) VALUES ({$id},1,'{$date}','{$date}','','Bench image {$i}','','inherit','closed','closed','','bench-image-{$i}','','','{$date}','{$date}','',0,'',0,'attachment','image/jpeg',0)" );
+		$sizes = array();
+		foreach ( array( 'thumbnail' => 150, 'medium' => 300, 'medium_large' => 768 ) as $size => $width ) {
+			$sizes[ $size ] = array(
+				'file'      => "bench-image-{$i}-{$width}x" . (int) ( $width * 0.75 ) . '.jpg',
+				'width'     => $width,
+				'height'    => (int) ( $width * 0.75 ),
+				'mime-type' => 'image/jpeg',
+			);
+		}
+		$meta = serialize( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- stored as WordPress stores attachment metadata.
+			array(
+				'width'  => 1600,
+				'height' => 1200,
+				'file'   => $file,
+				'sizes'  => $sizes,
+			)
+		);
+		$db->query( "INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES ({$id},'_wp_attached_file','" . $db->real_escape_string( $file ) . "'),({$id},'_wp_attachment_metadata','" . $db->real_escape_string( $meta ) . "')" );
+		$images[] = $id;
+	}
+	$db->commit();
+	$posts_before = (int) $db->query( "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'post' AND post_name LIKE 'place-%'" )->fetch_row()[0];
+	for ( $from = $posts_before + 1; $from <= $target; $from += CAIRN_BENCH_BATCH ) {
+		$to    = min( $target, $from + CAIRN_BENCH_BATCH - 1 );
+		$posts = array();
+		$meta  = array();
+		$rels  = array();
+		for ( $n = $from; $n <= $to; $n++ ) {
+			$id      = $next_id++;
+			$title   = CAIRN_BENCH_WORDS_A[ (int) ( cairn_bench_rand( $n, 'pa' ) * 32 ) ] . ' ' . CAIRN_BENCH_WORDS_B[ (int) ( cairn_bench_rand( $n, 'pb' ) * 32 ) ];
+			$date    = gmdate( 'Y-m-d H:i:s', $base + 60 * $n );
+			$title_s = $db->real_escape_string( $title );
+			$content = $db->real_escape_string( "<!-- wp:paragraph -->\n<p>{$title}: a story from the road, with a place on the map.</p>\n<!-- /wp:paragraph -->" );
+			$posts[] = "({$id},1,'{$date}','{$date}','{$content}','{$title_s}','','publish','open','open','','place-{$n}','','','{$date}','{$date}','',0,'',0,'post','',0)";
+			$lat     = cairn_bench_coordinate( $box[2] + $box[3] * cairn_bench_rand( $n, 'plat' ) );
+			$lng     = cairn_bench_coordinate( $box[0] + $box[1] * cairn_bench_rand( $n, 'plng' ) );
+			$meta[]  = "({$id},'geo_latitude','{$lat}')";
+			$meta[]  = "({$id},'geo_longitude','{$lng}')";
+			$meta[]  = "({$id},'geo_public','1')";
+			if ( cairn_bench_rand( $n, 'img' ) < 0.5 ) {
+				$meta[] = "({$id},'_thumbnail_id','" . $images[ (int) ( cairn_bench_rand( $n, 'imgn' ) * 20 ) ] . "')";
+			}
+			$g = cairn_bench_rand( $n, 'pg' );
+			if ( $g >= 0.10 ) {
+				$first  = (int) ( cairn_bench_rand( $n, 'pg1' ) * 5 );
+				$rels[] = "({$id}," . $category_tt[ $first ] . ',0)';
+				if ( $g >= 0.85 ) {
+					$rels[] = "({$id}," . $category_tt[ ( $first + 1 + (int) ( cairn_bench_rand( $n, 'pg2' ) * 4 ) ) % 5 ] . ',0)';
+				}
+			}
+		}
+		$db->query( 'INSERT INTO wp_posts (ID, post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status, comment_status, ping_status, post_password, post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, guid, menu_order, post_type, post_mime_type, comment_count) VALUES ' . implode( ',', $posts ) );
+		$db->query( 'INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES ' . implode( ',', $meta ) );
+		if ( array() !== $rels ) {
+			$db->query( 'INSERT INTO wp_term_relationships (object_id, term_taxonomy_id, term_order) VALUES ' . implode( ',', $rels ) );
+		}
+		$db->commit();
+	}
+	$db->query( "UPDATE wp_term_taxonomy tt SET count = (SELECT COUNT(*) FROM wp_term_relationships tr WHERE tr.term_taxonomy_id = tt.term_taxonomy_id) WHERE tt.taxonomy = 'category'" );
+	$posts_after = (int) $db->query( "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'post' AND post_status = 'publish' AND post_name LIKE 'place-%'" )->fetch_row()[0];
+}
 $db->query( "UPDATE wp_term_taxonomy tt SET count = (SELECT COUNT(*) FROM wp_term_relationships tr WHERE tr.term_taxonomy_id = tt.term_taxonomy_id) WHERE tt.taxonomy = 'cairn_marker_group'" );
 $db->commit();
 $db->autocommit( true );
@@ -149,9 +263,15 @@ echo json_encode(
 		'markers'  => $after,
 		'seconds'  => round( microtime( true ) - $started, 2 ),
 		'groups'   => array_keys( CAIRN_BENCH_GROUPS ),
-		'data'     => sprintf( 'BENCH_DATA=%s: uniform lng %g..%g, lat %g..%g (7 decimals stored); titles "Adj Noun" from 32x32 words, 25%% with a number; 5 groups (10%% none, 75%% one, 15%% two)', $data, $box[0], $box[0] + $box[1], $box[2], $box[2] + $box[3] ),
+		'posts'    => $posts_after,
+		'categories' => $with_posts ? array( 'travel', 'food', 'walks', 'history', 'wildlife' ) : array(),
+		'data'     => sprintf( 'BENCH_DATA=%s: uniform lng %g..%g, lat %g..%g (7 decimals stored); titles "Adj Noun" from 32x32 words, 25%% with a number; 5 groups (10%% none, 75%% one, 15%% two)%s', $data, $box[0], $box[0] + $box[1], $box[2], $box[2] + $box[3], $with_posts ? '; as many posts with public places (same distributions, 5 categories, half with one of 20 featured images)' : '' ),
 	)
 ) . "\n";
+if ( $with_posts && $posts_after !== $target ) {
+	fwrite( STDERR, "seed.php: expected {$target} published posts with places, found {$posts_after}\n" );
+	exit( 1 );
+}
 if ( $after !== $target ) {
 	fwrite( STDERR, "seed.php: expected {$target} published markers, found {$after}\n" );
 	exit( 1 );

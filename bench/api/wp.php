@@ -7,6 +7,8 @@
  *   php bench/api/wp.php bump       tell the plugin that markers changed behind its back
  *                                   (`cairn_maps_markers_changed`: new markers version, so the
  *                                   feed's ETag and cache key change and the next request rebuilds)
+ *   php bench/api/wp.php bump-places the same for posts' places (`cairn_maps_places_changed`: new
+ *                                   places version, the posts feed rebuilds; issue 24)
  *   php bench/api/wp.php maps-page  a published page with three map blocks (two hashed, one
  *                                   showing a group) and a public token; prints its id
  *   php bench/api/wp.php info       plugin/WordPress facts as JSON
@@ -76,6 +78,16 @@ switch ( $cairn_bench_command ) {
 		}
 		do_action( 'cairn_maps_markers_changed' );
 		echo "markers version bumped\n";
+		exit( 0 );
+
+	case 'bump-places':
+		require $cairn_bench_root . '/wp-load.php';
+		if ( ! has_action( 'cairn_maps_places_changed' ) ) {
+			fwrite( STDERR, "wp.php bump-places: the plugin is not loaded, or has no posts feed\n" );
+			exit( 1 );
+		}
+		do_action( 'cairn_maps_places_changed' );
+		echo "places version bumped\n";
 		exit( 0 );
 
 	case 'profile':
