@@ -327,6 +327,64 @@ final class Post_Places_FeedTest extends TestCase {
 	}
 
 	/**
+	 * Invented terms and boxes, asked for twice each, store nothing and read no place: unknown
+	 * terms leave nothing to match, a box and a category are cut from the cached whole feed.
+	 */
+	public function test_invented_terms_and_boxes_read_and_store_nothing(): void {
+		global $wpdb;
+		$travel = $this->create_place( array( 'category' => array( 'travel' ) ) );
+		$this->create_place(
+			array(
+				'lat'      => -33.9,
+				'lng'      => 151.2,
+				'category' => array( 'food' ),
+			)
+		);
+		$count_entries = static function () use ( $wpdb ): int {
+			return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like( '_transient_' . Feed_Cache::PREFIX ) . '%' ) );
+		};
+		$this->assertCount( 2, $this->features( array( 'post_type' => 'post' ) ) );
+		$entries = $count_entries();
+		$reads   = 0;
+		$count   = static function ( $sql ) use ( &$reads ) {
+			if ( false !== strpos( (string) $sql, Location_Types::META_PUBLIC ) ) {
+				++$reads;
+			}
+			return $sql;
+		};
+		add_filter( 'query', $count );
+		for ( $i = 0; $i < 20; $i++ ) {
+			for ( $twice = 0; $twice < 2; $twice++ ) {
+				$this->assertSame(
+					array(),
+					$this->ids(
+						array(
+							'post_type' => 'post',
+							'terms'     => "category:invented-{$i},post_tag:made-up-{$i}",
+						)
+					)
+				);
+				$this->assertSame(
+					array( $travel ),
+					$this->ids(
+						array(
+							'post_type' => 'post',
+							'bbox'      => sprintf(
+								'%d,40,%d,60',
+								-10 - $i,
+								10 + $i
+							),
+						)
+					)
+				);
+			}
+		}
+		remove_filter( 'query', $count );
+		$this->assertSame( 0, $reads, 'no place read' );
+		$this->assertSame( $entries, $count_entries(), 'nothing stored' );
+	}
+
+	/**
 	 * A map of one post's place (`include` of a few ids, as "this post's place" asks) is read for
 	 * each request and never stored, however often it is asked for; a large selection of ids is
 	 * stored on its second request, within the bound.
