@@ -18,11 +18,14 @@ use WP_Post;
  * valid, and a marker saved every posts feed's.
  *
  * It is replaced at once whenever something a posts feed could show may have changed: a post of
- * an enabled type saved while published, published, unpublished, trashed or deleted; its geo_*
+ * an enabled type with a place saved while published or published, any post of an enabled type
+ * unpublished, trashed or deleted while published; its geo_*
  * meta or featured image added, changed or removed; an attachment deleted (it may be a featured
  * image: core then removes its `_thumbnail_id` rows without naming the posts); its terms changed; a term of a taxonomy of an
- * enabled type renamed or deleted; the setting `cairn_maps_post_types` changed. Drafts do not
- * touch it.
+ * enabled type renamed or deleted; the setting `cairn_maps_post_types` changed. Drafts, and
+ * published posts without any geo_* value, do not touch it (a blog's posts without places are
+ * saved without rebuilding the posts feeds). Leaving `publish` always does: whatever the post
+ * showed must go at once.
  *
  * Code that writes places behind WordPress' back (direct SQL) can call
  * `do_action( 'cairn_maps_places_changed' )`.
@@ -77,9 +80,29 @@ class Places_Version extends Version_Token {
 	 * @param mixed  $post       The post (core passes a WP_Post; anything else is ignored).
 	 */
 	public function on_transition( $new_status, $old_status, $post ): void {
-		if ( $post instanceof WP_Post && ( 'publish' === $new_status || 'publish' === $old_status ) && Location_Types::is_enabled( $post->post_type ) ) {
+		if ( ! $post instanceof WP_Post || ( 'publish' !== $new_status && 'publish' !== $old_status ) || ! Location_Types::is_enabled( $post->post_type ) ) {
+			return;
+		}
+		// Staying or becoming published: only a post with a place can change a feed (a place
+		// removed in the same save bumped when its meta was deleted, the post then published).
+		if ( 'publish' !== $new_status || self::has_place_meta( $post->ID ) ) {
 			$this->bump();
 		}
+	}
+
+	/**
+	 * Whether a post holds any geo_* value that makes a place (coordinates or visibility).
+	 *
+	 * @param int $post_id Post id.
+	 */
+	private static function has_place_meta( int $post_id ): bool {
+		foreach ( array( Location_Types::META_LAT, Location_Types::META_LNG, Location_Types::META_PUBLIC ) as $key ) {
+			$value = get_post_meta( $post_id, $key, true );
+			if ( '' !== $value && null !== $value && false !== $value ) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -108,7 +131,7 @@ class Places_Version extends Version_Token {
 	}
 
 	/**
-	 * The terms of a published post changed (any taxonomy: `terms` may name tags too).
+	 * The terms of a published post with a place changed (any taxonomy: `terms` may name tags too).
 	 *
 	 * @param int               $object_id  Post id.
 	 * @param array<int|string> $terms      Terms given (ids or slugs).
@@ -122,7 +145,7 @@ class Places_Version extends Version_Token {
 		$old = array_map( 'intval', (array) $old_tt_ids );
 		sort( $new );
 		sort( $old );
-		if ( $new !== $old && $this->is_published_place( (int) $object_id ) ) {
+		if ( $new !== $old && $this->is_published_place( (int) $object_id ) && self::has_place_meta( (int) $object_id ) ) {
 			$this->bump();
 		}
 	}

@@ -289,6 +289,30 @@ final class Post_Places_FeedTest extends TestCase {
 			)
 		);
 		$this->assertSame( $before, $this->etag( $query ), 'a draft edited' );
+		$plain = wp_insert_post(
+			array(
+				'post_title'  => 'A post without a place',
+				'post_status' => 'publish',
+			)
+		);
+		wp_update_post(
+			array(
+				'ID'         => $plain,
+				'post_title' => 'Still no place',
+			)
+		);
+		wp_set_object_terms( $plain, array( 'lakes' ), 'post_tag' );
+		wp_cache_delete( 'alloptions', 'options' );
+		$this->assertSame( $before, $this->etag( $query ), 'a post without a place published and edited' );
+		wp_update_post(
+			array(
+				'ID'          => $plain,
+				'post_status' => 'draft',
+			)
+		);
+		wp_cache_delete( 'alloptions', 'options' );
+		$this->assertNotSame( $before, $this->etag( $query ), 'leaving publish always renews it' );
+		$before = $this->etag( $query );
 		$this->create_marker();
 		wp_cache_delete( 'alloptions', 'options' );
 		$this->assertSame( $before, $this->etag( $query ), 'a marker published' );
