@@ -40,9 +40,18 @@ fi
 say "making cairn-maps.zip (npm run plugin-zip)"
 node bin/plugin-zip.mjs || { say "ERROR: could not make cairn-maps.zip (see above)."; exit 1; }
 
-# A free port on 127.0.0.1, chosen by the system (released again for the site to take).
+# A free port on 127.0.0.1 below the system's ephemeral range (32768 and up, where the run's own
+# outgoing connections take their local ports and could take the site's before it binds it).
 free_port() {
-	node -e 'const s = require( "net" ).createServer(); s.listen( 0, "127.0.0.1", () => { console.log( s.address().port ); s.close(); } );'
+	node -e '
+		const net = require( "net" );
+		const tryPort = ( left ) => {
+			const port = 20000 + Math.floor( Math.random() * 12000 );
+			const s = net.createServer();
+			s.once( "error", () => ( left > 0 ? tryPort( left - 1 ) : process.exit( 1 ) ) );
+			s.listen( { port, host: "127.0.0.1", exclusive: true }, () => s.close( () => console.log( port ) ) );
+		};
+		tryPort( 100 );'
 }
 if [[ -n "${CAIRN_E2E_PORT:-}" ]]; then
 	PORT="$CAIRN_E2E_PORT"

@@ -14,7 +14,7 @@
  * already started instead (it must read the site under test).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from './utils/free-port';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 
@@ -52,22 +52,6 @@ const MAPS = [
 let postId = 0;
 let app = '';
 let server: ChildProcess | undefined;
-
-/** A port nobody listens on now. */
-function freePort(): Promise< number > {
-	return new Promise( ( resolve, reject ) => {
-		const probe = net.createServer();
-		probe.once( 'error', reject );
-		probe.listen( 0, '127.0.0.1', () => {
-			const address = probe.address();
-			probe.close( () =>
-				typeof address === 'object' && address
-					? resolve( address.port )
-					: reject( new Error( 'no port' ) )
-			);
-		} );
-	} );
-}
 
 /** Builds the example when stale, starts `next start`; resolves with its address once it answers. */
 async function startExample(): Promise< string > {

@@ -51,7 +51,7 @@ import {
 	mapBlock,
 	waitForMapState,
 } from './utils/map-page';
-import { freePort } from './utils/free-port';
+import { startOnFreePort } from './utils/free-port';
 
 const ROOT = path.resolve( __dirname, '..', '..' );
 const CURRENT_ZIP = path.join( ROOT, 'cairn-maps.zip' );
@@ -383,10 +383,10 @@ test.describe( 'release zip', () => {
 			// Both start at once (each is its own server), each test waits for its own.
 			// Each on a free port of its own.
 			installSite = releaseSites().then( async ( { startReleaseSite } ) =>
-				startReleaseSite( { port: await freePort() } )
+				startOnFreePort( ( port ) => startReleaseSite( { port } ) )
 			);
 			upgradeSite = releaseSites().then( async ( { startReleaseSite } ) =>
-				startReleaseSite( { port: await freePort() } )
+				startOnFreePort( ( port ) => startReleaseSite( { port } ) )
 			);
 			// A failed start is reported by the test that waits for it.
 			installSite.catch( () => {} );

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort } from './free-port';
+import { startOnFreePort } from './free-port';
 
 const ROOT = path.resolve( __dirname, '..', '..', '..' );
 const PO = path.join(
@@ -61,10 +61,10 @@ export async function germanSite(): Promise< GermanSite > {
 		] );
 
 		const { startReleaseSite } = await releaseSites();
-		const site = await startReleaseSite( {
-			port: await freePort(), // Its own, beside the shared e2e site.
-			languages: [ 'de_DE' ],
-		} );
+		// Its own port, beside the shared e2e site.
+		const site = await startOnFreePort( ( port ) =>
+			startReleaseSite( { port, languages: [ 'de_DE' ] } )
+		);
 		fs.cpSync(
 			plugin,
 			path.join(
