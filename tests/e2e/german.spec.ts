@@ -120,6 +120,8 @@ test.describe( 'a German site', () => {
 	test.describe.configure( { mode: 'serial', timeout: 600_000 } );
 
 	test.beforeAll( async ( { browser } ) => {
+		// describe.configure's timeout is the tests'; the hook keeps the default unless told.
+		test.setTimeout( 600_000 );
 		site = await germanSite();
 		const rest = await restAsOwner( browser );
 		await rest( 'POST', '/wp/v2/plugins/cairn-maps/cairn-maps', {
