@@ -125,7 +125,7 @@ test.describe( 'Address search', () => {
 		expect( again ).toEqual( first );
 
 		const calton = await geocode( requestUtils, { q: 'Calton Hill' } );
-		expect( calton.results[ 0 ].lat ).toBe( 55.9553 );
+		expect( calton.results[ 0 ]?.lat ).toBe( 55.9553 );
 
 		const requests = await providerRequests( requestUtils );
 		// The first question may have been kept by an earlier run on a reused site.
@@ -136,10 +136,10 @@ test.describe( 'Address search', () => {
 		expect( asked.length ).toBeLessThanOrEqual( 2 );
 		if ( requests.length === 2 ) {
 			expect(
-				requests[ 1 ].time - requests[ 0 ].time
+				Number( requests[ 1 ]?.time ) - Number( requests[ 0 ]?.time )
 			).toBeGreaterThanOrEqual( 1 );
 		}
-		expect( requests[ 0 ].user_agent ).toMatch(
+		expect( requests[ 0 ]?.user_agent ).toMatch(
 			/^Cairn Maps\/[\d.]+ \(http:\/\/localhost:\d+\/\)$/
 		);
 
@@ -169,7 +169,7 @@ test.describe( 'Address search', () => {
 			lng: '-3.1618',
 		} );
 		expect( answer.attribution ).toBe( '© Mapbox' );
-		expect( answer.results[ 0 ].label ).toMatch( /^Arthur’s Seat/ );
+		expect( answer.results[ 0 ]?.label ).toMatch( /^Arthur’s Seat/ );
 		expect( JSON.stringify( answer ) ).not.toContain( FAKE_PUBLIC_TOKEN );
 		const requests = await providerRequests( requestUtils );
 		expect(
