@@ -17,6 +17,7 @@ import {
 import type { PluginSettings } from '../shared/settings-api';
 import { DataPanel } from './data-panel';
 import { DefaultsPanel, defaultsError } from './defaults-panel';
+import { GeocoderPanel } from './geocoder-panel';
 import { OriginsPanel, originsError } from './origins-panel';
 import type { PageData } from './page-data';
 import { PrivacyPanel } from './privacy-panel';
@@ -133,6 +134,7 @@ export function SettingsScreen( { page }: SettingsScreenProps ) {
 				value={ settings.defaults }
 				onChange={ ( defaults ) => update( { defaults } ) }
 			/>
+			<GeocoderPanel />
 			<PrivacyPanel
 				requireConsent={ settings.requireConsent }
 				onRequireConsentChange={ ( requireConsent ) =>
