@@ -10,7 +10,6 @@ namespace Cairn\Maps\Import_Export;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Geocoding\Geocoder;
-use Cairn\Maps\Geocoding\Rate_Limiter;
 use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
@@ -22,8 +21,8 @@ use WP_Error;
  *
  * Every request goes through the site's geocoder (Geocoder::search(): the owner's provider, its
  * cache) and waits its turn at the site-wide rate limiter it shares with editors' address
- * searches (Rate_Limiter: one request a second to Nominatim), so the job never sends a request
- * over the limit; at that pace 1,000 rows take about 17 minutes. It runs on cron only: no admin
+ * searches (Geocoder::limiter(): about one request a second to Nominatim), so the job never
+ * sends a request over the limit; at that pace 1,000 rows take about 17 minutes. It runs on cron only: no admin
  * screen ever waits for it.
  *
  * Failures: a provider that answers 429/5xx/garbage or times out is tried again later (after
@@ -93,13 +92,6 @@ class Geocode_Job {
 	private ?Geocoder $geocoder;
 
 	/**
-	 * The site-wide rate limiter, made when first needed.
-	 *
-	 * @var Rate_Limiter|null
-	 */
-	private ?Rate_Limiter $limiter;
-
-	/**
 	 * Whether a run changed published markers without the markers version being bumped yet.
 	 *
 	 * @var bool
@@ -109,16 +101,15 @@ class Geocode_Job {
 	/**
 	 * Creates the job.
 	 *
-	 * @param Geocode_Queue     $queue    The queue.
-	 * @param Markers_Version   $version  The markers version.
-	 * @param Geocoder|null     $geocoder The site's geocoder (default: made from the settings).
-	 * @param Rate_Limiter|null $limiter  The limiter that geocoder uses.
+	 * @param Geocode_Queue   $queue    The queue.
+	 * @param Markers_Version $version  The markers version.
+	 * @param Geocoder|null   $geocoder The site's geocoder (default: made from the settings when
+	 *                                  first needed, with the site-wide rate limiter).
 	 */
-	public function __construct( Geocode_Queue $queue, Markers_Version $version, ?Geocoder $geocoder = null, ?Rate_Limiter $limiter = null ) {
+	public function __construct( Geocode_Queue $queue, Markers_Version $version, ?Geocoder $geocoder = null ) {
 		$this->queue    = $queue;
 		$this->version  = $version;
 		$this->geocoder = $geocoder;
-		$this->limiter  = $limiter;
 	}
 
 	/**
@@ -223,7 +214,9 @@ class Geocode_Job {
 			$this->unsettled = false;
 			$this->unlock( $lock );
 		}
-		if ( ! $this->queue->finish_if_empty() ) {
+		if ( $this->queue->finish_if_empty() ) {
+			wp_clear_scheduled_hook( self::HOOK );
+		} else {
 			$next = $this->queue->next_due();
 			self::schedule( max( $resume_at, (int) $next ) );
 		}
@@ -309,14 +302,15 @@ class Geocode_Job {
 	private function lookup( string $address, float $start, float $budget ) {
 		// A few turns: an editor's search may take the slot this run waited for.
 		for ( $turn = 0; $turn < 5; $turn++ ) {
-			$wait = $this->limiter()->next_slot();
+			$wait = $this->geocoder()->limiter()->next_slot();
 			if ( microtime( true ) - $start + $wait >= $budget ) {
 				return time() + (int) ceil( $wait );
 			}
 			if ( $wait > 0 ) {
 				usleep( (int) ceil( $wait * 1e6 ) );
 			}
-			$results = $this->geocoder()->search( $address, 1 );
+			// No wait inside: the slot was free a moment ago; if an editor took it, next turn.
+			$results = $this->geocoder()->search( $address, 1, 0.0 );
 			if ( ! is_wp_error( $results ) ) {
 				return $this->first_place( $results );
 			}
@@ -360,16 +354,6 @@ class Geocode_Job {
 			$this->geocoder = new Geocoder();
 		}
 		return $this->geocoder;
-	}
-
-	/**
-	 * The site-wide rate limiter.
-	 */
-	private function limiter(): Rate_Limiter {
-		if ( null === $this->limiter ) {
-			$this->limiter = new Rate_Limiter();
-		}
-		return $this->limiter;
 	}
 
 	/**
