@@ -254,7 +254,7 @@ class Geocode_Job {
 				}
 				if ( is_array( $result ) ) {
 					$failures = 0;
-					if ( null === $result['lat'] ) {
+					if ( null === $result['lat'] || null === $result['lng'] ) {
 						$this->queue->fail( $id, Geocode_Queue::REASON_NOT_FOUND );
 						++$stats['failed'];
 						continue;

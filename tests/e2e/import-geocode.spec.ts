@@ -12,6 +12,7 @@ import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 
 import { expect, test } from './fixtures/maps-service';
 
+const FIXTURE = 'cairn-geocoder-fixture/cairn-geocoder-fixture';
 const PROGRESS = '/cairn/v1/markers/import/geocoding';
 
 interface MarkerRecord {
@@ -47,13 +48,13 @@ test.describe( 'import with addresses', () => {
 	test.describe.configure( { timeout: 300_000 } );
 
 	test.beforeAll( async ( { requestUtils } ) => {
-		await requestUtils.activatePlugin( 'cairn-geocoder-fixture' );
+		await requestUtils.activatePlugin( FIXTURE );
 		await noJob( requestUtils );
 	} );
 
 	test.afterAll( async ( { requestUtils } ) => {
 		await noJob( requestUtils );
-		await requestUtils.deactivatePlugin( 'cairn-geocoder-fixture' );
+		await requestUtils.deactivatePlugin( FIXTURE );
 	} );
 
 	test( 'geocodes address rows in the background, with progress and a row report', async ( {
