@@ -275,4 +275,27 @@ final class Geocode_JobTest extends TestCase {
 		$this->assertSame( 'none', $this->rest( 'DELETE', $route )->get_data()['state'] );
 		$this->assertSame( 'draft', $this->marker( 'C' )['status'] );
 	}
+
+	/**
+	 * Hostile addresses reach the provider as plain text, within the limit, never a PHP warning
+	 * (PHPUnit fails on any); what nobody finds is reported, nothing is published.
+	 */
+	public function test_hostile_addresses_are_sent_as_plain_text_and_reported(): void {
+		$this->import(
+			"title,address\n"
+			. "\"A\",\"<script>alert(1)</script><b>Calton</b> Hill\"\n"
+			. "\"B\",\"'; DROP TABLE wp_posts; --\"\n"
+			. "\"C\",\"" . str_repeat( 'Ä', 5120 ) . "\"\n"
+			. "\"D\",\"Royal\x07\x1b Mile\r\n\tEdinburgh\"\n"
+		);
+		$this->job()->run( 15 );
+
+		$this->assertSame( array( 'Calton Hill', "'; DROP TABLE wp_posts; --", str_repeat( 'Ä', 200 ), 'Royal Mile Edinburgh' ), $this->queries() );
+		$this->assert_within_the_limit();
+		$this->assertSame( 'publish', $this->marker( 'A' )['status'] );
+		foreach ( array( 'B', 'C', 'D' ) as $title ) {
+			$this->assertSame( 'draft', $this->marker( $title )['status'], $title );
+		}
+		$this->assertSame( array( 'B', 'C', 'D' ), array_column( ( new Geocode_Queue() )->report(), 'title' ) );
+	}
 }
