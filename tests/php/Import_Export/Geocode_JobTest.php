@@ -97,7 +97,8 @@ final class Geocode_JobTest extends TestCase {
 	 */
 	private function assert_within_the_limit(): void {
 		$times = array_column( $this->provider_requests(), 'time' );
-		for ( $i = 1; $i < count( $times ); $i++ ) {
+		$count = count( $times );
+		for ( $i = 1; $i < $count; $i++ ) {
 			$this->assertGreaterThanOrEqual( 1.0, $times[ $i ] - $times[ $i - 1 ], 'requests ' . ( $i - 1 ) . ' and ' . $i . ' were less than a second apart' );
 		}
 	}
@@ -216,7 +217,11 @@ final class Geocode_JobTest extends TestCase {
 		add_filter( 'cairn_maps_geocode_retry_delay', '__return_zero' );
 		$this->import( "title,address\nBroken,fixture 500\nGarbage,fixture garbage\nGood,Calton Hill\n" );
 
-		for ( $run = 0; $run < 6 && ( new Geocode_Queue() )->is_running(); $run++ ) {
+		$queue = new Geocode_Queue();
+		for ( $run = 0; $run < 6; $run++ ) {
+			if ( ! $queue->is_running() ) {
+				break;
+			}
 			$this->job()->run( 15 );
 		}
 
@@ -285,7 +290,7 @@ final class Geocode_JobTest extends TestCase {
 			"title,address\n"
 			. "\"A\",\"<script>alert(1)</script><b>Calton</b> Hill\"\n"
 			. "\"B\",\"'; DROP TABLE wp_posts; --\"\n"
-			. "\"C\",\"" . str_repeat( 'Ä', 5120 ) . "\"\n"
+			. '"C","' . str_repeat( 'Ä', 5120 ) . "\"\n"
 			. "\"D\",\"Royal\x07\x1b Mile\r\n\tEdinburgh\"\n"
 		);
 		$this->job()->run( 15 );
