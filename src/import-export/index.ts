@@ -53,25 +53,31 @@ function start( box: HTMLElement ): void {
 		note.textContent = message;
 	};
 
+	// A GET that started before a DELETE must not draw the state the DELETE replaced.
+	let latest = 0;
 	const request = async ( method: 'GET' | 'DELETE' ): Promise< void > => {
-		if ( busy ) {
+		if ( method === 'GET' && busy ) {
 			return;
 		}
+		const mine = ++latest;
 		busy = true;
 		try {
 			const state = parseGeocodingState(
 				await apiFetch( { path: PATH, method } )
 			);
-			if ( state ) {
+			if ( state && mine === latest ) {
 				show( state );
 			}
 		} catch ( error ) {
-			showError( error );
-			if ( method === 'GET' ) {
+			if ( mine === latest ) {
+				showError( error );
+				view.clearTimeout( timer );
 				timer = view.setTimeout( refresh, POLL_MS * 3 );
 			}
 		} finally {
-			busy = false;
+			if ( mine === latest ) {
+				busy = false;
+			}
 		}
 	};
 
