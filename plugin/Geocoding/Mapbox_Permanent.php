@@ -83,6 +83,9 @@ final class Mapbox_Permanent implements Provider {
 	/**
 	 * {@inheritDoc}
 	 *
+	 * No `limit`: above its default it needs a single `types`; by default Mapbox answers the most
+	 * specific feature first (then one per wider type), and the Geocoder keeps the first.
+	 *
 	 * @param float  $lat      Latitude.
 	 * @param float  $lng      Longitude.
 	 * @param string $language A BCP 47 language tag.
@@ -93,7 +96,6 @@ final class Mapbox_Permanent implements Provider {
 			array(
 				'longitude' => Geocoder::coordinate( $lng ),
 				'latitude'  => Geocoder::coordinate( $lat ),
-				'limit'     => 1,
 			),
 			$language
 		);

@@ -362,14 +362,17 @@ final class Geocode_RouteTest extends TestCase {
 		$this->assertSame( 'present', $request['params']['access_token'] );
 		$this->assertSame( 'en', $request['params']['language'] );
 
-		$reverse = $this->serve(
+		$reverse         = $this->serve(
 			self::ROUTE,
 			array(
 				'lat' => '55.9441',
 				'lng' => '-3.1618',
 			)
 		);
-		$this->assertStringStartsWith( 'Arthur’s Seat', json_decode( $reverse['body'], true )['results'][0]['label'] );
+		$reverse_results = json_decode( $reverse['body'], true )['results'];
+		$this->assertCount( 1, $reverse_results, 'the most specific place only' );
+		$this->assertStringStartsWith( 'Arthur’s Seat', $reverse_results[0]['label'] );
+		$this->assertArrayNotHasKey( 'limit', $this->provider_requests()[1]['params'], 'Mapbox refuses a reverse limit without a single type' );
 		foreach ( array( 'fixture 500', 'fixture 401', 'fixture garbage' ) as $query ) {
 			$failed = $this->serve( self::ROUTE, array( 'q' => $query ) );
 			$this->assertSame( 502, $failed['status'] );

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Tests\Geocoding;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Geocoding\Geocode_Cache;
 use Cairn\Maps\Geocoding\Rate_Limiter;
 
 /**
@@ -109,7 +110,7 @@ trait Geocoder_Fixture {
 		file_put_contents( self::$fixture_log, '' ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_file_put_contents
 		add_filter( 'cairn_maps_geocoder_base_url', array( self::class, 'fixture_base_url' ), 10, 2 );
 		global $wpdb;
-		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s OR option_name LIKE %s", Rate_Limiter::OPTION, $wpdb->esc_like( '_transient_cairn_maps_geocode_' ) . '%' ) );
+		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s OR option_name LIKE %s OR option_name LIKE %s", Rate_Limiter::OPTION, $wpdb->esc_like( '_transient_' . Geocode_Cache::PREFIX ) . '%', $wpdb->esc_like( '_transient_timeout_' . Geocode_Cache::PREFIX ) . '%' ) );
 	}
 
 	/**
