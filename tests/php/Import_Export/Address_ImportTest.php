@@ -14,6 +14,7 @@ use Cairn\Maps\Import_Export\Geocode_Job;
 use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Tests\TestCase;
+use Cairn\Maps\Uninstaller;
 use WP_REST_Request;
 use WP_REST_Response;
 
@@ -173,5 +174,23 @@ final class Address_ImportTest extends TestCase {
 		);
 		$this->assertSame( '5000', (string) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'draft'", Post_Type::POST_TYPE ) ) );
 		$this->assertSame( 5000, ( new Geocode_Queue() )->pending() );
+	}
+
+	/**
+	 * Deleting the plugin (markers kept) removes the queue meta, the job and its scheduled run;
+	 * the drafts and their addresses stay.
+	 */
+	public function test_uninstall_removes_the_queue_and_keeps_the_drafts(): void {
+		global $wpdb;
+		$this->act_as( 'editor' );
+		$this->import( "title,address\nKept,Calton Hill\n" );
+		$this->assertNotFalse( wp_next_scheduled( Geocode_Job::HOOK ) );
+
+		( new Uninstaller() )->run();
+
+		$this->assertSame( '0', (string) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->postmeta} WHERE meta_key LIKE %s", $wpdb->esc_like( '_cairn_geocode_' ) . '%' ) ) );
+		$this->assertFalse( get_option( Geocode_Queue::OPTION ) );
+		$this->assertFalse( wp_next_scheduled( Geocode_Job::HOOK ) );
+		$this->assertSame( array( 'draft', 'Calton Hill' ), array( $this->markers()['Kept']['status'], $this->markers()['Kept']['address'] ) );
 	}
 }
