@@ -217,8 +217,10 @@ class Geocode_Job {
 		if ( $this->queue->finish_if_empty() ) {
 			wp_clear_scheduled_hook( self::HOOK );
 		} else {
-			$next = $this->queue->next_due();
-			self::schedule( max( $resume_at, (int) $next ) );
+			// The run decides when the next one may go (a provider's pause included): replaced,
+			// not kept if earlier.
+			wp_clear_scheduled_hook( self::HOOK );
+			wp_schedule_single_event( max( $resume_at, (int) $this->queue->next_due() ), self::HOOK );
 		}
 		return $stats;
 	}

@@ -303,4 +303,20 @@ final class Geocode_JobTest extends TestCase {
 		}
 		$this->assertSame( array( 'B', 'C', 'D' ), array_column( ( new Geocode_Queue() )->report(), 'title' ) );
 	}
+
+	/**
+	 * A provider answering 429 (Retry-After: 30): no further request goes until then, not even
+	 * for other rows; the run ends and the next one is scheduled after the pause.
+	 */
+	public function test_a_429_pauses_the_job_for_the_provider_retry_after(): void {
+		$this->import( "title,address\nBusy,fixture 429\nGood,Calton Hill\n" );
+		$before = time();
+		$stats  = $this->job()->run( 10 );
+
+		$this->assertSame( array( 'fixture 429' ), $this->queries(), 'nothing more during the pause' );
+		$this->assertSame( 1, $stats['retried'] );
+		$this->assertGreaterThanOrEqual( $before + 29, (int) wp_next_scheduled( Geocode_Job::HOOK ) );
+		$this->assertSame( 2, ( new Geocode_Queue() )->pending() );
+		$this->assertSame( 'draft', $this->marker( 'Good' )['status'] );
+	}
 }
