@@ -92,7 +92,10 @@ test.describe( 'import with addresses', () => {
 			mimeType: 'text/csv',
 			buffer: Buffer.from( csv ),
 		} );
-		await page.getByRole( 'button', { name: 'Import markers' } ).click();
+		// The upload, the import and the redirect: slow on a loaded Playground.
+		await page
+			.getByRole( 'button', { name: 'Import markers' } )
+			.click( { timeout: 120_000 } );
 		await expect(
 			page.locator( '.cairn-maps-import-report' )
 		).toContainText(
@@ -232,7 +235,10 @@ test.describe( 'import with addresses', () => {
 				`title,address\nLater ${ run },Brandenburger Tor\n`
 			),
 		} );
-		await page.getByRole( 'button', { name: 'Import markers' } ).click();
+		// The upload, the import and the redirect: slow on a loaded Playground.
+		await page
+			.getByRole( 'button', { name: 'Import markers' } )
+			.click( { timeout: 120_000 } );
 		await expect(
 			page.locator( '.cairn-maps-geocoding-summary' )
 		).toHaveText( 'Geocoding addresses: 0 of 1 done, 0 not found.', {
