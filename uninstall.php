@@ -10,9 +10,11 @@ defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 
 // The plugin itself is not loaded during uninstall: load just the classes the uninstaller uses.
 foreach ( array(
-	'Cairn\\Maps\\Settings\\Settings' => 'plugin/Settings/Settings.php',
-	'Cairn\\Maps\\Markers\\Post_Type' => 'plugin/Markers/Post_Type.php',
-	'Cairn\\Maps\\Uninstaller'        => 'plugin/Uninstaller.php',
+	'Cairn\\Maps\\Settings\\Settings'           => 'plugin/Settings/Settings.php',
+	'Cairn\\Maps\\Markers\\Post_Type'           => 'plugin/Markers/Post_Type.php',
+	'Cairn\\Maps\\Import_Export\\Geocode_Queue' => 'plugin/Import_Export/Geocode_Queue.php',
+	'Cairn\\Maps\\Import_Export\\Geocode_Job'   => 'plugin/Import_Export/Geocode_Job.php',
+	'Cairn\\Maps\\Uninstaller'                  => 'plugin/Uninstaller.php',
 ) as $cairn_maps_class => $cairn_maps_file ) {
 	if ( ! class_exists( $cairn_maps_class, false ) ) {
 		require_once __DIR__ . '/' . $cairn_maps_file;

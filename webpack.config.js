@@ -88,6 +88,7 @@ module.exports = {
 			: defaultConfig.entry ),
 		'settings/index': './src/settings/index.tsx',
 		'markers/index': './src/markers/index.ts',
+		'import-export/index': './src/import-export/index.ts',
 	} ),
 	plugins: [
 		...defaultConfig.plugins,

@@ -22,6 +22,8 @@ use Cairn\Maps\Groups\Group_Creation;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
+use Cairn\Maps\Import_Export\Geocode_Job;
+use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Import_Export\Import_Export_Page;
 use Cairn\Maps\Import_Export\Marker_Export;
 use Cairn\Maps\Import_Export\Marker_Import;
@@ -33,6 +35,7 @@ use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
+use Cairn\Maps\Rest\Import_Geocoding_Controller;
 use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Rest\Method_Override_Guard;
 use Cairn\Maps\Rest\Post_Maps_Controller;
@@ -89,7 +92,8 @@ final class Plugin {
 		$repository      = new Marker_Repository( $markers_version );
 		$group_styles    = new Group_Styles( $markers_version );
 		$editor_data     = new Editor_Data( $settings, $group_styles );
-		$marker_import   = new Marker_Import( $markers_version );
+		$geocode_queue   = new Geocode_Queue();
+		$marker_import   = new Marker_Import( $markers_version, $geocode_queue );
 		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
 		$this->parts     = array(
 			'upgrader'           => $upgrader,
@@ -112,7 +116,9 @@ final class Plugin {
 			'group_term_screen'  => new Group_Term_Screen(),
 			'group_creation'     => new Group_Creation(),
 			'import_export'      => new Import_Export_Controller( $marker_import, new Marker_Export( $repository ) ),
-			'import_export_page' => new Import_Export_Page( $marker_import ),
+			'import_export_page' => new Import_Export_Page( $marker_import, $geocode_queue ),
+			'import_geocoding'   => new Import_Geocoding_Controller( $geocode_queue ),
+			'geocode_job'        => new Geocode_Job( $geocode_queue, $markers_version ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),
 			'view_script'        => new View_Script(),
 			'mapbox_gl'          => new Mapbox_Gl(),

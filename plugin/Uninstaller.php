@@ -9,6 +9,8 @@ namespace Cairn\Maps;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Import_Export\Geocode_Job;
+use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Settings\Settings;
 
@@ -76,6 +78,7 @@ final class Uninstaller {
 			$this->delete_markers();
 			$this->delete_groups();
 		}
+		$this->delete_geocoding_queue();
 		$this->delete_options();
 	}
 
@@ -107,6 +110,23 @@ final class Uninstaller {
 			$fetched = count( $ids );
 		} while ( self::BATCH === $fetched );
 		wp_cache_set_posts_last_changed();
+	}
+
+	/**
+	 * Removes what the import's background geocoding leaves on markers that stay (the queue meta
+	 * of drafts not geocoded; at most a few per imported row) and its scheduled run.
+	 */
+	private function delete_geocoding_queue(): void {
+		global $wpdb;
+		$keys = array( Geocode_Queue::META_PENDING, Geocode_Queue::META_TRIES, Geocode_Queue::META_LINE, Geocode_Queue::META_FAILED );
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.SlowDBQuery.slow_db_query_meta_key, WordPress.DB.PreparedSQLPlaceholders.ReplacementsWrongNumber -- uninstall: the plugin's own meta keys (one array of four).
+		$ids = $wpdb->get_col( $wpdb->prepare( "SELECT DISTINCT post_id FROM {$wpdb->postmeta} WHERE meta_key IN (%s, %s, %s, %s)", $keys ) );
+		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->postmeta} WHERE meta_key IN (%s, %s, %s, %s)", $keys ) );
+		// phpcs:enable
+		foreach ( $ids as $id ) {
+			wp_cache_delete( (int) $id, 'post_meta' );
+		}
+		wp_clear_scheduled_hook( Geocode_Job::HOOK );
 	}
 
 	/**

@@ -10,6 +10,7 @@ namespace Cairn\Maps\Import_Export;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Rest\Import_Geocoding_Controller;
 use WP_Error;
 
 /**
@@ -20,12 +21,31 @@ use WP_Error;
  * minutes and shown after the redirect (so reloading the page never imports twice). The export
  * buttons post to the REST route, the REST nonce in the form's body (never in an address).
  *
+ * While imported addresses are geocoded in the background (Geocode_Job), the page shows the
+ * progress and the rows not found; its script (build/import-export) polls the progress route
+ * and offers to cancel. Without the script, the same is rendered on each load and the cancel
+ * button posts to admin-post.php.
+ *
  * @since 0.1.0
  */
 class Import_Export_Page {
 
 	public const SLUG   = 'cairn-maps-import-export';
 	public const ACTION = 'cairn_maps_import';
+
+	/**
+	 * The admin-post action that cancels (or dismisses) the geocoding job without JavaScript.
+	 *
+	 * @since 0.3.0
+	 */
+	public const STOP_ACTION = 'cairn_maps_geocode_stop';
+
+	/**
+	 * The script handle.
+	 *
+	 * @since 0.3.0
+	 */
+	public const SCRIPT = 'cairn-maps-import-export';
 
 	/**
 	 * Most report lines kept and shown.
@@ -42,12 +62,28 @@ class Import_Export_Page {
 	private Marker_Import $import;
 
 	/**
+	 * The geocoding queue.
+	 *
+	 * @var Geocode_Queue
+	 */
+	private Geocode_Queue $queue;
+
+	/**
+	 * The page's hook suffix, once added.
+	 *
+	 * @var string
+	 */
+	private string $hook_suffix = '';
+
+	/**
 	 * Creates the page.
 	 *
-	 * @param Marker_Import $import The importer.
+	 * @param Marker_Import      $import The importer.
+	 * @param Geocode_Queue|null $queue  The geocoding queue.
 	 */
-	public function __construct( Marker_Import $import ) {
+	public function __construct( Marker_Import $import, ?Geocode_Queue $queue = null ) {
 		$this->import = $import;
+		$this->queue  = $queue ?? new Geocode_Queue();
 	}
 
 	/**
@@ -56,6 +92,8 @@ class Import_Export_Page {
 	public function add_hooks(): void {
 		add_action( 'admin_menu', array( $this, 'add_page' ) );
 		add_action( 'admin_post_' . self::ACTION, array( $this, 'handle_upload' ) );
+		add_action( 'admin_post_' . self::STOP_ACTION, array( $this, 'handle_stop' ) );
+		add_action( 'admin_enqueue_scripts', array( $this, 'enqueue' ) );
 	}
 
 	/**
@@ -71,13 +109,79 @@ class Import_Export_Page {
 	 * Adds the page under Tools.
 	 */
 	public function add_page(): void {
-		add_management_page(
+		$this->hook_suffix = (string) add_management_page(
 			__( 'Import/export markers', 'cairn-maps' ),
 			__( 'Import/export markers', 'cairn-maps' ),
 			self::capability(),
 			self::SLUG,
 			array( $this, 'render' )
 		);
+	}
+
+	/**
+	 * Loads the page's script (progress of the geocoding) on the page only.
+	 *
+	 * @since 0.3.0
+	 * @param string $hook_suffix The current admin page.
+	 */
+	public function enqueue( $hook_suffix ): void {
+		if ( '' === $this->hook_suffix || $hook_suffix !== $this->hook_suffix ) {
+			return;
+		}
+		$asset_file = CAIRN_MAPS_DIR . 'build/import-export/index.asset.php';
+		if ( ! is_readable( $asset_file ) ) {
+			return; // Not built: the page works without its script.
+		}
+		$asset = require $asset_file;
+		wp_enqueue_script( self::SCRIPT, plugins_url( 'build/import-export/index.js', CAIRN_MAPS_FILE ), $asset['dependencies'], $asset['version'], true );
+		wp_set_script_translations( self::SCRIPT, 'cairn-maps', CAIRN_MAPS_DIR . 'languages' );
+	}
+
+	/**
+	 * Cancels the geocoding job, or forgets a finished one (the form's fallback without
+	 * JavaScript), then returns to the page.
+	 *
+	 * @since 0.3.0
+	 */
+	public function handle_stop(): void {
+		if ( ! Marker_Import::current_user_can_import() ) {
+			wp_die( esc_html__( 'Sorry, you are not allowed to import markers.', 'cairn-maps' ), 403 );
+		}
+		check_admin_referer( self::STOP_ACTION );
+		if ( $this->queue->is_running() ) {
+			$this->queue->cancel();
+			wp_clear_scheduled_hook( Geocode_Job::HOOK );
+		} else {
+			$this->queue->dismiss();
+		}
+		wp_safe_redirect( self::url() );
+		exit;
+	}
+
+	/**
+	 * The sentence that says where geocoding stands, e.g. "Geocoding addresses: 37 of 120 done,
+	 * 2 not found."
+	 *
+	 * @since 0.3.0
+	 * @param array<string, mixed> $progress Geocode_Queue::progress().
+	 */
+	public static function geocoding_summary( array $progress ): string {
+		$total     = number_format_i18n( (int) ( $progress['total'] ?? 0 ) );
+		$done      = number_format_i18n( (int) ( $progress['done'] ?? 0 ) );
+		$not_found = number_format_i18n( (int) ( $progress['not_found'] ?? 0 ) );
+		switch ( $progress['state'] ?? 'none' ) {
+			case Geocode_Queue::STATE_RUNNING:
+				/* translators: 1: addresses done, 2: addresses imported, 3: addresses not found. */
+				return sprintf( __( 'Geocoding addresses: %1$s of %2$s done, %3$s not found.', 'cairn-maps' ), $done, $total, $not_found );
+			case Geocode_Queue::STATE_DONE:
+				/* translators: 1: addresses done, 2: addresses imported, 3: addresses not found. */
+				return sprintf( __( 'Geocoding finished: %1$s of %2$s done, %3$s not found.', 'cairn-maps' ), $done, $total, $not_found );
+			case Geocode_Queue::STATE_CANCELLED:
+				/* translators: 1: addresses done, 2: addresses imported, 3: addresses not found, 4: addresses left as drafts by the cancellation. */
+				return sprintf( __( 'Geocoding cancelled: %1$s of %2$s done, %3$s not found, %4$s not tried.', 'cairn-maps' ), $done, $total, $not_found, number_format_i18n( (int) ( $progress['cancelled'] ?? 0 ) ) );
+			default:
+				return '';
+		}
 	}
 
 	/**
@@ -153,6 +257,14 @@ class Import_Export_Page {
 			_n( '%s marker was imported.', '%s markers were imported.', (int) $result['imported'], 'cairn-maps' ),
 			number_format_i18n( (int) $result['imported'] )
 		);
+		$geocoding = (int) ( $result['geocoding'] ?? 0 );
+		if ( $geocoding > 0 ) {
+			$message .= ' ' . sprintf(
+				/* translators: %s: number of markers. */
+				_n( '%s of them has an address and no coordinates: it was saved as a draft, and is published once its address is found (geocoding runs in the background, about one address a second).', '%s of them have an address and no coordinates: they were saved as drafts, and each is published once its address is found (geocoding runs in the background, about one address a second).', $geocoding, 'cairn-maps' ),
+				number_format_i18n( $geocoding )
+			);
+		}
 		$created = is_array( $result['groups_created'] ?? null ) ? $result['groups_created'] : array();
 		if ( array() !== $created ) {
 			/* translators: %s: comma-separated group slugs. */
@@ -212,6 +324,8 @@ class Import_Export_Page {
 			$this->render_report( $report );
 		}
 
+		$this->render_geocoding();
+
 		printf( '<h2>%s</h2>', esc_html__( 'Import', 'cairn-maps' ) );
 		if ( Marker_Import::current_user_can_import() ) {
 			$this->render_import_form();
@@ -240,7 +354,7 @@ class Import_Export_Page {
 	private function render_import_form(): void {
 		printf(
 			'<p>%1$s</p><p>%2$s</p>',
-			esc_html__( 'A CSV file with a header line naming the columns title, lat, lng, group and description (title, lat and lng are required), or a GeoJSON FeatureCollection of points with the properties title, groups and description. Groups are given by slug or name; several groups in one CSV cell are separated by "|". Groups that do not exist yet are created. Imported markers are published.', 'cairn-maps' ),
+			esc_html__( 'A CSV file with a header line naming the columns title, lat, lng, address, group and description (title is required, and lat and lng or address), or a GeoJSON FeatureCollection of points with the properties title, groups and description. Groups are given by slug or name; several groups in one CSV cell are separated by "|". Groups that do not exist yet are created. Imported markers are published; a CSV row with an address and no coordinates is saved as a draft, its address is geocoded in the background (about one a second), and it is published once found.', 'cairn-maps' ),
 			esc_html(
 				sprintf(
 					/* translators: 1: most markers per file, 2: largest file size. */
@@ -287,6 +401,61 @@ class Import_Export_Page {
 		if ( $more > 0 ) {
 			/* translators: %s: number of further problems. */
 			printf( '<p>%s</p>', esc_html( sprintf( __( 'and %s more.', 'cairn-maps' ), number_format_i18n( $more ) ) ) );
+		}
+		echo '</div>';
+	}
+
+	/**
+	 * Renders the progress of the background geocoding and its report (the page's script keeps
+	 * them up to date).
+	 *
+	 * @since 0.3.0
+	 */
+	private function render_geocoding(): void {
+		$state = Import_Geocoding_Controller::state( $this->queue );
+		if ( 'none' === $state['state'] ) {
+			echo '<div class="cairn-maps-geocoding" hidden></div>';
+			return;
+		}
+		$running = Geocode_Queue::STATE_RUNNING === $state['state'];
+		echo '<div class="cairn-maps-geocoding">';
+		printf( '<h2>%s</h2>', esc_html__( 'Geocoding addresses', 'cairn-maps' ) );
+		printf( '<p class="cairn-maps-geocoding-summary" role="status">%s</p>', esc_html( (string) $state['summary'] ) );
+		printf(
+			'<p><progress class="cairn-maps-geocoding-progress" max="%1$d" value="%2$d" aria-label="%3$s"></progress></p>',
+			esc_attr( (string) max( 1, (int) $state['total'] ) ),
+			esc_attr( (string) (int) $state['done'] ),
+			esc_attr__( 'Geocoding progress', 'cairn-maps' )
+		);
+		$report = is_array( $state['report'] ) ? $state['report'] : array();
+		echo '<ul class="cairn-maps-geocoding-report">';
+		foreach ( $report as $row ) {
+			$text = sprintf(
+				/* translators: 1: line number in the CSV file, 2: the address, 3: what happened. */
+				__( 'Line %1$d: "%2$s": %3$s', 'cairn-maps' ),
+				(int) $row['line'],
+				(string) $row['address'],
+				(string) $row['message']
+			);
+			echo '<li>' . esc_html( $text );
+			if ( '' !== $row['edit_link'] ) {
+				printf( ' <a href="%1$s">%2$s</a>', esc_url( $row['edit_link'] ), esc_html__( 'Edit the marker', 'cairn-maps' ) );
+			}
+			echo '</li>';
+		}
+		echo '</ul>';
+		if ( (int) $state['more'] > 0 ) {
+			/* translators: %s: number of further rows. */
+			printf( '<p class="cairn-maps-geocoding-more">%s</p>', esc_html( sprintf( __( 'and %s more.', 'cairn-maps' ), number_format_i18n( (int) $state['more'] ) ) ) );
+		}
+		if ( Marker_Import::current_user_can_import() ) {
+			printf( '<form method="post" action="%s" class="cairn-maps-geocoding-stop">', esc_url( admin_url( 'admin-post.php' ) ) );
+			printf( '<input type="hidden" name="action" value="%s" />', esc_attr( self::STOP_ACTION ) );
+			wp_nonce_field( self::STOP_ACTION );
+			printf(
+				'<p><button type="submit" class="button">%s</button></p></form>',
+				esc_html( $running ? __( 'Cancel geocoding', 'cairn-maps' ) : __( 'Dismiss this report', 'cairn-maps' ) )
+			);
 		}
 		echo '</div>';
 	}

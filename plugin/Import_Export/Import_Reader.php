@@ -16,8 +16,9 @@ use WP_Error;
  * line it starts on, the header being line 1; GeoJSON: the index in `features`, from 0) and its
  * raw fields, or the reason it cannot be read. Checking the fields is Marker_Import's job.
  *
- * CSV: a header names the columns `title`, `lat`, `lng` (required), `group`, `description`, in any
- * order; comma, semicolon or tab separated (guessed from the header); quoted as RFC 4180; a
+ * CSV: a header names the columns `title` (required), `lat` and `lng`, `address` (or
+ * `geo_address`; a header needs `lat` and `lng`, or `address`, or all three), `group`,
+ * `description`, in any order; comma, semicolon or tab separated (guessed from the header); quoted as RFC 4180; a
  * leading UTF-8 byte-order mark is ignored. `group` holds group slugs or names separated by `|`.
  * A cell that starts with `'` followed by `=`, `+`, `-`, `@`, tab or carriage return loses that
  * `'`: it is how exports protect spreadsheets from formula injection.
@@ -45,6 +46,7 @@ final class Import_Reader {
 		'lng'         => array( 'lng', 'lon', 'long', 'longitude' ),
 		'group'       => array( 'group', 'groups' ),
 		'description' => array( 'description' ),
+		'address'     => array( 'address', 'geo_address' ),
 	);
 
 	/**
@@ -78,7 +80,7 @@ final class Import_Reader {
 	 * @param string $content  File content.
 	 * @param string $format   `csv` or `geojson`.
 	 * @param int    $max_rows Most records accepted; more is a 413.
-	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed}, error?: string}>|WP_Error
+	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed}, error?: string}>|WP_Error
 	 *         The records, or why the file as a whole cannot be read.
 	 */
 	public static function read( string $content, string $format, int $max_rows ) {
@@ -111,7 +113,7 @@ final class Import_Reader {
 	 *
 	 * @param string $content  File content.
 	 * @param int    $max_rows Most records.
-	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed}, error?: string}>|WP_Error
+	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed}, error?: string}>|WP_Error
 	 */
 	private static function read_csv( string $content, int $max_rows ) {
 		$content = self::strip_bom( $content );
@@ -142,13 +144,13 @@ final class Import_Reader {
 		};
 		$header  = fgetcsv( $stream, 0, $delimiter, '"', '' );
 		$advance();
-		$columns  = is_array( $header ) ? self::columns( $header ) : null;
-		$required = array( 'title', 'lat', 'lng' );
-		if ( null === $columns || array() !== array_diff( $required, array_keys( $columns ) ) ) {
+		$columns         = is_array( $header ) ? self::columns( $header ) : null;
+		$has_coordinates = null !== $columns && isset( $columns['lat'], $columns['lng'] );
+		if ( null === $columns || ! isset( $columns['title'] ) || ( ! $has_coordinates && ! isset( $columns['address'] ) ) ) {
 			fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose, WordPress.WP.AlternativeFunctions.file_system_operations_fclose -- as above.
 			return new WP_Error(
 				'cairn_maps_import_header',
-				__( 'The first line of the CSV file must name its columns: title, lat and lng, and optionally group and description (for example "title,lat,lng,group,description").', 'cairn-maps' ),
+				__( 'The first line of the CSV file must name its columns: title, then lat and lng or address (or all three), and optionally group and description (for example "title,lat,lng,address,group,description").', 'cairn-maps' ),
 				array( 'status' => 400 )
 			);
 		}
@@ -199,6 +201,7 @@ final class Import_Reader {
 					'lng'         => trim( $value( 'lng' ) ),
 					'groups'      => self::split_groups( $value( 'group' ) ),
 					'description' => $value( 'description' ),
+					'address'     => $value( 'address' ),
 				),
 			);
 		}
@@ -233,7 +236,7 @@ final class Import_Reader {
 	 *
 	 * @param string $content  File content.
 	 * @param int    $max_rows Most records.
-	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed}, error?: string}>|WP_Error
+	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed}, error?: string}>|WP_Error
 	 */
 	private static function read_geojson( string $content, int $max_rows ) {
 		$data = json_decode( self::strip_bom( $content ), true, 32 );
@@ -301,6 +304,7 @@ final class Import_Reader {
 					'lng'         => $geometry['coordinates'][0],
 					'groups'      => array_values( array_filter( array_map( 'trim', $groups ), static fn( string $group ): bool => '' !== $group ) ),
 					'description' => (string) $description,
+					'address'     => '',
 				),
 			);
 		}

@@ -16,6 +16,10 @@ use Cairn\Maps\Markers\Post_Type;
  * Checks one record of an import file and turns it into a clean row, or says why it is refused:
  * - `title` is required: plain text (tags removed), at most TITLE_MAX characters;
  * - `lat` and `lng` follow Marker_Validation::coordinate(), the rules of the REST API;
+ * - `address` is optional plain text (tags and control characters removed, spaces collapsed),
+ *   cut at ADDRESS_MAX characters. A row with an address and neither `lat` nor `lng` is kept
+ *   without coordinates (`lat`/`lng` null): it is imported as a draft and geocoded later
+ *   (Geocode_Queue). A row with neither coordinates nor an address is refused as before;
  * - `description` is optional; HTML is kept as far as posts allow it (wp_kses_post);
  * - groups are slugs or names, resolved by Import_Groups; at most GROUPS_MAX per marker;
  * - text must be valid UTF-8.
@@ -35,14 +39,29 @@ class Import_Row_Validator {
 	public const GROUPS_MAX = 20;
 
 	/**
+	 * Longest address kept, in characters (what the geocoding route accepts as a query).
+	 *
+	 * @since 0.3.0
+	 */
+	public const ADDRESS_MAX = 200;
+
+	/**
+	 * Shortest address worth geocoding, in characters.
+	 *
+	 * @since 0.3.0
+	 */
+	public const ADDRESS_MIN = 2;
+
+	/**
 	 * Checks one record.
 	 *
-	 * @param array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed} $fields Raw fields.
-	 * @param Import_Groups                                                                     $groups Groups seen so far.
-	 * @return array{title: string, lat: float, lng: float, groups: string[], description: string}|string The clean row, or why it is refused.
+	 * @param array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address?: mixed} $fields Raw fields.
+	 * @param Import_Groups                                                                                      $groups Groups seen so far.
+	 * @return array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string}|string The clean row, or why it is refused.
 	 */
 	public static function check( array $fields, Import_Groups $groups ) {
-		foreach ( array( $fields['title'], $fields['description'], ...$fields['groups'] ) as $text ) {
+		$address = $fields['address'] ?? '';
+		foreach ( array( $fields['title'], $fields['description'], $address, ...$fields['groups'] ) as $text ) {
 			if ( is_string( $text ) && 1 !== preg_match( '//u', $text ) ) {
 				return __( 'This row is not valid UTF-8 text. Save the file as CSV UTF-8 and import it again.', 'cairn-maps' );
 			}
@@ -55,8 +74,13 @@ class Import_Row_Validator {
 			/* translators: %d: most characters. */
 			return sprintf( __( 'The title is longer than %d characters.', 'cairn-maps' ), self::TITLE_MAX );
 		}
-		$coordinates = array();
-		foreach ( array( Post_Type::META_LAT, Post_Type::META_LNG ) as $key ) {
+		$address     = is_scalar( $address ) ? self::clean_address( (string) $address ) : '';
+		$coordinates = array(
+			Post_Type::META_LAT => null,
+			Post_Type::META_LNG => null,
+		);
+		$to_geocode  = '' !== $address && self::is_blank( $fields['lat'] ) && self::is_blank( $fields['lng'] );
+		foreach ( $to_geocode ? array() : array( Post_Type::META_LAT, Post_Type::META_LNG ) as $key ) {
 			$checked = Marker_Validation::coordinate( $key, Post_Type::META_LAT === $key ? $fields['lat'] : $fields['lng'] );
 			if ( is_wp_error( $checked ) ) {
 				return $checked->get_error_message();
@@ -81,6 +105,32 @@ class Import_Row_Validator {
 			'lng'         => $coordinates[ Post_Type::META_LNG ],
 			'groups'      => array_values( array_unique( $slugs ) ),
 			'description' => trim( wp_kses_post( (string) $fields['description'] ) ),
+			'address'     => $address,
 		);
+	}
+
+	/**
+	 * An address as stored: plain text on one line, at most ADDRESS_MAX characters; empty when
+	 * shorter than ADDRESS_MIN (nothing a geocoder could find).
+	 *
+	 * @since 0.3.0
+	 * @param string $address Raw address (valid UTF-8).
+	 */
+	public static function clean_address( string $address ): string {
+		$address = wp_strip_all_tags( $address, true );
+		$address = trim( (string) preg_replace( '/[\p{Cc}\p{Z}]+/u', ' ', $address ) );
+		if ( mb_strlen( $address, 'UTF-8' ) > self::ADDRESS_MAX ) {
+			$address = rtrim( mb_substr( $address, 0, self::ADDRESS_MAX, 'UTF-8' ) );
+		}
+		return mb_strlen( $address, 'UTF-8' ) < self::ADDRESS_MIN ? '' : $address;
+	}
+
+	/**
+	 * Whether a coordinate cell is empty.
+	 *
+	 * @param mixed $value Cell.
+	 */
+	private static function is_blank( $value ): bool {
+		return null === $value || ( is_string( $value ) && '' === trim( $value ) );
 	}
 }

@@ -9,14 +9,19 @@ namespace Cairn\Maps\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Markers\Post_Type;
 use WP_Error;
 
 /**
- * Writes clean import rows as published markers, in bulk: one multi-row INSERT per batch of at
+ * Writes clean import rows as markers, in bulk: one multi-row INSERT per batch of at
  * most BATCH rows (posts, then their coordinates, then their groups), after the same sanitising
  * filters wp_insert_post() applies (kses for users without unfiltered_html), with post names
  * unique as wp_unique_post_slug() makes them. A batch that cannot be completed is removed again.
+ *
+ * Rows with coordinates are published. Rows without (an address to geocode) are written as
+ * drafts with their address (`geo_address`) and the geocoding queue's meta (Geocode_Queue): they
+ * are published only once the background job has found their coordinates.
  *
  * Through wp_insert_post() each marker costs about 20 queries: 5,000 markers took 48 s on MariaDB,
  * past any request time limit; in batches they take well under 2 s. Term counts, caches, the
@@ -101,8 +106,8 @@ class Marker_Batch_Writer {
 	 * Rows in batches of at most BATCH markers and about BATCH_BYTES of text (far below MySQL's
 	 * `max_allowed_packet`), keyed by the offset of their first row.
 	 *
-	 * @param array<int, array{title: string, lat: float, lng: float, groups: string[], description: string}> $rows Rows.
-	 * @return \Generator<int, array<int, array{title: string, lat: float, lng: float, groups: string[], description: string}>>
+	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int}> $rows Rows.
+	 * @return \Generator<int, array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int}>>
 	 */
 	public function batches( array $rows ): \Generator {
 		$batch  = array();
@@ -127,9 +132,9 @@ class Marker_Batch_Writer {
 	/**
 	 * Writes one batch: one multi-row INSERT each for posts, meta and group relationships.
 	 *
-	 * @param array<int, array{title: string, lat: float, lng: float, groups: string[], description: string}> $batch  Rows.
-	 * @param string[]                                                                                        $slugs  Their post names.
-	 * @param array<string, int>                                                                              $tt_ids Term taxonomy ids by group slug.
+	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int}> $batch  Rows.
+	 * @param string[]                                                                                                                                $slugs  Their post names.
+	 * @param array<string, int>                                                                                                                      $tt_ids Term taxonomy ids by group slug.
 	 * @return int[]|WP_Error Ids of the new markers, in row order.
 	 */
 	public function insert_batch( array $batch, array $slugs, array $tt_ids ) {
@@ -186,7 +191,7 @@ class Marker_Batch_Writer {
 				'post_content'          => (string) $post['post_content'],
 				'post_title'            => (string) $post['post_title'],
 				'post_excerpt'          => '',
-				'post_status'           => 'publish',
+				'post_status'           => null === $row['lat'] ? 'draft' : 'publish',
 				'comment_status'        => get_default_comment_status( Post_Type::POST_TYPE ),
 				'ping_status'           => get_default_comment_status( Post_Type::POST_TYPE, 'pingback' ),
 				'post_password'         => '',
@@ -216,7 +221,7 @@ class Marker_Batch_Writer {
 		// status and date narrow the search to this batch through the type_status_date index.
 		$rows = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- the rows just inserted.
 			$wpdb->prepare(
-				"SELECT ID, guid FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish' AND post_date = %s AND guid LIKE %s",
+				"SELECT ID, guid FROM {$wpdb->posts} WHERE post_type = %s AND post_status IN ('publish','draft') AND post_date = %s AND guid LIKE %s",
 				Post_Type::POST_TYPE,
 				$now,
 				$wpdb->esc_like( $token ) . '%'
@@ -241,7 +246,16 @@ class Marker_Batch_Writer {
 		$relations = array();
 		foreach ( $batch as $index => $row ) {
 			$id = $ids[ $index ];
-			array_push( $meta, $id, Post_Type::META_LAT, Post_Type::format_coordinate( $row['lat'] ), $id, Post_Type::META_LNG, Post_Type::format_coordinate( $row['lng'] ) );
+			if ( null !== $row['lat'] && null !== $row['lng'] ) {
+				array_push( $meta, $id, Post_Type::META_LAT, Post_Type::format_coordinate( $row['lat'] ), $id, Post_Type::META_LNG, Post_Type::format_coordinate( $row['lng'] ) );
+			} else {
+				foreach ( Geocode_Queue::queue_meta( (int) ( $row['line'] ?? 0 ) ) as $key => $value ) {
+					array_push( $meta, $id, $key, $value );
+				}
+			}
+			if ( '' !== ( $row['address'] ?? '' ) ) {
+				array_push( $meta, $id, Location_Types::META_ADDRESS, $row['address'] );
+			}
 			foreach ( $row['groups'] as $slug ) {
 				if ( isset( $tt_ids[ $slug ] ) ) {
 					array_push( $relations, $id, $tt_ids[ $slug ] );

@@ -17,7 +17,9 @@ use WP_Term;
 /**
  * Imports a file: checks every record first (Import_Row_Validator; groups resolved by
  * Import_Groups), then creates the markers, published, in one batch (Marker_Batch_Writer), with
- * term counts updated once at the end and one markers-version change for the whole import. Also
+ * term counts updated once at the end and one markers-version change for the whole import.
+ * CSV rows with an address and no coordinates become drafts, queued for the background
+ * geocoding job (Geocode_Queue, Geocode_Job), which publishes each one once it is found. Also
  * the import's limits (MAX_ROWS, MAX_BYTES, both filtered) and who may import and export.
  *
  * A file with any bad record imports nothing: the answer lists every bad record with its place in
@@ -76,13 +78,22 @@ class Marker_Import {
 	private Marker_Batch_Writer $writer;
 
 	/**
+	 * The geocoding queue.
+	 *
+	 * @var Geocode_Queue
+	 */
+	private Geocode_Queue $queue;
+
+	/**
 	 * Creates the importer.
 	 *
 	 * @param Markers_Version|null $version The markers version.
+	 * @param Geocode_Queue|null   $queue   The geocoding queue.
 	 */
-	public function __construct( ?Markers_Version $version = null ) {
+	public function __construct( ?Markers_Version $version = null, ?Geocode_Queue $queue = null ) {
 		$this->version = $version ?? new Markers_Version();
 		$this->writer  = new Marker_Batch_Writer();
+		$this->queue   = $queue ?? new Geocode_Queue();
 	}
 
 	/**
@@ -150,8 +161,9 @@ class Marker_Import {
 	 * @param string $content    File content.
 	 * @param string $format     `csv` or `geojson`.
 	 * @param bool   $valid_only Import the good records of a file that has bad ones.
-	 * @return array{imported: int, groups_created: string[], skipped: array<int, array<string, int|string>>}|WP_Error
-	 *         What was done, or why nothing was (`data.errors` lists the bad records).
+	 * @return array{imported: int, geocoding: int, groups_created: string[], skipped: array<int, array<string, int|string>>}|WP_Error
+	 *         What was done (`geocoding`: how many of the imported markers are drafts waiting for
+	 *         their address to be geocoded), or why nothing was (`data.errors` lists the bad records).
 	 */
 	public function import( string $content, string $format, bool $valid_only = false ) {
 		if ( strlen( $content ) > self::max_bytes() ) {
@@ -171,7 +183,8 @@ class Marker_Import {
 				$errors[] = $record['at'] + array( 'message' => $row );
 				continue;
 			}
-			$rows[] = $row;
+			$row['line'] = (int) ( $record['at']['line'] ?? 0 );
+			$rows[]      = $row;
 		}
 
 		if ( array() !== $errors && ( ! $valid_only || array() === $rows ) ) {
@@ -201,6 +214,7 @@ class Marker_Import {
 		}
 		return array(
 			'imported'       => $created['imported'],
+			'geocoding'      => $created['geocoding'],
 			'groups_created' => $created['groups_created'],
 			'skipped'        => array_merge( $errors, $created['failed'] ),
 		);
@@ -209,9 +223,9 @@ class Marker_Import {
 	/**
 	 * Creates the groups and markers.
 	 *
-	 * @param array<int, array{title: string, lat: float, lng: float, groups: string[], description: string}> $rows   Clean rows.
-	 * @param Import_Groups                                                                                   $groups Groups seen.
-	 * @return array{imported: int, groups_created: string[], failed: array<int, array<string, int|string>>}|WP_Error
+	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, line: int}> $rows   Clean rows.
+	 * @param Import_Groups                                                                                                                         $groups Groups seen.
+	 * @return array{imported: int, geocoding: int, groups_created: string[], failed: array<int, array<string, int|string>>}|WP_Error
 	 */
 	private function write( array $rows, Import_Groups $groups ) {
 		return $this->version->batch(
@@ -249,6 +263,21 @@ class Marker_Import {
 					}
 					array_push( $ids, ...$batch_ids );
 				}
+				// The drafts written join the geocoding queue; the job starts on the next cron run.
+				$written   = array_slice( $rows, 0, count( $ids ) );
+				$published = array();
+				$queued    = 0;
+				foreach ( $written as $index => $row ) {
+					if ( null === $row['lat'] ) {
+						++$queued;
+					} else {
+						$published[] = $ids[ $index ];
+					}
+				}
+				if ( $queued > 0 ) {
+					$this->queue->add( $queued );
+					Geocode_Job::schedule( time() );
+				}
 				// Term counts once for the whole import, as wp_defer_term_counting() would.
 				if ( array() !== $tt_ids ) {
 					wp_update_term_count_now( array_values( $tt_ids ), Post_Type::TAXONOMY );
@@ -256,15 +285,16 @@ class Marker_Import {
 				wp_cache_set_posts_last_changed();
 				wp_cache_set_terms_last_changed();
 				$this->version->bump(); // Held by batch(): one change for the whole import.
-				if ( array() !== $ids ) {
+				if ( array() !== $published ) {
 					/**
 					 * Fires after an import wrote markers (in bulk, without the per-post hooks of
 					 * wp_insert_post()).
 					 *
 					 * @since 0.1.0
-					 * @param int[] $ids Ids of the new, published markers.
+					 * @param int[] $ids Ids of the new, published markers (not the drafts that
+					 *                   wait for geocoding: they are published one by one later).
 					 */
-					do_action( 'cairn_maps_markers_imported', $ids );
+					do_action( 'cairn_maps_markers_imported', $published );
 				}
 				if ( null !== $error ) {
 					return new WP_Error(
@@ -281,6 +311,7 @@ class Marker_Import {
 				}
 				return array(
 					'imported'       => count( $ids ),
+					'geocoding'      => $queued,
 					'groups_created' => $groups->created(),
 					'failed'         => array(),
 				);
