@@ -7,7 +7,7 @@ import { BlockControls, useBlockProps } from '@wordpress/block-editor';
 import type { BlockEditProps } from '@wordpress/blocks';
 import { ToolbarButton, ToolbarGroup } from '@wordpress/components';
 import { store as coreStore } from '@wordpress/core-data';
-import { useDispatch } from '@wordpress/data';
+import { useDispatch, useSelect } from '@wordpress/data';
 import {
 	useCallback,
 	useEffect,
@@ -17,17 +17,24 @@ import {
 } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import { getEditorData, markersFeedUrl } from './editor-data';
+import { getEditorData, markersFeedUrl, postsFeedUrl } from './editor-data';
 import { Inspector } from './inspector';
 import { MarkerEditor } from './marker-editor';
 import { MapPreview } from './preview';
 import { TokenPlaceholder, useTokenStatus } from './token-placeholder';
 import type { MapBlockAttributes } from './types';
 
+/** Block context (block.json `usesContext`): the post a map's "this post" shows. */
+interface MapContext {
+	postId?: number;
+	postType?: string;
+}
+
 export default function Edit( {
 	attributes,
 	setAttributes,
-}: BlockEditProps< MapBlockAttributes > ) {
+	context,
+}: BlockEditProps< MapBlockAttributes > & { context?: MapContext } ) {
 	const blockProps = useBlockProps();
 	const data = useMemo( getEditorData, [] );
 	// Live: a token pasted into any map's placeholder reaches every map on the screen.
@@ -47,6 +54,31 @@ export default function Edit( {
 		() => setFeedVersion( ( version ) => version + 1 ),
 		[]
 	);
+
+	// The posts feed is read again when the post being edited is saved (its place may have
+	// changed): the saved modification time is part of its address.
+	const postId = context?.postId;
+	const postType = context?.postType;
+	const saved = useSelect(
+		( select ) =>
+			postId && postType
+				? ( (
+						select( coreStore ).getEntityRecord(
+							'postType',
+							postType,
+							postId
+						) as { modified?: string } | undefined
+					 )?.modified ?? '' )
+				: '',
+		[ postId, postType ]
+	);
+	const posts = postsFeedUrl( data.markersUrl, attributes.content, {
+		postId,
+		postType,
+	} );
+	const postsUrl = posts
+		? `${ posts }&cairn_v=${ feedVersion }-${ encodeURIComponent( saved ) }`
+		: '';
 
 	// Undo of "marker added to this map" must not leave an orphan: a marker this editor created
 	// that leaves the hand-picked selection goes to the trash, and comes back on redo.
@@ -106,11 +138,13 @@ export default function Edit( {
 				setAttributes={ setAttributes }
 				map={ map }
 				accessToken={ token.accessToken }
+				hasPostContext={ Boolean( postId ) }
 			/>
 			<MapPreview
 				attributes={ attributes }
 				accessToken={ token.accessToken }
 				markersUrl={ markersUrl }
+				postsUrl={ postsUrl }
 				markerUrl={ data.markerUrl }
 				groupStyles={ data.groupStyles }
 				onMap={ setMap }

@@ -22,6 +22,7 @@ import { __ } from '@wordpress/i18n';
 import { ControlsToggles, StyleField } from '../../shared/map-fields';
 import { languageOptions } from '../../../packages/map/src/languages';
 import type { MarkerSource } from '../../../packages/map/src/types';
+import { ContentPanel } from './content-panel';
 import { getEditorData } from './editor-data';
 import { MarkerPicker } from './marker-picker';
 import { NumberField } from './number-field';
@@ -40,6 +41,8 @@ export interface InspectorProps {
 	setAttributes: ( attributes: Partial< MapBlockAttributes > ) => void;
 	map: MapboxMap | null;
 	accessToken: string;
+	/** Whether the block knows a post from its context ("Show this post's place"). */
+	hasPostContext?: boolean;
 }
 
 interface GroupTerm {
@@ -53,6 +56,7 @@ export function Inspector( {
 	setAttributes,
 	map,
 	accessToken,
+	hasPostContext = false,
 }: InspectorProps ) {
 	const {
 		mapStyle,
@@ -71,9 +75,11 @@ export function Inspector( {
 		height,
 		places,
 		languages,
+		content,
 	} = attributes;
 	const [ heightText, setHeightText ] = useState( height );
 	const styleHosts = useMemo( () => getEditorData().styleHosts, [] );
+	const contentTypes = useMemo( () => getEditorData().postTypes, [] );
 	const visitorLanguages = languageOptions().filter(
 		( option ) => option.value !== 'auto'
 	);
@@ -289,6 +295,10 @@ export function Inspector( {
 							value: 'ids',
 							label: __( 'Hand-picked markers', 'cairn-maps' ),
 						},
+						{
+							value: 'none',
+							label: __( 'None (posts only)', 'cairn-maps' ),
+						},
 					] }
 					onChange={ ( value: string ) =>
 						setAttributes( {
@@ -345,6 +355,13 @@ export function Inspector( {
 					/>
 				) }
 			</PanelBody>
+
+			<ContentPanel
+				content={ content }
+				onChange={ ( next ) => setAttributes( { content: next } ) }
+				postTypes={ contentTypes }
+				hasPostContext={ hasPostContext }
+			/>
 
 			<PanelBody
 				title={ __( 'Places', 'cairn-maps' ) }
