@@ -63,14 +63,23 @@ class Content_Places_Version extends Version_Token {
 	}
 
 	/**
-	 * A post entered or left the published state, or a published post was saved.
+	 * Whether a post has (or had, up to this save) a place: posts without one are on no map.
+	 *
+	 * @param WP_Post $post The post.
+	 */
+	private static function has_place( WP_Post $post ): bool {
+		return self::may_have_places( $post->post_type ) && '' !== get_post_meta( $post->ID, Location_Types::META_LAT, true );
+	}
+
+	/**
+	 * A post with a place entered or left the published state, or was saved while published.
 	 *
 	 * @param string $new_status New status.
 	 * @param string $old_status Old status.
 	 * @param mixed  $post       The post.
 	 */
 	public function on_transition( $new_status, $old_status, $post ): void {
-		if ( $post instanceof WP_Post && ( 'publish' === $new_status || 'publish' === $old_status ) && self::may_have_places( $post->post_type ) ) {
+		if ( $post instanceof WP_Post && ( 'publish' === $new_status || 'publish' === $old_status ) && self::has_place( $post ) ) {
 			$this->bump();
 		}
 	}
@@ -82,7 +91,7 @@ class Content_Places_Version extends Version_Token {
 	 * @param WP_Post|null $post    The deleted post.
 	 */
 	public function on_deleted_post( $post_id, $post = null ): void {
-		if ( $post instanceof WP_Post && self::may_have_places( $post->post_type ) ) {
+		if ( $post instanceof WP_Post && self::has_place( $post ) ) {
 			$this->bump();
 		}
 	}
@@ -106,8 +115,8 @@ class Content_Places_Version extends Version_Token {
 	 * @param mixed $object_id The object.
 	 */
 	public function on_set_object_terms( $object_id ): void {
-		$type = is_numeric( $object_id ) ? get_post_type( (int) $object_id ) : false;
-		if ( is_string( $type ) && self::may_have_places( $type ) ) {
+		$post = is_numeric( $object_id ) ? get_post( (int) $object_id ) : null;
+		if ( $post instanceof WP_Post && self::has_place( $post ) ) {
 			$this->bump();
 		}
 	}
