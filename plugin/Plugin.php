@@ -16,6 +16,7 @@ use Cairn\Maps\Blocks\Content_Places_Version;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Blocks\View_Script;
+use Cairn\Maps\Content\Places_Version;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Groups\Group_Creation;
@@ -102,6 +103,7 @@ final class Plugin {
 			'map_block'          => new Map_Block( $settings, $repository, $group_styles ),
 			'editor'             => $editor_data,
 			'markers_version'    => $markers_version,
+			'places_version'     => new Places_Version(),
 			'marker_validation'  => new Marker_Validation(),
 			'admin_columns'      => new Admin_Columns(),
 			'cors'               => new Cors(),

@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Version_Token;
 
 /**
  * Builds the feed as a JSON string in batches (never as one PHP array), compresses it as it goes,
@@ -43,7 +44,11 @@ use Cairn\Maps\Markers\Post_Type;
  *   (Feed_Cache::set_filtered(): a second request stores, at most Feed_Cache::MAX_ENTRIES copies
  *   and MAX_BYTES in all, least valuable evicted first); a box is never stored.
  *
+ * The posts feed (Post_Places_Feed) is this class with other rows, another version and its own
+ * filters: the protected methods are where the two differ.
+ *
  * @since 0.1.0
+ * @since 0.3.0 Open to the posts feed (protected steps).
  */
 class Geojson_Feed {
 
@@ -75,18 +80,18 @@ class Geojson_Feed {
 	public const GZIP_LEVEL_UNCACHED = 6;
 
 	/**
-	 * Marker reads.
+	 * Marker reads (null in a feed that reads other rows: see rows()).
 	 *
-	 * @var Marker_Repository
+	 * @var Marker_Repository|null
 	 */
-	private Marker_Repository $repository;
+	private ?Marker_Repository $repository;
 
 	/**
-	 * The markers version.
+	 * The version token of what the feed shows (the markers version).
 	 *
-	 * @var Markers_Version
+	 * @var Version_Token
 	 */
-	private Markers_Version $version;
+	private Version_Token $version;
 
 	/**
 	 * Built payloads.
@@ -98,11 +103,13 @@ class Geojson_Feed {
 	/**
 	 * Creates the feed.
 	 *
-	 * @param Marker_Repository $repository Marker reads.
-	 * @param Markers_Version   $version    The markers version.
-	 * @param Feed_Cache        $cache      Built payloads.
+	 * @since 0.3.0 Any version token; no repository in a feed that reads other rows.
+	 *
+	 * @param Marker_Repository|null $repository Marker reads.
+	 * @param Version_Token          $version    The markers version (or the version of the rows read).
+	 * @param Feed_Cache             $cache      Built payloads.
 	 */
-	public function __construct( Marker_Repository $repository, Markers_Version $version, Feed_Cache $cache ) {
+	public function __construct( ?Marker_Repository $repository, Version_Token $version, Feed_Cache $cache ) {
 		$this->repository = $repository;
 		$this->version    = $version;
 		$this->cache      = $cache;
@@ -157,9 +164,9 @@ class Geojson_Feed {
 	 *        may be served while another request rebuilds.
 	 */
 	public function payload( array $filters, bool $allow_stale = false ): Feed_Payload {
-		$normalized = self::normalize( $filters );
-		if ( array() === $normalized['groups'] && array() === $normalized['ids'] && array() === $normalized['bbox'] ) {
-			return $this->whole( $allow_stale );
+		$normalized = $this->normalized( $filters );
+		if ( $this->is_whole( $normalized ) ) {
+			return $this->whole( $allow_stale, $normalized );
 		}
 		$version   = $this->version->get();
 		$canonical = $this->canonical( $normalized );
@@ -169,9 +176,9 @@ class Geojson_Feed {
 		if ( array() !== $canonical['bbox'] ) {
 			// Never stored: boxes are endless. By id when there are ids (a few indexed reads), else
 			// cut from the whole feed.
-			return array() !== $canonical['ids']
+			return array() !== $canonical['ids'] || ! $this->derivable( $canonical )
 				? $this->build( $canonical, self::GZIP_LEVEL_UNCACHED, $version )
-				: $this->derive( $this->whole( $allow_stale ), $canonical, self::GZIP_LEVEL_UNCACHED );
+				: $this->derive( $this->whole( $allow_stale, $canonical ), $canonical, self::GZIP_LEVEL_UNCACHED );
 		}
 		$key    = $this->key( $canonical );
 		$stored = $this->cache->get_filtered( $key );
@@ -181,10 +188,10 @@ class Geojson_Feed {
 		}
 		// Compressed harder only when it is going to be stored.
 		$level = $this->cache->admits( $key ) ? self::GZIP_LEVEL : self::GZIP_LEVEL_UNCACHED;
-		if ( array() !== $canonical['ids'] ) {
+		if ( array() !== $canonical['ids'] || ! $this->derivable( $canonical ) ) {
 			$payload = $this->build( $canonical, $level, $version );
 		} else {
-			$whole = $this->whole( $allow_stale );
+			$whole = $this->whole( $allow_stale, $canonical );
 			if ( null !== $stored && $stored->version() === $whole->version() ) {
 				return $stored; // The whole feed it was cut from is being rebuilt: as stale as it.
 			}
@@ -200,10 +207,13 @@ class Geojson_Feed {
 	/**
 	 * The whole feed: from the cache, else built and stored (one request at a time; see payload()).
 	 *
-	 * @param bool $allow_stale Whether the previous build may be served while another request rebuilds.
+	 * @param bool                 $allow_stale Whether the previous build may be served while another
+	 *                                          request rebuilds.
+	 * @param array<string, mixed> $filters     Normalised filters the whole feed is for (what of them
+	 *                                          chooses the whole feed: see whole_filters()).
 	 */
-	private function whole( bool $allow_stale ): Feed_Payload {
-		$normalized = self::normalize( array() );
+	private function whole( bool $allow_stale, array $filters = array() ): Feed_Payload {
+		$normalized = $this->whole_filters( $filters );
 		$version    = $this->version->get();
 		$key        = $this->key( $normalized );
 		$stored     = $this->cache->get( $key );
@@ -247,10 +257,10 @@ class Geojson_Feed {
 	 * name no marker group and ids that name no published, unprotected marker dropped. Null when
 	 * nothing can match (only unknown groups, or only such ids, were asked for).
 	 *
-	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters Normalised filters.
-	 * @return array{groups: string[], ids: int[], bbox: float[]}|null
+	 * @param array<string, mixed> $filters Normalised filters.
+	 * @return array<string, mixed>|null
 	 */
-	private function canonical( array $filters ): ?array {
+	protected function canonical( array $filters ): ?array {
 		global $wpdb;
 		if ( array() !== $filters['groups'] ) {
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- placeholders only; at most LIMITS markersQuery.maxGroups slugs.
@@ -287,13 +297,13 @@ class Geojson_Feed {
 	 *
 	 * The box is applied to the coordinates as the feed carries them (the precision the map shows).
 	 *
-	 * @param Feed_Payload                                       $whole   The whole feed.
-	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters Canonical filters.
-	 * @param int                                                $level   gzip level.
+	 * @param Feed_Payload         $whole   The whole feed.
+	 * @param array<string, mixed> $filters Canonical filters.
+	 * @param int                  $level   gzip level.
 	 */
 	private function derive( Feed_Payload $whole, array $filters, int $level ): Feed_Payload {
 		try {
-			return Geojson_Writer::compress( Feature_Scanner::matching_features( $whole, $filters ), $level, $whole->version() );
+			return Geojson_Writer::compress( Feature_Scanner::matching_features( $whole, $this->scan_filters( $filters ) ), $level, $whole->version() );
 		} catch ( \RuntimeException $missing ) {
 			unset( $missing ); // A chunk vanished (evicted), or not our document: read the markers.
 			return $this->build( $filters, $level, $this->version->get() );
@@ -326,23 +336,108 @@ class Geojson_Feed {
 	private function stored_version(): string {
 		global $wpdb;
 		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- past this request's option cache, on purpose.
-		return (string) $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", Markers_Version::OPTION ) );
+		return (string) $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", $this->version_option() ) );
+	}
+
+	/**
+	 * The option holding this feed's version token.
+	 *
+	 * @since 0.3.0
+	 */
+	protected function version_option(): string {
+		return Markers_Version::OPTION;
+	}
+
+	/**
+	 * Filters in one canonical form (see normalize()).
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $filters Validated filters.
+	 * @return array<string, mixed>
+	 */
+	protected function normalized( array $filters ): array {
+		return self::normalize( $filters );
+	}
+
+	/**
+	 * Whether normalised filters ask for the whole feed.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $filters Normalised filters.
+	 */
+	protected function is_whole( array $filters ): bool {
+		return array() === $filters['groups'] && array() === $filters['ids'] && array() === $filters['bbox'];
+	}
+
+	/**
+	 * The normalised filters of the whole feed that filtered answers are cut from.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $filters Normalised or canonical filters.
+	 * @return array<string, mixed>
+	 */
+	protected function whole_filters( array $filters ): array {
+		unset( $filters );
+		return self::normalize( array() );
+	}
+
+	/**
+	 * Whether a canonical selection can be cut from the whole feed (else it is read).
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $filters Canonical filters.
+	 */
+	protected function derivable( array $filters ): bool {
+		unset( $filters );
+		return true;
+	}
+
+	/**
+	 * Canonical filters as Feature_Scanner matches them (`groups`, `ids`, `bbox`).
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $filters Canonical filters.
+	 * @return array{groups: string[], ids: int[], bbox: float[]}
+	 */
+	protected function scan_filters( array $filters ): array {
+		return array(
+			'groups' => array_map( 'strval', (array) ( $filters['groups'] ?? array() ) ),
+			'ids'    => array_map( 'intval', (array) ( $filters['ids'] ?? array() ) ),
+			'bbox'   => array_map( 'floatval', (array) ( $filters['bbox'] ?? array() ) ),
+		);
+	}
+
+	/**
+	 * The rows of a build, in id order (prefetching: the caller queries nothing meanwhile).
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $filters Canonical filters.
+	 * @return iterable<array{id: int, title: string, lng: float, lat: float, groups?: string[], type?: string, thumb?: string}>
+	 */
+	protected function rows( array $filters ): iterable {
+		return null === $this->repository ? array() : $this->repository->each( array_filter( $filters ), true );
 	}
 
 	/**
 	 * Builds the payload from the markers in the database: JSON text in batches, compressed on the
 	 * fly, cut into chunks.
 	 *
-	 * @param array{groups: string[], ids: int[], bbox: float[]} $filters Normalized filters.
-	 * @param int                                                $level   gzip level.
-	 * @param string                                             $version The markers version read
+	 * @param array<string, mixed> $filters Normalized filters.
+	 * @param int                  $level   gzip level.
+	 * @param string               $version The markers version read
 	 *        before the markers (labels the payload).
 	 */
 	public function build( array $filters, int $level = self::GZIP_LEVEL, string $version = '' ): Feed_Payload {
 		$precision = $this->precision();
 		$features  = function () use ( $filters, $precision ): \Generator {
 			// Prefetching: nothing in the compressing loop queries the database.
-			foreach ( $this->repository->each( array_filter( $filters ), true ) as $marker ) {
+			foreach ( $this->rows( $filters ) as $marker ) {
 				yield Geojson_Writer::feature_json( $marker, $precision );
 			}
 		};
@@ -390,6 +485,6 @@ class Geojson_Feed {
 	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters Filters.
 	 */
 	private function fingerprint( array $filters ): string {
-		return CAIRN_MAPS_VERSION . '|' . $this->precision() . '|' . wp_json_encode( self::normalize( $filters ) );
+		return CAIRN_MAPS_VERSION . '|' . $this->precision() . '|' . wp_json_encode( $this->normalized( $filters ) );
 	}
 }

@@ -113,14 +113,29 @@ class Geojson_Writer {
 	/**
 	 * One feature as JSON.
 	 *
-	 * @param array{id: int, title: string, lng: float, lat: float, groups?: string[]} $marker    Marker row.
-	 * @param int                                                                      $precision Decimals.
+	 * A post's row (the posts feed) also carries `type` (its post type) and, when it has a featured
+	 * image, `thumb` (its thumbnail URL): both come after the title, so that the group list stays
+	 * where Feature_Scanner looks for it, and a marker's feature is unchanged.
+	 *
+	 * @since 0.3.0 Rows may carry `type` and `thumb`.
+	 *
+	 * @param array{id: int, title: string, lng: float, lat: float, groups?: string[], type?: string, thumb?: string} $marker    Marker
+	 *        or post row.
+	 * @param int                                                                                                     $precision Decimals.
 	 */
 	public static function feature_json( array $marker, int $precision = self::PRECISION ): string {
 		// Member order is chosen for gzip: the group list repeats across neighbours and compresses
 		// best next to the constant prefix; the varying id and coordinates come last.
+		$extra = '';
+		if ( isset( $marker['type'] ) ) {
+			$extra .= ',"type":' . json_encode( (string) $marker['type'], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE ); // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- as below.
+		}
+		if ( isset( $marker['thumb'] ) && '' !== $marker['thumb'] ) {
+			$extra .= ',"thumb":' . json_encode( (string) $marker['thumb'], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE ); // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- as below.
+		}
 		return '{"type":"Feature","properties":{"groups":' . self::groups_json( $marker['groups'] ?? array() )
 			. ',"title":' . json_encode( self::plain_title( $marker['title'], self::TITLE_MAX ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE ) // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- one string, flags chosen for size; wp_json_encode adds nothing here.
+			. $extra
 			. '},"id":' . (int) $marker['id']
 			. ',"geometry":{"type":"Point","coordinates":[' . self::number( $marker['lng'], $precision ) . ',' . self::number( $marker['lat'], $precision ) . ']}}';
 	}

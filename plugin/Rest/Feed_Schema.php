@@ -10,12 +10,18 @@ namespace Cairn\Maps\Rest;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Limits;
+use Cairn\Maps\Markers\Post_Type;
 use WP_Error;
 
 /**
- * The contract of `GET /cairn/v1/markers`: its query parameters (`group`, `include`, `bbox`) with
- * their REST args and validation, the repository filters they make, and the JSON schema of the
- * FeatureCollection it answers.
+ * The contract of `GET /cairn/v1/markers`: its query parameters (`group`, `include`, `bbox`, and
+ * since 0.3.0 `post_type` and `terms`) with their REST args and validation, the repository filters
+ * they make, and the JSON schema of the FeatureCollection it answers.
+ *
+ * With `post_type` the route serves the posts feed (posts with a public place, Post_Places_Feed)
+ * instead of the markers: `types` and `terms` filters. `post_type=cairn_marker` alone is the
+ * markers feed itself; markers mixed with other types, `terms` without `post_type`, or `group`
+ * with it answer 400 (a map asks for its markers and its posts with two URLs).
  *
  * Validation happens here, once, for both ways in: the REST server (through args()) and the
  * early 304 (through query_filters()); what passes is turned into filters without checking again.
@@ -32,20 +38,30 @@ class Feed_Schema {
 	public function args(): array {
 		$validators = $this->validators();
 		return array(
-			'group'   => array(
+			'group'     => array(
 				'description'       => __( 'Comma-separated marker group slugs; markers in any of them.', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => $validators['group'],
 			),
-			'include' => array(
-				'description'       => __( 'Comma-separated marker ids.', 'cairn-maps' ),
+			'include'   => array(
+				'description'       => __( 'Comma-separated marker ids (post ids with post_type).', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => $validators['include'],
 			),
-			'bbox'    => array(
+			'bbox'      => array(
 				'description'       => __( 'Bounding box "west,south,east,north" in degrees. West greater than east selects a box across the antimeridian.', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => $validators['bbox'],
+			),
+			'post_type' => array(
+				'description'       => __( 'Comma-separated post types: serves their published posts with a public place instead of the markers. Types not enabled for places are ignored.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => $validators['post_type'],
+			),
+			'terms'     => array(
+				'description'       => __( 'With post_type: comma-separated "taxonomy:slug" terms; posts with any of them. Unknown terms are ignored.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => $validators['terms'],
 			),
 		);
 	}
@@ -53,14 +69,89 @@ class Feed_Schema {
 	/**
 	 * The validation of each of the feed's parameters, in the order they are checked.
 	 *
-	 * @return array{group: callable(mixed): (true|WP_Error), include: callable(mixed): (true|WP_Error), bbox: callable(mixed): (true|WP_Error)}
+	 * @return array{group: callable(mixed): (true|WP_Error), include: callable(mixed): (true|WP_Error), bbox: callable(mixed): (true|WP_Error), post_type: callable(mixed): (true|WP_Error), terms: callable(mixed): (true|WP_Error)}
 	 */
 	private function validators(): array {
 		return array(
-			'group'   => array( $this, 'validate_slugs' ),
-			'include' => array( $this, 'validate_ids' ),
-			'bbox'    => array( $this, 'validate_bbox' ),
+			'group'     => array( $this, 'validate_slugs' ),
+			'include'   => array( $this, 'validate_ids' ),
+			'bbox'      => array( $this, 'validate_bbox' ),
+			'post_type' => array( $this, 'validate_post_types' ),
+			'terms'     => array( $this, 'validate_terms' ),
 		);
+	}
+
+	/**
+	 * Validates a comma-separated list of post type names.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_post_types( $value ) {
+		$max = (int) Limits::get( 'markersQuery.maxGroups' );
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^[a-z0-9_-]{1,20}(,[a-z0-9_-]{1,20})*$/', $value ) || count( explode( ',', $value ) ) > $max ) {
+			/* translators: %d: most post types per request. */
+			return new WP_Error( 'rest_invalid_param', sprintf( __( 'post_type must be a comma-separated list of at most %d post type names.', 'cairn-maps' ), $max ), array( 'status' => 400 ) );
+		}
+		$types = explode( ',', $value );
+		if ( in_array( Post_Type::POST_TYPE, $types, true ) && array() !== array_diff( $types, array( Post_Type::POST_TYPE ) ) ) {
+			return new WP_Error( 'rest_invalid_param', __( 'post_type cannot mix markers with other post types: ask for the markers and for the posts separately.', 'cairn-maps' ), array( 'status' => 400 ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Validates a comma-separated list of "taxonomy:slug" terms.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_terms( $value ) {
+		$max  = (int) Limits::get( 'markersQuery.maxGroups' );
+		$term = '[a-z0-9_-]{1,32}:[a-z0-9_%-]{1,200}';
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^' . $term . '(,' . $term . ')*$/', $value ) || count( explode( ',', $value ) ) > $max ) {
+			/* translators: %d: most terms per request. */
+			return new WP_Error( 'rest_invalid_param', sprintf( __( 'terms must be a comma-separated list of at most %d "taxonomy:slug" terms.', 'cairn-maps' ), $max ), array( 'status' => 400 ) );
+		}
+		return true;
+	}
+
+	/**
+	 * The error of parameters that are valid one by one but not together: `terms` without a post
+	 * type, `group` with one (markers' groups; posts are narrowed by `terms`). Null when they go
+	 * together.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param array<string, mixed> $params The feed's parameters.
+	 */
+	public static function combination_error( array $params ): ?WP_Error {
+		$posts = self::post_types( $params['post_type'] ?? null );
+		if ( array() === $posts && is_string( $params['terms'] ?? null ) && '' !== $params['terms'] ) {
+			return new WP_Error( 'rest_invalid_param', __( 'terms narrows posts: it needs post_type (markers are narrowed by group).', 'cairn-maps' ), array( 'status' => 400 ) );
+		}
+		if ( array() !== $posts && is_string( $params['group'] ?? null ) && '' !== $params['group'] ) {
+			return new WP_Error( 'rest_invalid_param', __( 'group narrows markers: posts are narrowed by terms.', 'cairn-maps' ), array( 'status' => 400 ) );
+		}
+		return null;
+	}
+
+	/**
+	 * The post types a validated `post_type` asks for, markers aside (`cairn_marker` alone is the
+	 * markers feed).
+	 *
+	 * @param mixed $value The parameter.
+	 * @return string[]
+	 */
+	private static function post_types( $value ): array {
+		if ( ! is_string( $value ) || '' === $value ) {
+			return array();
+		}
+		return array_values( array_diff( explode( ',', $value ), array( Post_Type::POST_TYPE ) ) );
 	}
 
 	/**
@@ -162,17 +253,31 @@ class Feed_Schema {
 				return null;
 			}
 		}
+		if ( null !== self::combination_error( $query ) ) {
+			return null;
+		}
 		return self::filters( $query );
 	}
 
 	/**
-	 * Repository filters from validated parameters; absent or empty ones filter nothing.
+	 * Repository filters from validated parameters; absent or empty ones filter nothing. With post
+	 * types (markers aside), the posts feed's: `types` and `terms` beside `ids` and `bbox`.
 	 *
-	 * @param array<string, mixed> $params The feed's parameters (group, include, bbox).
-	 * @return array{groups?: string[], ids?: int[], bbox?: float[]}
+	 * @since 0.3.0 `types` and `terms`.
+	 *
+	 * @param array<string, mixed> $params The feed's parameters (group, include, bbox, post_type, terms).
+	 * @return array{groups?: string[], ids?: int[], bbox?: float[], types?: string[], terms?: string[]}
 	 */
 	public static function filters( array $params ): array {
 		$filters = array();
+		$types   = self::post_types( $params['post_type'] ?? null );
+		if ( array() !== $types ) {
+			$filters['types'] = $types;
+			$terms            = $params['terms'] ?? null;
+			if ( is_string( $terms ) && '' !== $terms ) {
+				$filters['terms'] = explode( ',', $terms );
+			}
+		}
 		$group   = $params['group'] ?? null;
 		$include = $params['include'] ?? null;
 		$box     = $params['bbox'] ?? null;
@@ -238,8 +343,18 @@ class Feed_Schema {
 										'type'        => 'string',
 									),
 									'groups' => array(
-										'type'  => 'array',
-										'items' => array( 'type' => 'string' ),
+										'description' => __( 'Marker group slugs; for posts, "taxonomy:slug" of their terms in public hierarchical taxonomies (categories).', 'cairn-maps' ),
+										'type'        => 'array',
+										'items'       => array( 'type' => 'string' ),
+									),
+									'type'   => array(
+										'description' => __( 'The post type, for posts (absent for markers).', 'cairn-maps' ),
+										'type'        => 'string',
+									),
+									'thumb'  => array(
+										'description' => __( 'For posts with a featured image: its URL at thumbnail size.', 'cairn-maps' ),
+										'type'        => 'string',
+										'format'      => 'uri',
 									),
 								),
 							),

@@ -10,7 +10,10 @@ namespace Cairn\Maps\Rest;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Feed_Cache;
+use Cairn\Maps\Content\Places_Version;
+use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Feed\Geojson_Feed;
+use Cairn\Maps\Feed\Post_Places_Feed;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Markers_Version;
 use WP_Error;
@@ -27,6 +30,9 @@ use WP_REST_Server;
  * requests that is checked as soon as the theme is set up, before `init` (post types, blocks,
  * the REST server): see not_modified_early(). Anonymous answers are publicly cacheable (CDNs,
  * browsers; see Cache_Headers); the body is served pre-encoded, gzip when accepted.
+ *
+ * With `post_type` it serves the posts feed instead (posts with a public place, Post_Places_Feed,
+ * under the places version), by the same rules (ETag, 304, early 304, Cache-Control, CORS).
  *
  * Its parameters and their validation are Feed_Schema's. A method override never changes what a
  * real GET or HEAD of the feed gets: see Method_Override_Guard.
@@ -50,7 +56,7 @@ class Markers_Controller {
 	/**
 	 * Query parameters the early 304 understands; any other leaves the request to the REST server.
 	 */
-	private const EARLY_PARAMS = array( 'rest_route', 'group', 'include', 'bbox' );
+	private const EARLY_PARAMS = array( 'rest_route', 'group', 'include', 'bbox', 'post_type', 'terms' );
 
 	/**
 	 * Global REST parameters that would force the whole feed into PHP arrays.
@@ -63,6 +69,13 @@ class Markers_Controller {
 	 * @var Geojson_Feed
 	 */
 	private Geojson_Feed $feed;
+
+	/**
+	 * The posts feed.
+	 *
+	 * @var Post_Places_Feed
+	 */
+	private Post_Places_Feed $posts_feed;
 
 	/**
 	 * The feed's parameters and answer schema.
@@ -81,14 +94,28 @@ class Markers_Controller {
 	/**
 	 * Creates the controller.
 	 *
+	 * @since 0.3.0 The posts feed.
+	 *
 	 * @param Geojson_Feed|null      $feed       The feed.
 	 * @param Marker_Repository|null $repository Marker reads.
+	 * @param Post_Places_Feed|null  $posts_feed The posts feed.
 	 */
-	public function __construct( ?Geojson_Feed $feed = null, ?Marker_Repository $repository = null ) {
-		$repository   = $repository ?? new Marker_Repository();
-		$this->feed   = $feed ?? new Geojson_Feed( $repository, new Markers_Version(), new Feed_Cache() );
-		$this->schema = new Feed_Schema();
-		$this->popup  = new Marker_Popup( $repository );
+	public function __construct( ?Geojson_Feed $feed = null, ?Marker_Repository $repository = null, ?Post_Places_Feed $posts_feed = null ) {
+		$repository       = $repository ?? new Marker_Repository();
+		$places           = new Post_Places_Repository();
+		$this->feed       = $feed ?? new Geojson_Feed( $repository, new Markers_Version(), new Feed_Cache() );
+		$this->posts_feed = $posts_feed ?? new Post_Places_Feed( $places, new Places_Version(), new Feed_Cache() );
+		$this->schema     = new Feed_Schema();
+		$this->popup      = new Marker_Popup( $repository, $places );
+	}
+
+	/**
+	 * The feed that serves these filters: the posts feed when they name post types.
+	 *
+	 * @param array<string, mixed> $filters Filters (Feed_Schema::filters()).
+	 */
+	private function feed_for( array $filters ): Geojson_Feed {
+		return isset( $filters['types'] ) ? $this->posts_feed : $this->feed;
 	}
 
 	/**
@@ -142,7 +169,7 @@ class Markers_Controller {
 		if ( ! Early_Not_Modified::allowed( $route ) ) {
 			return null;
 		}
-		$etag = $this->feed->etag( $filters );
+		$etag = $this->feed_for( $filters )->etag( $filters );
 		if ( ! Cache_Headers::etag_matches( $match, $etag ) ) {
 			return null;
 		}
@@ -209,14 +236,20 @@ class Markers_Controller {
 				);
 			}
 		}
-		$filters   = Feed_Schema::filters(
-			array(
-				'group'   => $request['group'],
-				'include' => $request['include'],
-				'bbox'    => $request['bbox'],
-			)
+		$params = array(
+			'group'     => $request['group'],
+			'include'   => $request['include'],
+			'bbox'      => $request['bbox'],
+			'post_type' => $request['post_type'],
+			'terms'     => $request['terms'],
 		);
-		$etag      = $this->feed->etag( $filters );
+		$error  = Feed_Schema::combination_error( $params );
+		if ( null !== $error ) {
+			return $error;
+		}
+		$filters   = Feed_Schema::filters( $params );
+		$feed      = $this->feed_for( $filters );
+		$etag      = $feed->etag( $filters );
 		$logged_in = is_user_logged_in();
 		$headers   = array(
 			'ETag'          => $etag,
@@ -231,9 +264,9 @@ class Markers_Controller {
 			return new WP_REST_Response( null, 200, $headers );
 		}
 		// Anonymous visitors may get the previous build while another request makes the new one.
-		$payload = $this->feed->payload( $filters, ! $logged_in );
-		if ( '' !== $payload->version() && $this->feed->etag( $filters, $payload->version() ) !== $etag ) {
-			$headers['ETag']          = $this->feed->etag( $filters, $payload->version() );
+		$payload = $feed->payload( $filters, ! $logged_in );
+		if ( '' !== $payload->version() && $feed->etag( $filters, $payload->version() ) !== $etag ) {
+			$headers['ETag']          = $feed->etag( $filters, $payload->version() );
 			$headers['Cache-Control'] = Cache_Headers::cache_control( $logged_in, true );
 			if ( Cache_Headers::etag_matches( $condition, $headers['ETag'] ) ) {
 				return $this->not_modified( $headers, $request );

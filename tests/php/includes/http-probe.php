@@ -5,7 +5,8 @@
  * For a request carrying an `X-Cairn-Probe: <id>` header, when the server was started with
  * CAIRN_HTTP_PROBE_LOG, appends one JSON line to that file at shutdown: the id, the status, whether
  * WordPress reached `init` and `rest_api_init`, and how many SQL queries read marker coordinates
- * (a rebuild of the feed reads them; an answer from the cache or an early 304 does not).
+ * or posts' places (a rebuild of a feed reads them; an answer from the cache or an early 304 does
+ * not).
  *
  * `X-Cairn-Slow-Build: <ms>` delays each of those queries, so that concurrent requests overlap a
  * rebuild.
@@ -69,7 +70,8 @@ function cairn_maps_tests_http_probe(): void {
  * @return string The same SQL.
  */
 function cairn_maps_tests_probe_query( $query ) {
-	if ( is_string( $query ) && false !== strpos( $query, 'cairn_lat' ) ) {
+	// Marker coordinates, or (since 0.3.0) posts' places: `geo_public` is in every read of them.
+	if ( is_string( $query ) && ( false !== strpos( $query, 'cairn_lat' ) || false !== strpos( $query, 'geo_public' ) ) ) {
 		++$GLOBALS['cairn_maps_probe']['reads'];
 		if ( $GLOBALS['cairn_maps_probe']['slow'] > 0 ) {
 			usleep( 1000 * $GLOBALS['cairn_maps_probe']['slow'] );
