@@ -10,6 +10,7 @@ namespace Cairn\Maps\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Location_Types;
+use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Feed\Geojson_Writer;
 use Cairn\Maps\Limits;
 use WP_Post;
@@ -30,10 +31,10 @@ use WP_Query;
 class Content_Places {
 
 	/**
-	 * Values of `geo_public` that mean "public" (a REST boolean is stored as '1'; older geodata
-	 * writers store 'true').
+	 * Values of `geo_public` that mean "public", as the feed reads them (Post_Places_Repository;
+	 * the database compares them without case).
 	 */
-	private const PUBLIC_VALUES = array( '1', 'true' );
+	private const PUBLIC_VALUES = array( '1', 'true', 'yes', 'on' );
 
 	/**
 	 * A decimal number, as coordinates are stored.
@@ -65,28 +66,8 @@ class Content_Places {
 	 * @param WP_Post $post The post.
 	 */
 	public static function is_public_place( WP_Post $post ): bool {
-		if ( 'publish' !== $post->post_status || '' !== $post->post_password || ! Location_Types::is_enabled( $post->post_type ) ) {
-			return false;
-		}
-		$lat = get_post_meta( $post->ID, Location_Types::META_LAT, true );
-		$lng = get_post_meta( $post->ID, Location_Types::META_LNG, true );
-		$pub = get_post_meta( $post->ID, Location_Types::META_PUBLIC, true );
-		return self::is_coordinate( $lat, (float) Limits::get( 'markerLatitude.max' ) )
-			&& self::is_coordinate( $lng, (float) Limits::get( 'longitude.max' ) )
-			&& in_array( is_bool( $pub ) ? ( $pub ? '1' : '' ) : (string) ( is_scalar( $pub ) ? $pub : '' ), self::PUBLIC_VALUES, true );
-	}
-
-	/**
-	 * A stored coordinate: a decimal number within ±max.
-	 *
-	 * @param mixed $value Stored value.
-	 * @param float $max   Largest magnitude.
-	 */
-	private static function is_coordinate( $value, float $max ): bool {
-		if ( is_int( $value ) || is_float( $value ) ) {
-			$value = (string) $value;
-		}
-		return is_string( $value ) && 1 === preg_match( '/' . self::NUMBER . '/D', $value ) && abs( (float) $value ) <= $max;
+		// The feed's own rule, so a map never promises a place its feed will not serve.
+		return null !== Post_Places_Repository::public_place( $post );
 	}
 
 	/**
