@@ -301,10 +301,11 @@ final class Map_Attributes {
 				$types[] = $type;
 			}
 		}
-		$types = array_slice( $types, 0, (int) Limits::get( 'content.maxPostTypes' ) );
+		// The feed's bounds (Feed_Schema): as many types, and terms in all, as groups.
+		$types = array_slice( $types, 0, (int) Limits::get( 'markersQuery.maxGroups' ) );
 		sort( $types );
 		$terms = array();
-		$left  = (int) Limits::get( 'content.maxTerms' );
+		$left  = (int) Limits::get( 'markersQuery.maxGroups' );
 		$given = is_array( $value['terms'] ?? null ) ? $value['terms'] : array();
 		ksort( $given );
 		foreach ( $given as $taxonomy => $slugs ) {
