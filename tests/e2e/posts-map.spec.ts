@@ -15,7 +15,12 @@ import type { Page } from '@playwright/test';
 
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
-import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
+import {
+	FAKE_PUBLIC_TOKEN,
+	dismissWelcomeGuide,
+	mapBlock,
+	setToken,
+} from './utils/map-page';
 import {
 	guardVisitorPages,
 	publishFrontPage,
@@ -347,5 +352,93 @@ test.describe( 'maps of posts', () => {
 		await expect( page.locator( '.wp-block-cairn-map' ) ).toHaveCount( 1 );
 		expect( await postsUrl( page ) ).toBe( '' );
 		expect( await listedIds( page ) ).toEqual( [] );
+	} );
+
+	test.describe( 'in the editor', () => {
+		// The editor is an administrator's (the storage state of the run).
+		test.use( { storageState: process.env.STORAGE_STATE_PATH } );
+
+		test( 'an editor chooses posts and terms in "Posts on the map", and the preview lists those posts', async ( {
+			admin,
+			editor,
+			page,
+		} ) => {
+			await admin.createNewPost( {
+				postType: 'page',
+				title: 'Posts spec: editor',
+			} );
+			await dismissWelcomeGuide( page );
+			await editor.insertBlock( {
+				name: 'cairn/map',
+				attributes: { ...VIEW },
+			} );
+			const preview = editor.canvas.locator(
+				'.wp-block-cairn-map__preview'
+			);
+			await expect( preview ).toHaveAttribute(
+				'data-cairn-state',
+				'ready',
+				{ timeout: 60_000 }
+			);
+			const settings = page.getByRole( 'region', {
+				name: 'Editor settings',
+			} );
+			const open = async ( title: string ) => {
+				const button = settings.getByRole( 'button', {
+					name: title,
+					exact: true,
+				} );
+				if (
+					( await button.getAttribute( 'aria-expanded' ) ) === 'false'
+				) {
+					await button.click();
+				}
+			};
+			await open( 'Markers' );
+			await settings
+				.getByRole( 'radio', { name: 'None (posts only)' } )
+				.check();
+			await open( 'Posts on the map' );
+			await settings.getByRole( 'checkbox', { name: 'Posts' } ).check();
+
+			const listed = () =>
+				preview
+					.locator( 'li[data-cairn-marker-id]' )
+					.evaluateAll( ( items ) =>
+						items
+							.map( ( item ) =>
+								Number(
+									item.getAttribute( 'data-cairn-marker-id' )
+								)
+							)
+							.sort( ( a, b ) => a - b )
+					);
+			const sorted = ( keys: Key[] ) =>
+				keys.map( ( key ) => ids[ key ] ).sort( ( a, b ) => a - b );
+			await expect
+				.poll( listed, { timeout: 60_000 } )
+				.toEqual( sorted( PUBLIC ) );
+
+			const categoriesField = settings.getByRole( 'combobox', {
+				name: 'Categories',
+			} );
+			await categoriesField.fill( 'Posts spec travel' );
+			await page
+				.getByRole( 'option', { name: 'Posts spec travel' } )
+				.click();
+			await expect
+				.poll( listed, { timeout: 60_000 } )
+				.toEqual( sorted( [ 'lyon', 'geneva' ] ) );
+
+			const [ block ] = await editor.getBlocks();
+			expect( block?.attributes.markers ).toMatchObject( {
+				source: 'none',
+			} );
+			expect( block?.attributes.content ).toEqual( {
+				postTypes: [ 'post' ],
+				terms: { category: [ SLUGS.travel ] },
+				current: false,
+			} );
+		} );
 	} );
 } );
