@@ -2,7 +2,11 @@
  * Maps of posts in the runtime and the editor: two feeds drawn as one, a post's popup (image,
  * excerpt, "Read more"), and the posts feed address the editor builds like the server.
  */
-import { groupStyles, parseMapConfig } from '../../packages/map/src/config';
+import {
+	groupStyles,
+	parseContentSelection,
+	parseMapConfig,
+} from '../../packages/map/src/config';
 import { feedSources } from '../../packages/map/src/create-map';
 import { createAnswerer } from '../../packages/map/src/places/protocol';
 import {
@@ -241,5 +245,34 @@ describe( 'postsFeedUrl', () => {
 				{ postId: 42, postType: 'post' }
 			)
 		).toBe( '' );
+	} );
+} );
+
+describe( 'parseContentSelection', () => {
+	it.each( [
+		[ undefined, { postTypes: [], terms: {}, current: false } ],
+		[ 'post', { postTypes: [], terms: {}, current: false } ],
+		[
+			{ postTypes: [ 'post' ] },
+			{ postTypes: [ 'post' ], terms: {}, current: false },
+		],
+		[
+			{
+				postTypes: [ 'post', 'post', 'Bad Type', 3 ],
+				terms: { category: [ 'travel', '<b>' ], 'bad tax': [ 'x' ] },
+				current: 'yes',
+			},
+			{
+				postTypes: [ 'post' ],
+				terms: { category: [ 'travel' ] },
+				current: false,
+			},
+		],
+		[
+			{ postTypes: [], terms: [], current: true },
+			{ postTypes: [], terms: {}, current: true },
+		],
+	] )( 'reads %p as a whole selection', ( input, expected ) => {
+		expect( parseContentSelection( input ) ).toEqual( expected );
 	} );
 } );

@@ -17,6 +17,7 @@ import {
 } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
+import { parseContentSelection } from '../../../packages/map/src/config';
 import { getEditorData, markersFeedUrl, postsFeedUrl } from './editor-data';
 import { Inspector } from './inspector';
 import { MarkerEditor } from './marker-editor';
@@ -72,10 +73,15 @@ export default function Edit( {
 				: '',
 		[ postId, postType ]
 	);
-	const posts = postsFeedUrl( data.markersUrl, attributes.content, {
-		postId,
-		postType,
-	} );
+	// A hand-written block may hold a partial `content`: read it through the one parser.
+	const posts = postsFeedUrl(
+		data.markersUrl,
+		parseContentSelection( attributes.content ),
+		{
+			postId,
+			postType,
+		}
+	);
 	const postsUrl = posts
 		? `${ posts }&cairn_v=${ feedVersion }-${ encodeURIComponent( saved ) }`
 		: '';

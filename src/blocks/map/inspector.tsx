@@ -20,6 +20,7 @@ import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 import { ControlsToggles, StyleField } from '../../shared/map-fields';
+import { parseContentSelection } from '../../../packages/map/src/config';
 import { languageOptions } from '../../../packages/map/src/languages';
 import type { MarkerSource } from '../../../packages/map/src/types';
 import { ContentPanel } from './content-panel';
@@ -75,8 +76,9 @@ export function Inspector( {
 		height,
 		places,
 		languages,
-		content,
 	} = attributes;
+	// A hand-written block may hold a partial `content`.
+	const content = parseContentSelection( attributes.content );
 	const [ heightText, setHeightText ] = useState( height );
 	const styleHosts = useMemo( () => getEditorData().styleHosts, [] );
 	const contentTypes = useMemo( () => getEditorData().postTypes, [] );
