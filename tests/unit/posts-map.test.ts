@@ -13,7 +13,12 @@ import {
 	buildPopupContent,
 	parseMarkerDetails,
 } from '../../packages/map/src/popup';
-import { postsFeedUrl } from '../../src/blocks/map/editor-data';
+import { LIMITS } from '../../packages/map/src/limits';
+import {
+	crc32,
+	postsFeedUrl,
+	termStyle,
+} from '../../src/blocks/map/editor-data';
 
 const feature = ( id: number, title: string, groups: string[] = [] ) => ( {
 	type: 'Feature',
@@ -275,4 +280,23 @@ describe( 'parseContentSelection', () => {
 	] )( 'reads %p as a whole selection', ( input, expected ) => {
 		expect( parseContentSelection( input ) ).toEqual( expected );
 	} );
+} );
+
+describe( 'termStyle', () => {
+	it.each( [
+		// PHP: crc32( 'category:travel' ) = 4218274551, % 8 = 7; 'category:food': 242330509, % 8 = 5.
+		[ 'travel', 4218274551, 7 ],
+		[ 'food', 242330509, 5 ],
+	] )(
+		'picks the colour of category:%s as the server does',
+		( slug, checksum, index ) => {
+			expect( crc32( `category:${ slug }` ) ).toBe( checksum );
+			expect( termStyle( 'category', slug, 'Name' ) ).toEqual( {
+				slug: `category:${ slug }`,
+				name: 'Name',
+				color: LIMITS.content.termPalette[ index ],
+				icon: '',
+			} );
+		}
+	);
 } );

@@ -18,7 +18,12 @@ import {
 import { __ } from '@wordpress/i18n';
 
 import { parseContentSelection } from '../../../packages/map/src/config';
-import { getEditorData, markersFeedUrl, postsFeedUrl } from './editor-data';
+import {
+	getEditorData,
+	markersFeedUrl,
+	postsFeedUrl,
+	termStyle,
+} from './editor-data';
 import { Inspector } from './inspector';
 import { MarkerEditor } from './marker-editor';
 import { MapPreview } from './preview';
@@ -74,14 +79,84 @@ export default function Edit( {
 		[ postId, postType ]
 	);
 	// A hand-written block may hold a partial `content`: read it through the one parser.
-	const posts = postsFeedUrl(
-		data.markersUrl,
-		parseContentSelection( attributes.content ),
-		{
-			postId,
-			postType,
-		}
+	const content = parseContentSelection( attributes.content );
+	const contentKey = JSON.stringify( content );
+	// The legend of the posts' terms, as the server makes it: the named terms, else the most used
+	// terms of the chosen types' hierarchical taxonomies. Read as one string, so an unchanged
+	// store gives an unchanged value.
+	const termRecords = useSelect(
+		( select ) => {
+			const { postTypes, terms, current } = JSON.parse(
+				contentKey
+			) as typeof content;
+			if ( current ) {
+				return '[]';
+			}
+			const store = select( coreStore );
+			const named = Object.entries( terms );
+			const queries: Array< [ string, Record< string, unknown > ] > =
+				named.length
+					? named.map( ( [ taxonomy, slugs ] ) => [
+							taxonomy,
+							{ slug: slugs, per_page: 100 },
+						] )
+					: [
+							...new Set(
+								data.postTypes
+									.filter( ( type ) =>
+										postTypes.includes( type.name )
+									)
+									.flatMap( ( type ) => type.taxonomies )
+									.filter(
+										( taxonomy ) => taxonomy.hierarchical
+									)
+									.map( ( taxonomy ) => taxonomy.name )
+							),
+						].map( ( taxonomy ) => [
+							taxonomy,
+							{
+								per_page: 20,
+								orderby: 'count',
+								order: 'desc',
+								hide_empty: true,
+							},
+						] );
+			return JSON.stringify(
+				queries.map( ( [ taxonomy, query ] ) => [
+					taxonomy,
+					store.getEntityRecords( 'taxonomy', taxonomy, {
+						...query,
+						_fields: 'id,slug,name',
+					} ) ?? [],
+				] )
+			);
+		},
+		[ contentKey, data ]
 	);
+	const groupStyles = useMemo( () => {
+		const records = JSON.parse( termRecords ) as Array<
+			[ string, Array< { slug: string; name: string } > ]
+		>;
+		const parser = new window.DOMParser();
+		return [
+			...data.groupStyles,
+			...records.flatMap( ( [ taxonomy, terms ] ) =>
+				terms.map( ( term ) =>
+					termStyle(
+						taxonomy,
+						term.slug,
+						// Names come as HTML entities from REST.
+						parser.parseFromString( term.name, 'text/html' ).body
+							.textContent ?? ''
+					)
+				)
+			),
+		];
+	}, [ termRecords, data ] );
+	const posts = postsFeedUrl( data.markersUrl, content, {
+		postId,
+		postType,
+	} );
 	const postsUrl = posts
 		? `${ posts }&cairn_v=${ feedVersion }-${ encodeURIComponent( saved ) }`
 		: '';
@@ -152,7 +227,7 @@ export default function Edit( {
 				markersUrl={ markersUrl }
 				postsUrl={ postsUrl }
 				markerUrl={ data.markerUrl }
-				groupStyles={ data.groupStyles }
+				groupStyles={ groupStyles }
 				onMap={ setMap }
 			/>
 			<MarkerEditor

@@ -188,3 +188,40 @@ export function markersFeedUrl(
 	}
 	return url.toString();
 }
+
+/** CRC-32 (IEEE), as PHP's crc32(): the legend colour of a term is chosen by it on both sides. */
+/* eslint-disable no-bitwise -- a checksum is bit arithmetic. */
+export function crc32( input: string ): number {
+	let crc = 0xffffffff;
+	// Term keys are ASCII (`taxonomy:slug`, slugs percent-encoded beyond it): one byte a character.
+	for ( let i = 0; i < input.length; i++ ) {
+		crc ^= input.charCodeAt( i ) & 0xff;
+		for ( let bit = 0; bit < 8; bit++ ) {
+			crc = ( crc >>> 1 ) ^ ( 0xedb88320 & -( crc & 1 ) );
+		}
+	}
+	return ( crc ^ 0xffffffff ) >>> 0;
+}
+/* eslint-enable no-bitwise */
+
+/**
+ * A term's legend entry as the server makes it (Content_Places::legend()): the `taxonomy:slug`
+ * key, the name, the palette colour the key picks, no icon.
+ * @param taxonomy
+ * @param slug
+ * @param name
+ */
+export function termStyle(
+	taxonomy: string,
+	slug: string,
+	name: string
+): GroupStyle {
+	const key = `${ taxonomy }:${ slug }`;
+	const palette = LIMITS.content.termPalette;
+	return {
+		slug: key,
+		name: name || slug,
+		color: palette[ crc32( key ) % palette.length ] ?? '',
+		icon: '',
+	};
+}
