@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Blocks\Mapbox_Gl;
+use Cairn\Maps\Blocks\Content_Places_Version;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Blocks\View_Script;
@@ -128,7 +129,8 @@ final class Plugin {
 		// The maps of a post over REST: each map's configuration comes from the block itself.
 		$this->parts['patterns_version'] = new Patterns_Version();
 		$post_maps                       = new Post_Maps( $this->parts['map_block'] );
-		$this->parts['post_maps_rest']   = new Post_Maps_Controller( $post_maps, $settings, $markers_version, $this->parts['patterns_version'] );
+		$this->parts['content_version']  = new Content_Places_Version();
+		$this->parts['post_maps_rest']   = new Post_Maps_Controller( $post_maps, $settings, $markers_version, $this->parts['patterns_version'], $this->parts['content_version'] );
 		$this->parts['post_maps_field']  = new Post_Maps_Field( $post_maps );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Settings\Settings;
 
@@ -72,7 +73,43 @@ class Editor_Data {
 			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
 			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),
 			'styleHosts'       => Map_Attributes::style_hosts(),
+			'postTypes'        => self::post_types(),
 		);
+	}
+
+	/**
+	 * The post types a map can show (enabled for locations), each with its label and the
+	 * taxonomies its posts can be narrowed by (public, shown in REST), for the "Posts on the map"
+	 * panel.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @return array<int, array{name: string, label: string, taxonomies: array<int, array{name: string, label: string, hierarchical: bool}>}>
+	 */
+	public static function post_types(): array {
+		$types = array();
+		foreach ( Location_Types::enabled() as $name ) {
+			$object = get_post_type_object( $name );
+			if ( null === $object ) {
+				continue;
+			}
+			$taxonomies = array();
+			foreach ( get_object_taxonomies( $name, 'objects' ) as $taxonomy ) {
+				if ( $taxonomy->public && $taxonomy->show_in_rest ) {
+					$taxonomies[] = array(
+						'name'         => $taxonomy->name,
+						'label'        => (string) $taxonomy->labels->name,
+						'hierarchical' => (bool) $taxonomy->hierarchical,
+					);
+				}
+			}
+			$types[] = array(
+				'name'       => $name,
+				'label'      => (string) $object->labels->name,
+				'taxonomies' => $taxonomies,
+			);
+		}
+		return $types;
 	}
 
 	/**

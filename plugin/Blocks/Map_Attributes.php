@@ -9,6 +9,7 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Limits;
 
 /**
@@ -69,6 +70,7 @@ final class Map_Attributes {
 			'height'              => self::height( $a['height'], $defaults['height'] ),
 			'markers'             => self::markers( $a['markers'], $defaults['markers'] ),
 			'places'              => self::switches( self::PLACES, $a['places'], $defaults['places'] ),
+			'content'             => self::content( $a['content'] ?? null ),
 		);
 		return array(
 			'config' => $config,
@@ -89,8 +91,14 @@ final class Map_Attributes {
 	 */
 	public static function attributes( array $config ): array {
 		$attributes = array();
-		foreach ( array( 'center', 'zoom', 'bearing', 'pitch', 'minZoom', 'maxZoom', 'style', 'controls', 'language', 'markers', 'cluster', 'hash', 'height', 'cooperativeGestures', 'places', 'languages' ) as $key ) {
-			$attributes[ 'style' === $key ? 'mapStyle' : $key ] = $config[ $key ];
+		foreach ( array( 'center', 'zoom', 'bearing', 'pitch', 'minZoom', 'maxZoom', 'style', 'controls', 'language', 'markers', 'cluster', 'hash', 'height', 'cooperativeGestures', 'places', 'languages', 'content' ) as $key ) {
+			$attributes[ 'style' === $key ? 'mapStyle' : $key ] = $config[ $key ] ?? null;
+		}
+		$content = $config['content'] ?? null;
+		if ( is_array( $content ) && array() === ( $content['terms'] ?? null ) ) {
+			// `{}` in JSON, as block.json's default: an object keyed by taxonomy.
+			$content['terms']      = new \stdClass();
+			$attributes['content'] = $content;
 		}
 		return $attributes;
 	}
@@ -262,7 +270,7 @@ final class Map_Attributes {
 	 */
 	private static function markers( $value, array $fallback ): array {
 		$value  = is_array( $value ) ? $value : array();
-		$source = isset( $value['source'] ) && in_array( $value['source'], array( 'all', 'groups', 'ids' ), true ) ? $value['source'] : $fallback['source'];
+		$source = isset( $value['source'] ) && in_array( $value['source'], array( 'all', 'groups', 'ids', 'none' ), true ) ? $value['source'] : $fallback['source'];
 		$groups = array_values( array_filter( is_array( $value['groups'] ?? null ) ? $value['groups'] : array(), static fn( $slug ) => is_string( $slug ) && 1 === preg_match( '/^[a-z0-9_-]+$/', $slug ) ) );
 		$ids    = array_values( array_filter( is_array( $value['ids'] ?? null ) ? $value['ids'] : array(), static fn( $id ) => is_int( $id ) && $id > 0 ) );
 		return array(
@@ -270,5 +278,74 @@ final class Map_Attributes {
 			'groups' => array_slice( $groups, 0, Limits::get( 'markersQuery.maxGroups' ) ),
 			'ids'    => array_slice( $ids, 0, Limits::get( 'markersQuery.maxInclude' ) ),
 		);
+	}
+
+	/**
+	 * Which posts the map shows (`content`): post types enabled for locations (Location_Types),
+	 * terms of public taxonomies shown in REST that those types use, and whether the post from
+	 * block context is shown. Like the marker selection, what is not valid is left out quietly
+	 * (an unknown or disabled post type, a taxonomy none of the types uses, a malformed slug):
+	 * the map then shows fewer posts, never another site's idea of them, and never an error.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param mixed $value Value.
+	 * @return array{postTypes: string[], terms: array<string, string[]>, current: bool}
+	 */
+	private static function content( $value ): array {
+		$value   = is_array( $value ) ? $value : array();
+		$enabled = Location_Types::enabled();
+		$types   = array();
+		foreach ( is_array( $value['postTypes'] ?? null ) ? $value['postTypes'] : array() as $type ) {
+			if ( is_string( $type ) && in_array( $type, $enabled, true ) && ! in_array( $type, $types, true ) ) {
+				$types[] = $type;
+			}
+		}
+		// The feed's bounds (Feed_Schema): as many types, and terms in all, as groups.
+		$types = array_slice( $types, 0, (int) Limits::get( 'markersQuery.maxGroups' ) );
+		sort( $types );
+		$terms = array();
+		$left  = (int) Limits::get( 'markersQuery.maxGroups' );
+		$given = is_array( $value['terms'] ?? null ) ? $value['terms'] : array();
+		ksort( $given );
+		foreach ( $given as $taxonomy => $slugs ) {
+			if ( ! is_string( $taxonomy ) || ! is_array( $slugs ) || count( $terms ) >= (int) Limits::get( 'content.maxTaxonomies' ) || ! self::is_content_taxonomy( $taxonomy, $types ) ) {
+				continue;
+			}
+			$clean = array();
+			foreach ( $slugs as $slug ) {
+				// Slugs as WordPress stores them (sanitize_title(): lower case, percent-encoded beyond ASCII).
+				if ( $left > 0 && is_string( $slug ) && 1 === preg_match( '/^[a-z0-9_%-]{1,200}$/D', $slug ) && ! in_array( $slug, $clean, true ) ) {
+					$clean[] = $slug;
+					--$left;
+				}
+			}
+			if ( array() !== $clean ) {
+				sort( $clean );
+				$terms[ $taxonomy ] = $clean;
+			}
+		}
+		return array(
+			'postTypes' => $types,
+			'terms'     => $terms,
+			'current'   => true === ( $value['current'] ?? null ),
+		);
+	}
+
+	/**
+	 * Whether a taxonomy can narrow a map's posts: public, shown in REST, and used by one of its
+	 * post types.
+	 *
+	 * @since 0.3.0
+	 *
+	 * @param string   $taxonomy Taxonomy name.
+	 * @param string[] $types    The map's post types.
+	 */
+	public static function is_content_taxonomy( string $taxonomy, array $types ): bool {
+		$object = get_taxonomy( $taxonomy );
+		if ( ! $object instanceof \WP_Taxonomy || ! $object->public || ! $object->show_in_rest ) {
+			return false;
+		}
+		return array() !== array_intersect( $types, (array) $object->object_type );
 	}
 }

@@ -61,6 +61,13 @@ class Map_Block {
 	private Consent_Placeholder $consent;
 
 	/**
+	 * The posts maps show (the `content` attribute).
+	 *
+	 * @var Content_Places
+	 */
+	private Content_Places $content;
+
+	/**
 	 * Creates the block.
 	 *
 	 * @param Settings               $settings     Settings.
@@ -71,7 +78,8 @@ class Map_Block {
 	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null, ?Consent_Api $consent_api = null ) {
 		$this->settings     = $settings;
 		$this->group_styles = $group_styles ?? new Group_Styles();
-		$this->places       = new Places_List( $markers ?? new Marker_Repository() );
+		$this->content      = new Content_Places();
+		$this->places       = new Places_List( $markers ?? new Marker_Repository(), $this->content );
 		$this->consent      = new Consent_Placeholder( $settings, $consent_api ?? new Consent_Api() );
 	}
 
@@ -206,22 +214,30 @@ class Map_Block {
 	 * @param int|null             $hash_index Position of the map among the hashed maps of its post
 	 *                                         (from 1); null: the next one of the post being rendered.
 	 * @param \WP_Block_Type|null  $type       The block type; the registered `cairn/map` when null.
+	 * @param array<string, mixed> $context    Block context (`postId`, `postType`: the post a map's
+	 *                                         "this post" shows), since 0.3.0.
 	 * @return array{config: array<string, mixed>, error: string}
 	 */
-	public function client_config( array $attributes, ?int $hash_index = null, ?\WP_Block_Type $type = null ): array {
+	public function client_config( array $attributes, ?int $hash_index = null, ?\WP_Block_Type $type = null, array $context = array() ): array {
 		$parsed  = Map_Attributes::parse( $attributes, self::defaults( $type ) );
 		$config  = $parsed['config'];
 		$token   = $this->settings->map_token();
 		$filters = $this->filters( $config['markers'] );
+		$current = $this->content->current_post( $config['content'], $context );
 		return array(
 			'config' => array_merge(
 				$config,
 				array(
 					'accessToken' => $token['token'],
 					'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
+					// The map's posts: a second feed, drawn with the markers as one source.
+					'postsUrl'    => $this->content->posts_url( $config['content'], $current ),
 					'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
 					'hashName'    => $config['hash'] ? self::hash_name( $hash_index ?? $this->next_hash_index(), $attributes ) : '',
-					'groupStyles' => null === $filters ? array() : $this->group_styles->styles_for( $filters ),
+					'groupStyles' => array_merge(
+						null === $filters ? array() : $this->group_styles->styles_for( $filters ),
+						$this->content->legend( $config['content'], $current )
+					),
 					'units'       => self::units(),
 					// What createMap() and <CairnMap> honour: a headless page asks for consent too.
 					'consent'     => $this->consent->policy(),
@@ -248,11 +264,13 @@ class Map_Block {
 	 *
 	 * @since 0.3.0
 	 *
-	 * @param array<string, mixed> $config The map's configuration (client_config()).
-	 * @return array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int, page: int, perPage: int}
+	 * @param array<string, mixed> $config  The map's configuration (client_config()).
+	 * @param array<string, mixed> $context Block context (`postId`, `postType`), since 0.3.0.
+	 * @return array{items: array<int, array{id: int, title: string, lng: float, lat: float, link?: string}>, total: int, page: int, perPage: int}
 	 */
-	public function places_page( array $config ): array {
+	public function places_page( array $config, array $context = array() ): array {
 		$markers = is_array( $config['markers'] ?? null ) ? $config['markers'] : array();
+		$content = self::content_of( $config );
 		return $this->places->first_page(
 			$this->filters(
 				array(
@@ -260,7 +278,24 @@ class Map_Block {
 					'groups' => is_array( $markers['groups'] ?? null ) ? $markers['groups'] : array(),
 					'ids'    => is_array( $markers['ids'] ?? null ) ? $markers['ids'] : array(),
 				)
-			)
+			),
+			$content,
+			$this->content->current_post( $content, $context )
+		);
+	}
+
+	/**
+	 * A configuration's post selection (Map_Attributes' `content`), none when it has none.
+	 *
+	 * @param array<string, mixed> $config A map's configuration.
+	 * @return array{postTypes: string[], terms: array<string, string[]>, current: bool}
+	 */
+	private static function content_of( array $config ): array {
+		$content = is_array( $config['content'] ?? null ) ? $config['content'] : array();
+		return array(
+			'postTypes' => is_array( $content['postTypes'] ?? null ) ? array_values( array_filter( $content['postTypes'], 'is_string' ) ) : array(),
+			'terms'     => is_array( $content['terms'] ?? null ) ? $content['terms'] : array(),
+			'current'   => true === ( $content['current'] ?? false ),
 		);
 	}
 
@@ -302,7 +337,8 @@ class Map_Block {
 	 * @param WP_Block|null        $block      Block instance.
 	 */
 	public function render( array $attributes, string $content = '', ?WP_Block $block = null ): string {
-		$built   = $this->client_config( $attributes, null, $block ? $block->block_type : null );
+		$context = $block ? $block->context : array();
+		$built   = $this->client_config( $attributes, null, $block ? $block->block_type : null, $context );
 		$client  = $built['config'];
 		$error   = $built['error'];
 		$index   = $this->next_list_index();
@@ -351,8 +387,9 @@ class Map_Block {
 				esc_html( self::error_message( $error ) )
 			);
 		}
-		$html .= $this->places->render( $this->filters( $client['markers'] ), $index );
-		$html .= '</div>';
+		$content = self::content_of( $client );
+		$html   .= $this->places->render( $this->filters( $client['markers'] ), $index, $content, $this->content->current_post( $content, $context ) );
+		$html   .= '</div>';
 		return $html;
 	}
 
@@ -378,6 +415,9 @@ class Map_Block {
 		}
 		if ( 'ids' === $markers['source'] ) {
 			return array() !== $markers['ids'] ? array( 'ids' => $markers['ids'] ) : null;
+		}
+		if ( 'none' === $markers['source'] ) {
+			return null;
 		}
 		return array();
 	}

@@ -12,12 +12,14 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Feed\Geojson_Writer;
 use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Marker_Repository;
+use WP_Post;
 
 /**
  * The server-rendered places panel of a map: one page of its markers as a list (titles and
  * coordinates), a count, and links to the pages before and after, so that every place is
  * reachable without JavaScript, without WebGL and for screen readers. The view script turns the
- * entries into buttons.
+ * entries into buttons. A map that shows posts lists them after its markers, each a link to the
+ * post (since 0.3.0).
  *
  * Each map of a post pages its list with a query parameter of its own (page_parameter()), and the
  * panel is named by the post and the map's place in it, so the pager's links land on it.
@@ -34,12 +36,62 @@ class Places_List {
 	private Marker_Repository $markers;
 
 	/**
+	 * Post reads.
+	 *
+	 * @var Content_Places
+	 */
+	private Content_Places $posts;
+
+	/**
 	 * Creates the list.
 	 *
-	 * @param Marker_Repository $markers Marker reads.
+	 * @param Marker_Repository   $markers Marker reads.
+	 * @param Content_Places|null $posts   Post reads (since 0.3.0).
 	 */
-	public function __construct( Marker_Repository $markers ) {
+	public function __construct( Marker_Repository $markers, ?Content_Places $posts = null ) {
 		$this->markers = $markers;
+		$this->posts   = $posts ?? new Content_Places();
+	}
+
+	/**
+	 * One page of a map's places: its markers first (title order), then its posts (title order),
+	 * the page clamped to the last one.
+	 *
+	 * @param array{groups?: string[], ids?: int[]}|null                                     $filters Marker filters; null: none.
+	 * @param array{postTypes: string[], terms: array<string, string[]>, current: bool}|null $content The map's posts; null: none.
+	 * @param WP_Post|null                                                                   $current The post from block context whose place is public.
+	 * @param int                                                                            $page    Page asked for, from 1.
+	 * @return array{items: array<int, array{id: int, title: string, lng: float, lat: float, link?: string}>, total: int, page: int}
+	 */
+	private function page( ?array $filters, ?array $content, ?WP_Post $current, int $page ): array {
+		$per_page = (int) Limits::get( 'markerList.maxItems' );
+		$markers  = null === $filters ? array(
+			'items' => array(),
+			'total' => 0,
+			'page'  => 1,
+		) : $this->markers->page( $filters, $page, $per_page );
+		if ( null === $content ) {
+			return $markers;
+		}
+		$marker_total = (int) $markers['total'];
+		// How many posts there are, and the page's first post: after the markers of pages before.
+		$count      = $this->posts->slice( $content, $current, 0, 0 )['total'];
+		$pages      = max( 1, (int) ceil( ( $marker_total + $count ) / max( 1, $per_page ) ) );
+		$page       = min( max( 1, $page ), $pages );
+		$in_markers = ( $page - 1 ) * $per_page < $marker_total;
+		if ( null !== $filters && $in_markers && $page !== (int) $markers['page'] ) {
+			// Past the last page: the last one, which still holds markers.
+			$markers = $this->markers->page( $filters, $page, $per_page );
+		}
+		$marker_items = $in_markers ? $markers['items'] : array();
+		$room         = $per_page - count( $marker_items );
+		$offset       = max( 0, ( $page - 1 ) * $per_page + count( $marker_items ) - $marker_total );
+		$posts        = $room > 0 && $count > 0 ? $this->posts->slice( $content, $current, $offset, $room )['items'] : array();
+		return array(
+			'items' => array_merge( $marker_items, $posts ),
+			'total' => $marker_total + $count,
+			'page'  => $page,
+		);
 	}
 
 	/**
@@ -91,25 +143,28 @@ class Places_List {
 	 *
 	 * @since 0.3.0
 	 *
-	 * @param array{groups?: string[], ids?: int[]}|null $filters Repository filters of the map's
-	 *                                                            markers; null: none selected.
-	 * @return array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int, page: int, perPage: int}
+	 * @param array{groups?: string[], ids?: int[]}|null                                     $filters Repository filters of the map's
+	 *                                                                                                markers; null: none selected.
+	 * @param array{postTypes: string[], terms: array<string, string[]>, current: bool}|null $content The map's posts (since 0.3.0).
+	 * @param WP_Post|null                                                                   $current The post from block context whose place is public.
+	 * @return array{items: array<int, array{id: int, title: string, lng: float, lat: float, link?: string}>, total: int, page: int, perPage: int}
 	 */
-	public function first_page( ?array $filters ): array {
+	public function first_page( ?array $filters, ?array $content = null, ?WP_Post $current = null ): array {
 		$per_page = (int) Limits::get( 'markerList.maxItems' );
-		$list     = null === $filters ? array(
-			'items' => array(),
-			'total' => 0,
-		) : $this->markers->page( $filters, 1, $per_page );
+		$list     = $this->page( $filters, $content, $current, 1 );
 		$items    = array();
 		foreach ( $list['items'] as $item ) {
-			$items[] = array(
+			$entry = array(
 				'id'    => (int) $item['id'],
 				// Plain text, as the feed gives titles (Geojson_Writer::plain_title()).
 				'title' => Geojson_Writer::plain_title( $item['title'] ),
 				'lng'   => (float) $item['lng'],
 				'lat'   => (float) $item['lat'],
 			);
+			if ( isset( $item['link'] ) ) {
+				$entry['link'] = (string) $item['link'];
+			}
+			$items[] = $entry;
 		}
 		return array(
 			'items'   => $items,
@@ -122,18 +177,16 @@ class Places_List {
 	/**
 	 * The places panel of a map: the region holding the list of the page the address asks for.
 	 *
-	 * @param array{groups?: string[], ids?: int[]}|null $filters Repository filters of the map's
-	 *                                                            markers; null: none selected.
-	 * @param int                                        $index   Position of the map in its post, from 1.
+	 * @param array{groups?: string[], ids?: int[]}|null                                     $filters Repository filters of the map's
+	 *                                                                                                markers; null: none selected.
+	 * @param int                                                                            $index   Position of the map in its post, from 1.
+	 * @param array{postTypes: string[], terms: array<string, string[]>, current: bool}|null $content The map's posts (since 0.3.0).
+	 * @param WP_Post|null                                                                   $current The post from block context whose place is public.
 	 */
-	public function render( ?array $filters, int $index ): string {
+	public function render( ?array $filters, int $index, ?array $content = null, ?WP_Post $current = null ): string {
 		$param     = self::page_parameter( $index );
 		$places_id = self::panel_id( $index );
-		$list      = null === $filters ? array(
-			'items' => array(),
-			'total' => 0,
-			'page'  => 1,
-		) : $this->markers->page( $filters, self::requested_page( $param ), (int) Limits::get( 'markerList.maxItems' ) );
+		$list      = $this->page( $filters, $content, $current, self::requested_page( $param ) );
 		return sprintf(
 			'<div class="wp-block-cairn-map__places" role="region" aria-label="%1$s" id="%2$s">%3$s</div>',
 			esc_attr__( 'Places', 'cairn-maps' ),
@@ -146,10 +199,10 @@ class Places_List {
 	 * The accessible list of markers: what remains without JavaScript or WebGL. One page of at
 	 * most `markerList.maxItems` places, with links to the pages before and after.
 	 *
-	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float}>, total: int, page: int} $list      Markers of the page.
-	 * @param string                                                                                                 $list_id   Element id.
-	 * @param string                                                                                                 $param     Query parameter of the page.
-	 * @param string                                                                                                 $places_id Id of the places panel.
+	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float, link?: string}>, total: int, page: int} $list      Places of the page.
+	 * @param string                                                                                                                $list_id   Element id.
+	 * @param string                                                                                                                $param     Query parameter of the page.
+	 * @param string                                                                                                                $places_id Id of the places panel.
 	 */
 	private function render_list( array $list, string $list_id, string $param, string $places_id ): string {
 		$html = sprintf(
@@ -166,12 +219,14 @@ class Places_List {
 		if ( array() !== $list['items'] ) {
 			$html .= '<ul class="wp-block-cairn-map__list">';
 			foreach ( $list['items'] as $item ) {
+				$title = esc_html( wp_strip_all_tags( $item['title'] ) );
 				$html .= sprintf(
 					'<li data-cairn-marker-id="%1$d" data-lng="%2$s" data-lat="%3$s">%4$s</li>',
 					$item['id'],
 					esc_attr( (string) $item['lng'] ),
 					esc_attr( (string) $item['lat'] ),
-					esc_html( wp_strip_all_tags( $item['title'] ) )
+					// A post is read on its own page.
+					isset( $item['link'] ) && '' !== $item['link'] ? '<a href="' . esc_url( $item['link'] ) . '">' . $title . '</a>' : $title
 				);
 			}
 			$html .= '</ul>';

@@ -77,10 +77,15 @@ class Post_Maps {
 		}
 		$maps   = array();
 		$hashed = 0;
+		// What render_block() gives every block of the post's content: the post is "this post".
+		$context = array(
+			'postId'   => $post->ID,
+			'postType' => $post->post_type,
+		);
 		foreach ( $blocks as $index => $stored ) {
 			// What WP_Block hands the render callback: mistyped values dropped, defaults filled in.
 			$attributes = $type->prepare_attributes_for_render( $stored );
-			$built      = $this->block->client_config( $attributes, $hashed + 1, $type );
+			$built      = $this->block->client_config( $attributes, $hashed + 1, $type, $context );
 			if ( true === $built['config']['hash'] ) {
 				++$hashed;
 			}
@@ -91,7 +96,7 @@ class Post_Maps {
 				'config'     => $built['config'],
 				'error'      => $built['error'],
 				// The first page of the list the server renders without JavaScript.
-				'places'     => $this->block->places_page( $built['config'] ),
+				'places'     => $this->block->places_page( $built['config'], $context ),
 			);
 		}
 		return $maps;

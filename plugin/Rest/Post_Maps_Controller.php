@@ -9,6 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Blocks\Content_Places_Version;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Markers\Markers_Version;
@@ -84,16 +85,25 @@ class Post_Maps_Controller {
 	private Patterns_Version $patterns_version;
 
 	/**
+	 * Version of the posts' places that maps of posts show.
+	 *
+	 * @var Content_Places_Version|null
+	 */
+	private ?Content_Places_Version $content_version;
+
+	/**
 	 * Creates the controller.
 	 *
 	 * @since 0.2.0
 	 *
-	 * @param Post_Maps        $post_maps        The map blocks of posts.
-	 * @param Settings         $settings         Settings.
-	 * @param Markers_Version  $markers_version  Markers version.
-	 * @param Patterns_Version $patterns_version Synced patterns version.
+	 * @param Post_Maps                   $post_maps        The map blocks of posts.
+	 * @param Settings                    $settings         Settings.
+	 * @param Markers_Version             $markers_version  Markers version.
+	 * @param Patterns_Version            $patterns_version Synced patterns version.
+	 * @param Content_Places_Version|null $content_version  Posts' places version (since 0.3.0).
 	 */
-	public function __construct( Post_Maps $post_maps, Settings $settings, Markers_Version $markers_version, Patterns_Version $patterns_version ) {
+	public function __construct( Post_Maps $post_maps, Settings $settings, Markers_Version $markers_version, Patterns_Version $patterns_version, ?Content_Places_Version $content_version = null ) {
+		$this->content_version  = $content_version;
 		$this->post_maps        = $post_maps;
 		$this->settings         = $settings;
 		$this->markers_version  = $markers_version;
@@ -236,6 +246,8 @@ class Post_Maps_Controller {
 			rest_url( Markers_Controller::REST_NAMESPACE . '/markers' ),
 			// The config's units (Map_Block::units()); get_locale() is the same before `init`.
 			get_locale(),
+			// Maps of posts: their feed URL, legend and first page of places follow the posts' places.
+			null === $this->content_version ? '' : $this->content_version->get(),
 		);
 		return '"' . substr( hash( 'sha256', implode( "\n", $parts ) ), 0, 32 ) . '"';
 	}

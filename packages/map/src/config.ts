@@ -7,6 +7,7 @@ import { MapError } from './errors';
 import { LIMITS } from './limits';
 import type {
 	ClusterConfig,
+	ContentSelection,
 	ConsentConfig,
 	ControlsConfig,
 	GroupStyle,
@@ -119,7 +120,8 @@ export function groupStyles( value: unknown ): GroupStyle[] {
 	return value.filter( isRecord ).flatMap( ( style ) => {
 		if (
 			typeof style.slug !== 'string' ||
-			! /^[a-z0-9_-]+$/.test( style.slug )
+			// A marker group's slug, or a term's `taxonomy:slug` key (maps of posts).
+			! /^(?:[a-z0-9_-]+:)?[a-z0-9_%-]+$/.test( style.slug )
 		) {
 			return [];
 		}
@@ -181,10 +183,48 @@ function languages( value: unknown ): string[] {
 	].slice( 0, LIMITS.languages.maxItems );
 }
 
+/**
+ * A map's post selection (attribute `content`): type names, term slugs by taxonomy, `current`.
+ * Only the shape is checked here; the server decides which types and taxonomies are allowed.
+ *
+ * @param value Untrusted input.
+ */
+export function parseContentSelection( value: unknown ): ContentSelection {
+	const input = isRecord( value ) ? value : {};
+	const names = ( list: unknown ): string[] =>
+		Array.isArray( list )
+			? [
+					...new Set(
+						list.filter(
+							( name ): name is string =>
+								typeof name === 'string' &&
+								/^[a-z0-9_%-]{1,200}$/.test( name )
+						)
+					),
+				]
+			: [];
+	const terms: Record< string, string[] > = {};
+	if ( isRecord( input.terms ) && ! Array.isArray( input.terms ) ) {
+		for ( const [ taxonomy, slugs ] of Object.entries( input.terms ) ) {
+			const clean = names( slugs );
+			if ( /^[a-z0-9_-]{1,32}$/.test( taxonomy ) && clean.length ) {
+				terms[ taxonomy ] = clean;
+			}
+		}
+	}
+	return {
+		postTypes: names( input.postTypes ),
+		terms,
+		current: input.current === true,
+	};
+}
+
 export function parseMarkerSelection( value: unknown ): MarkerSelection {
 	const input = isRecord( value ) ? value : {};
 	const source =
-		input.source === 'groups' || input.source === 'ids'
+		input.source === 'groups' ||
+		input.source === 'ids' ||
+		input.source === 'none'
 			? input.source
 			: 'all';
 	return {
@@ -279,6 +319,7 @@ export function parseMapConfig( input: unknown ): MapConfig {
 		),
 		markersUrl:
 			typeof value.markersUrl === 'string' ? value.markersUrl : '',
+		postsUrl: typeof value.postsUrl === 'string' ? value.postsUrl : '',
 		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
 		groupStyles: groupStyles( value.groupStyles ),
 		places: places( value.places ),

@@ -40,6 +40,8 @@ export interface CreateMapOptions {
 	 * mapbox-gl). Without it, mapbox-gl's worker fetches `config.markersUrl` once the style is in.
 	 */
 	markers?: Promise< PrefetchedMarkers | null >;
+	/** The posts feed (`config.postsUrl`), already being fetched, like `markers`. */
+	posts?: Promise< PrefetchedMarkers | null >;
 	/**
 	 * The map library: mapbox-gl's default export, its module, or a promise of either (a dynamic
 	 * `import()`, which the map waits for), or a function that gives one when the map starts
@@ -426,9 +428,10 @@ function startMap(
 	giveUpOnSlowStyle( life, options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT );
 	localizeEachStyle( life.map, language );
 	reportMapErrors( life );
-	const firstDraw = config.markersUrl
-		? addPlacesOnceStyled( mapboxgl, life, config, options )
-		: Promise.resolve();
+	const firstDraw =
+		config.markersUrl || config.postsUrl
+			? addPlacesOnceStyled( mapboxgl, life, config, options )
+			: Promise.resolve();
 	announceReadyAfterLoad( life, view, firstDraw );
 	addInteraction( mapboxgl, life, config, view );
 	return life.handle();
@@ -695,13 +698,19 @@ function addPlacesOnceStyled(
 	config: MapConfig,
 	options: CreateMapOptions
 ): Promise< void > {
-	const prefetched = options.markers ?? Promise.resolve( null );
+	// Both feeds at once (each prefetched by the loader, or fetched by the places worker).
+	const prefetched = Promise.all( [
+		options.markers ?? Promise.resolve( null ),
+		options.posts ?? Promise.resolve( null ),
+	] );
 	// A fetched feed is freed with the map.
-	prefetched.then( ( feed ) => {
-		if ( feed && life.removed ) {
-			feed.release();
-		} else if ( feed ) {
-			life.onStop( feed.release );
+	prefetched.then( ( feeds ) => {
+		for ( const feed of feeds ) {
+			if ( feed && life.removed ) {
+				feed.release();
+			} else if ( feed ) {
+				life.onStop( feed.release );
+			}
 		}
 	} );
 	const styled = new Promise< void >( ( resolve ) =>
@@ -712,7 +721,7 @@ function addPlacesOnceStyled(
 		/* webpackChunkName: "cairn-map-places" */ './places/setup'
 	);
 	const started = Promise.all( [ prefetched, setup ] ).then(
-		( [ feed, module ] ) => startPlaces( life, config, feed, module )
+		( [ feeds, module ] ) => startPlaces( life, config, feeds, module )
 	);
 	return Promise.all( [ started, styled ] ).then(
 		( [ places ] ) => addPlaces( mapboxgl, life, config, options, places ),
@@ -730,16 +739,31 @@ interface StartedPlaces {
 }
 
 /**
- * Starts the places worker on the feed; null when the map is gone already.
+ * The feeds a map draws as one source: its markers and its posts, each the prefetched body or
+ * its address; a feed the map does not have is left out.
+ * @param config
+ * @param feeds  The prefetched markers and posts feeds.
+ */
+export function feedSources(
+	config: Pick< MapConfig, 'markersUrl' | 'postsUrl' >,
+	feeds: ReadonlyArray< PrefetchedMarkers | null > = []
+): Array< Blob | string > {
+	return [ config.markersUrl, config.postsUrl ].flatMap( ( url, index ) =>
+		url ? [ feeds[ index ]?.blob ?? url ] : []
+	);
+}
+
+/**
+ * Starts the places worker on the feeds; null when the map is gone already.
  * @param life
  * @param config
- * @param feed
+ * @param feeds
  * @param setup
  */
 function startPlaces(
 	life: MapLife,
 	config: MapConfig,
-	feed: PrefetchedMarkers | null,
+	feeds: ReadonlyArray< PrefetchedMarkers | null >,
 	setup: typeof import( './places/setup' )
 ): StartedPlaces | null {
 	if ( life.removed ) {
@@ -748,7 +772,7 @@ function startPlaces(
 	const client = setup.createPlacesClient();
 	life.onStop( () => client.terminate() );
 	const loading = client.load(
-		feed?.blob ?? config.markersUrl,
+		feedSources( config, feeds ),
 		setup.placesEngineOptions( config )
 	);
 	// A feed that cannot be read is reported by the controller, which awaits this.

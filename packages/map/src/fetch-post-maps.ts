@@ -77,6 +77,11 @@ export function parsePlaces( value: unknown ): PostMapPlaces {
 								title: item.title.slice( 0, 200 ),
 								lng: item.lng as number,
 								lat: item.lat as number,
+								// A post's page (http(s) only).
+								...( typeof item.link === 'string' &&
+								/^https?:\/\//i.test( item.link )
+									? { link: item.link }
+									: {} ),
 							},
 						]
 					: []

@@ -91,7 +91,7 @@ export function drawsText( map: MapboxMap ): boolean {
  *
  * `groups` is an array in the feed, but array properties can reach expressions as their JSON text
  * (geojson-vt and the tile encoding keep only scalars), so both forms are compared as JSON text:
- * `["slug",…` starts with `["slug"`. Slugs are `[a-z0-9_-]`, so they need no escaping.
+ * `["slug",…` starts with `["slug"`. Slugs are `[a-z0-9_-]` and term keys `taxonomy:slug` (with `%`), so they need no escaping.
  *
  * @param slug Group slug.
  */

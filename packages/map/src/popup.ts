@@ -8,6 +8,17 @@ import { __ } from '@wordpress/i18n';
 
 import type { MapLib } from './types';
 
+/** A post's featured image, as the popup route gives it. */
+export interface PlaceImage {
+	src: string;
+	/** A `srcset` list of the image's sizes ('' for none). */
+	srcset: string;
+	/** Plain text. */
+	alt: string;
+	width: number;
+	height: number;
+}
+
 export interface MarkerDetails {
 	id: number;
 	title: string;
@@ -15,6 +26,10 @@ export interface MarkerDetails {
 	link: string;
 	lng: number;
 	lat: number;
+	/** A post's excerpt, plain text (markers have none: undefined). */
+	excerpt?: string;
+	/** A post's featured image, or null. */
+	image?: PlaceImage | null;
 }
 
 /** How long the details of a place may take, in ms. */
@@ -145,6 +160,15 @@ export function buildPopupContent(
 	title.className = 'cairn-map-popup__title';
 	title.textContent = details.title;
 	root.appendChild( title );
+	if ( details.image ) {
+		root.appendChild( buildImage( doc, details.image ) );
+	}
+	if ( details.excerpt ) {
+		const excerpt = doc.createElement( 'p' );
+		excerpt.className = 'cairn-map-popup__excerpt';
+		excerpt.textContent = details.excerpt;
+		root.appendChild( excerpt );
+	}
 	if ( details.content ) {
 		const body = doc.createElement( 'div' );
 		body.className = 'cairn-map-popup__content';
@@ -161,11 +185,81 @@ export function buildPopupContent(
 		const link = doc.createElement( 'a' );
 		link.className = 'cairn-map-popup__link';
 		link.href = href;
-		link.textContent = __( 'More about this place', 'cairn-maps' );
+		// A post is read on its own page; a marker's page says more about the place.
+		link.textContent =
+			details.excerpt !== undefined
+				? __( 'Read more', 'cairn-maps' )
+				: __( 'More about this place', 'cairn-maps' );
 		root.appendChild( link );
 	}
 	root.appendChild( copyLinkButton( doc, details.id ) );
 	return root;
+}
+
+/**
+ * The featured image: responsive (`srcset`, `sizes` for the popup's width), its size reserved,
+ * loaded only when shown.
+ * @param doc
+ * @param image
+ */
+function buildImage( doc: Document, image: PlaceImage ): HTMLElement {
+	const img = doc.createElement( 'img' );
+	img.className = 'cairn-map-popup__image';
+	img.src = image.src;
+	if ( image.srcset ) {
+		img.srcset = image.srcset;
+		img.sizes = '(max-width: 360px) 100vw, 320px';
+	}
+	img.alt = image.alt;
+	if ( image.width > 0 && image.height > 0 ) {
+		img.width = image.width;
+		img.height = image.height;
+	}
+	// Attributes rather than properties: older engines without them simply ignore them.
+	img.setAttribute( 'loading', 'lazy' );
+	img.setAttribute( 'decoding', 'async' );
+	// Within the popup's width, its proportions kept (the places panel's styles are not loaded
+	// everywhere a popup opens).
+	img.style.maxWidth = '100%';
+	img.style.height = 'auto';
+	img.style.display = 'block';
+	return img;
+}
+
+/**
+ * A featured image from untrusted JSON: an http(s) source, a srcset of http(s) candidates,
+ * whole positive sizes; else null.
+ * @param value
+ */
+export function parseImage( value: unknown ): PlaceImage | null {
+	if ( typeof value !== 'object' || value === null ) {
+		return null;
+	}
+	const input = value as Record< string, unknown >;
+	const src = typeof input.src === 'string' ? input.src : '';
+	if ( ! /^https?:\/\//i.test( src ) || ! safeHref( src ) ) {
+		return null;
+	}
+	const srcset =
+		typeof input.srcset === 'string' &&
+		input.srcset
+			.split( ',' )
+			.every( ( candidate ) =>
+				/^\s*https?:\/\/\S+(\s+\d+(\.\d+)?[wx])?\s*$/i.test( candidate )
+			)
+			? input.srcset
+			: '';
+	const size = ( n: unknown ): number =>
+		typeof n === 'number' && Number.isInteger( n ) && n > 0 && n < 100000
+			? n
+			: 0;
+	return {
+		src,
+		srcset,
+		alt: typeof input.alt === 'string' ? input.alt : '',
+		width: size( input.width ),
+		height: size( input.height ),
+	};
 }
 
 export function parseMarkerDetails( body: unknown ): MarkerDetails | null {
@@ -187,6 +281,14 @@ export function parseMarkerDetails( body: unknown ): MarkerDetails | null {
 		link: typeof value.link === 'string' ? value.link : '',
 		lng: value.lng,
 		lat: value.lat,
+		// Posts only: their popups add an excerpt and a featured image.
+		...( typeof value.excerpt === 'string' || 'image' in value
+			? {
+					excerpt:
+						typeof value.excerpt === 'string' ? value.excerpt : '',
+					image: parseImage( value.image ),
+				}
+			: {} ),
 	};
 }
 

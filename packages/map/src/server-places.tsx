@@ -49,7 +49,11 @@ export function ServerPlaces( {
 							data-lng={ item.lng }
 							data-lat={ item.lat }
 						>
-							{ item.title }
+							{ item.link ? (
+								<a href={ item.link }>{ item.title }</a>
+							) : (
+								item.title
+							) }
 						</li>
 					) ) }
 				</ul>

@@ -23,12 +23,23 @@ export interface ClusterConfig {
 	radius: number;
 }
 
-export type MarkerSource = 'all' | 'groups' | 'ids';
+/** Which markers a map shows; `none`: only posts (`content`). */
+export type MarkerSource = 'all' | 'groups' | 'ids' | 'none';
 
 export interface MarkerSelection {
 	source: MarkerSource;
 	groups: string[];
 	ids: number[];
+}
+
+/**
+ * Which posts with a public place a map shows (block attribute `content`): posts of these types,
+ * narrowed to these terms (slugs by taxonomy), or the post from block context (`current`).
+ */
+export interface ContentSelection {
+	postTypes: string[];
+	terms: Record< string, string[] >;
+	current: boolean;
 }
 
 /** How the markers of one group look: a colour, and optionally a PNG/JPEG icon. */
@@ -79,6 +90,11 @@ export interface MapConfig {
 	cooperativeGestures: boolean;
 	/** GeoJSON feed of the markers to show; empty for none. */
 	markersUrl: string;
+	/**
+	 * GeoJSON feed of the posts to show (same route, `post_type=…`); empty for none. Drawn with
+	 * the markers as one source: their ids never collide (both are post ids).
+	 */
+	postsUrl: string;
 	/** Base URL of the single-marker route, ending in `/`. */
 	markerUrl: string;
 	/** Looks of the marker groups (the first group of a marker decides). */
@@ -135,6 +151,8 @@ export type MapBlockAttributes = {
 	places: PlacesConfig;
 	/** Label languages visitors may switch between (the control shows with 2 or more). */
 	languages: string[];
+	/** Posts with a public place the map shows. */
+	content: ContentSelection;
 	anchor?: string;
 	className?: string;
 	align?: string;
@@ -147,6 +165,8 @@ export interface PlaceListItem {
 	title: string;
 	lng: number;
 	lat: number;
+	/** A post's address (posts only: markers have no page of their own). */
+	link?: string;
 }
 
 /**

@@ -3,7 +3,11 @@
  */
 import { groupStyles } from '../../../packages/map/src/config';
 import { LIMITS } from '../../../packages/map/src/limits';
-import type { GroupStyle, MapErrorCode } from '../../../packages/map/src/types';
+import type {
+	ContentSelection,
+	GroupStyle,
+	MapErrorCode,
+} from '../../../packages/map/src/types';
 
 export interface EditorData {
 	accessToken: string;
@@ -17,6 +21,64 @@ export interface EditorData {
 	groupStyles: GroupStyle[];
 	/** The hosts a block's https style may be on (the server's Map_Attributes::style_hosts()). */
 	styleHosts: string[];
+	/** Post types a map can show (enabled for locations), with their taxonomies. */
+	postTypes: ContentPostType[];
+}
+
+export interface ContentTaxonomy {
+	name: string;
+	label: string;
+	hierarchical: boolean;
+}
+
+export interface ContentPostType {
+	name: string;
+	label: string;
+	taxonomies: ContentTaxonomy[];
+}
+
+const NAME = /^[a-z0-9_-]{1,32}$/;
+
+function isRecord( value: unknown ): value is Record< string, unknown > {
+	return typeof value === 'object' && value !== null;
+}
+
+function postTypes( value: unknown ): ContentPostType[] {
+	return ( Array.isArray( value ) ? value : [] )
+		.filter( isRecord )
+		.flatMap( ( type ) =>
+			typeof type.name === 'string' && NAME.test( type.name )
+				? [
+						{
+							name: type.name,
+							label: text( type.label ) || type.name,
+							taxonomies: (
+								( Array.isArray( type.taxonomies )
+									? type.taxonomies
+									: [] ) as unknown[]
+							 )
+								.filter( isRecord )
+								.flatMap( ( taxonomy ) =>
+									typeof taxonomy.name === 'string' &&
+									NAME.test( taxonomy.name )
+										? [
+												{
+													name: taxonomy.name,
+													label:
+														text(
+															taxonomy.label
+														) || taxonomy.name,
+													hierarchical:
+														taxonomy.hierarchical ===
+														true,
+												},
+											]
+										: []
+								),
+						},
+					]
+				: []
+		);
 }
 
 const TOKEN_ERRORS: ReadonlyArray< string > = [
@@ -54,7 +116,53 @@ export function getEditorData(): EditorData {
 						typeof host === 'string' && /^[a-z0-9.-]+$/.test( host )
 				)
 			: LIMITS.mapStyle.hosts,
+		postTypes: postTypes( data.postTypes ),
 	};
+}
+
+/**
+ * The posts feed URL for a map's post selection, as the server builds `config.postsUrl`
+ * (Content_Places::posts_url()): `post_type` and `terms` sorted, or for "this post" its type and
+ * id; '' when the map shows no posts.
+ * @param base             The feed's address.
+ * @param content          The map's post selection.
+ * @param context          Block context: the post "this post" means.
+ * @param context.postId
+ * @param context.postType
+ */
+export function postsFeedUrl(
+	base: string,
+	content: ContentSelection,
+	context: { postId?: number; postType?: string }
+): string {
+	if ( ! base ) {
+		return '';
+	}
+	const url = new URL( base, window.location.href );
+	if ( content.current ) {
+		if ( ! context.postId || ! context.postType ) {
+			return '';
+		}
+		url.searchParams.set( 'post_type', context.postType );
+		url.searchParams.set( 'include', String( context.postId ) );
+		return url.toString();
+	}
+	if ( content.postTypes.length === 0 ) {
+		return '';
+	}
+	url.searchParams.set(
+		'post_type',
+		[ ...content.postTypes ].sort().join( ',' )
+	);
+	const keys = Object.entries( content.terms )
+		.flatMap( ( [ taxonomy, slugs ] ) =>
+			slugs.map( ( slug ) => `${ taxonomy }:${ slug }` )
+		)
+		.sort();
+	if ( keys.length ) {
+		url.searchParams.set( 'terms', keys.join( ',' ) );
+	}
+	return url.toString();
 }
 
 /** The feed URL for a marker selection, or '' when the selection is empty. */
@@ -62,7 +170,7 @@ export function markersFeedUrl(
 	base: string,
 	selection: { source: string; groups: string[]; ids: number[] }
 ): string {
-	if ( ! base ) {
+	if ( ! base || selection.source === 'none' ) {
 		return '';
 	}
 	const url = new URL( base, window.location.href );
@@ -79,4 +187,41 @@ export function markersFeedUrl(
 		url.searchParams.set( 'include', selection.ids.join( ',' ) );
 	}
 	return url.toString();
+}
+
+/** CRC-32 (IEEE), as PHP's crc32(): the legend colour of a term is chosen by it on both sides. */
+/* eslint-disable no-bitwise -- a checksum is bit arithmetic. */
+export function crc32( input: string ): number {
+	let crc = 0xffffffff;
+	// Term keys are ASCII (`taxonomy:slug`, slugs percent-encoded beyond it): one byte a character.
+	for ( let i = 0; i < input.length; i++ ) {
+		crc ^= input.charCodeAt( i ) & 0xff;
+		for ( let bit = 0; bit < 8; bit++ ) {
+			crc = ( crc >>> 1 ) ^ ( 0xedb88320 & -( crc & 1 ) );
+		}
+	}
+	return ( crc ^ 0xffffffff ) >>> 0;
+}
+/* eslint-enable no-bitwise */
+
+/**
+ * A term's legend entry as the server makes it (Content_Places::legend()): the `taxonomy:slug`
+ * key, the name, the palette colour the key picks, no icon.
+ * @param taxonomy
+ * @param slug
+ * @param name
+ */
+export function termStyle(
+	taxonomy: string,
+	slug: string,
+	name: string
+): GroupStyle {
+	const key = `${ taxonomy }:${ slug }`;
+	const palette = LIMITS.content.termPalette;
+	return {
+		slug: key,
+		name: name || slug,
+		color: palette[ crc32( key ) % palette.length ] ?? '',
+		icon: '',
+	};
 }

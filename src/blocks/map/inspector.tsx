@@ -20,8 +20,10 @@ import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 import { ControlsToggles, StyleField } from '../../shared/map-fields';
+import { parseContentSelection } from '../../../packages/map/src/config';
 import { languageOptions } from '../../../packages/map/src/languages';
 import type { MarkerSource } from '../../../packages/map/src/types';
+import { ContentPanel } from './content-panel';
 import { getEditorData } from './editor-data';
 import { MarkerPicker } from './marker-picker';
 import { NumberField } from './number-field';
@@ -40,6 +42,8 @@ export interface InspectorProps {
 	setAttributes: ( attributes: Partial< MapBlockAttributes > ) => void;
 	map: MapboxMap | null;
 	accessToken: string;
+	/** Whether the block knows a post from its context ("Show this post's place"). */
+	hasPostContext?: boolean;
 }
 
 interface GroupTerm {
@@ -53,6 +57,7 @@ export function Inspector( {
 	setAttributes,
 	map,
 	accessToken,
+	hasPostContext = false,
 }: InspectorProps ) {
 	const {
 		mapStyle,
@@ -72,8 +77,11 @@ export function Inspector( {
 		places,
 		languages,
 	} = attributes;
+	// A hand-written block may hold a partial `content`.
+	const content = parseContentSelection( attributes.content );
 	const [ heightText, setHeightText ] = useState( height );
 	const styleHosts = useMemo( () => getEditorData().styleHosts, [] );
+	const contentTypes = useMemo( () => getEditorData().postTypes, [] );
 	const visitorLanguages = languageOptions().filter(
 		( option ) => option.value !== 'auto'
 	);
@@ -289,6 +297,10 @@ export function Inspector( {
 							value: 'ids',
 							label: __( 'Hand-picked markers', 'cairn-maps' ),
 						},
+						{
+							value: 'none',
+							label: __( 'None (posts only)', 'cairn-maps' ),
+						},
 					] }
 					onChange={ ( value: string ) =>
 						setAttributes( {
@@ -345,6 +357,13 @@ export function Inspector( {
 					/>
 				) }
 			</PanelBody>
+
+			<ContentPanel
+				content={ content }
+				onChange={ ( next ) => setAttributes( { content: next } ) }
+				postTypes={ contentTypes }
+				hasPostContext={ hasPostContext }
+			/>
 
 			<PanelBody
 				title={ __( 'Places', 'cairn-maps' ) }

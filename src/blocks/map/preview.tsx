@@ -20,6 +20,8 @@ export interface MapPreviewProps {
 	accessToken: string;
 	/** Feed URL of the block's markers ('' for none). Changing it reloads the places in place. */
 	markersUrl: string;
+	/** Feed URL of the block's posts ('' for none). Changing it reloads the places in place. */
+	postsUrl?: string;
 	markerUrl: string;
 	/** Group colours and icons (the site's, as on the front end). */
 	groupStyles?: GroupStyle[];
@@ -31,12 +33,15 @@ export function MapPreview( {
 	attributes,
 	accessToken,
 	markersUrl,
+	postsUrl = '',
 	markerUrl,
 	groupStyles = [],
 	onMap,
 }: MapPreviewProps ) {
-	/** The feed address the running map read its places from. */
+	/** The feed addresses the running map read its places from. */
 	const placesUrl = useRef( '' );
+	const feeds = [ markersUrl, postsUrl ].filter( Boolean );
+	const feedsKey = feeds.join( ' ' );
 
 	const {
 		mapStyle,
@@ -60,18 +65,20 @@ export function MapPreview( {
 			cluster,
 			minZoom,
 			maxZoom,
-			Boolean( markersUrl ),
+			// A map without places has no places layer: one that gains a feed is built again.
+			feeds.length > 0,
 			groupStyles,
 			attributes.places,
 			attributes.languages,
 		] ),
 		config: () => {
-			placesUrl.current = markersUrl;
+			placesUrl.current = feedsKey;
 			return {
 				...attributes,
 				style: mapStyle,
 				accessToken,
 				markersUrl,
+				postsUrl,
 				markerUrl,
 				groupStyles,
 				// The editor never takes over the address bar or page scrolling.
@@ -96,13 +103,14 @@ export function MapPreview( {
 		map?.setLanguage( language );
 	}, [ map, language ] );
 
-	// A marker added, moved or removed in the editor: the places are read again, in place.
+	// A marker added, moved or removed in the editor, other posts chosen, the post saved: the
+	// places are read again, in place.
 	useEffect( () => {
-		if ( map && markersUrl && markersUrl !== placesUrl.current ) {
-			placesUrl.current = markersUrl;
-			cairn.current?.places?.reload( markersUrl );
+		if ( map && feedsKey && feedsKey !== placesUrl.current ) {
+			placesUrl.current = feedsKey;
+			cairn.current?.places?.reload( feedsKey.split( ' ' ) );
 		}
-	}, [ map, markersUrl, cairn ] );
+	}, [ map, feedsKey, cairn ] );
 
 	return (
 		<MapHost

@@ -56,11 +56,14 @@ async function start( {
 	config,
 }: RenderedMap ): Promise< void > {
 	// The feed and mapbox-gl download while React and the runtime do, instead of after them.
-	const markers = prefetchMarkers(
-		( config as { markersUrl?: unknown } | null )?.markersUrl
-	);
+	const urls = config as { markersUrl?: unknown; postsUrl?: unknown } | null;
+	const markers = prefetchMarkers( urls?.markersUrl );
+	const posts = prefetchMarkers( urls?.postsUrl );
 	const library = loadMapboxGl( host.ownerDocument );
-	const release = () => markers.then( ( feed ) => feed?.release() );
+	const release = () =>
+		Promise.all( [ markers, posts ] ).then( ( feeds ) =>
+			feeds.forEach( ( feed ) => feed?.release() )
+		);
 	try {
 		// React first: the runtime chunk reads it when it is evaluated.
 		await loadPanelScripts();
@@ -74,6 +77,7 @@ async function start( {
 			! createMap( container, config, {
 				host,
 				markers,
+				posts,
 				mapLib,
 				consentGiven: true,
 			} ).map

@@ -128,6 +128,12 @@ final class Post_MapsTest extends TestCase {
 					'followMap'   => true,
 				),
 				'languages'           => array(),
+				// `terms` is an object in JSON ({}), as block.json's default.
+				'content'             => array(
+					'postTypes' => array(),
+					'terms'     => new \stdClass(),
+					'current'   => false,
+				),
 			),
 			array_intersect_key( $maps[0]['attributes'], $defaults )
 		);

@@ -15,6 +15,7 @@ import type {
 } from './engine';
 import {
 	createAnswerer,
+	type FeedSource,
 	type Message,
 	type Reply,
 	type Request,
@@ -25,7 +26,7 @@ type Distribute< T > = T extends unknown ? Omit< T, 'id' > : never;
 
 export interface PlacesClient {
 	load: (
-		source: Blob | string,
+		source: FeedSource | FeedSource[],
 		options: EngineOptions
 	) => Promise< LoadResult >;
 	filter: ( filter: Filter ) => Promise< FilterResult >;

@@ -249,9 +249,9 @@ export class PlacesController {
 	/**
 	 * Reads the places again (the editor's preview after a marker changed), keeping the visitor's
 	 * filter, view and page.
-	 * @param source The feed's address.
+	 * @param source The feed's address, or the addresses of the feeds drawn together.
 	 */
-	reload = async ( source: string ): Promise< void > => {
+	reload = async ( source: string | string[] ): Promise< void > => {
 		if ( this.state.status !== 'ready' ) {
 			return;
 		}

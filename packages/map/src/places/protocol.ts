@@ -9,8 +9,16 @@ import {
 	type ListQuery,
 } from './engine';
 
+/** One feed: a Blob the page already downloaded, or its address. */
+export type FeedSource = Blob | string;
+
 export type Request =
-	| { type: 'load'; source: Blob | string; options: EngineOptions }
+	| {
+			type: 'load';
+			/** One feed, or several drawn as one (a map's markers and its posts). */
+			source: FeedSource | FeedSource[];
+			options: EngineOptions;
+	  }
 	| { type: 'filter'; filter: Filter }
 	| {
 			type: 'features';
@@ -27,8 +35,31 @@ export type Reply =
 	| { id: number; ok: true; result: unknown }
 	| { id: number; ok: false; error: string };
 
-/** Fetches and parses the feed: a Blob the page already downloaded, or its address. */
-async function readFeed( source: Blob | string ): Promise< unknown > {
+/**
+ * Reads the feeds, all at once, as one collection: their features one after the other (ids never
+ * collide: markers and posts are all posts). Any feed that cannot be read fails the load.
+ */
+async function readFeeds(
+	source: FeedSource | FeedSource[]
+): Promise< unknown > {
+	if ( ! Array.isArray( source ) ) {
+		return readFeed( source );
+	}
+	const feeds = await Promise.all( source.map( readFeed ) );
+	return {
+		type: 'FeatureCollection',
+		features: feeds.flatMap( ( feed ) =>
+			typeof feed === 'object' &&
+			feed !== null &&
+			Array.isArray( ( feed as { features?: unknown } ).features )
+				? ( feed as { features: unknown[] } ).features
+				: []
+		),
+	};
+}
+
+/** Fetches and parses one feed: a Blob the page already downloaded, or its address. */
+async function readFeed( source: FeedSource ): Promise< unknown > {
 	if ( typeof source !== 'string' ) {
 		return JSON.parse(
 			typeof source.text === 'function'
@@ -59,7 +90,7 @@ export function createAnswerer(): ( message: Message ) => Promise< Reply > {
 	return async ( message ) => {
 		try {
 			if ( message.type === 'load' ) {
-				const feed = await readFeed( message.source );
+				const feed = await readFeeds( message.source );
 				engine = new PlacesEngine( message.options );
 				const result = engine.load( feed );
 				engine.prepare();
