@@ -12,7 +12,6 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Blocks\Mapbox_Gl;
-use Cairn\Maps\Blocks\Content_Places_Version;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Blocks\View_Script;
@@ -95,6 +94,7 @@ final class Plugin {
 		$editor_data     = new Editor_Data( $settings, $group_styles );
 		$geocode_queue   = new Geocode_Queue();
 		$marker_import   = new Marker_Import( $markers_version, $geocode_queue );
+		$places_version  = new Places_Version();
 		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
 		$this->parts     = array(
 			'upgrader'           => $upgrader,
@@ -107,7 +107,7 @@ final class Plugin {
 			'map_block'          => new Map_Block( $settings, $repository, $group_styles ),
 			'editor'             => $editor_data,
 			'markers_version'    => $markers_version,
-			'places_version'     => new Places_Version(),
+			'places_version'     => $places_version,
 			'marker_validation'  => new Marker_Validation(),
 			'admin_columns'      => new Admin_Columns(),
 			'cors'               => new Cors(),
@@ -129,8 +129,7 @@ final class Plugin {
 		// The maps of a post over REST: each map's configuration comes from the block itself.
 		$this->parts['patterns_version'] = new Patterns_Version();
 		$post_maps                       = new Post_Maps( $this->parts['map_block'] );
-		$this->parts['content_version']  = new Content_Places_Version();
-		$this->parts['post_maps_rest']   = new Post_Maps_Controller( $post_maps, $settings, $markers_version, $this->parts['patterns_version'], $this->parts['content_version'] );
+		$this->parts['post_maps_rest']   = new Post_Maps_Controller( $post_maps, $settings, $markers_version, $this->parts['patterns_version'], $places_version );
 		$this->parts['post_maps_field']  = new Post_Maps_Field( $post_maps );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Blocks\Content_Places_Version;
+use Cairn\Maps\Content\Places_Version;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Markers\Markers_Version;
@@ -87,9 +87,9 @@ class Post_Maps_Controller {
 	/**
 	 * Version of the posts' places that maps of posts show.
 	 *
-	 * @var Content_Places_Version|null
+	 * @var Places_Version|null
 	 */
-	private ?Content_Places_Version $content_version;
+	private ?Places_Version $content_version;
 
 	/**
 	 * Creates the controller.
@@ -100,9 +100,9 @@ class Post_Maps_Controller {
 	 * @param Settings                    $settings         Settings.
 	 * @param Markers_Version             $markers_version  Markers version.
 	 * @param Patterns_Version            $patterns_version Synced patterns version.
-	 * @param Content_Places_Version|null $content_version  Posts' places version (since 0.3.0).
+	 * @param Places_Version|null $content_version  Posts' places version (since 0.3.0).
 	 */
-	public function __construct( Post_Maps $post_maps, Settings $settings, Markers_Version $markers_version, Patterns_Version $patterns_version, ?Content_Places_Version $content_version = null ) {
+	public function __construct( Post_Maps $post_maps, Settings $settings, Markers_Version $markers_version, Patterns_Version $patterns_version, ?Places_Version $content_version = null ) {
 		$this->content_version  = $content_version;
 		$this->post_maps        = $post_maps;
 		$this->settings         = $settings;
