@@ -119,6 +119,7 @@ final class Plugin {
 			'view_script'        => new View_Script(),
 			'mapbox_gl'          => new Mapbox_Gl(),
 			'translations'       => new Script_Translations(),
+			'geocoding'          => new Geocoding\Geocoding( new Geocoding\Geocoder( $settings ) ),
 		);
 		// The maps of a post over REST: each map's configuration comes from the block itself.
 		$this->parts['patterns_version'] = new Patterns_Version();
