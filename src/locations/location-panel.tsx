@@ -10,6 +10,7 @@
  */
 import { Button, ToggleControl } from '@wordpress/components';
 import { useDispatch, useSelect } from '@wordpress/data';
+import { useRef } from '@wordpress/element';
 import { PluginDocumentSettingPanel } from '@wordpress/editor';
 import { __ } from '@wordpress/i18n';
 
@@ -30,12 +31,27 @@ type Meta = Record< string, unknown >;
 /** The parts of the `core/editor` store this panel uses. */
 interface EditorSelectors {
 	getEditedPostAttribute: ( attribute: 'meta' ) => unknown;
+	getCurrentPostAttribute: ( attribute: 'meta' ) => unknown;
 }
 interface EditorActions {
 	editPost: ( edits: { meta: Meta } ) => void;
 }
 
 export function PostLocationPanel() {
+	// The location as saved: a post saved with a position keeps its stored geo_public.
+	const savedPosition = useSelect( ( select ) => {
+		const saved = (
+			select( 'core/editor' ) as EditorSelectors
+		 ).getCurrentPostAttribute( 'meta' );
+		const record =
+			typeof saved === 'object' && saved !== null
+				? ( saved as Meta )
+				: {};
+		return (
+			coordinate( record[ META.lat ], LIMITS.markerLatitude ) !== null &&
+			coordinate( record[ META.lng ], LIMITS.longitude ) !== null
+		);
+	}, [] );
 	const rawMeta = useSelect(
 		( select ) =>
 			(
@@ -58,6 +74,9 @@ export function PostLocationPanel() {
 		( typeof meta[ META.address ] === 'string' &&
 			meta[ META.address ] !== '' );
 
+	// Whether "Show on maps" was switched in this session: then the editor's choice stands.
+	const chosePublic = useRef( false );
+
 	const edit = ( changes: LocationChanges ) => {
 		const next: Meta = {};
 		if ( changes.lat !== undefined ) {
@@ -69,11 +88,16 @@ export function PostLocationPanel() {
 		if ( changes.address !== undefined ) {
 			next[ META.address ] = changes.address;
 		}
-		// A first location set here is shown on maps; the editor can switch that off.
+		// A post that gets its first position here is shown on maps (the toggle says so, and
+		// the editor can switch it off); a stored location without geo_public stays private.
+		const lat = changes.lat !== undefined ? changes.lat : meta[ META.lat ];
+		const lng = changes.lng !== undefined ? changes.lng : meta[ META.lng ];
 		if (
-			! hasAnything &&
-			changes.lat !== undefined &&
-			changes.lng !== undefined
+			! hasPosition &&
+			! chosePublic.current &&
+			! savedPosition &&
+			coordinate( lat, LIMITS.markerLatitude ) !== null &&
+			coordinate( lng, LIMITS.longitude ) !== null
 		) {
 			next[ META.public ] = true;
 		}
@@ -112,9 +136,10 @@ export function PostLocationPanel() {
 						'cairn-maps'
 					) }
 					checked={ meta[ META.public ] === true }
-					onChange={ ( value: boolean ) =>
-						editPost( { meta: { [ META.public ]: value } } )
-					}
+					onChange={ ( value: boolean ) => {
+						chosePublic.current = true;
+						editPost( { meta: { [ META.public ]: value } } );
+					} }
 				/>
 				{ hasAnything && (
 					<div className="cairn-maps-location-panel__actions">

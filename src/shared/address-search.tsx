@@ -28,6 +28,8 @@ export interface GeocodeResult {
 export interface GeocodeAnswer {
 	results: GeocodeResult[];
 	attribution: string;
+	/** Where the attribution links to (an https address), or ''. */
+	attributionUrl: string;
 }
 
 export interface AddressSearchProps {
@@ -61,6 +63,11 @@ export function parseGeocodeAnswer( value: unknown ): GeocodeAnswer {
 		results,
 		attribution:
 			typeof data.attribution === 'string' ? data.attribution : '',
+		attributionUrl:
+			typeof data.attribution_url === 'string' &&
+			/^https:\/\/[^\s"<>]+$/.test( data.attribution_url )
+				? data.attribution_url
+				: '',
 	};
 }
 
@@ -257,7 +264,17 @@ export function AddressSearch( { onSelect }: AddressSearchProps ) {
 			) }
 			{ showList && answer.attribution && (
 				<p className="cairn-maps-address-search__attribution">
-					{ answer.attribution }
+					{ answer.attributionUrl ? (
+						<a
+							href={ answer.attributionUrl }
+							target="_blank"
+							rel="noreferrer"
+						>
+							{ answer.attribution }
+						</a>
+					) : (
+						answer.attribution
+					) }
 				</p>
 			) }
 		</div>
