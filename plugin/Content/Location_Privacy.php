@@ -36,6 +36,7 @@ class Location_Privacy {
 	public function hook_enabled_types(): void {
 		foreach ( Location_Types::enabled() as $type ) {
 			add_filter( 'rest_prepare_' . $type, array( $this, 'hide_private_location' ), 10, 2 );
+			add_filter( 'rest_prepare_' . $type, array( $this, 'null_missing_coordinates' ), 11, 2 );
 		}
 	}
 
@@ -58,6 +59,31 @@ class Location_Privacy {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * In REST answers, a coordinate that is not stored (or not valid) reads `null`, not core's
+	 * empty value 0, which would be a real place off the coast of Africa.
+	 *
+	 * @param mixed $response The response (a WP_REST_Response, unless another filter replaced it).
+	 * @param mixed $post     The post (a WP_Post from core).
+	 * @return mixed The response, changed only when it is a WP_REST_Response.
+	 */
+	public function null_missing_coordinates( $response, $post ) {
+		if ( ! $response instanceof WP_REST_Response || ! $post instanceof WP_Post ) {
+			return $response;
+		}
+		$data = $response->get_data();
+		if ( ! is_array( $data ) || ! isset( $data['meta'] ) || ! is_array( $data['meta'] ) ) {
+			return $response;
+		}
+		foreach ( array( Location_Types::META_LAT, Location_Types::META_LNG ) as $key ) {
+			if ( array_key_exists( $key, $data['meta'] ) && is_wp_error( Location_Meta::coordinate( $key, get_post_meta( $post->ID, $key, true ) ) ) ) {
+				$data['meta'][ $key ] = null;
+			}
+		}
+		$response->set_data( $data );
+		return $response;
 	}
 
 	/**

@@ -207,6 +207,29 @@ final class Location_MetaTest extends TestCase {
 	}
 
 	/**
+	 * A post without a location answers null coordinates (not 0, a real place), to its editors too.
+	 */
+	public function test_a_post_without_a_location_reads_null_coordinates(): void {
+		$this->act_as( 'editor' );
+		$response = $this->rest(
+			'POST',
+			'/wp/v2/posts',
+			array(
+				'title'  => 'No place',
+				'status' => 'draft',
+			)
+		);
+		$this->assertSame( 201, $response->get_status() );
+		$id = $response->get_data()['id'];
+		foreach ( array( $response, $this->rest( 'GET', '/wp/v2/posts/' . $id, array( 'context' => 'edit' ) ) ) as $answer ) {
+			$meta = $answer->get_data()['meta'];
+			$this->assertNull( $meta['geo_latitude'] );
+			$this->assertNull( $meta['geo_longitude'] );
+			$this->assertFalse( $meta['geo_public'] );
+		}
+	}
+
+	/**
 	 * A location sent to a post type that is not enabled (pages, by default) is refused with a
 	 * message saying so, and no page is created.
 	 */
