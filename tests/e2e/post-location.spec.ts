@@ -5,6 +5,8 @@
  * and nothing is published. Pages (not enabled by default) get no panel until the owner enables
  * them in Settings → Cairn Maps.
  */
+import path from 'node:path';
+
 import type { Locator, Page } from '@playwright/test';
 import type {
 	Editor,
@@ -85,14 +87,28 @@ async function documentSidebar(
 
 async function locationPanel( page: Page, editor: Editor ): Promise< Locator > {
 	const settings = await documentSidebar( page, editor );
+	await expandLocation( settings );
+	return settings;
+}
+
+/**
+ * Expands "Location" until it stays open: the editor's preferences can load late on the
+ * Playground site (with the welcome guide), and loading them closes panels opened before.
+ */
+async function expandLocation( settings: Locator, ready?: Locator ) {
 	const toggle = settings.getByRole( 'button', {
 		name: 'Location',
 		exact: true,
 	} );
-	if ( ( await toggle.getAttribute( 'aria-expanded' ) ) === 'false' ) {
-		await toggle.click();
-	}
-	return settings;
+	await expect( async () => {
+		if ( ( await toggle.getAttribute( 'aria-expanded' ) ) === 'false' ) {
+			await toggle.click();
+		}
+		await expect( toggle ).toHaveAttribute( 'aria-expanded', 'true' );
+		if ( ready ) {
+			await expect( ready ).toBeVisible( { timeout: 20_000 } );
+		}
+	} ).toPass( { timeout: 180_000 } );
 }
 
 /** Where a position is on the panel's map, in canvas pixels. */
@@ -122,13 +138,13 @@ async function publish( page: Page ): Promise< number > {
 		page
 			.getByRole( 'button', { name: 'Dismiss this notice' } )
 			.filter( { hasText: 'published' } )
-	).toBeVisible( { timeout: 90_000 } );
+	).toBeVisible( { timeout: 180_000 } );
 	return Number( new URL( page.url() ).searchParams.get( 'post' ) );
 }
 
 test.describe( 'post location panel', () => {
 	// Saving goes through Playground's single PHP worker: allow for slow answers.
-	test.describe.configure( { timeout: 240_000 } );
+	test.describe.configure( { timeout: 420_000 } );
 
 	test.beforeAll( async ( { requestUtils } ) => {
 		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
@@ -171,7 +187,7 @@ test.describe( 'post location panel', () => {
 		page,
 		requestUtils,
 		mapsService,
-	} ) => {
+	}, testInfo ) => {
 		const searches: string[] = [];
 		page.on( 'request', ( request ) => {
 			const url = decodeURIComponent( request.url() );
@@ -180,11 +196,14 @@ test.describe( 'post location panel', () => {
 			}
 		} );
 		await admin.createNewPost( { title: 'A walk up Calton Hill' } );
-		const settings = await locationPanel( page, editor );
+		const settings = await documentSidebar( page, editor );
 		const host = settings.locator( '.cairn-maps-location-map' );
-		await expect( host ).toHaveAttribute( 'data-cairn-state', 'ready', {
-			timeout: 60_000,
-		} );
+		await expandLocation(
+			settings,
+			settings.locator(
+				'.cairn-maps-location-map[data-cairn-state="ready"]'
+			)
+		);
 
 		// Typing asks nothing of the geocoder (its policy forbids autocomplete); Enter searches.
 		const search = settings.getByRole( 'combobox', {
@@ -198,7 +217,7 @@ test.describe( 'post location panel', () => {
 			name: 'Addresses found',
 		} );
 		await expect( results.getByRole( 'option' ) ).toHaveCount( 5, {
-			timeout: 30_000,
+			timeout: 120_000,
 		} );
 		expect( searches ).toHaveLength( 1 );
 		// The provider's attribution is shown with its results.
@@ -244,6 +263,20 @@ test.describe( 'post location panel', () => {
 					}
 				 ).isMoving()
 		);
+		// The panel as editors see it (docs/screenshots/ with CAIRN_SCREENSHOTS=1).
+		await page.locator( '.cairn-maps-location-panel' ).screenshot( {
+			path: process.env.CAIRN_SCREENSHOTS
+				? path.join(
+						__dirname,
+						'..',
+						'..',
+						'docs',
+						'screenshots',
+						'location-panel.png'
+					)
+				: testInfo.outputPath( 'location-panel.png' ),
+			animations: 'disabled',
+		} );
 		const at = await pixelOf( page, { lat: 55.9553, lng: -3.1826 } );
 		const pinBox = ( await pin.boundingBox() )!;
 		const from = {
@@ -314,7 +347,7 @@ test.describe( 'post location panel', () => {
 		await settings.getByRole( 'button', { name: 'Search' } ).click();
 		await expect(
 			settings.getByText( 'No address found. Try fewer words' )
-		).toBeVisible( { timeout: 30_000 } );
+		).toBeVisible( { timeout: 120_000 } );
 
 		await search.fill( 'fixture 500' );
 		await search.press( 'Enter' );
@@ -356,7 +389,7 @@ test.describe( 'post location panel', () => {
 						'Latitude (geo_latitude) must be a number between -90 and 90.',
 				} )
 				.first()
-		).toBeVisible( { timeout: 90_000 } );
+		).toBeVisible( { timeout: 180_000 } );
 		const published = ( await requestUtils.rest( {
 			path: '/wp/v2/posts',
 			params: { search: title, status: 'publish' },
@@ -415,9 +448,11 @@ test.describe( 'post location panel', () => {
 		await expect( pages ).not.toBeChecked();
 		await pages.check();
 		await page.getByRole( 'button', { name: 'Save changes' } ).click();
-		await expect( page.getByText( 'Settings saved.' ) ).toBeVisible( {
-			timeout: 60_000,
-		} );
+		await expect(
+			page
+				.locator( '.components-notice' )
+				.filter( { hasText: 'Settings saved.' } )
+		).toBeVisible( { timeout: 60_000 } );
 		const saved = ( await requestUtils.rest( {
 			path: '/wp/v2/settings',
 		} ) ) as { cairn_maps_post_types: string[] };
