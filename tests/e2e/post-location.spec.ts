@@ -263,8 +263,21 @@ test.describe( 'post location panel', () => {
 					}
 				 ).isMoving()
 		);
-		// The panel as editors see it (docs/screenshots/ with CAIRN_SCREENSHOTS=1).
-		await page.locator( '.cairn-maps-location-panel' ).screenshot( {
+		// The panel as editors see it (docs/screenshots/ with CAIRN_SCREENSHOTS=1), in a window
+		// tall enough to show all of it.
+		const viewport = page.viewportSize();
+		await page.setViewportSize( { width: 1280, height: 1400 } );
+		const panel = page.locator( '.cairn-maps-location-panel' );
+		await panel.scrollIntoViewIfNeeded();
+		await page.waitForFunction(
+			() =>
+				! (
+					window.cairnLocationMap as unknown as {
+						isMoving: () => boolean;
+					}
+				 ).isMoving()
+		);
+		await panel.screenshot( {
 			path: process.env.CAIRN_SCREENSHOTS
 				? path.join(
 						__dirname,
@@ -277,6 +290,18 @@ test.describe( 'post location panel', () => {
 				: testInfo.outputPath( 'location-panel.png' ),
 			animations: 'disabled',
 		} );
+		if ( viewport ) {
+			await page.setViewportSize( viewport );
+		}
+		await pin.scrollIntoViewIfNeeded();
+		await page.waitForFunction(
+			() =>
+				! (
+					window.cairnLocationMap as unknown as {
+						isMoving: () => boolean;
+					}
+				 ).isMoving()
+		);
 		const at = await pixelOf( page, { lat: 55.9553, lng: -3.1826 } );
 		const pinBox = ( await pin.boundingBox() )!;
 		const from = {
