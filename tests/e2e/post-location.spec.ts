@@ -441,6 +441,44 @@ test.describe( 'post location panel', () => {
 		expect( stored.meta.geo_longitude ?? null ).toBeNull();
 	} );
 
+	test( 'the marker sidebar finds an address too, and keeps it', async ( {
+		admin,
+		editor,
+		page,
+		requestUtils,
+	} ) => {
+		await admin.createNewPost( {
+			postType: 'cairn_marker',
+			title: 'Viewpoint',
+		} );
+		const settings = await locationPanel( page, editor );
+		const search = settings.getByRole( 'combobox', {
+			name: 'Find an address',
+		} );
+		await search.fill( 'Calton Hill' );
+		await search.press( 'Enter' );
+		await expect(
+			settings.getByRole( 'option', { name: CALTON_HILL } )
+		).toBeVisible( { timeout: 120_000 } );
+		await search.press( 'Enter' );
+		await expect(
+			settings.getByRole( 'textbox', { name: 'Latitude' } )
+		).toHaveValue( '55.9553' );
+		await expect(
+			settings.getByRole( 'textbox', { name: 'Address' } )
+		).toHaveValue( CALTON_HILL );
+		const id = await publish( page );
+		const stored = ( await requestUtils.rest( {
+			path: `/wp/v2/cairn-markers/${ id }`,
+			params: { context: 'edit' },
+		} ) ) as PostRecord;
+		expect( stored.meta ).toMatchObject( {
+			cairn_lat: 55.9553,
+			cairn_lng: -3.1826,
+			geo_address: CALTON_HILL,
+		} );
+	} );
+
 	test( 'pages get the panel only once the owner enables them', async ( {
 		admin,
 		editor,
