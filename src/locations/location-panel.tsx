@@ -31,27 +31,12 @@ type Meta = Record< string, unknown >;
 /** The parts of the `core/editor` store this panel uses. */
 interface EditorSelectors {
 	getEditedPostAttribute: ( attribute: 'meta' ) => unknown;
-	getCurrentPostAttribute: ( attribute: 'meta' ) => unknown;
 }
 interface EditorActions {
 	editPost: ( edits: { meta: Meta } ) => void;
 }
 
 export function PostLocationPanel() {
-	// The location as saved: a post saved with a position keeps its stored geo_public.
-	const savedPosition = useSelect( ( select ) => {
-		const saved = (
-			select( 'core/editor' ) as EditorSelectors
-		 ).getCurrentPostAttribute( 'meta' );
-		const record =
-			typeof saved === 'object' && saved !== null
-				? ( saved as Meta )
-				: {};
-		return (
-			coordinate( record[ META.lat ], LIMITS.markerLatitude ) !== null &&
-			coordinate( record[ META.lng ], LIMITS.longitude ) !== null
-		);
-	}, [] );
 	const rawMeta = useSelect(
 		( select ) =>
 			(
@@ -88,14 +73,13 @@ export function PostLocationPanel() {
 		if ( changes.address !== undefined ) {
 			next[ META.address ] = changes.address;
 		}
-		// A post that gets its first position here is shown on maps (the toggle says so, and
-		// the editor can switch it off); a stored location without geo_public stays private.
+		// A post that gets a position when it had none is shown on maps (the toggle says so,
+		// and the editor can switch it off); a stored location without geo_public stays private.
 		const lat = changes.lat !== undefined ? changes.lat : meta[ META.lat ];
 		const lng = changes.lng !== undefined ? changes.lng : meta[ META.lng ];
 		if (
 			! hasPosition &&
 			! chosePublic.current &&
-			! savedPosition &&
 			coordinate( lat, LIMITS.markerLatitude ) !== null &&
 			coordinate( lng, LIMITS.longitude ) !== null
 		) {
@@ -147,7 +131,8 @@ export function PostLocationPanel() {
 							__next40pxDefaultSize
 							variant="secondary"
 							isDestructive
-							onClick={ () =>
+							onClick={ () => {
+								chosePublic.current = false;
 								editPost( {
 									meta: {
 										[ META.lat ]: null,
@@ -155,8 +140,8 @@ export function PostLocationPanel() {
 										[ META.address ]: null,
 										[ META.public ]: null,
 									},
-								} )
-							}
+								} );
+							} }
 						>
 							{ __( 'Remove location', 'cairn-maps' ) }
 						</Button>
