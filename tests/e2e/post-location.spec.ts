@@ -325,6 +325,22 @@ test.describe( 'post location panel', () => {
 		expect( moved.lat ).toBeLessThan( 55.9553 );
 		expect( moved.lng ).toBeGreaterThan( -3.1826 );
 
+		// The address of the moved point, looked up on request (reverse geocoding).
+		const address = settings.getByRole( 'textbox', { name: 'Address' } );
+		await address.fill( '' );
+		await settings
+			.getByRole( 'button', { name: 'Find the address of this point' } )
+			.click();
+		await expect( address ).toHaveValue( CALTON_HILL, {
+			timeout: 120_000,
+		} );
+		await expect(
+			settings.getByText( `Address found: ${ CALTON_HILL }` )
+		).toBeVisible();
+		const reverse = searches.filter( ( url ) => url.includes( 'lat=' ) );
+		expect( reverse ).toHaveLength( 1 );
+		expect( reverse[ 0 ] ).toContain( `lat=${ moved.lat }` );
+
 		const id = await publish( page );
 		const stored = await storedPost( requestUtils, 'posts', id );
 		expect( stored.status ).toBe( 'publish' );
@@ -338,7 +354,7 @@ test.describe( 'post location panel', () => {
 		);
 		expect( stored.meta.geo_address ).toBe( CALTON_HILL );
 		expect( stored.meta.geo_public ).toBe( true );
-		expect( searches ).toHaveLength( 1 );
+		expect( searches ).toHaveLength( 2 );
 		expect( mapsService.unexpected ).toEqual( [] );
 
 		// A visitor reads the public location from core's REST answer.

@@ -20,6 +20,7 @@ import { AddressSearch } from '../address-search';
 import type { GeocodeResult } from '../address-search';
 import { CoordinateField, PasteField, TokenNotice, coordinate } from './fields';
 import { LocationMap } from './location-map';
+import { ReverseAddress } from './reverse-address';
 import './location-editor.scss';
 
 /** An edit: each key present is changed (null removes the value). */
@@ -132,6 +133,14 @@ export function LocationEditor( {
 						autoComplete="off"
 						onChange={ ( next: string ) =>
 							onChange( { address: next } )
+						}
+					/>
+				) }
+				{ address !== undefined && position && (
+					<ReverseAddress
+						position={ position }
+						onAddress={ ( found ) =>
+							onChange( { address: found } )
 						}
 					/>
 				) }
