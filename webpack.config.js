@@ -1,5 +1,6 @@
 /**
- * wp-scripts' configuration, plus the settings screen and the marker sidebar as entries.
+ * wp-scripts' configuration, plus the settings screen, the marker sidebar and the post Location
+ * panel as entries.
  * Block entries (index, view) come from block.json. The map runtime lives in the npm package's
  * sources (packages/map/src); its limits.json is copied into build/ for the PHP side, so a
  * release needs build/ only.
@@ -89,6 +90,7 @@ module.exports = {
 		'settings/index': './src/settings/index.tsx',
 		'markers/index': './src/markers/index.ts',
 		'import-export/index': './src/import-export/index.ts',
+		'locations/index': './src/locations/index.ts',
 	} ),
 	plugins: [
 		...defaultConfig.plugins,

@@ -15,6 +15,10 @@ use Cairn\Maps\Blocks\Mapbox_Gl;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Blocks\View_Script;
+use Cairn\Maps\Content\Location_Editor;
+use Cairn\Maps\Content\Location_Meta;
+use Cairn\Maps\Content\Location_Privacy;
+use Cairn\Maps\Content\Location_Setting;
 use Cairn\Maps\Content\Places_Version;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Geojson_Feed;
@@ -131,6 +135,11 @@ final class Plugin {
 		$post_maps                       = new Post_Maps( $this->parts['map_block'] );
 		$this->parts['post_maps_rest']   = new Post_Maps_Controller( $post_maps, $settings, $markers_version, $this->parts['patterns_version'], $places_version );
 		$this->parts['post_maps_field']  = new Post_Maps_Field( $post_maps );
+		// Locations of posts (issue 24): the setting, the meta and its privacy, the editor panel.
+		$this->parts['location_setting'] = new Location_Setting();
+		$this->parts['location_meta']    = new Location_Meta();
+		$this->parts['location_privacy'] = new Location_Privacy();
+		$this->parts['location_editor']  = new Location_Editor( $editor_data, new Mapbox_Gl() );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}

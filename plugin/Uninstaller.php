@@ -9,6 +9,7 @@ namespace Cairn\Maps;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Import_Export\Geocode_Job;
 use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Markers\Post_Type;
@@ -182,7 +183,7 @@ final class Uninstaller {
 			delete_option( $name );
 		}
 		// Registered defaults would hide a missing row; make sure the known ones are gone too.
-		foreach ( array( Settings::TOKEN_OPTION, Settings::DEFAULTS_OPTION, Settings::CONSENT_OPTION, Settings::CATEGORY_OPTION, Settings::DELETE_DATA_OPTION, Settings::ORIGINS_OPTION ) as $name ) {
+		foreach ( array( Settings::TOKEN_OPTION, Settings::DEFAULTS_OPTION, Settings::CONSENT_OPTION, Settings::CATEGORY_OPTION, Settings::DELETE_DATA_OPTION, Settings::ORIGINS_OPTION, Location_Types::OPTION ) as $name ) {
 			delete_option( $name );
 		}
 	}

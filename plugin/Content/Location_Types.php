@@ -56,6 +56,20 @@ class Location_Types {
 	}
 
 	/**
+	 * The candidates with their names, for the settings screen: post type name => plural label.
+	 *
+	 * @return array<string, string>
+	 */
+	public static function labels(): array {
+		$labels = array();
+		foreach ( self::candidates() as $type ) {
+			$object          = get_post_type_object( $type );
+			$labels[ $type ] = $object ? (string) $object->labels->name : $type;
+		}
+		return $labels;
+	}
+
+	/**
 	 * The enabled post types, as stored, kept to the candidates that exist now.
 	 *
 	 * @return string[]

@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\View_Script;
+use Cairn\Maps\Content\Location_Editor;
 use Cairn\Maps\Markers\Marker_Editor;
 use Cairn\Maps\Settings\Settings_Page;
 
@@ -60,10 +61,11 @@ class Script_Translations {
 	 */
 	public function handles(): array {
 		return array(
-			Editor_Data::SCRIPT_HANDLE   => true,
-			View_Script::handle()        => true,
-			Marker_Editor::SCRIPT_HANDLE => true,
-			Settings_Page::SCRIPT_HANDLE => false,
+			Editor_Data::SCRIPT_HANDLE     => true,
+			View_Script::handle()          => true,
+			Marker_Editor::SCRIPT_HANDLE   => true,
+			Location_Editor::SCRIPT_HANDLE => true,
+			Settings_Page::SCRIPT_HANDLE   => false,
 		);
 	}
 

@@ -9,6 +9,8 @@ namespace Cairn\Maps\Settings;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Content\Location_Types;
+
 /**
  * The settings screen (a React app in src/settings/ that saves through `/wp/v2/settings`), the
  * "Settings" link on the Plugins screen and the suggested privacy-policy text.
@@ -138,6 +140,8 @@ class Settings_Page {
 			// The privacy panel says whether the visitor's choice in a consent banner counts.
 			'consentApi'         => ( new Consent_Api() )->state(),
 			'consentCategories'  => Consent_Api::labels(),
+			// The post types that can be given locations, with their names (setting cairn_maps_post_types).
+			'locationTypes'      => Location_Types::labels(),
 		);
 	}
 

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Upgrade;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Rest\Allowed_Origins;
 use Cairn\Maps\Settings\Consent_Api;
@@ -199,6 +200,11 @@ final class Site_Health {
 					'label'   => __( 'Origins allowed to read the REST routes', 'cairn-maps' ),
 					'value'   => array() === $origins ? __( 'Any', 'cairn-maps' ) : implode( ', ', $origins ),
 					'private' => true,
+				),
+				'location_types'  => array(
+					'label' => __( 'Post types with locations', 'cairn-maps' ),
+					'value' => array() === Location_Types::enabled() ? __( 'None', 'cairn-maps' ) : implode( ', ', Location_Types::enabled() ),
+					'debug' => implode( ', ', Location_Types::enabled() ),
 				),
 				'places'          => array(
 					'label' => __( 'Published places', 'cairn-maps' ),

@@ -5,7 +5,6 @@
 import { registerPlugin } from '@wordpress/plugins';
 
 import { LocationPanel } from './location-panel';
-import './location-panel.scss';
 
 registerPlugin( 'cairn-maps-marker-location', {
 	render: LocationPanel,

@@ -1,226 +1,21 @@
 /**
- * The "Location" panel of the marker edit screen: a small map (click or drag to place the
- * marker), latitude and longitude fields, and a field that reads pasted coordinates or map links.
- *
- * It edits `meta.cairn_lat` / `meta.cairn_lng` of the post being edited; saving is the editor's.
- * The server is the judge of what is valid (Marker_Validation): a value typed out of range is kept
- * as typed, flagged here, and refused with a 400 when the marker is saved, so the editor shows
- * the server's message. Unset coordinates read `null` from the server.
+ * The "Location" panel of the marker edit screen (the shared location editor): it edits
+ * `meta.cairn_lat` / `meta.cairn_lng` of the marker, and `meta.geo_address` when an address is
+ * chosen or typed. Saving is the editor's; the server (Marker_Validation) refuses bad values with
+ * a 400 and its message. Unset coordinates read `null` from the server.
  */
-import { Button, Notice, TextControl } from '@wordpress/components';
 import { useEntityProp } from '@wordpress/core-data';
 import { PluginDocumentSettingPanel } from '@wordpress/editor';
-import { useEffect, useState } from '@wordpress/element';
-import { __, sprintf } from '@wordpress/i18n';
+import { __ } from '@wordpress/i18n';
 
-import { getEditorData } from '../blocks/map/editor-data';
-import { errorMessage } from '../../packages/map/src/errors';
-import { LIMITS } from '../../packages/map/src/limits';
-import type { LngLat } from '../../packages/map/src/types';
-import { LocationMap } from './location-map';
-import { parseCoordinates } from './parse-coordinates';
+import { LocationEditor } from '../shared/location-editor';
+import type { LocationChanges } from '../shared/location-editor';
 
 const LAT = 'cairn_lat';
 const LNG = 'cairn_lng';
+const ADDRESS = 'geo_address';
 
 type Meta = Record< string, unknown >;
-
-/** A number as people type it: optional sign, digits, optional decimals (no exponent, no hex). */
-const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
-/** A coordinate that places the marker: a number in range, else null (unset, or being corrected). */
-function coordinate(
-	meta: Meta,
-	key: string,
-	range: { min: number; max: number }
-): number | null {
-	const value = meta[ key ];
-	return typeof value === 'number' &&
-		Number.isFinite( value ) &&
-		value >= range.min &&
-		value <= range.max
-		? value
-		: null;
-}
-
-/** What a field shows for a meta value. */
-function display( value: unknown ): string {
-	if ( typeof value === 'number' && Number.isFinite( value ) ) {
-		return String( value );
-	}
-	return typeof value === 'string' ? value : '';
-}
-
-/** The meta value for what was typed: a number when it is one, null when empty, else the text. */
-function valueOf( text: string ): number | string | null {
-	const trimmed = text.trim();
-	if ( trimmed === '' ) {
-		return null;
-	}
-	return PLAIN_NUMBER.test( trimmed ) ? Number( trimmed ) : trimmed;
-}
-
-interface CoordinateFieldProps {
-	label: string;
-	range: { min: number; max: number };
-	value: unknown;
-	onChange: ( value: number | string | null ) => void;
-}
-
-function CoordinateField( {
-	label,
-	range,
-	value,
-	onChange,
-}: CoordinateFieldProps ) {
-	const [ text, setText ] = useState( display( value ) );
-	useEffect( () => {
-		// Follow changes made elsewhere (the map, a paste), unless the field says the same.
-		setText( ( current ) =>
-			valueOf( current ) === ( value ?? null )
-				? current
-				: display( value )
-		);
-	}, [ value ] );
-	const typed = valueOf( text );
-	const invalid =
-		typed !== null &&
-		( typeof typed !== 'number' || typed < range.min || typed > range.max );
-	return (
-		<TextControl
-			__next40pxDefaultSize
-			__nextHasNoMarginBottom
-			className={ invalid ? 'cairn-maps-field-error' : undefined }
-			label={ label }
-			value={ text }
-			inputMode="decimal"
-			autoComplete="off"
-			aria-invalid={ invalid ? true : undefined }
-			help={
-				invalid
-					? sprintf(
-							/* translators: 1: minimum, 2: maximum, in degrees. */
-							__(
-								'Enter a number of degrees from %1$s to %2$s.',
-								'cairn-maps'
-							),
-							String( range.min ),
-							String( range.max )
-						)
-					: undefined
-			}
-			onChange={ ( next: string ) => {
-				setText( next );
-				onChange( valueOf( next ) );
-			} }
-		/>
-	);
-}
-
-interface PasteFieldProps {
-	onPosition: ( position: LngLat ) => void;
-}
-
-function PasteField( { onPosition }: PasteFieldProps ) {
-	const [ text, setText ] = useState( '' );
-	const [ error, setError ] = useState( '' );
-	const apply = ( value: string ) => {
-		const position = parseCoordinates( value );
-		if ( ! position ) {
-			setError(
-				__(
-					'These are not coordinates this field can read. Use for example 55.95, -3.19 or 55°57′N 3°11′W, or paste a Google Maps or OpenStreetMap link.',
-					'cairn-maps'
-				)
-			);
-			return false;
-		}
-		onPosition( position );
-		setText( '' );
-		setError( '' );
-		return true;
-	};
-	return (
-		<div className="cairn-maps-location-panel__paste">
-			<TextControl
-				__next40pxDefaultSize
-				__nextHasNoMarginBottom
-				className={ error ? 'cairn-maps-field-error' : undefined }
-				label={ __( 'Paste coordinates', 'cairn-maps' ) }
-				value={ text }
-				autoComplete="off"
-				placeholder="55.95, -3.19"
-				aria-invalid={ error ? true : undefined }
-				help={
-					error ||
-					__(
-						'Latitude, longitude in decimal or degrees, minutes and seconds, or a map link.',
-						'cairn-maps'
-					)
-				}
-				onChange={ ( next: string ) => {
-					setText( next );
-					setError( '' );
-				} }
-				onPaste={ ( event ) => {
-					// A clean paste is used at once; anything else stays for correcting.
-					if (
-						text.trim() === '' &&
-						parseCoordinates(
-							event.clipboardData.getData( 'text' )
-						)
-					) {
-						event.preventDefault();
-						apply( event.clipboardData.getData( 'text' ) );
-					}
-				} }
-				onKeyDown={ ( event ) => {
-					if ( event.key === 'Enter' ) {
-						event.preventDefault();
-						apply( text );
-					}
-				} }
-			/>
-			<Button
-				__next40pxDefaultSize
-				variant="secondary"
-				disabled={ text.trim() === '' }
-				accessibleWhenDisabled
-				onClick={ () => apply( text ) }
-			>
-				{ __( 'Set position', 'cairn-maps' ) }
-			</Button>
-		</div>
-	);
-}
-
-function TokenNotice() {
-	const data = getEditorData();
-	const message =
-		data.tokenError && data.tokenError !== 'missing-token'
-			? errorMessage( data.tokenError )
-			: __(
-					'The map needs a public Mapbox access token (Settings → Cairn Maps). Meanwhile, type or paste the coordinates.',
-					'cairn-maps'
-				);
-	return (
-		<Notice
-			status="warning"
-			isDismissible={ false }
-			className="cairn-maps-location-panel__notice"
-		>
-			{ message }
-			{ data.canManageOptions && data.settingsUrl && (
-				<>
-					{ ' ' }
-					<a href={ data.settingsUrl }>
-						{ __( 'Open the settings', 'cairn-maps' ) }
-					</a>
-				</>
-			) }
-		</Notice>
-	);
-}
 
 export function LocationPanel() {
 	const [ rawMeta, setRawMeta ] = useEntityProp(
@@ -234,22 +29,19 @@ export function LocationPanel() {
 			: {};
 	// core-data types the setter as `Function`; it takes the whole meta object.
 	const setMeta = setRawMeta as ( next: Meta ) => void;
-	const { accessToken } = getEditorData();
-	const [ status, setStatus ] = useState( '' );
 
-	const lat = coordinate( meta, LAT, LIMITS.markerLatitude );
-	const lng = coordinate( meta, LNG, LIMITS.longitude );
-	const position = lat !== null && lng !== null ? { lat, lng } : null;
-	const place = ( next: LngLat ) => {
-		setMeta( { ...meta, [ LAT ]: next.lat, [ LNG ]: next.lng } );
-		setStatus(
-			sprintf(
-				/* translators: 1: latitude, 2: longitude, in degrees. */
-				__( 'Position set: %1$s, %2$s', 'cairn-maps' ),
-				String( next.lat ),
-				String( next.lng )
-			)
-		);
+	const edit = ( changes: LocationChanges ) => {
+		const next: Meta = { ...meta };
+		if ( changes.lat !== undefined ) {
+			next[ LAT ] = changes.lat;
+		}
+		if ( changes.lng !== undefined ) {
+			next[ LNG ] = changes.lng;
+		}
+		if ( changes.address !== undefined ) {
+			next[ ADDRESS ] = changes.address;
+		}
+		setMeta( next );
 	};
 
 	return (
@@ -258,51 +50,24 @@ export function LocationPanel() {
 			title={ __( 'Location', 'cairn-maps' ) }
 			className="cairn-maps-location-panel"
 		>
-			{ accessToken ? (
-				<LocationMap
-					accessToken={ accessToken }
-					position={ position }
-					onChange={ place }
-				/>
-			) : (
-				<TokenNotice />
-			) }
-			<div className="cairn-maps-location-panel__fields">
-				<CoordinateField
-					label={ __( 'Latitude', 'cairn-maps' ) }
-					range={ LIMITS.markerLatitude }
-					value={ meta[ LAT ] }
-					onChange={ ( value ) => {
-						setMeta( { ...meta, [ LAT ]: value } );
-						setStatus( '' );
-					} }
-				/>
-				<CoordinateField
-					label={ __( 'Longitude', 'cairn-maps' ) }
-					range={ LIMITS.longitude }
-					value={ meta[ LNG ] }
-					onChange={ ( value ) => {
-						setMeta( { ...meta, [ LNG ]: value } );
-						setStatus( '' );
-					} }
-				/>
-			</div>
-			{ ! position && (
-				<p className="cairn-maps-location-panel__hint">
-					{ __(
-						'Maps show the marker once it has a latitude and a longitude.',
-						'cairn-maps'
-					) }
-				</p>
-			) }
-			<PasteField onPosition={ place } />
-			<p
-				className="cairn-maps-location-panel__status"
-				role="status"
-				aria-live="polite"
-			>
-				{ status }
-			</p>
+			<LocationEditor
+				latitude={ meta[ LAT ] }
+				longitude={ meta[ LNG ] }
+				address={ ADDRESS in meta ? meta[ ADDRESS ] : undefined }
+				onChange={ edit }
+				hint={ __(
+					'Maps show the marker once it has a latitude and a longitude.',
+					'cairn-maps'
+				) }
+				mapLabel={ __(
+					'Map: click to place the marker, or drag it',
+					'cairn-maps'
+				) }
+				pinLabel={ __(
+					'Marker position: drag to move it',
+					'cairn-maps'
+				) }
+			/>
 		</PluginDocumentSettingPanel>
 	);
 }

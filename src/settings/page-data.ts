@@ -18,12 +18,26 @@ export interface PageData {
 	consentApi: ConsentApiState;
 	/** The API's consent categories and their names, in the server's order. */
 	consentCategories: Array< { value: string; label: string } >;
+	/** The post types that can be given locations, with their names, in the server's order. */
+	locationTypes: Array< { value: string; label: string } >;
 }
 
 export type ConsentApiState = 'absent' | 'no-consent-type' | 'active';
 
 function text( value: unknown ): string {
 	return typeof value === 'string' ? value : '';
+}
+
+/** A `{ value: label }` object as a list, in its order. */
+function labelled( value: unknown ): Array< { value: string; label: string } > {
+	return typeof value === 'object' &&
+		value !== null &&
+		! Array.isArray( value )
+		? Object.entries( value ).map( ( [ name, label ] ) => ( {
+				value: name,
+				label: text( label ) || name,
+			} ) )
+		: [];
 }
 
 export function getPageData(): PageData {
@@ -46,15 +60,7 @@ export function getPageData(): PageData {
 			data.consentApi === 'no-consent-type'
 				? data.consentApi
 				: 'absent',
-		consentCategories:
-			typeof data.consentCategories === 'object' &&
-			data.consentCategories !== null
-				? Object.entries( data.consentCategories ).map(
-						( [ value, label ] ) => ( {
-							value,
-							label: text( label ) || value,
-						} )
-					)
-				: [],
+		consentCategories: labelled( data.consentCategories ),
+		locationTypes: labelled( data.locationTypes ),
 	};
 }

@@ -18,6 +18,7 @@ import type { PluginSettings } from '../shared/settings-api';
 import { DataPanel } from './data-panel';
 import { DefaultsPanel, defaultsError } from './defaults-panel';
 import { GeocoderPanel } from './geocoder-panel';
+import { LocationsPanel } from './locations-panel';
 import { OriginsPanel, originsError } from './origins-panel';
 import type { PageData } from './page-data';
 import { PrivacyPanel } from './privacy-panel';
@@ -147,6 +148,11 @@ export function SettingsScreen( { page }: SettingsScreenProps ) {
 				consentApi={ page.consentApi }
 				consentCategories={ page.consentCategories }
 				privacyPolicyUrl={ page.privacyPolicyUrl }
+			/>
+			<LocationsPanel
+				value={ settings.postTypes }
+				onChange={ ( postTypes ) => update( { postTypes } ) }
+				types={ page.locationTypes }
 			/>
 			<OriginsPanel
 				value={ settings.allowedOrigins }

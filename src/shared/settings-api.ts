@@ -16,6 +16,8 @@ export interface PluginSettings {
 	deleteDataOnUninstall: boolean;
 	/** Origins of headless front ends, one per entry as typed (the server normalises them). */
 	allowedOrigins: string[];
+	/** Post types whose posts can have a location. */
+	postTypes: string[];
 }
 
 /** Option names, fixed by the REST contract. */
@@ -26,6 +28,7 @@ export const OPTION = {
 	consentCategory: 'cairn_maps_consent_category',
 	deleteDataOnUninstall: 'cairn_maps_delete_data_on_uninstall',
 	allowedOrigins: 'cairn_maps_allowed_origins',
+	postTypes: 'cairn_maps_post_types',
 } as const;
 
 function isRecord( value: unknown ): value is Record< string, unknown > {
@@ -39,6 +42,7 @@ export function parsePluginSettings( value: unknown ): PluginSettings {
 	const token = input[ OPTION.accessToken ];
 	const origins = input[ OPTION.allowedOrigins ];
 	const category = input[ OPTION.consentCategory ];
+	const postTypes = input[ OPTION.postTypes ];
 	return {
 		accessToken: typeof token === 'string' ? token : '',
 		defaults: parseSiteDefaults( input[ OPTION.defaults ] ),
@@ -49,6 +53,11 @@ export function parsePluginSettings( value: unknown ): PluginSettings {
 		allowedOrigins: Array.isArray( origins )
 			? origins.filter(
 					( origin ): origin is string => typeof origin === 'string'
+				)
+			: [],
+		postTypes: Array.isArray( postTypes )
+			? postTypes.filter(
+					( type ): type is string => typeof type === 'string'
 				)
 			: [],
 	};
@@ -86,6 +95,9 @@ export async function savePluginSettings(
 		data[ OPTION.allowedOrigins ] = changes.allowedOrigins
 			.map( ( origin ) => origin.trim() )
 			.filter( ( origin ) => origin !== '' );
+	}
+	if ( changes.postTypes !== undefined ) {
+		data[ OPTION.postTypes ] = changes.postTypes;
 	}
 	const response: unknown = await apiFetch( {
 		path: '/wp/v2/settings',

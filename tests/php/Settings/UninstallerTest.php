@@ -36,6 +36,7 @@ final class UninstallerTest extends TestCase {
 		update_option( Settings::CONSENT_OPTION, true );
 		update_option( Settings::DELETE_DATA_OPTION, $delete_data );
 		update_option( Settings::ORIGINS_OPTION, array( 'https://app.example.com' ) );
+		update_option( 'cairn_maps_post_types', array( 'post', 'page' ) );
 		update_option( 'cairn_maps_markers_version', 7 );
 		update_option( Patterns_Version::OPTION, 'abc' );
 		update_option( Post_Maps_Controller::EARLY_POST_TYPES_OPTION, array( 'page', 'post' ) );
@@ -95,7 +96,7 @@ final class UninstallerTest extends TestCase {
 	private function assert_settings_removed(): void {
 		global $wpdb;
 		wp_cache_flush();
-		foreach ( array( Settings::TOKEN_OPTION, Settings::DEFAULTS_OPTION, Settings::CONSENT_OPTION, Settings::DELETE_DATA_OPTION, Settings::ORIGINS_OPTION, 'cairn_maps_markers_version', Patterns_Version::OPTION, Post_Maps_Controller::EARLY_POST_TYPES_OPTION, '_transient_cairn_maps_feed' ) as $name ) {
+		foreach ( array( Settings::TOKEN_OPTION, Settings::DEFAULTS_OPTION, Settings::CONSENT_OPTION, Settings::DELETE_DATA_OPTION, Settings::ORIGINS_OPTION, 'cairn_maps_post_types', 'cairn_maps_markers_version', Patterns_Version::OPTION, Post_Maps_Controller::EARLY_POST_TYPES_OPTION, '_transient_cairn_maps_feed' ) as $name ) {
 			$this->assertSame( 0, (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name = %s", $name ) ), "$name is removed" );
 		}
 		$this->assertSame( 'Cairn test site', get_option( 'blogname' ) );

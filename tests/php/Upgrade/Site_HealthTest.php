@@ -189,6 +189,7 @@ final class Site_HealthTest extends TestCase {
 		update_option( Settings::CONSENT_OPTION, true );
 		update_option( Settings::CATEGORY_OPTION, 'statistics' );
 		update_option( Settings::ORIGINS_OPTION, array( 'https://app.example.com' ) );
+		update_option( 'cairn_maps_post_types', array( 'post' ) );
 		$this->create_marker( array( 'post_title' => 'Hut' ) );
 		$this->create_marker( array( 'post_title' => 'Bridge' ) );
 		$this->create_marker(
@@ -208,6 +209,7 @@ final class Site_HealthTest extends TestCase {
 		$this->assertSame( 'https://app.example.com', $fields['allowed_origins']['value'] );
 		$this->assertTrue( $fields['allowed_origins']['private'], 'the copied report leaves origins out' );
 		$this->assertSame( 2, $fields['places']['value'] );
+		$this->assertSame( 'post', $fields['location_types']['value'] );
 
 		$report = $this->copied_report();
 		$this->assertStringContainsString( '### cairn-maps ###', $report );

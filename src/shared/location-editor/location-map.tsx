@@ -1,24 +1,28 @@
 /**
- * A small live map in the marker sidebar: click to place the marker, drag it to move it.
+ * A small live map in a sidebar (a marker's or a post's Location panel): click to place the
+ * point, drag it to move it.
  *
  * The same `createMap` runtime and map lifecycle as the block's preview (`useCairnMap`). The
  * container sits in the editor's own document (the sidebar), not in the canvas iframe.
  */
 import type { MapMouseEvent, Marker as MapboxMarker } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
-import { __ } from '@wordpress/i18n';
 
-import { MapHost } from '../shared/map-host';
-import { useCairnMap } from '../shared/use-cairn-map';
-import type { LngLat } from '../../packages/map/src/types';
+import { MapHost } from '../map-host';
+import { useCairnMap } from '../use-cairn-map';
+import type { LngLat } from '../../../packages/map/src/types';
 
 export interface LocationMapProps {
 	/** Public Mapbox token. */
 	accessToken: string;
-	/** The marker's position, or null while it has none. */
+	/** The point's position, or null while it has none. */
 	position: LngLat | null;
 	/** Called with the clicked or dragged-to position (6 decimals, about 10 cm). */
 	onChange: ( position: LngLat ) => void;
+	/** The map's accessible name, saying what a click does. */
+	label: string;
+	/** The pin's accessible name. */
+	pinLabel: string;
 }
 
 /** Zoom for a marker that has a position; the whole world otherwise. */
@@ -36,6 +40,8 @@ export function LocationMap( {
 	accessToken,
 	position,
 	onChange,
+	label,
+	pinLabel,
 }: LocationMapProps ) {
 	const marker = useRef< MapboxMarker | null >( null );
 	// The latest callback, for the pin the map keeps.
@@ -66,10 +72,7 @@ export function LocationMap( {
 				draggable: true,
 				color: '#1e1e1e',
 			} );
-			pin.getElement().setAttribute(
-				'aria-label',
-				__( 'Marker position: drag to move it', 'cairn-maps' )
-			);
+			pin.getElement().setAttribute( 'aria-label', pinLabel );
 			pin.on( 'dragend', () => {
 				picks.current = rounded( pin.getLngLat().wrap() );
 				latest.current( picks.current );
@@ -130,10 +133,7 @@ export function LocationMap( {
 			handle={ { hostRef, containerRef } }
 			className="cairn-maps-location-map"
 			mapClassName="cairn-maps-location-map__map"
-			label={ __(
-				'Map: click to place the marker, or drag it',
-				'cairn-maps'
-			) }
+			label={ label }
 		/>
 	);
 }
