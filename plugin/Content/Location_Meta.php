@@ -103,7 +103,7 @@ class Location_Meta {
 					'single'            => true,
 					'default'           => false,
 					'show_in_rest'      => true,
-					'sanitize_callback' => 'rest_sanitize_boolean',
+					'sanitize_callback' => array( self::class, 'sanitize_public' ),
 					'auth_callback'     => array( $this, 'can_edit_post' ),
 				)
 			);
@@ -251,6 +251,22 @@ class Location_Meta {
 			);
 		}
 		return $prepared_post;
+	}
+
+	/**
+	 * `geo_public` as stored: public only when it says so plainly (true, 1, "1", "true", "yes",
+	 * "on"); anything else another plugin writes ("no", "0", "off", "") is not public. Core's
+	 * rest_sanitize_boolean() would read "no" as true and show a place its owner hid.
+	 *
+	 * @param mixed $value The value written.
+	 * @return bool
+	 */
+	public static function sanitize_public( $value ): bool {
+		if ( is_bool( $value ) ) {
+			return $value;
+		}
+		return ( is_int( $value ) || is_string( $value ) )
+			&& in_array( strtolower( trim( (string) $value ) ), array( '1', 'true', 'yes', 'on' ), true );
 	}
 
 	/**

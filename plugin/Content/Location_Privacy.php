@@ -46,19 +46,8 @@ class Location_Privacy {
 	 * @param WP_Post $post The post.
 	 */
 	public static function is_public( WP_Post $post ): bool {
-		if ( 'publish' !== $post->post_status || '' !== (string) $post->post_password || ! Location_Types::is_enabled( $post->post_type ) ) {
-			return false;
-		}
-		$public = get_post_meta( $post->ID, Location_Types::META_PUBLIC, true );
-		if ( ! in_array( $public, array( true, 1, '1', 'true' ), true ) ) {
-			return false;
-		}
-		foreach ( array( Location_Types::META_LAT, Location_Types::META_LNG ) as $key ) {
-			if ( is_wp_error( Location_Meta::coordinate( $key, get_post_meta( $post->ID, $key, true ) ) ) ) {
-				return false;
-			}
-		}
-		return true;
+		// One rule for every reader: the feed's, which the popup and the block use too.
+		return null !== Post_Places_Repository::public_place( $post );
 	}
 
 	/**
