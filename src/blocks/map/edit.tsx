@@ -17,6 +17,7 @@ import {
 } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
+import { blockGapStyle } from './block-gap';
 import { getEditorData, markersFeedUrl } from './editor-data';
 import { Inspector } from './inspector';
 import { MarkerEditor } from './marker-editor';
@@ -28,7 +29,7 @@ export default function Edit( {
 	attributes,
 	setAttributes,
 }: BlockEditProps< MapBlockAttributes > ) {
-	const blockProps = useBlockProps();
+	const blockProps = useBlockProps( { style: blockGapStyle( attributes ) } );
 	const data = useMemo( getEditorData, [] );
 	// Live: a token pasted into any map's placeholder reaches every map on the screen.
 	const token = useTokenStatus();
