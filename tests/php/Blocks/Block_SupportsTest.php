@@ -58,7 +58,7 @@ final class Block_SupportsTest extends TestCase {
 				),
 			)
 		);
-		$class = (string) $wrapper->get_attribute( 'class' );
+		$class   = (string) $wrapper->get_attribute( 'class' );
 		foreach ( array( 'has-base-background-color', 'has-background', 'has-contrast-color', 'has-text-color', 'has-small-font-size' ) as $expected ) {
 			$this->assertStringContainsString( $expected, $class );
 		}
