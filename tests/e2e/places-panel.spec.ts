@@ -486,6 +486,43 @@ test.describe( 'the places panel', () => {
 		} );
 	} );
 
+	test( 'without JavaScript the server’s list stands beside the map area the same way', async ( {
+		browser,
+	}, testInfo ) => {
+		const context = await browser.newContext( {
+			javaScriptEnabled: false,
+			storageState: VISITOR_STATE,
+			viewport: { width: 1280, height: 900 },
+		} );
+		const page = await context.newPage();
+		await page.goto( urls.wide );
+		const { map, places } = await boxes( page );
+		expect( places.x ).toBeGreaterThanOrEqual( map.x + map.width );
+		expect( Math.abs( places.y - map.y ) ).toBeLessThanOrEqual( 1 );
+		expect( places.height ).toBeLessThanOrEqual( map.height + 1 );
+		// Its first page of 50 places scrolls inside, with the links to the next page in view.
+		const list = page.locator(
+			'.wp-block-cairn-map__places .wp-block-cairn-map__list'
+		);
+		await expect( list.locator( 'li[data-cairn-marker-id]' ) ).toHaveCount(
+			50
+		);
+		expect(
+			await list.evaluate(
+				( element ) => element.scrollHeight > element.clientHeight
+			)
+		).toBe( true );
+		const next = page.locator( '.wp-block-cairn-map__pages-next' );
+		const nextBox = ( await next.boundingBox() )!;
+		expect( nextBox.y + nextBox.height ).toBeLessThanOrEqual(
+			map.y + map.height + 1
+		);
+		await page
+			.locator( '.wp-block-cairn-map' )
+			.screenshot( { path: testInfo.outputPath( 'no-js.png' ) } );
+		await context.close();
+	} );
+
 	test( 'a card shows its group: the icon, else the colour, and the name', async ( {
 		page,
 	} ) => {
