@@ -178,7 +178,7 @@ async function openMap( page: Page, url: string ) {
 		page
 			.locator( '.wp-block-cairn-map__places li[data-cairn-marker-id]' )
 			.first()
-			.locator( 'button.wp-block-cairn-map__card' )
+			.locator( ':scope > button.wp-block-cairn-map__card-button' )
 	).toBeVisible();
 }
 

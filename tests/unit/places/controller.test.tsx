@@ -513,9 +513,7 @@ describe( 'places panel', () => {
 		// Standing at the Café de Flore.
 		await change( () => places.setOrigin( { lng: 2.3327, lat: 48.8541 } ) );
 		const entries = Array.from(
-			host.querySelectorAll< HTMLButtonElement >(
-				'.wp-block-cairn-map__list-button'
-			)
+			host.querySelectorAll< HTMLElement >( 'li[data-cairn-marker-id]' )
 		);
 		expect(
 			entries.map(
@@ -532,9 +530,11 @@ describe( 'places panel', () => {
 			' — 834 mi',
 		] );
 		expect( ids( places.getState() ) ).toEqual( [ 1, 2, 3, 4, 6, 5 ] );
-		expect( entries[ 0 ]!.getAttribute( 'aria-label' ) ).toBe(
-			'Show Café de Flore on the map, 36 ft away'
-		);
+		expect(
+			entries[ 0 ]!
+				.querySelector( ':scope > button' )!
+				.getAttribute( 'aria-label' )
+		).toBe( 'Show Café de Flore on the map, 36 ft away' );
 		expect( textOf( host, '.wp-block-cairn-map__list-title' ) ).toBe(
 			'Places, nearest first'
 		);
@@ -1312,7 +1312,7 @@ describe( 'places panel: details', () => {
 		await listed();
 		const card = ( id: number ) =>
 			host.querySelector(
-				`li[data-cairn-marker-id="${ id }"] > button.wp-block-cairn-map__card`
+				`li.wp-block-cairn-map__card[data-cairn-marker-id="${ id }"]`
 			)!;
 		const read = ( id: number ) => {
 			const entry = card( id );
@@ -1387,15 +1387,20 @@ describe( 'places panel: details', () => {
 			},
 		] );
 		// The accessible name stays what choosing the card does.
-		expect( card( 2 ).getAttribute( 'aria-label' ) ).toBe(
+		// The entry holds its button; the button's name is what choosing it does, and its text
+		// only the title (the group and distance are the entry's text).
+		const button = ( id: number ) =>
+			card( id ).querySelector( ':scope > button' )!;
+		expect( button( 2 ).getAttribute( 'aria-label' ) ).toBe(
 			'Show B hut on the map'
 		);
+		expect( button( 2 ).textContent ).toBe( 'B hut' );
 		await change( () => places.setOrigin( { lng: 2.331, lat: 48.85 } ) );
 		expect(
 			card( 1 ).querySelector( '.wp-block-cairn-map__distance' )
 				?.textContent
 		).toBe( ' — 0 m' );
-		expect( card( 1 ).getAttribute( 'aria-label' ) ).toBe(
+		expect( button( 1 ).getAttribute( 'aria-label' ) ).toBe(
 			'Show A story on the map, 0 m away'
 		);
 	} );

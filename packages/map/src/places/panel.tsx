@@ -272,23 +272,22 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 					aria-labelledby={ titleId }
 				>
 					{ list.items.map( ( item ) => (
-						<li key={ item.id } data-cairn-marker-id={ item.id }>
-							<PlaceCard
-								place={ item }
-								groups={ groupsBySlug }
-								distance={
-									item.distance === undefined
-										? ''
-										: formatDistance(
-												item.distance,
-												places.units,
-												lang
-											)
-								}
-								locale={ lang }
-								onChoose={ places.choose }
-							/>
-						</li>
+						<PlaceCard
+							key={ item.id }
+							place={ item }
+							groups={ groupsBySlug }
+							distance={
+								item.distance === undefined
+									? ''
+									: formatDistance(
+											item.distance,
+											places.units,
+											lang
+										)
+							}
+							locale={ lang }
+							onChoose={ places.choose }
+						/>
 					) ) }
 				</ul>
 			) : (

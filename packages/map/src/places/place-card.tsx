@@ -1,8 +1,9 @@
 /**
  * One entry of the places list as a card: a thumbnail (a post's featured image, else its group's
  * icon or colour), the title, the group and, once the visitor located themselves, the distance.
- * The whole card is the button that shows the place on the map; its accessible name says so
- * (the picture is decorative: the title names the place). Text is React text, never markup.
+ * The title is the button that shows the place on the map (its accessible name says so, with the
+ * distance); the group and distance are text of the entry. The picture is decorative: the title
+ * names the place. Text is React text, never markup.
  * @since 0.3.0
  */
 import type { CSSProperties } from 'react';
@@ -142,43 +143,49 @@ export function PlaceCard( {
 }: PlaceCardProps ) {
 	const title = place.title || __( '(no title)', 'cairn-maps' );
 	const own = placeGroups( place, groups );
+	// Only the title is the button's text, so its name ("Show … on the map") holds all it shows
+	// (WCAG 2.5.3); the button covers the whole card (::after), so the card is what one clicks.
+	// The entry holds the button itself (DESIGN.md "Places": `li[data-cairn-marker-id] > button`).
 	return (
-		<button
-			type="button"
-			className="wp-block-cairn-map__list-button wp-block-cairn-map__card"
-			aria-label={ entryLabel( place.title, distance ) }
-			onClick={ () => onChoose( place.id ) }
+		<li
+			className="wp-block-cairn-map__card"
+			data-cairn-marker-id={ place.id }
 		>
 			<CardPicture thumb={ place.thumb } groups={ own } />
-			<span className="wp-block-cairn-map__card-body">
+			<button
+				type="button"
+				className="wp-block-cairn-map__list-button wp-block-cairn-map__card-button"
+				aria-label={ entryLabel( place.title, distance ) }
+				onClick={ () => onChoose( place.id ) }
+			>
 				<span className="wp-block-cairn-map__card-title">
 					{ title }
 				</span>
-				{ ( own.length > 0 || distance ) && (
-					<span className="wp-block-cairn-map__card-meta">
-						{ own.length > 0 && (
-							<span className="wp-block-cairn-map__card-group">
-								{ listNames(
-									own.map( ( group ) => group.name ),
-									locale
-								) }
+			</button>
+			{ ( own.length > 0 || distance ) && (
+				<span className="wp-block-cairn-map__card-meta">
+					{ own.length > 0 && (
+						<span className="wp-block-cairn-map__card-group">
+							{ listNames(
+								own.map( ( group ) => group.name ),
+								locale
+							) }
+						</span>
+					) }
+					{ distance && (
+						<span className="wp-block-cairn-map__distance">
+							<span
+								className="wp-block-cairn-map__distance-sep"
+								aria-hidden="true"
+							>
+								{ ' — ' }
 							</span>
-						) }
-						{ distance && (
-							<span className="wp-block-cairn-map__distance">
-								<span
-									className="wp-block-cairn-map__distance-sep"
-									aria-hidden="true"
-								>
-									{ ' — ' }
-								</span>
-								{ distance }
-							</span>
-						) }
-					</span>
-				) }
-			</span>
-		</button>
+							{ distance }
+						</span>
+					) }
+				</span>
+			) }
+		</li>
 	);
 }
 
