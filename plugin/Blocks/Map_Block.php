@@ -348,7 +348,7 @@ class Map_Block {
 			// Every character that could end the attribute or form an entity is a JSON escape: esc_attr()
 			// keeps existing entities, so a stored `&quot;` would otherwise decode to a quote in the DOM.
 			'data-cairn-config' => (string) wp_json_encode( $client, JSON_HEX_TAG | JSON_HEX_AMP | JSON_HEX_APOS | JSON_HEX_QUOT ),
-			'style'             => '--cairn-map-height:' . $client['height'] . ';',
+			'style'             => '--cairn-map-height:' . $client['height'] . ';' . Block_Gap::declaration( $attributes ),
 		);
 		if ( null !== $consent ) {
 			// The view script contacts no Mapbox host until the visitor selects "Load map".

@@ -832,7 +832,10 @@ test.describe( 'visitors find any place', () => {
 				maximumFractionDigits: 1,
 			} ).format( miles );
 			expect( miles ).toBeGreaterThan( 0.1 );
-			const first = host( page ).locator( entryButton( near.id ) );
+			// The distance is the entry's text, beside its button (a card: issue 24).
+			const first = host( page ).locator(
+				`li[data-cairn-marker-id="${ near.id }"]`
+			);
 			await expect(
 				first.locator( '.wp-block-cairn-map__distance' )
 			).toHaveText( ` — ${ nearest }` );

@@ -14,6 +14,7 @@ import { hasConsent } from './consent-api';
 import { addControls } from './controls';
 import { MapError, isNonFatal, showError } from './errors';
 import { attachHashSync, viewFromAddress } from './hash-sync';
+import { followContainerSize } from './follow-container-size';
 import { attachKeyboardPanning } from './keyboard';
 import { localizeClassicStyle, resolveLanguage } from './language';
 import { PINNED_MAP_OPTIONS } from './limits';
@@ -915,6 +916,7 @@ function addInteraction(
 		} )
 	);
 	life.onStop( attachKeyboardPanning( map ) );
+	life.onStop( followContainerSize( map ) );
 	if ( config.hash ) {
 		life.onStop( attachHashSync( map, view, config.hashName ) );
 	}

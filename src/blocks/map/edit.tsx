@@ -24,6 +24,7 @@ import {
 	postsFeedUrl,
 	termStyle,
 } from './editor-data';
+import { blockGapStyle } from './block-gap';
 import { Inspector } from './inspector';
 import { MarkerEditor } from './marker-editor';
 import { MapPreview } from './preview';
@@ -41,7 +42,7 @@ export default function Edit( {
 	setAttributes,
 	context,
 }: BlockEditProps< MapBlockAttributes > & { context?: MapContext } ) {
-	const blockProps = useBlockProps();
+	const blockProps = useBlockProps( { style: blockGapStyle( attributes ) } );
 	const data = useMemo( getEditorData, [] );
 	// Live: a token pasted into any map's placeholder reaches every map on the screen.
 	const token = useTokenStatus();

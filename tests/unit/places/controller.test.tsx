@@ -513,9 +513,7 @@ describe( 'places panel', () => {
 		// Standing at the Café de Flore.
 		await change( () => places.setOrigin( { lng: 2.3327, lat: 48.8541 } ) );
 		const entries = Array.from(
-			host.querySelectorAll< HTMLButtonElement >(
-				'.wp-block-cairn-map__list-button'
-			)
+			host.querySelectorAll< HTMLElement >( 'li[data-cairn-marker-id]' )
 		);
 		expect(
 			entries.map(
@@ -532,9 +530,11 @@ describe( 'places panel', () => {
 			' — 834 mi',
 		] );
 		expect( ids( places.getState() ) ).toEqual( [ 1, 2, 3, 4, 6, 5 ] );
-		expect( entries[ 0 ]!.getAttribute( 'aria-label' ) ).toBe(
-			'Show Café de Flore on the map, 36 ft away'
-		);
+		expect(
+			entries[ 0 ]!
+				.querySelector( ':scope > button' )!
+				.getAttribute( 'aria-label' )
+		).toBe( 'Show Café de Flore on the map, 36 ft away' );
 		expect( textOf( host, '.wp-block-cairn-map__list-title' ) ).toBe(
 			'Places, nearest first'
 		);
@@ -656,7 +656,9 @@ describe( 'places panel: what the visitor uses', () => {
 		expect( text( '.wp-block-cairn-map__list-title' ) ).toBe(
 			'Matching places'
 		);
-		expect( text( '.wp-block-cairn-map__list' ) ).toBe( 'Parc Monceau' );
+		expect( text( '.wp-block-cairn-map__list' ) ).toBe(
+			'Parc MonceauParks'
+		);
 		const escape = () =>
 			new KeyboardEvent( 'keydown', {
 				key: 'Escape',
@@ -1187,7 +1189,10 @@ describe( 'places panel: details', () => {
 		const untitled = host.querySelector(
 			'li[data-cairn-marker-id="1"] button'
 		);
-		expect( untitled?.textContent ).toBe( '(no title)' );
+		expect(
+			untitled?.querySelector( '.wp-block-cairn-map__card-title' )
+				?.textContent
+		).toBe( '(no title)' );
 		expect( untitled?.getAttribute( 'aria-label' ) ).toBe(
 			'Show (no title) on the map'
 		);
@@ -1249,6 +1254,154 @@ describe( 'places panel: details', () => {
 		);
 		expect( formatDistance( 10, 'imperial', 'not a language!' ) ).toBe(
 			'33 foot'
+		);
+	} );
+
+	it( 'shows each place as a card: its thumbnail, else its group icon or colour, its groups and its distance', async () => {
+		const feature = (
+			id: number,
+			title: string,
+			groups: string[],
+			thumb?: unknown
+		) => ( {
+			type: 'Feature',
+			id,
+			geometry: {
+				type: 'Point',
+				coordinates: [ 2.33 + id / 1000, 48.85 ],
+			},
+			properties: { title, groups, ...( thumb ? { thumb } : {} ) },
+		} );
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async () => ( {
+				ok: true,
+				status: 200,
+				json: async () => ( {
+					type: 'FeatureCollection',
+					features: [
+						feature(
+							1,
+							'A story',
+							[ 'travel' ],
+							'https://example.test/story-150x150.jpg'
+						),
+						feature( 2, 'B hut', [ 'huts', 'lakes' ] ),
+						feature( 3, 'C lake', [ 'lakes' ] ),
+						feature( 4, 'D nowhere', [] ),
+						// Not an http(s) address: never an image source.
+						feature( 5, 'E trick', [], 'javascript:alert(1)' ),
+					],
+				} ),
+			} )
+		);
+		const { places, host, listed, change } = start(
+			{
+				places: { followMap: false },
+				groupStyles: [
+					{ slug: 'travel', name: 'Travel', color: '' },
+					{
+						slug: 'huts',
+						name: 'Huts',
+						icon: 'https://example.test/hut.png',
+					},
+					{ slug: 'lakes', name: 'Lakes', color: '#1f4fd1' },
+				],
+			},
+			{ panel: true }
+		);
+		await listed();
+		const card = ( id: number ) =>
+			host.querySelector(
+				`li.wp-block-cairn-map__card[data-cairn-marker-id="${ id }"]`
+			)!;
+		const read = ( id: number ) => {
+			const entry = card( id );
+			const image = entry.querySelector( 'img' );
+			const icon = entry.querySelector< HTMLElement >(
+				'.wp-block-cairn-map__card-icon'
+			);
+			const swatch = entry.querySelector< HTMLElement >(
+				'.wp-block-cairn-map__card-swatch'
+			);
+			return {
+				title: entry.querySelector( '.wp-block-cairn-map__card-title' )
+					?.textContent,
+				group:
+					entry.querySelector( '.wp-block-cairn-map__card-group' )
+						?.textContent ?? null,
+				image: image && {
+					src: image.getAttribute( 'src' ),
+					alt: image.getAttribute( 'alt' ),
+					loading: image.getAttribute( 'loading' ),
+					width: image.getAttribute( 'width' ),
+					height: image.getAttribute( 'height' ),
+				},
+				icon: icon?.style.backgroundImage ?? null,
+				swatch: swatch
+					? swatch.style.getPropertyValue( '--cairn-group-color' )
+					: null,
+			};
+		};
+		expect( [ 1, 2, 3, 4, 5 ].map( read ) ).toEqual( [
+			{
+				title: 'A story',
+				group: 'Travel',
+				image: {
+					src: 'https://example.test/story-150x150.jpg',
+					alt: '',
+					loading: 'lazy',
+					width: '64',
+					height: '64',
+				},
+				icon: null,
+				swatch: null,
+			},
+			{
+				title: 'B hut',
+				group: 'Huts and Lakes',
+				image: null,
+				icon: 'url("https://example.test/hut.png")',
+				swatch: null,
+			},
+			{
+				title: 'C lake',
+				group: 'Lakes',
+				image: null,
+				icon: null,
+				swatch: '#1f4fd1',
+			},
+			// No group: the default colour (the stylesheet's), no group line.
+			{
+				title: 'D nowhere',
+				group: null,
+				image: null,
+				icon: null,
+				swatch: '',
+			},
+			{
+				title: 'E trick',
+				group: null,
+				image: null,
+				icon: null,
+				swatch: '',
+			},
+		] );
+		// The accessible name stays what choosing the card does.
+		// The entry holds its button; the button's name is what choosing it does, and its text
+		// only the title (the group and distance are the entry's text).
+		const button = ( id: number ) =>
+			card( id ).querySelector( ':scope > button' )!;
+		expect( button( 2 ).getAttribute( 'aria-label' ) ).toBe(
+			'Show B hut on the map'
+		);
+		expect( button( 2 ).textContent ).toBe( 'B hut' );
+		await change( () => places.setOrigin( { lng: 2.331, lat: 48.85 } ) );
+		expect(
+			card( 1 ).querySelector( '.wp-block-cairn-map__distance' )
+				?.textContent
+		).toBe( ' — 0 m' );
+		expect( button( 1 ).getAttribute( 'aria-label' ) ).toBe(
+			'Show A story on the map, 0 m away'
 		);
 	} );
 } );

@@ -55,6 +55,12 @@ export interface ListedPlace {
 	lng: number;
 	lat: number;
 	groups: string[];
+	/**
+	 * A post's thumbnail (`properties.thumb`: its featured image at thumbnail size), an http(s)
+	 * URL; absent for markers and for posts without one.
+	 * @since 0.3.0
+	 */
+	thumb?: string;
 	/** Metres from the origin, when the list is sorted by distance. */
 	distance?: number;
 }
@@ -117,6 +123,18 @@ export function queryWords( search: string ): string[] {
 		.filter( Boolean )
 		.slice( 0, 16 )
 		.map( ( word ) => word.slice( 0, 100 ) );
+}
+
+/**
+ * A thumbnail address the list may show: an absolute http(s) URL of sensible length, else null.
+ * @param value `properties.thumb` of a feature.
+ */
+function thumbUrl( value: unknown ): string | null {
+	return typeof value === 'string' &&
+		value.length <= 2048 &&
+		/^https?:\/\/[^\s"'<>\\]+$/i.test( value )
+		? value
+		: null;
 }
 
 function isRecord( value: unknown ): value is Record< string, unknown > {
@@ -188,6 +206,8 @@ export class PlacesEngine {
 	private titleOrder: { rank: Uint32Array; byRank: Uint32Array } | null =
 		null;
 	private byId = new Map< number, number >();
+	/** Thumbnails by position, for the places that have one (posts with a featured image). */
+	private thumbs = new Map< number, string >();
 	private groupCounts: Record< string, number > = {};
 	private indexes: Indexed[] = [];
 	private current: Indexed | null = null;
@@ -218,6 +238,7 @@ export class PlacesEngine {
 		const features: PointFeature[] = [];
 		const counts: Record< string, number > = {};
 		this.byId = new Map();
+		this.thumbs = new Map();
 		for ( const item of input ) {
 			if ( ! isRecord( item ) || ! isRecord( item.geometry ) ) {
 				continue;
@@ -249,6 +270,10 @@ export class PlacesEngine {
 				: [];
 			for ( const slug of groups ) {
 				counts[ slug ] = ( counts[ slug ] ?? 0 ) + 1;
+			}
+			const thumb = thumbUrl( properties.thumb );
+			if ( thumb ) {
+				this.thumbs.set( features.length, thumb );
 			}
 			this.byId.set( id, features.length );
 			features.push( {
@@ -705,12 +730,14 @@ export class PlacesEngine {
 
 	private place( position: number ): ListedPlace {
 		const feature = this.features[ position ]!;
+		const thumb = this.thumbs.get( position );
 		return {
 			id: feature.id,
 			title: feature.properties.title,
 			lng: this.lng[ position ]!,
 			lat: this.lat[ position ]!,
 			groups: feature.properties.groups,
+			...( thumb ? { thumb } : {} ),
 		};
 	}
 

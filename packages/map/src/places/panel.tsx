@@ -5,11 +5,12 @@
  * `.wp-block-cairn-map__places` region (React from WordPress), `<CairnMap>` renders it in an app.
  * Every place title and group name is React text: never markup.
  */
-import { useId, useState, useSyncExternalStore } from 'react';
+import { useId, useMemo, useState, useSyncExternalStore } from 'react';
 import type { CSSProperties, KeyboardEvent } from 'react';
 import { __, _n, sprintf } from '@wordpress/i18n';
 
-import type { PlacesController, PlacesState } from './controller';
+import type { PlacesController, PlacesGroup, PlacesState } from './controller';
+import { PlaceCard } from './place-card';
 
 export interface PlacesPanelProps {
 	places: PlacesController;
@@ -197,27 +198,6 @@ function LanguageChoice( {
 	);
 }
 
-/**
- * A list entry's accessible name: what choosing it does.
- * @param title
- * @param distance
- */
-function entryLabel( title: string, distance: string ): string {
-	const name = title || __( '(no title)', 'cairn-maps' );
-	return distance
-		? sprintf(
-				/* translators: 1: place name, 2: its distance ("350 m"). */
-				__( 'Show %1$s on the map, %2$s away', 'cairn-maps' ),
-				name,
-				distance
-			)
-		: sprintf(
-				/* translators: %s: place name. */
-				__( 'Show %s on the map', 'cairn-maps' ),
-				name
-			);
-}
-
 function listTitle( state: PlacesState ): string {
 	if ( state.mode === 'search' ) {
 		return __( 'Matching places', 'cairn-maps' );
@@ -251,6 +231,13 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 	const options = places.options;
 	const lang = locale( places );
 	const { list } = state;
+	const groupsBySlug = useMemo(
+		() =>
+			new Map< string, PlacesGroup >(
+				state.groups.map( ( group ) => [ group.slug, group ] )
+			),
+		[ state.groups ]
+	);
 	const first = list.page * places.pageSize + 1;
 	const last = list.page * places.pageSize + list.items.length;
 	return (
@@ -285,36 +272,22 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 					aria-labelledby={ titleId }
 				>
 					{ list.items.map( ( item ) => (
-						<li key={ item.id } data-cairn-marker-id={ item.id }>
-							<button
-								type="button"
-								className="wp-block-cairn-map__list-button"
-								aria-label={ entryLabel(
-									item.title,
-									item.distance === undefined
-										? ''
-										: formatDistance(
-												item.distance,
-												places.units,
-												lang
-											)
-								) }
-								onClick={ () => places.choose( item.id ) }
-							>
-								{ item.title ||
-									__( '(no title)', 'cairn-maps' ) }
-								{ item.distance !== undefined && (
-									<span className="wp-block-cairn-map__distance">
-										{ ' — ' }
-										{ formatDistance(
+						<PlaceCard
+							key={ item.id }
+							place={ item }
+							groups={ groupsBySlug }
+							distance={
+								item.distance === undefined
+									? ''
+									: formatDistance(
 											item.distance,
 											places.units,
 											lang
-										) }
-									</span>
-								) }
-							</button>
-						</li>
+										)
+							}
+							locale={ lang }
+							onChoose={ places.choose }
+						/>
 					) ) }
 				</ul>
 			) : (
