@@ -31,6 +31,7 @@ import {
 } from './fixtures/maps-service';
 import { mapBlock, waitForMapState } from './utils/map-page';
 import { germanSite, type GermanSite } from './utils/german-site';
+import { logInThroughForm } from './utils/log-in';
 
 const ROOT = path.resolve( __dirname, '..', '..' );
 const SCREENSHOTS = path.join( ROOT, 'artifacts', 'german' );
@@ -74,11 +75,7 @@ async function open(
 	await new MapsService().install( context );
 	const page = await context.newPage();
 	if ( as === 'owner' ) {
-		await page.goto( '/wp-login.php' );
-		await page.locator( '#user_login' ).fill( ADMIN.username );
-		await page.locator( '#user_pass' ).fill( ADMIN.password );
-		await page.locator( '#wp-submit' ).click();
-		await page.waitForURL( /\/wp-admin\/?$/ );
+		await logInThroughForm( page, ADMIN.username, ADMIN.password );
 	}
 	return { context, page };
 }

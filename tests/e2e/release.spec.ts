@@ -52,6 +52,7 @@ import {
 	waitForMapState,
 } from './utils/map-page';
 import { startOnFreePort } from './utils/free-port';
+import { logInThroughForm } from './utils/log-in';
 
 const ROOT = path.resolve( __dirname, '..', '..' );
 const CURRENT_ZIP = path.join( ROOT, 'cairn-maps.zip' );
@@ -155,11 +156,7 @@ async function siteContext(
 
 /** Logs in through the real log-in form. */
 async function logIn( page: Page ): Promise< void > {
-	await page.goto( '/wp-login.php' );
-	await page.getByLabel( 'Username or Email Address' ).fill( ADMIN.username );
-	await page.getByLabel( 'Password', { exact: true } ).fill( ADMIN.password );
-	await page.getByRole( 'button', { name: 'Log In' } ).click();
-	await expect( page ).toHaveURL( /\/wp-admin\/?$/ );
+	await logInThroughForm( page, ADMIN.username, ADMIN.password );
 }
 
 /**
