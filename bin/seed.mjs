@@ -9,7 +9,9 @@
  * Seeds
  * - MAPBOX_ACCESS_TOKEN, when set, as the `cairn_maps_access_token` setting;
  * - the marker groups and ~200 markers of bin/demo-markers.json (real places);
- * - a published page "Cairn Maps demo" holding the map block.
+ * - a published page "Cairn Maps demo" holding the map block;
+ * - six blog posts with public locations (WordPress's geodata meta) in two categories, and a
+ *   published page "Stories on the map" whose map shows those posts (a map of posts, no markers).
  *
  * Authentication: logs in through wp-login.php (admin / password, override with
  * WP_USERNAME / WP_PASSWORD) and asks admin-ajax for a REST nonce. The log-in request carries the
@@ -289,6 +291,67 @@ const PAGE_CONTENT = `<!-- wp:paragraph -->
 <!-- wp:cairn/map {"center":{"lng":8,"lat":47},"zoom":3.5,"controls":{"zoom":true,"compass":true,"scale":true,"fullscreen":true,"geolocate":true},"align":"wide"} /-->
 `;
 
+const STORIES_SLUG = 'stories-on-the-map';
+
+/** Demo posts with places: [ title, category, lat, lng, address, text ]. */
+const STORIES = [
+	[
+		'A morning on the Royal Mile',
+		'Journeys',
+		55.9502,
+		-3.1875,
+		'Royal Mile, Edinburgh',
+		'Closes, wynds and the castle at the top of the hill.',
+	],
+	[
+		'Along the Rhine by bicycle',
+		'Journeys',
+		50.9413,
+		6.9583,
+		'Cologne, Germany',
+		'Three days from Cologne to Koblenz, one vineyard at a time.',
+	],
+	[
+		'Night train to Vienna',
+		'Journeys',
+		48.1852,
+		16.3767,
+		'Wien Hauptbahnhof, Vienna',
+		'A sleeper berth, a sunrise over the Danube, and coffee at the station.',
+	],
+	[
+		'Pastéis de nata in Belém',
+		'Food',
+		38.6975,
+		-9.2031,
+		'Belém, Lisbon',
+		'Where the custard tarts are still warm at eight in the morning.',
+	],
+	[
+		'A market lunch in Lyon',
+		'Food',
+		45.7634,
+		4.8508,
+		'Les Halles Paul Bocuse, Lyon',
+		'Cheese, quenelles and a glass of Beaujolais under one roof.',
+	],
+	[
+		'Smørrebrød in Copenhagen',
+		'Food',
+		55.6838,
+		12.5718,
+		'Torvehallerne, Copenhagen',
+		'Open sandwiches, rye bread and the art of stacking.',
+	],
+];
+
+const STORIES_PAGE_CONTENT = `<!-- wp:paragraph -->
+<p>Every blog post with a public location appears on this map: give a post a place in the editor's Location panel and it joins. The legend filters by category.</p>
+<!-- /wp:paragraph -->
+
+<!-- wp:cairn/map {"center":{"lng":4,"lat":49},"zoom":3.6,"markers":{"source":"none","groups":[],"ids":[]},"content":{"postTypes":["post"],"terms":{},"current":false},"align":"wide"} /-->
+`;
+
 /**
  * Seeds the site; returns { pageUrl, created } .
  *
@@ -309,7 +372,7 @@ export async function seed( {
 		process.env.WP_USERNAME || 'admin',
 		process.env.WP_PASSWORD || 'password'
 	);
-	const created = { groups: 0, markers: 0, page: 0 };
+	const created = { groups: 0, markers: 0, stories: 0, page: 0 };
 
 	const token = process.env.MAPBOX_ACCESS_TOKEN;
 	if ( token ) {
@@ -418,8 +481,81 @@ export async function seed( {
 		created.page = 1;
 	}
 
+	// Blog posts with places, and the page of them.
+	const categoryIds = new Map();
+	for ( const name of new Set( STORIES.map( ( story ) => story[ 1 ] ) ) ) {
+		const slug = slugify( name );
+		const found = await site.all( '/wp/v2/categories', {
+			slug,
+			_fields: 'id',
+		} );
+		categoryIds.set(
+			name,
+			found[ 0 ]?.id ??
+				(
+					await site.restOk( 'POST', '/wp/v2/categories', {
+						body: { name, slug },
+					} )
+				).body.id
+		);
+	}
+	const storySlugs = new Set(
+		(
+			await site.all( '/wp/v2/posts', {
+				status: 'any',
+				context: 'edit',
+				_fields: 'slug',
+			} )
+		).map( ( post ) => post.slug )
+	);
+	const missingStories = STORIES.filter(
+		( [ title ] ) => ! storySlugs.has( slugify( title ) )
+	);
+	if ( missingStories.length ) {
+		await site.batch(
+			missingStories.map(
+				( [ title, category, lat, lng, address, text ] ) => ( {
+					method: 'POST',
+					path: '/wp/v2/posts',
+					body: {
+						title,
+						slug: slugify( title ),
+						status: 'publish',
+						excerpt: text,
+						content: `<!-- wp:paragraph -->\n<p>${ escapeHtml( text ) }</p>\n<!-- /wp:paragraph -->`,
+						categories: [ categoryIds.get( category ) ],
+						meta: {
+							geo_latitude: lat,
+							geo_longitude: lng,
+							geo_address: address,
+							geo_public: true,
+						},
+					},
+				} )
+			)
+		);
+	}
+	created.stories = missingStories.length;
+	const storiesPages = await site.all( '/wp/v2/pages', {
+		slug: STORIES_SLUG,
+		status: 'any',
+		context: 'edit',
+		_fields: 'id',
+	} );
+	if ( ! storiesPages.length ) {
+		await site.restOk( 'POST', '/wp/v2/pages', {
+			body: {
+				title: 'Stories on the map',
+				slug: STORIES_SLUG,
+				status: 'publish',
+				content: STORIES_PAGE_CONTENT,
+			},
+		} );
+		created.page += 1;
+	}
+
 	log(
-		`created ${ created.groups } groups, ${ created.markers } markers, ${ created.page } page ` +
+		`created ${ created.groups } groups, ${ created.markers } markers, ${ created.stories } posts with places, ${ created.page } pages ` +
 			`(${ data.markers.length - missingMarkers.length } markers were already there) in ${ (
 				( Date.now() - started ) /
 				1000
