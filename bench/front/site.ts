@@ -5,6 +5,7 @@
  * the marker feed (gzip, the feed's exact feature shape) and generated pages whose block markup is
  * what `Map_Block::render()` prints. No PHP and no database: the bench times the browser side.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -397,7 +398,11 @@ export function blockMarkup(
 		places: { search: true, groupFilter: true, followMap: true },
 		languages: [],
 		units: 'metric',
+		consent: { required: false, category: '' },
 	};
+	// Map_Block::render(): only a server-rendered map starts (watch-maps' isServerRendered()):
+	// a fresh 128-bit key in `data-cairn-key` and in a JSON script among the wrapper's children.
+	const key = randomBytes( 16 ).toString( 'hex' );
 	const items = list
 		.map(
 			( p ) =>
@@ -420,7 +425,8 @@ export function blockMarkup(
 	return (
 		`<div style="--cairn-map-height:480px;" class="wp-block-cairn-map" data-cairn-state="loading" data-cairn-config="${ escapeAttribute(
 			JSON.stringify( config )
-		) }">` +
+		) }" data-cairn-key="${ key }">` +
+		`<script type="application/json" class="wp-block-cairn-map__key">"${ key }"</script>` +
 		`<a class="wp-block-cairn-map__skip" href="#${ panel }">Skip the map</a>` +
 		`<div class="wp-block-cairn-map__map" role="region" aria-label="Interactive map" aria-describedby="${ panel }-list"></div>` +
 		`<div class="wp-block-cairn-map__places" role="region" aria-label="Places" id="${ panel }">` +
