@@ -7,8 +7,11 @@
  * a side-by-side table, checks the targets, writes bench/results/front-latest.json and appends
  * the run's headline numbers to bench/results/history.jsonl (../history.mjs). The whole run is capped (CAIRN_BENCH_TIMEOUT seconds, default 1200).
  *
+ * Issue 24: beside the markers-only map, the same places as posts only and as half markers, half
+ * posts, timed the same way in the same run (targets: ≤ markers-only × 1.1 or + 50 ms).
+ *
  * Environment: CAIRN_BENCH_SIZES (default 0,1000,10000,100000), CAIRN_BENCH_RUNS (3),
- * CAIRN_BENCH_BASELINE_CAP (ms, 60000), CHROMIUM_PATH.
+ * CAIRN_BENCH_BASELINE_CAP (ms, 60000), CAIRN_BENCH_POSTS (0: no posts pages), CHROMIUM_PATH.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
