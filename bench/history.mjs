@@ -81,8 +81,9 @@ const bySize = ( entries ) =>
 
 /**
  * The headline numbers of a `bench:front` result (bench/front/README.md): per size, the first
- * clusters (ours, median ms) and the baseline's time, the places panel's medians, then the loader
- * bytes and the calibration.
+ * clusters (ours, median ms) and the baseline's time, the first clusters of the same places as
+ * posts only and as half markers + half posts (issue 24), the places panel's medians, then the
+ * loader bytes and the calibration.
  * @param {Object} result What run.mjs writes to front-latest.json.
  */
 export function frontNumbers( result ) {
@@ -108,6 +109,14 @@ export function frontNumbers( result ) {
 		),
 		long_tasks_ms: bySize(
 			sizes.map( ( [ size, entry ] ) => [ size, entry.ours?.longTasks ] )
+		),
+		// Issue 24: the same places as posts only, and half markers + half posts (medians);
+		// `{}` in runs before them or without them.
+		posts_first_clusters_ms: bySize(
+			sizes.map( ( [ size, entry ] ) => [ size, entry.posts?.done ] )
+		),
+		mixed_first_clusters_ms: bySize(
+			sizes.map( ( [ size, entry ] ) => [ size, entry.mixed?.done ] )
 		),
 		search_ms: places( 'search' ),
 		toggle_ms: places( 'toggle' ),

@@ -29,6 +29,8 @@ const front = {
 		100000: {
 			ours: { done: 7326, longTasks: 2074 },
 			baseline: { done: null, capped: true },
+			posts: { done: 7510 },
+			mixed: { done: null },
 			places: {
 				search: { median: 211 },
 				toggle: { median: 286 },
@@ -70,6 +72,8 @@ test( 'front: the headline numbers per size', () => {
 		first_clusters_ms: { 0: 3994, 100000: 7326 },
 		baseline_ms: { 0: 4080, 100000: 'capped' },
 		long_tasks_ms: { 0: 1198, 100000: 2074 },
+		posts_first_clusters_ms: { 100000: 7510 },
+		mixed_first_clusters_ms: {},
 		search_ms: { 100000: 211 },
 		toggle_ms: { 100000: 286 },
 		move_ms: { 100000: 307 },
@@ -77,6 +81,16 @@ test( 'front: the headline numbers per size', () => {
 		calibration_ms: 761,
 		targets_failed: [ 'first clusters at 100k' ],
 	} );
+} );
+
+test( 'front: a result from before issue 24 (no posts pages) still gives its row', () => {
+	const before = structuredClone( front );
+	delete before.sizes[ 100000 ].posts;
+	delete before.sizes[ 100000 ].mixed;
+	const numbers = frontNumbers( before );
+	assert.deepEqual( numbers.posts_first_clusters_ms, {} );
+	assert.deepEqual( numbers.mixed_first_clusters_ms, {} );
+	assert.deepEqual( numbers.first_clusters_ms, { 0: 3994, 100000: 7326 } );
 } );
 
 test( 'api: the headline p95s per marker count', () => {

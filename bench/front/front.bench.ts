@@ -8,6 +8,8 @@
  *   map is idle after that;
  * - baseline: one DOM `mapboxgl.Marker` per point; time until all are added and the map is idle
  *   (capped), and its long tasks;
+ * - issue 24: the same places as posts only and as half markers, half posts (both feeds, one
+ *   source); their first clusters timed exactly as ours, interleaved with the markers-only page;
  * - bytes: plugin JavaScript transferred (gzip) on a page whose map is below the fold, before the
  *   visitor scrolls near it, then what the scroll brings; and on a page without the block.
  * Writes its raw results to CAIRN_BENCH_OUT; run.mjs reports them.
@@ -19,7 +21,14 @@ import { test, type Browser, type Page } from '@playwright/test';
 import Supercluster from 'supercluster';
 
 import { MapsService } from '../../tests/e2e/fixtures/maps-service';
-import { PLUGIN_PATH, ROOT, gzipSize, startSite, type BenchSite } from './site';
+import {
+	PLUGIN_PATH,
+	ROOT,
+	gzipSize,
+	startSite,
+	type BenchSite,
+	type Layout,
+} from './site';
 import {
 	instrumentPlaces,
 	measurePlaces,
@@ -38,6 +47,8 @@ const BASELINE_CAP_MS = Number(
 const PLACES_REPEAT = Number( process.env.CAIRN_BENCH_PLACES_REPEAT ?? 3 );
 /** How many of the OURS_RUNS pages per size also run those interactions. */
 const PLACES_RUNS = Number( process.env.CAIRN_BENCH_PLACES_RUNS ?? 2 );
+/** Issue 24's posts-only and mixed pages beside the markers-only one (`0` skips them). */
+const POSTS = process.env.CAIRN_BENCH_POSTS !== '0';
 const OUT =
 	process.env.CAIRN_BENCH_OUT ??
 	path.join( ROOT, 'bench', 'results', 'front-raw.tmp' );
@@ -220,15 +231,25 @@ async function longTasksUntil( page: Page, until: number ) {
 	};
 }
 
+/** Issue 24's pages of the same places: `posts-<n>.html` (posts only), `mixed-<n>.html`. */
+const PAGE_OF: Record< Layout, string > = {
+	markers: 'map',
+	posts: 'posts',
+	mixed: 'mixed',
+};
+
 async function measureOurs(
 	browser: Browser,
 	site: BenchSite,
 	size: number,
-	withPlaces = false
+	withPlaces = false,
+	layout: Layout = 'markers'
 ): Promise< Run > {
 	const { context, page } = await newPage( browser, site );
 	try {
-		await page.goto( `${ site.origin }/page/map-${ size }.html` );
+		await page.goto(
+			`${ site.origin }/page/${ PAGE_OF[ layout ] }-${ size }.html`
+		);
 		const marks = ( await (
 			await page.waitForFunction(
 				() => {
@@ -274,7 +295,8 @@ async function measureOurs(
 			),
 			...( await longTasksUntil( page, marks.done! ) ),
 			shaderStalls: await shaderStalls( page ),
-			panFps: await panFps( page ),
+			// The posts pages time the first draw only (the pan and the panel: markers page).
+			panFps: layout === 'markers' ? await panFps( page ) : null,
 			...( withPlaces && size > 0 && PLACES_REPEAT > 0
 				? { places: await measurePlaces( page, PLACES_REPEAT ) }
 				: {} ),
@@ -505,9 +527,11 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 	browser,
 } ) => {
 	// 1,000 markers also feed the bytes page.
-	const site = await startSite( [
-		...new Set( [ 1000, ...SIZES.filter( ( size ) => size > 0 ) ] ),
-	] );
+	const site = await startSite(
+		[ ...new Set( [ 1000, ...SIZES.filter( ( size ) => size > 0 ) ] ) ],
+		undefined,
+		POSTS
+	);
 	const results: Record< string, unknown > = {
 		date: new Date().toISOString(),
 		browser: browser.version(),
@@ -516,6 +540,7 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 		oursRuns: OURS_RUNS,
 		placesRepeat: PLACES_REPEAT,
 		placesRuns: Math.min( PLACES_RUNS, OURS_RUNS ),
+		postsPages: POSTS,
 		cpus: os.cpus().length,
 		loadAverageBefore: os
 			.loadavg()
@@ -528,12 +553,33 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 		await measureOurs( browser, site, 0 );
 
 		for ( const size of SIZES ) {
-			const ours: Run[] = [];
+			// Issue 24: the same places as posts only and as half markers, half posts, timed
+			// page by page with the markers-only page (interleaved, the order rotating each
+			// run), so that a load drift on the shared machine hits all three alike.
+			const layouts: Layout[] =
+				size > 0 && POSTS
+					? [ 'markers', 'posts', 'mixed' ]
+					: [ 'markers' ];
+			const byLayout: Record< Layout, Run[] > = {
+				markers: [],
+				posts: [],
+				mixed: [],
+			};
 			for ( let i = 0; i < OURS_RUNS; i++ ) {
-				ours.push(
-					await measureOurs( browser, site, size, i < PLACES_RUNS )
-				);
+				for ( let k = 0; k < layouts.length; k++ ) {
+					const layout = layouts[ ( i + k ) % layouts.length ]!;
+					byLayout[ layout ].push(
+						await measureOurs(
+							browser,
+							site,
+							size,
+							layout === 'markers' && i < PLACES_RUNS,
+							layout
+						)
+					);
+				}
 			}
+			const ours = byLayout.markers;
 			const baseline: Run[] = [];
 			{
 				// The baseline is slow: fewer runs for the large sizes.
@@ -649,6 +695,12 @@ test( 'front-end map: ours against one DOM marker per point', async ( {
 				ours: summary( ours ),
 				baseline: summary( baseline ),
 				places: placesSummary( ours ),
+				...( layouts.length > 1
+					? {
+							posts: summary( byLayout.posts ),
+							mixed: summary( byLayout.mixed ),
+						}
+					: {} ),
 			};
 			// eslint-disable-next-line no-console
 			console.log( `[bench:front] ${ size } markers done` );

@@ -7,8 +7,11 @@
  * a side-by-side table, checks the targets, writes bench/results/front-latest.json and appends
  * the run's headline numbers to bench/results/history.jsonl (../history.mjs). The whole run is capped (CAIRN_BENCH_TIMEOUT seconds, default 1200).
  *
+ * Issue 24: beside the markers-only map, the same places as posts only and as half markers, half
+ * posts, timed the same way in the same run (targets: ≤ markers-only × 1.1 or + 50 ms).
+ *
  * Environment: CAIRN_BENCH_SIZES (default 0,1000,10000,100000), CAIRN_BENCH_RUNS (3),
- * CAIRN_BENCH_BASELINE_CAP (ms, 60000), CHROMIUM_PATH.
+ * CAIRN_BENCH_BASELINE_CAP (ms, 60000), CAIRN_BENCH_POSTS (0: no posts pages), CHROMIUM_PATH.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -46,7 +49,22 @@ const TARGETS = {
 	speedUp10k: 10,
 	loaderBytes: 10 * 1024,
 	bytesWithoutBlock: 0,
+	// Issue 24: a map of posts (or of markers and posts) draws its first clusters no slower than
+	// the markers-only map of the same places: within 10 %, or 50 ms (the noise floor of one
+	// page's first frame on this set-up), whichever is larger.
+	postsRatio: 1.1,
+	postsNoiseMs: 50,
 };
+
+/**
+ * The most a posts page's first clusters may take beside the markers-only page's (issue 24).
+ * @param {number} markers The markers-only page's first clusters, ms.
+ */
+function postsLimit( markers ) {
+	return Math.round(
+		Math.max( markers * TARGETS.postsRatio, markers + TARGETS.postsNoiseMs )
+	);
+}
 
 function log( message ) {
 	process.stderr.write( `[bench:front] ${ message }\n` );
@@ -146,9 +164,7 @@ function timeAdded( sizes, oursAlone, theirsAlone, cap ) {
 			);
 			const ratio =
 				mine && theirs
-					? ` (${ baseline?.capped ? '> ' : '' }${ (
-							theirs / mine
-						).toFixed( 1 ) }×)`
+					? ` (${ baseline?.capped ? '> ' : '' }${ ( theirs / mine ).toFixed( 1 ) }×)`
 					: '';
 			const count = Number( size ).toLocaleString( 'en' );
 			return `${ count }: ours ${ plus( mine ) }, baseline ${
@@ -184,9 +200,23 @@ function report( raw ) {
 				baseline.done && ours.done ? baseline.done / ours.done : null;
 			speedUpCell = speedUp ? `${ speedUp.toFixed( 1 ) }×` : '—';
 		}
+		const { posts, mixed } = raw.sizes[ size ];
+		const versus = ( side ) => {
+			if ( ! side ) {
+				return 'n/a';
+			}
+			if ( side.done === null || side.done === undefined ) {
+				return 'failed';
+			}
+			return ours.done
+				? `${ ms( side.done ) } (${ ( side.done / ours.done ).toFixed( 2 ) }×)`
+				: ms( side.done );
+		};
 		rows.push( [
 			count.toLocaleString( 'en' ),
 			ms( ours.done ),
+			versus( posts ),
+			versus( mixed ),
 			ms( ours.longTasks ),
 			ms( ours.shaderStalls ),
 			fps( ours.panFps ),
@@ -195,6 +225,27 @@ function report( raw ) {
 			baselinePan,
 			speedUpCell,
 		] );
+		for ( const [ name, side ] of [
+			[ 'posts-only', posts ],
+			[ 'half markers + half posts', mixed ],
+		] ) {
+			if ( ! side ) {
+				continue;
+			}
+			const limit = ours.done === null ? null : postsLimit( ours.done );
+			checks.push( {
+				target: `${ name } first clusters at ${ count.toLocaleString(
+					'en'
+				) } no slower than markers-only (${ ms( ours.done ) })`,
+				limit: `≤ ${ limit === null ? '—' : ms( limit ) }: markers × ${ TARGETS.postsRatio } or + ${ TARGETS.postsNoiseMs } ms, the larger`,
+				value: side.done,
+				pass:
+					limit !== null &&
+					side.done !== null &&
+					side.done !== undefined &&
+					side.done <= limit,
+			} );
+		}
 		if ( count === 100_000 ) {
 			checks.push( {
 				target: 'first clusters at 100k',
@@ -271,6 +322,8 @@ function report( raw ) {
 	const head = [
 		'markers',
 		'ours: first clusters',
+		'posts only (× markers)',
+		'half + half (× markers)',
 		'ours: long tasks',
 		'(shader links)',
 		'ours: pan',
@@ -287,6 +340,7 @@ function report( raw ) {
 		`Front-end map, Chromium ${ raw.browser } (SwiftShader), medians of ${ raw.oursRuns } runs (baseline: up to 3 runs, capped at ${ ms( cap ) })`,
 		`Machine: ${ raw.cpus } CPUs, load average ${ raw.loadAverageBefore?.join( ' ' ) } before, ${ raw.loadAverageAfter?.join( ' ' ) ?? '?' } after (other work on the machine slows every number)`,
 		'Times from navigation start. Ours: first frame showing the markers (clusters); baseline: all DOM markers added and the map idle.',
+		'Posts only / half + half (issue 24): the same places from the posts feed only, or half from each feed, timed like ours, interleaved with it.',
 		'Long tasks: sum of main-thread tasks over 50 ms until that moment (ours: until the map is idle after it);',
 		'shader links: the part mapbox-gl spent waiting for WebGL programs to link, long with SwiftShader (CPU "GPU").',
 		'Pan: frames per second while the loaded map pans 400 px in 2 s.',

@@ -5,6 +5,7 @@
  * the marker feed (gzip, the feed's exact feature shape) and generated pages whose block markup is
  * what `Map_Block::render()` prints. No PHP and no database: the bench times the browser side.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -207,6 +208,107 @@ export function feed( list: Place[] ): string {
 		.join( ',' ) }]}`;
 }
 
+/**
+ * Which feeds a map page draws (issue 24): the markers feed only (issues 6 and 11), the posts
+ * feed only, or both with half the places each.
+ */
+export type Layout = 'markers' | 'posts' | 'mixed';
+export const LAYOUTS: Layout[] = [ 'markers', 'posts', 'mixed' ];
+
+/** Post ids of the bench's places: a marker's id plus this (both are post ids, never equal). */
+export const POST_ID_OFFSET = 10_000_000;
+
+/** A place as a post: its id, and its group as a category key (`category:<slug>`). */
+function postOf( p: Place ): Place {
+	return { ...p, id: p.id + POST_ID_OFFSET, group: `category:${ p.group }` };
+}
+
+/**
+ * The posts feed document, as `GET /cairn/v1/markers?post_type=post` prints it
+ * (Geojson_Writer::feature_json: `groups`, `title`, then `type` and, for a post with a featured
+ * image, `thumb`), for places already turned into posts (postOf()): every other post (by id) has
+ * a featured image, with an address like WordPress's `thumbnail` size.
+ *
+ * @param list   Posts.
+ * @param origin Site origin (the thumbnails' host).
+ */
+export function postsFeed( list: Place[], origin: string ): string {
+	return `{"type":"FeatureCollection","features":[${ list
+		.map( ( p ) => {
+			const thumb =
+				p.id % 2 === 0
+					? `,"thumb":${ JSON.stringify(
+							`${ origin }/wp-content/uploads/2026/11/place-${ p.id }-150x150.jpg`
+						) }`
+					: '';
+			return `{"type":"Feature","properties":{"groups":[${ JSON.stringify(
+				p.group
+			) }],"title":${ JSON.stringify(
+				p.title
+			) },"type":"post"${ thumb }},"id":${ p.id },"geometry":{"type":"Point","coordinates":[${
+				p.lng
+			},${ p.lat }]}}`;
+		} )
+		.join( ',' ) }]}`;
+}
+
+/**
+ * What a page of `count` places draws from each feed: the same `count` places (so the same
+ * clusters) in every layout; the mixed page has the even-indexed ones as markers and the others as
+ * posts.
+ *
+ * @param count  Number of places.
+ * @param layout The page's feeds.
+ */
+export function layoutPlaces(
+	count: number,
+	layout: Layout
+): { markers: Place[]; posts: Place[] } {
+	const all = places( count );
+	if ( layout === 'markers' ) {
+		return { markers: all, posts: [] };
+	}
+	if ( layout === 'posts' ) {
+		return { markers: [], posts: all.map( postOf ) };
+	}
+	return {
+		markers: all.filter( ( _, i ) => i % 2 === 0 ),
+		posts: all.filter( ( _, i ) => i % 2 === 1 ).map( postOf ),
+	};
+}
+
+/** The feed addresses of a page (query `n` and `half` pick the bench's generated feed). */
+function feedUrls(
+	origin: string,
+	count: number,
+	layout: Layout
+): { markersUrl: string; postsUrl: string } {
+	const base = `${ origin }/wp-json/cairn/v1/markers`;
+	if ( count === 0 ) {
+		return { markersUrl: '', postsUrl: '' };
+	}
+	const half = layout === 'mixed' ? '&half=1' : '';
+	return {
+		markersUrl: layout === 'posts' ? '' : `${ base }?n=${ count }${ half }`,
+		postsUrl:
+			layout === 'markers'
+				? ''
+				: `${ base }?post_type=post&n=${ count }${ half }`,
+	};
+}
+
+/** limits.json content.termPalette (Content_Places::legend() picks one per term key). */
+const TERM_PALETTE = [
+	'#0072b2',
+	'#d55e00',
+	'#009e73',
+	'#cc79a7',
+	'#e69f00',
+	'#56b4e9',
+	'#8c564b',
+	'#666666',
+];
+
 function escapeAttribute( value: string ): string {
 	return value
 		.replace( /&/g, '&amp;' )
@@ -224,13 +326,40 @@ function escapeHtml( value: string ): string {
 
 /**
  * The block as Map_Block::render() prints it for the default attributes (Standard style,
- * centre 0/20, zoom 2, clusters of radius 80), showing all markers.
+ * centre 0/20, zoom 2, clusters of radius 80), showing all markers; with posts (issue 24), the
+ * posts feed in `postsUrl` and the categories' legend (Content_Places::legend(): key, name,
+ * colour, no icon) after the groups' styles. The posts-only page is a map whose markers source
+ * is "none" and whose content is the post type `post`.
  *
  * @param origin Site origin.
- * @param count  Number of markers.
+ * @param count  Number of places.
+ * @param layout Which feeds the map draws.
  */
-export function blockMarkup( origin: string, count: number ): string {
-	const list = places( count ).slice( 0, LIST_MAX );
+export function blockMarkup(
+	origin: string,
+	count: number,
+	layout: Layout = 'markers'
+): string {
+	const shown = layoutPlaces( count, layout );
+	const list = [ ...shown.markers, ...shown.posts ].slice( 0, LIST_MAX );
+	const markerStyles =
+		layout === 'posts'
+			? []
+			: GROUPS.map( ( { slug, name, color } ) => ( {
+					slug,
+					name,
+					color,
+					icon: '',
+				} ) );
+	const termStyles =
+		layout === 'markers'
+			? []
+			: GROUPS.map( ( { slug, name }, i ) => ( {
+					slug: `category:${ slug }`,
+					name,
+					color: TERM_PALETTE[ i % TERM_PALETTE.length ]!,
+					icon: '',
+				} ) );
 	const config = {
 		style: 'mapbox://styles/mapbox/standard',
 		center: { lng: 0, lat: 20 },
@@ -251,24 +380,29 @@ export function blockMarkup( origin: string, count: number ): string {
 		hash: false,
 		cooperativeGestures: true,
 		height: '480px',
-		markers: { source: 'all', groups: [], ids: [] },
+		markers: {
+			source: layout === 'posts' ? 'none' : 'all',
+			groups: [],
+			ids: [],
+		},
+		content: {
+			postTypes: layout === 'markers' ? [] : [ 'post' ],
+			terms: {},
+			current: false,
+		},
 		accessToken: TOKEN,
-		markersUrl:
-			count > 0
-				? `${ origin }/wp-json/cairn/v1/markers?n=${ count }`
-				: '',
+		...feedUrls( origin, count, layout ),
 		markerUrl: `${ origin }/wp-json/cairn/v1/markers/`,
 		hashName: '',
-		groupStyles: GROUPS.map( ( { slug, name, color } ) => ( {
-			slug,
-			name,
-			color,
-			icon: '',
-		} ) ),
+		groupStyles: [ ...markerStyles, ...termStyles ],
 		places: { search: true, groupFilter: true, followMap: true },
 		languages: [],
 		units: 'metric',
+		consent: { required: false, category: '' },
 	};
+	// Map_Block::render(): only a server-rendered map starts (watch-maps' isServerRendered()):
+	// a fresh 128-bit key in `data-cairn-key` and in a JSON script among the wrapper's children.
+	const key = randomBytes( 16 ).toString( 'hex' );
 	const items = list
 		.map(
 			( p ) =>
@@ -291,7 +425,8 @@ export function blockMarkup( origin: string, count: number ): string {
 	return (
 		`<div style="--cairn-map-height:480px;" class="wp-block-cairn-map" data-cairn-state="loading" data-cairn-config="${ escapeAttribute(
 			JSON.stringify( config )
-		) }">` +
+		) }" data-cairn-key="${ key }">` +
+		`<script type="application/json" class="wp-block-cairn-map__key">"${ key }"</script>` +
 		`<a class="wp-block-cairn-map__skip" href="#${ panel }">Skip the map</a>` +
 		`<div class="wp-block-cairn-map__map" role="region" aria-label="Interactive map" aria-describedby="${ panel }-list"></div>` +
 		`<div class="wp-block-cairn-map__places" role="region" aria-label="Places" id="${ panel }">` +
@@ -316,7 +451,12 @@ ${ body }
 }
 
 /** A WordPress page with the block: the block's style and view script, core's i18n after. */
-function blockPage( origin: string, count: number, spacer: boolean ): string {
+function blockPage(
+	origin: string,
+	count: number,
+	spacer: boolean,
+	layout: Layout = 'markers'
+): string {
 	// Blocks\View_Script: React (WordPress's, for the places panel) is not a dependency of the
 	// view script; the loader gets its addresses, dependencies first, and loads them with the map.
 	const lazy = [
@@ -346,13 +486,18 @@ function blockPage( origin: string, count: number, spacer: boolean ): string {
 		'<script src="/wp-includes/js/dist/hooks.min.js" id="wp-hooks-js"></script>' +
 		'<script src="/wp-includes/js/dist/i18n.min.js" id="wp-i18n-js"></script>' +
 		"<script id=\"wp-i18n-js-after\">wp.i18n.setLocaleData( { 'text direction\\u0004ltr': [ 'ltr' ] } );</script>";
+	const what = {
+		markers: 'markers',
+		posts: 'posts',
+		mixed: 'places (half markers, half posts)',
+	}[ layout ];
 	return page(
-		`Map with ${ count } markers`,
+		`Map with ${ count } ${ what }`,
 		head,
 		( spacer
 			? '<div style="height:2400px" aria-hidden="true"></div>'
 			: '' ) +
-			blockMarkup( origin, count ) +
+			blockMarkup( origin, count, layout ) +
 			footer
 	);
 }
@@ -416,18 +561,47 @@ export interface BenchSite {
 
 const I18N_STUB = `window.wp=window.wp||{};wp.i18n={__:function(s){return s},_x:function(s){return s},_n:function(a,b,n){return n===1?a:b},sprintf:function(f){var a=[].slice.call(arguments,1),i=0;return f.replace(/%(\\d+\\$)?[sd]/g,function(m,p){return String(p?a[parseInt(p,10)-1]:a[i++])})},setLocaleData:function(){}};`;
 
+/**
+ * Starts the site.
+ *
+ * @param sizes     Place counts whose feeds (and pages) it serves.
+ * @param buildDir  The plugin's build.
+ * @param withPosts Also the posts feeds of issue 24 (posts-only and mixed pages).
+ */
 export async function startSite(
 	sizes: number[],
-	buildDir: string = BUILD
+	buildDir: string = BUILD,
+	withPosts = true
 ): Promise< BenchSite > {
 	const cache = new Map< string, Served >();
 	const hasCore = fs.existsSync( path.join( CORE_DIST, 'i18n.min.js' ) );
 	let origin = '';
 
-	const feeds = new Map< number, Served >();
-	for ( const size of sizes ) {
-		feeds.set( size, served( feed( places( size ) ), TYPES[ '.json' ]! ) );
-	}
+	// Keyed `<n>` (markers-only), `posts-<n>`, `half-<n>` and `posts-half-<n>` (the mixed page's).
+	const feeds = new Map< string, Served >();
+	const feedsFor = ( site: string ) => {
+		for ( const size of sizes.filter( ( n ) => n > 0 ) ) {
+			const json = TYPES[ '.json' ]!;
+			feeds.set( `${ size }`, served( feed( places( size ) ), json ) );
+			if ( ! withPosts ) {
+				continue;
+			}
+			const all = layoutPlaces( size, 'posts' ).posts;
+			const mixed = layoutPlaces( size, 'mixed' );
+			feeds.set(
+				`posts-${ size }`,
+				served( postsFeed( all, site ), json )
+			);
+			feeds.set(
+				`half-${ size }`,
+				served( feed( mixed.markers ), json )
+			);
+			feeds.set(
+				`posts-half-${ size }`,
+				served( postsFeed( mixed.posts, site ), json )
+			);
+		}
+	};
 
 	const file = ( absolute: string ): Served | null => {
 		if ( ! cache.has( absolute ) ) {
@@ -489,7 +663,12 @@ export async function startSite(
 			return file( path.join( MAPBOX_DIST, path.basename( p ) ) );
 		}
 		if ( p === '/wp-json/cairn/v1/markers' ) {
-			return feeds.get( Number( url.searchParams.get( 'n' ) ) ) ?? null;
+			const posts = url.searchParams.get( 'post_type' ) === 'post';
+			const half = url.searchParams.get( 'half' ) === '1';
+			const key = `${ posts ? 'posts-' : '' }${ half ? 'half-' : '' }${ Number(
+				url.searchParams.get( 'n' )
+			) }`;
+			return feeds.get( key ) ?? null;
 		}
 		const single = /^\/wp-json\/cairn\/v1\/markers\/(\d+)$/.exec( p );
 		if ( single ) {
@@ -514,6 +693,19 @@ export async function startSite(
 					origin,
 					Number( match[ 1 ] ),
 					Boolean( match[ 2 ] )
+				),
+				TYPES[ '.html' ]!
+			);
+		}
+		// Issue 24: the same places as posts only, or half markers and half posts.
+		match = /^\/page\/(posts|mixed)-(\d+)\.html$/.exec( p );
+		if ( match ) {
+			return served(
+				blockPage(
+					origin,
+					Number( match[ 2 ] ),
+					false,
+					match[ 1 ] as Layout
 				),
 				TYPES[ '.html' ]!
 			);
@@ -565,6 +757,8 @@ export async function startSite(
 		server.listen( 0, '127.0.0.1', () => done() )
 	);
 	origin = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	// After listening: the posts' thumbnail addresses carry the site's origin.
+	feedsFor( origin );
 	return {
 		origin,
 		coreScripts: hasCore ? 'wordpress' : 'stub',
