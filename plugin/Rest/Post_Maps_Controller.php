@@ -96,10 +96,10 @@ class Post_Maps_Controller {
 	 *
 	 * @since 0.2.0
 	 *
-	 * @param Post_Maps                   $post_maps        The map blocks of posts.
-	 * @param Settings                    $settings         Settings.
-	 * @param Markers_Version             $markers_version  Markers version.
-	 * @param Patterns_Version            $patterns_version Synced patterns version.
+	 * @param Post_Maps           $post_maps        The map blocks of posts.
+	 * @param Settings            $settings         Settings.
+	 * @param Markers_Version     $markers_version  Markers version.
+	 * @param Patterns_Version    $patterns_version Synced patterns version.
 	 * @param Places_Version|null $content_version  Posts' places version (since 0.3.0).
 	 */
 	public function __construct( Post_Maps $post_maps, Settings $settings, Markers_Version $markers_version, Patterns_Version $patterns_version, ?Places_Version $content_version = null ) {
