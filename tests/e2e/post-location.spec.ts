@@ -5,8 +5,6 @@
  * and nothing is published. Pages (not enabled by default) get no panel until the owner enables
  * them in Settings → Cairn Maps.
  */
-import path from 'node:path';
-
 import type { Locator, Page } from '@playwright/test';
 import type {
 	Editor,
@@ -17,11 +15,13 @@ import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
 import {
 	clickPublish,
+	mapSettled,
 	pixelOf,
 	publish,
 	watchLocationPage,
 } from './utils/location-panel';
 import { FAKE_PUBLIC_TOKEN, setToken } from './utils/map-page';
+import { screenshotPath } from './utils/screenshots';
 
 /** How long publishing may take (Playground's single PHP worker). */
 const PUBLISH_TIMEOUT = 180_000;
@@ -208,54 +208,23 @@ test.describe( 'post location panel', () => {
 		// The map brings the place into view with its pin; drag the pin 40 px right, 25 px down.
 		const pin = host.locator( '.mapboxgl-marker' );
 		await expect( pin ).toBeVisible();
-		await page.waitForFunction(
-			() =>
-				window.cairnLocationMap !== undefined &&
-				! (
-					window.cairnLocationMap as unknown as {
-						isMoving: () => boolean;
-					}
-				 ).isMoving()
-		);
+		await mapSettled( page );
 		// The panel as editors see it (docs/screenshots/ with CAIRN_SCREENSHOTS=1), in a window
 		// tall enough to show all of it.
 		const viewport = page.viewportSize();
 		await page.setViewportSize( { width: 1280, height: 1400 } );
 		const panel = page.locator( '.cairn-maps-location-panel' );
 		await panel.scrollIntoViewIfNeeded();
-		await page.waitForFunction(
-			() =>
-				! (
-					window.cairnLocationMap as unknown as {
-						isMoving: () => boolean;
-					}
-				 ).isMoving()
-		);
+		await mapSettled( page );
 		await panel.screenshot( {
-			path: process.env.CAIRN_SCREENSHOTS
-				? path.join(
-						__dirname,
-						'..',
-						'..',
-						'docs',
-						'screenshots',
-						'location-panel.png'
-					)
-				: testInfo.outputPath( 'location-panel.png' ),
+			path: screenshotPath( 'location-panel.png', testInfo ),
 			animations: 'disabled',
 		} );
 		if ( viewport ) {
 			await page.setViewportSize( viewport );
 		}
 		await pin.scrollIntoViewIfNeeded();
-		await page.waitForFunction(
-			() =>
-				! (
-					window.cairnLocationMap as unknown as {
-						isMoving: () => boolean;
-					}
-				 ).isMoving()
-		);
+		await mapSettled( page );
 		const at = await pixelOf( page, { lat: 55.9553, lng: -3.1826 } );
 		const pinBox = ( await pin.boundingBox() )!;
 		const from = {

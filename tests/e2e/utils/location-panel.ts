@@ -17,6 +17,7 @@ declare global {
 		/** The panel's mapbox-gl map, caught from `cairn:map-ready`. */
 		cairnLocationMap?: {
 			project: ( lngLat: [ number, number ] ) => { x: number; y: number };
+			isMoving: () => boolean;
 		};
 	}
 }
@@ -42,6 +43,15 @@ export async function watchLocationPage( page: Page ): Promise< string[] > {
 		} );
 	} );
 	return pageErrors;
+}
+
+/** Waits until the panel's map is there and still (not panning or zooming). */
+export async function mapSettled( page: Page ): Promise< void > {
+	await page.waitForFunction(
+		() =>
+			window.cairnLocationMap !== undefined &&
+			! window.cairnLocationMap.isMoving()
+	);
 }
 
 /** Where a position is on the panel's map, in canvas pixels. */
