@@ -9,7 +9,7 @@ namespace Cairn\Maps\Content;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
+use Cairn\Maps\Markers\Coordinate_Rule;
 use Cairn\Maps\Markers\Post_Type;
 use WP_Error;
 use WP_Post;
@@ -58,10 +58,7 @@ class Location_Meta {
 	 * @return array<string, array{0: string, 1: float, 2: float}>
 	 */
 	public static function coordinate_fields(): array {
-		return array(
-			Location_Types::META_LAT => array( __( 'Latitude', 'cairn-maps' ), (float) Limits::get( 'markerLatitude.min' ), (float) Limits::get( 'markerLatitude.max' ) ),
-			Location_Types::META_LNG => array( __( 'Longitude', 'cairn-maps' ), (float) Limits::get( 'longitude.min' ), (float) Limits::get( 'longitude.max' ) ),
-		);
+		return Coordinate_Rule::fields( Location_Types::META_LAT, Location_Types::META_LNG );
 	}
 
 	/**
@@ -77,20 +74,13 @@ class Location_Meta {
 				register_post_meta(
 					$type,
 					$key,
-					array(
-						'type'              => 'number',
+					Coordinate_Rule::meta_args(
 						/* translators: %s: Latitude or Longitude. */
-						'description'       => sprintf( __( '%s of the post’s location, in degrees.', 'cairn-maps' ), $label ),
-						'single'            => true,
-						'show_in_rest'      => array(
-							'schema' => array(
-								'type'    => 'number',
-								'minimum' => $min,
-								'maximum' => $max,
-							),
-						),
-						'sanitize_callback' => array( $this, 'sanitize_coordinate' ),
-						'auth_callback'     => array( $this, 'can_edit_post' ),
+						sprintf( __( '%s of the post’s location, in degrees.', 'cairn-maps' ), $label ),
+						$min,
+						$max,
+						array( $this, 'sanitize_coordinate' ),
+						array( $this, 'can_edit_post' )
 					)
 				);
 			}
@@ -154,21 +144,8 @@ class Location_Meta {
 	 * @return float|WP_Error The number, or why it is refused (naming the field).
 	 */
 	public static function coordinate( string $key, $value ) {
-		list( $label, $min, $max ) = self::coordinate_fields()[ $key ];
-		$number                    = null;
-		if ( is_int( $value ) || is_float( $value ) ) {
-			$number = (float) $value;
-		} elseif ( is_string( $value ) && is_numeric( trim( $value ) ) ) {
-			$number = (float) trim( $value );
-		}
-		if ( null === $number || ! is_finite( $number ) || $number < $min || $number > $max ) {
-			return self::error(
-				/* translators: 1: Latitude or Longitude, 2: field name, 3: minimum, 4: maximum. */
-				sprintf( __( '%1$s (%2$s) must be a number between %3$s and %4$s.', 'cairn-maps' ), $label, $key, $min, $max ),
-				$key
-			);
-		}
-		return $number;
+		$checked = Coordinate_Rule::check( self::coordinate_fields(), $key, $value );
+		return is_wp_error( $checked ) ? self::error( $checked->get_error_message(), $key ) : $checked;
 	}
 
 	/**

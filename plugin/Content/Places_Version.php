@@ -9,7 +9,7 @@ namespace Cairn\Maps\Content;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Version_Token;
+use Cairn\Maps\Post_Version_Token;
 use WP_Post;
 
 /**
@@ -32,7 +32,7 @@ use WP_Post;
  *
  * @since 0.3.0
  */
-class Places_Version extends Version_Token {
+class Places_Version extends Post_Version_Token {
 
 	public const OPTION = 'cairn_maps_places_version';
 
@@ -50,12 +50,7 @@ class Places_Version extends Version_Token {
 	 * Wires hooks.
 	 */
 	public function add_hooks(): void {
-		add_action( 'transition_post_status', array( $this, 'on_transition' ), 10, 3 );
-		add_action( 'deleted_post', array( $this, 'on_deleted_post' ), 10, 2 );
-		add_action( 'added_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
-		add_action( 'updated_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
-		add_action( 'deleted_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
-		add_action( 'set_object_terms', array( $this, 'on_set_object_terms' ), 10, 6 );
+		$this->add_post_hooks();
 		add_action( 'delete_attachment', array( $this, 'bump' ), 10, 0 );
 		add_action( 'edited_term', array( $this, 'on_term_change' ), 10, 3 );
 		add_action( 'delete_term', array( $this, 'on_term_change' ), 10, 3 );
@@ -141,11 +136,7 @@ class Places_Version extends Version_Token {
 	 * @param int[]             $old_tt_ids Previous term taxonomy ids.
 	 */
 	public function on_set_object_terms( $object_id, $terms, $tt_ids, $taxonomy, $append, $old_tt_ids ): void {
-		$new = array_map( 'intval', (array) $tt_ids );
-		$old = array_map( 'intval', (array) $old_tt_ids );
-		sort( $new );
-		sort( $old );
-		if ( $new !== $old && $this->is_published_place( (int) $object_id ) && self::has_place_meta( (int) $object_id ) ) {
+		if ( self::terms_changed( $tt_ids, $old_tt_ids ) && $this->is_published_place( (int) $object_id ) && self::has_place_meta( (int) $object_id ) ) {
 			$this->bump();
 		}
 	}

@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Marker_Filter_Sql;
+use Cairn\Maps\Markers\Post_Batch;
 use Cairn\Maps\Markers\Wpdb_Rows;
 use WP_Post;
 
@@ -193,20 +194,20 @@ class Post_Places_Repository {
 		try {
 			while ( array() !== $posts ) {
 				$fetched = count( $posts );
-				$batch   = self::batch_ids( $posts );
+				$batch   = Post_Batch::ids( $posts );
 				$meta    = $pending ? $this->reap_meta() : null;
 				$pending = false;
-				$meta    = $meta ?? self::by_id( $this->db->rows( $this->meta_sql( $batch ) ) );
-				$terms   = $this->groups_in( $batch, $groups );
+				$meta    = $meta ?? Post_Batch::by_id( $this->db->rows( $this->meta_sql( $batch ) ) );
+				$terms   = Post_Batch::groups( $this->db, $batch, $groups );
 				$thumbs  = $this->thumbs_for( $meta, $thumbs );
 				$next    = self::BATCH === $fetched ? $this->post_batch( $types, $tt_ids, $ids, (int) $posts[ $fetched - 1 ][0] ) : array();
 				if ( $prefetch && array() !== $next ) {
-					$pending = $this->db->send( $this->meta_sql( self::batch_ids( $next ) ) );
+					$pending = $this->db->send( $this->meta_sql( Post_Batch::ids( $next ) ) );
 				}
 				foreach ( $posts as $post ) {
 					$id    = (int) $post[0];
 					$place = self::place( $meta[ $id ] ?? null, $limits );
-					if ( null === $place || ( null !== $box && ! self::in_box( $place[1], $place[0], $box ) ) ) {
+					if ( null === $place || ( null !== $box && ! Post_Batch::in_box( $place[1], $place[0], $box ) ) ) {
 						continue;
 					}
 					$row   = array(
@@ -265,7 +266,7 @@ class Post_Places_Repository {
 	 * @return string[]
 	 */
 	public function groups_of( WP_Post $post ): array {
-		$groups = $this->groups_in( array( $post->ID, $post->ID, null ), $this->group_terms( self::group_taxonomies( array( $post->post_type ) ) ) );
+		$groups = Post_Batch::groups( $this->db, array( $post->ID, $post->ID, null ), $this->group_terms( self::group_taxonomies( array( $post->post_type ) ) ) );
 		return $groups[ $post->ID ] ?? array();
 	}
 
@@ -337,32 +338,6 @@ class Post_Places_Repository {
 	}
 
 	/**
-	 * The ids of a batch (ascending) as the later reads select them: the range when the batch fills
-	 * most of it, else also the list (see Marker_Repository).
-	 *
-	 * @param array<int, array<int, string|null>> $posts Posts, id first.
-	 * @return array{0: int, 1: int, 2: int[]|null}
-	 */
-	private static function batch_ids( array $posts ): array {
-		$count = count( $posts );
-		$first = (int) $posts[0][0];
-		$last  = (int) $posts[ $count - 1 ][0];
-		return array( $first, $last, $last - $first + 1 > 4 * $count ? array_map( 'intval', array_column( $posts, 0 ) ) : null );
-	}
-
-	/**
-	 * SQL condition on an id column selecting a batch (integers only).
-	 *
-	 * @param string                               $column Column.
-	 * @param array{0: int, 1: int, 2: int[]|null} $ids    The batch.
-	 */
-	private static function ids_condition( string $column, array $ids ): string {
-		return null === $ids[2]
-			? sprintf( '%s BETWEEN %d AND %d', $column, $ids[0], $ids[1] )
-			: sprintf( '%s IN (%s)', $column, implode( ',', array_map( 'intval', $ids[2] ) ) );
-	}
-
-	/**
 	 * The meta read of a batch: one row per post `[ id, lat, lng, public, thumbnail id ]`.
 	 *
 	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch.
@@ -371,7 +346,7 @@ class Post_Places_Repository {
 		global $wpdb;
 		$sql  = "SELECT post_id, MAX(CASE WHEN meta_key = %s THEN meta_value END), MAX(CASE WHEN meta_key = %s THEN meta_value END),
 			MAX(CASE WHEN meta_key = %s THEN meta_value END), MAX(CASE WHEN meta_key = %s THEN meta_value END)
-			FROM {$wpdb->postmeta} WHERE " . self::ids_condition( 'post_id', $ids ) . ' AND meta_key IN (%s, %s, %s, %s) GROUP BY post_id';
+			FROM {$wpdb->postmeta} WHERE " . Post_Batch::condition( 'post_id', $ids ) . ' AND meta_key IN (%s, %s, %s, %s) GROUP BY post_id';
 		$keys = array( Location_Types::META_LAT, Location_Types::META_LNG, Location_Types::META_PUBLIC, '_thumbnail_id' );
 		return $wpdb->prepare( $sql, array_merge( $keys, $keys ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared -- the id condition holds integers only.
 	}
@@ -383,21 +358,7 @@ class Post_Places_Repository {
 	 */
 	private function reap_meta(): ?array {
 		$rows = $this->db->reap();
-		return null === $rows ? null : self::by_id( $rows );
-	}
-
-	/**
-	 * Rows keyed by their first column (an id).
-	 *
-	 * @param array<int, array<int, string|null>> $rows Rows.
-	 * @return array<int, array<int, string|null>>
-	 */
-	private static function by_id( array $rows ): array {
-		$keyed = array();
-		foreach ( $rows as $row ) {
-			$keyed[ (int) $row[0] ] = $row;
-		}
-		return $keyed;
+		return null === $rows ? null : Post_Batch::by_id( $rows );
 	}
 
 	/**
@@ -425,39 +386,6 @@ class Post_Places_Repository {
 			$terms[ (int) $row[0] ] = array( $rank, $row[1] . ':' . $row[2] );
 		}
 		return $terms;
-	}
-
-	/**
-	 * Group keys (ranked) of a batch of posts.
-	 *
-	 * @param array{0: int, 1: int, 2: int[]|null} $ids   The batch.
-	 * @param array<int, array{0: int, 1: string}> $terms See group_terms().
-	 * @return array<int, string[]>
-	 */
-	private function groups_in( array $ids, array $terms ): array {
-		if ( array() === $terms ) {
-			return array();
-		}
-		global $wpdb;
-		$sql = "SELECT object_id, term_taxonomy_id FROM {$wpdb->term_relationships} WHERE " . self::ids_condition( 'object_id', $ids );
-		if ( count( $terms ) <= 500 ) {
-			$sql .= ' AND term_taxonomy_id IN (' . implode( ',', array_map( 'intval', array_keys( $terms ) ) ) . ')';
-		}
-		$ranks = array();
-		foreach ( $this->db->rows( $sql ) as $row ) {
-			$term = $terms[ (int) $row[1] ] ?? null;
-			if ( null !== $term ) {
-				$ranks[ (int) $row[0] ][ $term[0] ] = $term[1];
-			}
-		}
-		$groups = array();
-		foreach ( $ranks as $id => $keys ) {
-			if ( count( $keys ) > 1 ) {
-				ksort( $keys );
-			}
-			$groups[ $id ] = array_values( $keys );
-		}
-		return $groups;
 	}
 
 	/**
@@ -527,20 +455,5 @@ class Post_Places_Repository {
 			$url = str_replace( wp_basename( $url ), $size, $url );
 		}
 		return esc_url_raw( $url );
-	}
-
-	/**
-	 * Whether a point lies in a bounding box (west above east: across the antimeridian).
-	 *
-	 * @param float   $lng Longitude.
-	 * @param float   $lat Latitude.
-	 * @param float[] $box [west, south, east, north].
-	 */
-	private static function in_box( float $lng, float $lat, array $box ): bool {
-		list( $west, $south, $east, $north ) = $box;
-		if ( $lat < $south || $lat > $north ) {
-			return false;
-		}
-		return $west <= $east ? ( $lng >= $west && $lng <= $east ) : ( $lng >= $west || $lng <= $east );
 	}
 }

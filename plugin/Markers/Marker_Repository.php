@@ -86,14 +86,14 @@ class Marker_Repository {
 		try {
 			while ( array() !== $posts ) {
 				$fetched = count( $posts );
-				$ids     = self::batch_ids( $posts );
+				$ids     = Post_Batch::ids( $posts );
 				$coords  = $pending ? $this->reap_coordinates() : null;
 				$pending = false;
 				$coords  = $coords ?? $this->coordinates_of( $ids );
 				$groups  = $this->groups_in( $ids, $terms );
 				$next    = self::BATCH === $fetched ? $this->post_batch( $filters, (int) $posts[ $fetched - 1 ][0], self::BATCH ) : array();
 				if ( $prefetch && array() !== $next ) {
-					$pending = $this->send_coordinates( self::batch_ids( $next ) );
+					$pending = $this->send_coordinates( Post_Batch::ids( $next ) );
 				}
 				foreach ( $posts as $post ) {
 					$id    = (int) $post[0];
@@ -103,7 +103,7 @@ class Marker_Repository {
 					}
 					$lat = (float) $coord[1];
 					$lng = (float) $coord[2];
-					if ( null !== $box && ! self::in_box( $lng, $lat, $box ) ) {
+					if ( null !== $box && ! Post_Batch::in_box( $lng, $lat, $box ) ) {
 						continue;
 					}
 					yield array(
@@ -198,49 +198,21 @@ class Marker_Repository {
 	}
 
 	/**
-	 * The ids of a batch of posts (ascending) as the later reads select them: the id range
-	 * `[ first, last ]` when the batch fills most of it (markers created one after another), else
-	 * also the list itself (a filter picked markers scattered over the table), so that a read
-	 * never sweeps through thousands of unrelated posts.
-	 *
-	 * @param array<int, array<int, string|null>> $posts Posts, id first.
-	 * @return array{0: int, 1: int, 2: int[]|null}
-	 */
-	private static function batch_ids( array $posts ): array {
-		$count = count( $posts );
-		$first = (int) $posts[0][0];
-		$last  = (int) $posts[ $count - 1 ][0];
-		return array( $first, $last, $last - $first + 1 > 4 * $count ? array_map( 'intval', array_column( $posts, 0 ) ) : null );
-	}
-
-	/**
-	 * SQL condition on an id column selecting a batch (see batch_ids()).
-	 *
-	 * @param string                               $column Column.
-	 * @param array{0: int, 1: int, 2: int[]|null} $ids    The batch.
-	 */
-	private static function ids_condition( string $column, array $ids ): string {
-		return null === $ids[2]
-			? sprintf( '%s BETWEEN %d AND %d', $column, $ids[0], $ids[1] )
-			: sprintf( '%s IN (%s)', $column, implode( ',', array_map( 'intval', $ids[2] ) ) );
-	}
-
-	/**
 	 * Stored coordinates of a batch of posts, one row per post: `[ id => [ id, lat, lng ] ]` (null
 	 * where one is missing). Pivoted in SQL: the rows come in `post_id` index order, so the
 	 * grouping streams, and PHP gets half as many rows.
 	 *
-	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see batch_ids()).
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see Post_Batch::ids()).
 	 * @return array<int, array<int, string|null>> Rows `[ id, lat, lng ]` by id.
 	 */
 	private function coordinates_of( array $ids ): array {
-		return self::by_id( $this->db->rows( $this->coordinates_sql( $ids ) ) );
+		return Post_Batch::by_id( $this->db->rows( $this->coordinates_sql( $ids ) ) );
 	}
 
 	/**
 	 * Sends the coordinates query of a batch without waiting for its rows (native connection).
 	 *
-	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see batch_ids()).
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see Post_Batch::ids()).
 	 * @return bool Whether it was sent (else the caller reads synchronously).
 	 */
 	private function send_coordinates( array $ids ): bool {
@@ -254,18 +226,18 @@ class Marker_Repository {
 	 */
 	private function reap_coordinates(): ?array {
 		$rows = $this->db->reap();
-		return null === $rows ? null : self::by_id( $rows );
+		return null === $rows ? null : Post_Batch::by_id( $rows );
 	}
 
 	/**
 	 * The coordinates query of a batch.
 	 *
-	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see batch_ids()).
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch (see Post_Batch::ids()).
 	 */
 	private function coordinates_sql( array $ids ): string {
 		global $wpdb;
 		$sql = "SELECT post_id, MAX(CASE WHEN meta_key = %s THEN meta_value END), MAX(CASE WHEN meta_key = %s THEN meta_value END)
-			FROM {$wpdb->postmeta} WHERE " . self::ids_condition( 'post_id', $ids ) . ' AND meta_key IN (%s, %s) GROUP BY post_id';
+			FROM {$wpdb->postmeta} WHERE " . Post_Batch::condition( 'post_id', $ids ) . ' AND meta_key IN (%s, %s) GROUP BY post_id';
 		return $wpdb->prepare(
 			$sql, // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared -- the id condition holds integers only.
 			Post_Type::META_LAT,
@@ -276,23 +248,9 @@ class Marker_Repository {
 	}
 
 	/**
-	 * Rows keyed by their first column (an id).
-	 *
-	 * @param array<int, array<int, string|null>> $rows Rows.
-	 * @return array<int, array<int, string|null>>
-	 */
-	private static function by_id( array $rows ): array {
-		$keyed = array();
-		foreach ( $rows as $row ) {
-			$keyed[ (int) $row[0] ] = $row;
-		}
-		return $keyed;
-	}
-
-	/**
 	 * Group slugs (in name order) of a batch of posts.
 	 *
-	 * @param array{0: int, 1: int, 2: int[]|null}      $ids   The batch (see batch_ids()).
+	 * @param array{0: int, 1: int, 2: int[]|null}      $ids   The batch (see Post_Batch::ids()).
 	 * @param array<int, array{0: int, 1: string}>|null $terms Groups by term_taxonomy_id as [rank, slug];
 	 *        read on the first call and kept by the caller.
 	 * @param-out array<int, array{0: int, 1: string}> $terms
@@ -314,43 +272,6 @@ class Marker_Repository {
 				$terms[ (int) $row[0] ] = array( $rank, (string) $row[1] );
 			}
 		}
-		if ( array() === $terms ) {
-			return array();
-		}
-		$sql = "SELECT object_id, term_taxonomy_id FROM {$wpdb->term_relationships} WHERE " . self::ids_condition( 'object_id', $ids );
-		if ( count( $terms ) <= 500 ) {
-			$sql .= ' AND term_taxonomy_id IN (' . implode( ',', array_map( 'intval', array_keys( $terms ) ) ) . ')';
-		}
-		$rows  = $this->db->rows( $sql );
-		$ranks = array();
-		foreach ( $rows as $row ) {
-			$term = $terms[ (int) $row[1] ] ?? null;
-			if ( null !== $term ) {
-				$ranks[ (int) $row[0] ][ $term[0] ] = $term[1];
-			}
-		}
-		$groups = array();
-		foreach ( $ranks as $id => $slugs ) {
-			if ( count( $slugs ) > 1 ) {
-				ksort( $slugs );
-			}
-			$groups[ $id ] = array_values( $slugs );
-		}
-		return $groups;
-	}
-
-	/**
-	 * Whether a point lies in a bounding box (west above east: across the antimeridian).
-	 *
-	 * @param float   $lng Longitude.
-	 * @param float   $lat Latitude.
-	 * @param float[] $box [west, south, east, north].
-	 */
-	private static function in_box( float $lng, float $lat, array $box ): bool {
-		list( $west, $south, $east, $north ) = $box;
-		if ( $lat < $south || $lat > $north ) {
-			return false;
-		}
-		return $west <= $east ? ( $lng >= $west && $lng <= $east ) : ( $lng >= $west || $lng <= $east );
+		return Post_Batch::groups( $this->db, $ids, $terms );
 	}
 }

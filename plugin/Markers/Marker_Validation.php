@@ -9,7 +9,6 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
 use WP_Error;
 use WP_Post;
 use WP_REST_Request;
@@ -57,10 +56,7 @@ class Marker_Validation {
 	 * @return array<string, array{0: string, 1: float, 2: float}>
 	 */
 	public static function coordinate_fields(): array {
-		return array(
-			Post_Type::META_LAT => array( __( 'Latitude', 'cairn-maps' ), (float) Limits::get( 'markerLatitude.min' ), (float) Limits::get( 'markerLatitude.max' ) ),
-			Post_Type::META_LNG => array( __( 'Longitude', 'cairn-maps' ), (float) Limits::get( 'longitude.min' ), (float) Limits::get( 'longitude.max' ) ),
-		);
+		return Coordinate_Rule::fields( Post_Type::META_LAT, Post_Type::META_LNG );
 	}
 
 	/**
@@ -71,25 +67,7 @@ class Marker_Validation {
 	 * @return float|WP_Error The number, or why it is refused (naming the field).
 	 */
 	public static function coordinate( string $key, $value ) {
-		list( $label, $min, $max ) = self::coordinate_fields()[ $key ];
-		$number                    = null;
-		if ( is_int( $value ) || is_float( $value ) ) {
-			$number = (float) $value;
-		} elseif ( is_string( $value ) && is_numeric( trim( $value ) ) ) {
-			$number = (float) trim( $value );
-		}
-		if ( null === $number || ! is_finite( $number ) || $number < $min || $number > $max ) {
-			return new WP_Error(
-				'rest_invalid_param',
-				/* translators: 1: Latitude or Longitude, 2: field name, 3: minimum, 4: maximum. */
-				sprintf( __( '%1$s (%2$s) must be a number between %3$s and %4$s.', 'cairn-maps' ), $label, $key, $min, $max ),
-				array(
-					'status' => 400,
-					'field'  => $key,
-				)
-			);
-		}
-		return $number;
+		return Coordinate_Rule::check( self::coordinate_fields(), $key, $value );
 	}
 
 	/**

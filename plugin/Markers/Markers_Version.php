@@ -10,7 +10,7 @@ namespace Cairn\Maps\Markers;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Groups\Group_Styles;
-use Cairn\Maps\Version_Token;
+use Cairn\Maps\Post_Version_Token;
 use WP_Post;
 
 /**
@@ -27,7 +27,7 @@ use WP_Post;
  *
  * @since 0.1.0
  */
-class Markers_Version extends Version_Token {
+class Markers_Version extends Post_Version_Token {
 
 	public const OPTION = 'cairn_maps_markers_version';
 
@@ -40,12 +40,7 @@ class Markers_Version extends Version_Token {
 	 * Wires hooks.
 	 */
 	public function add_hooks(): void {
-		add_action( 'transition_post_status', array( $this, 'on_transition' ), 10, 3 );
-		add_action( 'deleted_post', array( $this, 'on_deleted_post' ), 10, 2 );
-		add_action( 'added_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
-		add_action( 'updated_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
-		add_action( 'deleted_post_meta', array( $this, 'on_meta_change' ), 10, 3 );
-		add_action( 'set_object_terms', array( $this, 'on_set_object_terms' ), 10, 6 );
+		$this->add_post_hooks();
 		add_action( 'created_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
 		add_action( 'edited_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
 		add_action( 'delete_' . Post_Type::TAXONOMY, array( $this, 'bump' ), 10, 0 );
@@ -115,11 +110,7 @@ class Markers_Version extends Version_Token {
 		if ( Post_Type::TAXONOMY !== $taxonomy || ! $this->is_visible_marker( (int) $object_id ) ) {
 			return;
 		}
-		$new = array_map( 'intval', (array) $tt_ids );
-		$old = array_map( 'intval', (array) $old_tt_ids );
-		sort( $new );
-		sort( $old );
-		if ( $new !== $old ) {
+		if ( self::terms_changed( $tt_ids, $old_tt_ids ) ) {
 			$this->bump();
 		}
 	}

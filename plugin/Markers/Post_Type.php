@@ -93,20 +93,7 @@ class Post_Type {
 			register_post_meta(
 				self::POST_TYPE,
 				$key,
-				array(
-					'type'              => 'number',
-					'description'       => $description,
-					'single'            => true,
-					'show_in_rest'      => array(
-						'schema' => array(
-							'type'    => 'number',
-							'minimum' => $min,
-							'maximum' => $max,
-						),
-					),
-					'sanitize_callback' => array( $this, 'sanitize_coordinate' ),
-					'auth_callback'     => array( $this, 'can_edit_marker' ),
-				)
+				Coordinate_Rule::meta_args( $description, $min, $max, array( $this, 'sanitize_coordinate' ), array( $this, 'can_edit_marker' ) )
 			);
 		}
 

@@ -10,26 +10,21 @@ import type {
 } from '@wordpress/e2e-test-utils-playwright';
 
 import { expect, test } from './fixtures/maps-service';
+import {
+	clickPublish,
+	pixelOf,
+	publish,
+	watchLocationPage,
+} from './utils/location-panel';
 import { FAKE_PUBLIC_TOKEN, setToken } from './utils/map-page';
+
+/** How long publishing may take (Playground's single PHP worker). */
+const PUBLISH_TIMEOUT = 90_000;
 
 interface MarkerRecord {
 	id: number;
 	status: string;
 	meta: { cairn_lat: number | null; cairn_lng: number | null };
-}
-
-interface Point {
-	lng: number;
-	lat: number;
-}
-
-declare global {
-	interface Window {
-		/** The panel's mapbox-gl map, caught from `cairn:map-ready`. */
-		cairnLocationMap?: {
-			project: ( lngLat: [ number, number ] ) => { x: number; y: number };
-		};
-	}
 }
 
 async function storedMarker(
@@ -56,37 +51,6 @@ async function locationPanel( page: Page, editor: Editor ): Promise< Locator > {
 	return settings;
 }
 
-/** Where a position is on the panel's map, in canvas pixels. */
-async function pixelOf( page: Page, position: Point ) {
-	return page.evaluate( ( { lng, lat } ) => {
-		const point = window.cairnLocationMap!.project( [ lng, lat ] );
-		return { x: point.x, y: point.y };
-	}, position );
-}
-
-/** Publishes the post and returns its id, allowing for a slow server. */
-async function publish( page: Page ): Promise< number > {
-	await clickPublish( page );
-	await expect(
-		page
-			.getByRole( 'button', { name: 'Dismiss this notice' } )
-			.filter( { hasText: 'published' } )
-	).toBeVisible( { timeout: 90_000 } );
-	return Number( new URL( page.url() ).searchParams.get( 'post' ) );
-}
-
-/** Clicks Publish (opening the pre-publish panel when it is closed), then Publish in the panel. */
-async function clickPublish( page: Page ) {
-	const panel = page.getByRole( 'region', { name: 'Editor publish' } );
-	if ( ! ( await panel.isVisible() ) ) {
-		await page
-			.getByRole( 'region', { name: 'Editor top bar' } )
-			.getByRole( 'button', { name: 'Publish', exact: true } )
-			.click();
-	}
-	await panel.getByRole( 'button', { name: 'Publish', exact: true } ).click();
-}
-
 test.describe( 'marker location panel', () => {
 	// Saving goes through Playground's single PHP worker: allow for slow answers.
 	test.describe.configure( { timeout: 240_000 } );
@@ -99,22 +63,7 @@ test.describe( 'marker location panel', () => {
 	let pageErrors: string[] = [];
 
 	test.beforeEach( async ( { page } ) => {
-		pageErrors = [];
-		page.on( 'pageerror', ( error ) => pageErrors.push( error.message ) );
-		// The editor's welcome guide can open late on a fresh site (its preference is not always
-		// kept): close it whenever it gets in the way.
-		await page.addLocatorHandler(
-			page.getByRole( 'dialog', { name: /welcome/i } ),
-			async ( guide ) => {
-				await guide.getByRole( 'button', { name: 'Close' } ).click();
-			}
-		);
-
-		await page.addInitScript( () => {
-			document.addEventListener( 'cairn:map-ready', ( event ) => {
-				window.cairnLocationMap = ( event as CustomEvent ).detail.map;
-			} );
-		} );
+		pageErrors = await watchLocationPage( page );
 	} );
 
 	test.afterEach( () => {
@@ -190,7 +139,7 @@ test.describe( 'marker location panel', () => {
 
 		const stored = await storedMarker(
 			requestUtils,
-			await publish( page )
+			await publish( page, PUBLISH_TIMEOUT )
 		);
 		expect( stored.status ).toBe( 'publish' );
 		expect( stored.meta.cairn_lat ).toBeCloseTo( moved.lat, 6 );
@@ -250,7 +199,7 @@ test.describe( 'marker location panel', () => {
 
 		const stored = await storedMarker(
 			requestUtils,
-			await publish( page )
+			await publish( page, PUBLISH_TIMEOUT )
 		);
 		expect( stored.meta ).toMatchObject( {
 			cairn_lat: 55.95,
@@ -300,7 +249,7 @@ test.describe( 'marker location panel', () => {
 		await expect(
 			settings.getByText( 'Enter a number of degrees' )
 		).toHaveCount( 0 );
-		const id = await publish( page );
+		const id = await publish( page, PUBLISH_TIMEOUT );
 		expect( ( await storedMarker( requestUtils, id ) ).meta ).toMatchObject(
 			{ cairn_lat: 89.5, cairn_lng: 10 }
 		);

@@ -14,6 +14,7 @@ import type { Locator, Page } from '@playwright/test';
 
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
+import { screenshotPath } from './utils/screenshots';
 import { FAKE_PUBLIC_TOKEN, mapBlock, setToken } from './utils/map-page';
 import {
 	ensureGroup,
@@ -50,15 +51,6 @@ const PER_GROUP = 14;
 
 const urls = { wide: '', dark: '', columns: '' };
 let iconGroup = '';
-
-function target(
-	name: string,
-	testInfo: { outputPath: ( f: string ) => string }
-) {
-	return process.env.CAIRN_SCREENSHOTS
-		? path.join( __dirname, '..', '..', 'docs', 'screenshots', name )
-		: testInfo.outputPath( name );
-}
 
 /**
  * A 96 px group icon, drawn in the browser: a round badge in the group's colour with a white
@@ -443,7 +435,7 @@ test.describe( 'the places panel', () => {
 		await iconsDecoded( page );
 		await waitForIdle( page );
 		await page.screenshot( {
-			path: target( 'places-panel-1280.png', testInfo ),
+			path: screenshotPath( 'places-panel-1280.png', testInfo ),
 		} );
 	} );
 
@@ -482,7 +474,7 @@ test.describe( 'the places panel', () => {
 			document.fonts.ready.then( () => undefined )
 		);
 		await page.screenshot( {
-			path: target( 'places-panel-390.png', testInfo ),
+			path: screenshotPath( 'places-panel-390.png', testInfo ),
 		} );
 	} );
 

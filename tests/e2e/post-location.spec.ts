@@ -5,8 +5,6 @@
  * and nothing is published. Pages (not enabled by default) get no panel until the owner enables
  * them in Settings → Cairn Maps.
  */
-import path from 'node:path';
-
 import type { Locator, Page } from '@playwright/test';
 import type {
 	Editor,
@@ -15,7 +13,18 @@ import type {
 
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
+import {
+	clickPublish,
+	mapSettled,
+	pixelOf,
+	publish,
+	watchLocationPage,
+} from './utils/location-panel';
 import { FAKE_PUBLIC_TOKEN, setToken } from './utils/map-page';
+import { screenshotPath } from './utils/screenshots';
+
+/** How long publishing may take (Playground's single PHP worker). */
+const PUBLISH_TIMEOUT = 180_000;
 
 const GEOCODER_FIXTURE = 'cairn-geocoder-fixture/cairn-geocoder-fixture';
 const SETTINGS_URL = '/wp-admin/options-general.php?page=cairn-maps';
@@ -26,20 +35,6 @@ interface PostRecord {
 	id: number;
 	status: string;
 	meta: Record< string, unknown >;
-}
-
-interface Point {
-	lng: number;
-	lat: number;
-}
-
-declare global {
-	interface Window {
-		/** The panel's mapbox-gl map, caught from `cairn:map-ready`. */
-		cairnLocationMap?: {
-			project: ( lngLat: [ number, number ] ) => { x: number; y: number };
-		};
-	}
 }
 
 async function setPlugin(
@@ -111,37 +106,6 @@ async function expandLocation( settings: Locator, ready?: Locator ) {
 	} ).toPass( { timeout: 180_000 } );
 }
 
-/** Where a position is on the panel's map, in canvas pixels. */
-async function pixelOf( page: Page, position: Point ) {
-	return page.evaluate( ( { lng, lat } ) => {
-		const point = window.cairnLocationMap!.project( [ lng, lat ] );
-		return { x: point.x, y: point.y };
-	}, position );
-}
-
-/** Clicks Publish (opening the pre-publish panel when it is closed), then Publish in the panel. */
-async function clickPublish( page: Page ) {
-	const panel = page.getByRole( 'region', { name: 'Editor publish' } );
-	if ( ! ( await panel.isVisible() ) ) {
-		await page
-			.getByRole( 'region', { name: 'Editor top bar' } )
-			.getByRole( 'button', { name: 'Publish', exact: true } )
-			.click();
-	}
-	await panel.getByRole( 'button', { name: 'Publish', exact: true } ).click();
-}
-
-/** Publishes the post and returns its id, allowing for a slow server. */
-async function publish( page: Page ): Promise< number > {
-	await clickPublish( page );
-	await expect(
-		page
-			.getByRole( 'button', { name: 'Dismiss this notice' } )
-			.filter( { hasText: 'published' } )
-	).toBeVisible( { timeout: 180_000 } );
-	return Number( new URL( page.url() ).searchParams.get( 'post' ) );
-}
-
 test.describe( 'post location panel', () => {
 	// Saving goes through Playground's single PHP worker: allow for slow answers.
 	test.describe.configure( { timeout: 420_000 } );
@@ -163,19 +127,7 @@ test.describe( 'post location panel', () => {
 	let pageErrors: string[] = [];
 
 	test.beforeEach( async ( { page } ) => {
-		pageErrors = [];
-		page.on( 'pageerror', ( error ) => pageErrors.push( error.message ) );
-		await page.addLocatorHandler(
-			page.getByRole( 'dialog', { name: /welcome/i } ),
-			async ( guide ) => {
-				await guide.getByRole( 'button', { name: 'Close' } ).click();
-			}
-		);
-		await page.addInitScript( () => {
-			document.addEventListener( 'cairn:map-ready', ( event ) => {
-				window.cairnLocationMap = ( event as CustomEvent ).detail.map;
-			} );
-		} );
+		pageErrors = await watchLocationPage( page );
 	} );
 
 	test.afterEach( () => {
@@ -256,54 +208,23 @@ test.describe( 'post location panel', () => {
 		// The map brings the place into view with its pin; drag the pin 40 px right, 25 px down.
 		const pin = host.locator( '.mapboxgl-marker' );
 		await expect( pin ).toBeVisible();
-		await page.waitForFunction(
-			() =>
-				window.cairnLocationMap !== undefined &&
-				! (
-					window.cairnLocationMap as unknown as {
-						isMoving: () => boolean;
-					}
-				 ).isMoving()
-		);
+		await mapSettled( page );
 		// The panel as editors see it (docs/screenshots/ with CAIRN_SCREENSHOTS=1), in a window
 		// tall enough to show all of it.
 		const viewport = page.viewportSize();
 		await page.setViewportSize( { width: 1280, height: 1400 } );
 		const panel = page.locator( '.cairn-maps-location-panel' );
 		await panel.scrollIntoViewIfNeeded();
-		await page.waitForFunction(
-			() =>
-				! (
-					window.cairnLocationMap as unknown as {
-						isMoving: () => boolean;
-					}
-				 ).isMoving()
-		);
+		await mapSettled( page );
 		await panel.screenshot( {
-			path: process.env.CAIRN_SCREENSHOTS
-				? path.join(
-						__dirname,
-						'..',
-						'..',
-						'docs',
-						'screenshots',
-						'location-panel.png'
-					)
-				: testInfo.outputPath( 'location-panel.png' ),
+			path: screenshotPath( 'location-panel.png', testInfo ),
 			animations: 'disabled',
 		} );
 		if ( viewport ) {
 			await page.setViewportSize( viewport );
 		}
 		await pin.scrollIntoViewIfNeeded();
-		await page.waitForFunction(
-			() =>
-				! (
-					window.cairnLocationMap as unknown as {
-						isMoving: () => boolean;
-					}
-				 ).isMoving()
-		);
+		await mapSettled( page );
 		const at = await pixelOf( page, { lat: 55.9553, lng: -3.1826 } );
 		const pinBox = ( await pin.boundingBox() )!;
 		const from = {
@@ -343,7 +264,7 @@ test.describe( 'post location panel', () => {
 		expect( reverse ).toHaveLength( 1 );
 		expect( reverse[ 0 ] ).toContain( `lat=${ moved.lat }` );
 
-		const id = await publish( page );
+		const id = await publish( page, PUBLISH_TIMEOUT );
 		const stored = await storedPost( requestUtils, 'posts', id );
 		expect( stored.status ).toBe( 'publish' );
 		expect( stored.meta.geo_latitude as number ).toBeCloseTo(
@@ -485,7 +406,7 @@ test.describe( 'post location panel', () => {
 		await expect(
 			settings.getByRole( 'textbox', { name: 'Address' } )
 		).toHaveValue( CALTON_HILL );
-		const id = await publish( page );
+		const id = await publish( page, PUBLISH_TIMEOUT );
 		const stored = ( await requestUtils.rest( {
 			path: `/wp/v2/cairn-markers/${ id }`,
 			params: { context: 'edit' },
@@ -550,7 +471,7 @@ test.describe( 'post location panel', () => {
 		await panel
 			.getByRole( 'textbox', { name: 'Longitude' } )
 			.fill( '2.3522' );
-		const id = await publish( page );
+		const id = await publish( page, PUBLISH_TIMEOUT );
 		const stored = await storedPost( requestUtils, 'pages', id );
 		expect( stored.meta ).toMatchObject( {
 			geo_latitude: 48.8566,

@@ -3,10 +3,10 @@
  * ready (not blank) before the picture is taken. With CAIRN_SCREENSHOTS=1 (`npm run screenshots`)
  * they are written to docs/screenshots/; otherwise to the test output folder.
  */
-import path from 'node:path';
 
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
+import { screenshotPath } from './utils/screenshots';
 import {
 	FAKE_PUBLIC_TOKEN,
 	dismissWelcomeGuide,
@@ -26,15 +26,6 @@ const MARKERS = [
 	[ 'Glasgow Cathedral', 55.8629, -4.2345 ],
 	[ 'Stirling Castle', 56.1238, -3.9481 ],
 ] as const;
-
-function target(
-	name: string,
-	testInfo: { outputPath: ( f: string ) => string }
-) {
-	return process.env.CAIRN_SCREENSHOTS
-		? path.join( __dirname, '..', '..', 'docs', 'screenshots', name )
-		: testInfo.outputPath( name );
-}
 
 test.describe( 'screenshots', () => {
 	let url = '';
@@ -131,7 +122,7 @@ test.describe( 'screenshots', () => {
 				await visibleColours( page, canvas )
 			).toBeGreaterThanOrEqual( 3 );
 			await map.screenshot( {
-				path: target( 'front-end.png', testInfo ),
+				path: screenshotPath( 'front-end.png', testInfo ),
 			} );
 		} );
 	} );
@@ -165,6 +156,8 @@ test.describe( 'screenshots', () => {
 				return same;
 			} )
 			.toBe( true );
-		await page.screenshot( { path: target( 'editor.png', testInfo ) } );
+		await page.screenshot( {
+			path: screenshotPath( 'editor.png', testInfo ),
+		} );
 	} );
 } );

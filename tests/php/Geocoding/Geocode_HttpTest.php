@@ -30,6 +30,7 @@ final class Geocode_HttpTest extends TestCase {
 		Web_Server::tear_down_after_class insteadof Geocoder_Fixture;
 		Web_Server::set_up_before_class as web_server_set_up_before_class;
 		Web_Server::tear_down_after_class as web_server_tear_down_after_class;
+		Web_Server::web_server_environment as site_environment;
 	}
 
 	/**
@@ -72,11 +73,10 @@ final class Geocode_HttpTest extends TestCase {
 	/**
 	 * The site with the geocoding router.
 	 *
-	 * @param int $port The port to listen on.
-	 * @return list<string>
+	 * @return string
 	 */
-	protected static function web_server_command( int $port ): array {
-		return array( PHP_BINARY, '-S', '127.0.0.1:' . $port, '-t', ABSPATH, __DIR__ . '/geocode-router.php' );
+	protected static function web_server_router(): string {
+		return __DIR__ . '/geocode-router.php';
 	}
 
 	/**
@@ -85,15 +85,7 @@ final class Geocode_HttpTest extends TestCase {
 	 * @return array<string, string>
 	 */
 	protected static function web_server_environment(): array {
-		return array_merge(
-			getenv(),
-			array(
-				'CAIRN_TESTS_CONFIG'          => dirname( __DIR__, 3 ) . '/.cache/wp-tests/wp-tests-config.php',
-				'CAIRN_HTTP_PROBE_LOG'        => self::$probe_log,
-				'PHP_CLI_SERVER_WORKERS'      => (string) static::web_server_workers(),
-				'CAIRN_GEOCODER_FIXTURE_BASE' => self::fixture_base_url( '', 'nominatim' ),
-			)
-		);
+		return array_merge( self::site_environment(), array( 'CAIRN_GEOCODER_FIXTURE_BASE' => self::fixture_base_url( '', 'nominatim' ) ) );
 	}
 
 	/**

@@ -49,14 +49,24 @@ trait Web_Server {
 	}
 
 	/**
-	 * The server's command line: by default the test site behind tests/php/includes/http-router.php.
-	 * A class overrides it to serve something else (another document root, other ini settings).
+	 * The router script in front of the test site; a class overrides it to load the site its own
+	 * way.
+	 *
+	 * @return string
+	 */
+	protected static function web_server_router(): string {
+		return __DIR__ . '/../includes/http-router.php';
+	}
+
+	/**
+	 * The server's command line: by default the test site behind web_server_router(). A class
+	 * overrides it to serve something else (another document root, other ini settings).
 	 *
 	 * @param int $port The port to listen on.
 	 * @return list<string>
 	 */
 	protected static function web_server_command( int $port ): array {
-		return array( PHP_BINARY, '-S', '127.0.0.1:' . $port, '-t', ABSPATH, __DIR__ . '/../includes/http-router.php' );
+		return array( PHP_BINARY, '-S', '127.0.0.1:' . $port, '-t', ABSPATH, static::web_server_router() );
 	}
 
 	/**
