@@ -151,7 +151,8 @@ class Content_Places {
 				);
 			}
 		} else {
-			$taxonomies = self::group_taxonomies( $types );
+			// The feed's own rule, so the legend's keys are the keys its features carry.
+			$taxonomies = Post_Places_Repository::group_taxonomies( $types );
 			if ( array() !== $taxonomies ) {
 				$found = self::terms(
 					$content['current'] && null !== $current
@@ -182,26 +183,6 @@ class Content_Places {
 			);
 		}
 		return $styles;
-	}
-
-	/**
-	 * The taxonomies whose terms group posts of these types: public, hierarchical, shown in REST
-	 * (categories for posts; tags are not groups).
-	 *
-	 * @param string[] $types Post types.
-	 * @return string[]
-	 */
-	public static function group_taxonomies( array $types ): array {
-		$names = array();
-		foreach ( $types as $type ) {
-			foreach ( get_object_taxonomies( $type, 'objects' ) as $taxonomy ) {
-				if ( $taxonomy->public && $taxonomy->hierarchical && $taxonomy->show_in_rest && ! in_array( $taxonomy->name, $names, true ) ) {
-					$names[] = $taxonomy->name;
-				}
-			}
-		}
-		sort( $names );
-		return $names;
 	}
 
 	/**
