@@ -31,12 +31,6 @@ use WP_Query;
 class Content_Places {
 
 	/**
-	 * Values of `geo_public` that mean "public", as the feed reads them (Post_Places_Repository;
-	 * the database compares them without case).
-	 */
-	private const PUBLIC_VALUES = array( '1', 'true', 'yes', 'on' );
-
-	/**
 	 * A decimal number, as coordinates are stored.
 	 */
 	private const NUMBER = '^-?[0-9]{1,3}(\\.[0-9]+)?$';
@@ -283,7 +277,7 @@ class Content_Places {
 				$coordinate( Location_Types::META_LNG, (float) Limits::get( 'longitude.max' ) ),
 				array(
 					'key'     => Location_Types::META_PUBLIC,
-					'value'   => self::PUBLIC_VALUES,
+					'value'   => Post_Places_Repository::PUBLIC_VALUES,
 					'compare' => 'IN',
 				),
 			),

@@ -243,7 +243,7 @@ class Location_Meta {
 			return $value;
 		}
 		return ( is_int( $value ) || is_string( $value ) )
-			&& in_array( strtolower( trim( (string) $value ) ), array( '1', 'true', 'yes', 'on' ), true );
+			&& in_array( strtolower( trim( (string) $value ) ), Post_Places_Repository::PUBLIC_VALUES, true );
 	}
 
 	/**

@@ -47,7 +47,7 @@ class Post_Places_Repository {
 	 * Values of `geo_public` that mean "public" (WordPress's geodata convention is 1 or 0; REST
 	 * stores a boolean true as "1").
 	 */
-	private const PUBLIC_VALUES = array( '1', 'true', 'yes', 'on' );
+	public const PUBLIC_VALUES = array( '1', 'true', 'yes', 'on' );
 
 	/**
 	 * Database reads.
