@@ -3,8 +3,8 @@
  */
 /**
  * README snippets compile: every ```ts / ```tsx block of the package's README and of the
- * repository README is type-checked under `strict` against the packed package, as a user who
- * copies it gets it (with Next.js's own addition to fetch's options, `next: { revalidate }`).
+ * handbook's headless page (docs/headless.md) is type-checked under `strict` against the packed
+ * package, as a user who copies it gets it (with Next.js's own addition to fetch's options, `next: { revalidate }`).
  *
  * Types for every resolver: an app that installs the packed package gets the types of `.` and
  * `./react` under `moduleResolution` `node` (what Next.js 15 writes), `node16`, `nodenext` and
@@ -106,13 +106,15 @@ function snippets( file: string ): string[] {
 }
 
 describe( 'README snippets type-check under strict', () => {
-	const READMES = [ 'packages/map/README.md', 'README.md' ];
+	const READMES = [ 'packages/map/README.md', 'docs/headless.md' ];
 
 	it( 'finds the snippets', () => {
 		expect(
 			snippets( 'packages/map/README.md' ).length
 		).toBeGreaterThanOrEqual( 4 );
-		expect( snippets( 'README.md' ).length ).toBeGreaterThanOrEqual( 1 );
+		expect( snippets( 'docs/headless.md' ).length ).toBeGreaterThanOrEqual(
+			1
+		);
 	} );
 
 	it.each( [ 'bundler', 'node' ] )(
