@@ -189,6 +189,7 @@ describe( 'what npm pack publishes', () => {
 			expect.arrayContaining( [
 				'package.json',
 				'README.md',
+				'CHANGELOG.md',
 				'dist/index.js',
 				'dist/react.js',
 				'dist/style.css',
@@ -200,7 +201,10 @@ describe( 'what npm pack publishes', () => {
 			( file ) =>
 				! /^dist\/(?:[\w.-]+|chunks\/[\w.-]+|types\/(?:places\/)?[\w.-]+\.d\.ts)$/.test(
 					file
-				) && ! [ 'package.json', 'README.md' ].includes( file )
+				) &&
+				! [ 'package.json', 'README.md', 'CHANGELOG.md' ].includes(
+					file
+				)
 		);
 		expect( stray ).toEqual( [] );
 		expect( files ).not.toContain( 'dist/size.json' );
