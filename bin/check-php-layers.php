@@ -48,9 +48,10 @@ const CAIRN_MAPS_PREFIX = 'Cairn\\Maps\\';
 /**
  * The folder a class of the plugin's namespace lives in, or null for other namespaces.
  *
- * @param string $name Fully qualified name, without the leading backslash.
+ * @param string              $name    Fully qualified name, without the leading backslash.
+ * @param array<string, bool> $folders The folders of plugin/ (`use Cairn\Maps\Markers;` imports one).
  */
-function cairn_maps_folder_of_class( string $name ): ?string {
+function cairn_maps_folder_of_class( string $name, array $folders ): ?string {
 	if ( 0 !== strncasecmp( $name, CAIRN_MAPS_PREFIX, strlen( CAIRN_MAPS_PREFIX ) ) ) {
 		return null;
 	}
@@ -58,7 +59,7 @@ function cairn_maps_folder_of_class( string $name ): ?string {
 	if ( 'tests' === strtolower( $parts[0] ) ) {
 		return null;
 	}
-	return count( $parts ) > 1 ? $parts[0] : '(root)';
+	return count( $parts ) > 1 || isset( $folders[ $parts[0] ] ) ? $parts[0] : '(root)';
 }
 
 /**
@@ -177,10 +178,12 @@ function cairn_maps_folder_graph( string $root ): array {
 	}
 	sort( $paths );
 	foreach ( $paths as $relative ) {
-		$folder             = str_contains( $relative, '/' ) ? strstr( $relative, '/', true ) : '(root)';
-		$folders[ $folder ] = true;
+		$folders[ str_contains( $relative, '/' ) ? strstr( $relative, '/', true ) : '(root)' ] = true;
+	}
+	foreach ( $paths as $relative ) {
+		$folder = str_contains( $relative, '/' ) ? strstr( $relative, '/', true ) : '(root)';
 		foreach ( cairn_maps_referenced_names( (string) file_get_contents( $root . '/' . $relative ) ) as $reference ) {
-			$target = cairn_maps_folder_of_class( $reference['name'] );
+			$target = cairn_maps_folder_of_class( $reference['name'], $folders );
 			if ( null === $target || $target === $folder || isset( $graph[ $folder ][ $target ] ) ) {
 				continue;
 			}
@@ -195,49 +198,65 @@ function cairn_maps_folder_graph( string $root ): array {
 }
 
 /**
- * The cycles of the graph: one shortest cycle through each strongly connected component of more
- * than one folder.
+ * The cycles of the graph: for each group of folders that reach one another (a strongly connected
+ * component of more than one folder), its folders and one shortest cycle through the first of them.
  *
  * @param array<string, array<string, mixed>> $graph Folder => used folders.
- * @return list<list<string>> Each cycle as folders, the first repeated at the end.
+ * @return list<array{folders: list<string>, cycle: list<string>}> Each cycle as folders, the first
+ *         repeated at the end.
  */
 function cairn_maps_cycles( array $graph ): array {
+	$nodes = array_keys( $graph );
+	foreach ( $graph as $targets ) {
+		$nodes = array_merge( $nodes, array_keys( $targets ) );
+	}
+	$nodes = array_values( array_unique( $nodes ) );
+	sort( $nodes );
+	// Two folders share a component when each reaches the other.
+	$reach = array();
+	foreach ( $nodes as $node ) {
+		$reach[ $node ] = array();
+		$queue          = array( $node );
+		while ( array() !== $queue ) {
+			foreach ( array_keys( $graph[ array_shift( $queue ) ] ?? array() ) as $next ) {
+				if ( ! isset( $reach[ $node ][ $next ] ) ) {
+					$reach[ $node ][ $next ] = true;
+					$queue[]                 = $next;
+				}
+			}
+		}
+	}
 	$cycles = array();
-	$seen   = array();
-	foreach ( array_keys( $graph ) as $start ) {
-		if ( isset( $seen[ $start ] ) ) {
+	$done   = array();
+	foreach ( $nodes as $start ) {
+		if ( isset( $done[ $start ] ) || ! isset( $reach[ $start ][ $start ] ) ) {
 			continue;
 		}
-		// Breadth-first from $start back to $start: the shortest cycle through it, if any.
+		$component = array_values( array_filter( $nodes, static fn( $node ) => isset( $reach[ $start ][ $node ], $reach[ $node ][ $start ] ) ) );
+		foreach ( $component as $node ) {
+			$done[ $node ] = true;
+		}
+		// Breadth-first from $start back to $start: the shortest cycle through it.
 		$parent = array();
 		$queue  = array( $start );
-		$found  = false;
-		while ( array() !== $queue && ! $found ) {
+		while ( array() !== $queue && ! isset( $parent[ $start ] ) ) {
 			$node = array_shift( $queue );
 			foreach ( array_keys( $graph[ $node ] ?? array() ) as $next ) {
-				if ( $next === $start ) {
-					$parent[ $start ] = $node;
-					$found            = true;
-					break;
-				}
 				if ( ! isset( $parent[ $next ] ) ) {
 					$parent[ $next ] = $node;
 					$queue[]         = $next;
 				}
 			}
 		}
-		if ( ! $found ) {
-			continue;
-		}
 		$cycle = array( $start );
 		for ( $node = $parent[ $start ]; $node !== $start; $node = $parent[ $node ] ) {
 			array_unshift( $cycle, $node );
 		}
 		array_unshift( $cycle, $start );
-		foreach ( $cycle as $node ) {
-			$seen[ $node ] = true;
-		}
-		$cycles[] = $cycle;
+		$cycles[] = array(
+			'folders' => $component,
+			'cycle'   => $cycle,
+		);
 	}
 	return $cycles;
 }
@@ -270,13 +289,15 @@ function cairn_maps_check_layers( string $root ): int {
 		$edge = $graph[ $from ][ $to ];
 		return sprintf( '%s → %s (%s:%d uses %s)', $from, $to, $edge['file'], $edge['line'], $edge['class'] );
 	};
-	foreach ( cairn_maps_cycles( $graph ) as $cycle ) {
+	foreach ( cairn_maps_cycles( $graph ) as $found ) {
+		$cycle = $found['cycle'];
 		$steps = array();
 		$last  = count( $cycle ) - 1;
 		for ( $i = 0; $i < $last; $i++ ) {
 			$steps[] = '    ' . $describe( $cycle[ $i ], $cycle[ $i + 1 ] );
 		}
-		$problems[] = 'Folders form a cycle: ' . implode( ' → ', $cycle ) . "\n" . implode( "\n", $steps );
+		$problems[] = 'Folders form a cycle: ' . implode( ' → ', $cycle ) . "\n" . implode( "\n", $steps )
+			. ( count( $found['folders'] ) + 1 > count( $cycle ) ? "\n    (and more cycles among " . implode( ', ', $found['folders'] ) . ')' : '' );
 	}
 	foreach ( $graph as $from => $targets ) {
 		foreach ( array_keys( $targets ) as $to ) {
