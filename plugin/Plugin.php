@@ -1,6 +1,6 @@
 <?php
 /**
- * The plugin object: creates each part once and lets it wire its own hooks.
+ * The plugin object, the composition root: creates each part once and lets it wire its own hooks.
  *
  * @package Cairn\Maps
  */
@@ -53,11 +53,15 @@ use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Settings_Page;
 use Cairn\Maps\Settings\Settings_Registration;
 use Cairn\Maps\Upgrade\Site_Health;
+use Cairn\Maps\Upgrade\Upgrade_Notice;
 use Cairn\Maps\Upgrade\Upgrade_Steps;
 use Cairn\Maps\Upgrade\Upgrader;
 
 /**
- * Boots Cairn Maps.
+ * Boots Cairn Maps. The one place that constructs the parts of every folder, hands each the parts
+ * and values it needs, and calls their add_hooks(). The folders of plugin/ sit in layers
+ * (bin/check-php-layers.php): what a lower folder needs from a higher one is given here, e.g. the
+ * group meta keys Markers_Version watches, or the editor data the Location panels print.
  *
  * @since 0.1.0
  */
@@ -107,6 +111,7 @@ final class Plugin {
 		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
 		$this->parts     = array(
 			'upgrader'           => $upgrader,
+			'upgrade_notice'     => new Upgrade_Notice( $upgrader ),
 			'site_health'        => new Site_Health( $upgrader, $settings ),
 			'settings'           => $settings,
 			'settings_register'  => new Settings_Registration( $settings ),
