@@ -12,6 +12,7 @@ defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 foreach ( array(
 	'Cairn\\Maps\\Settings\\Settings'           => 'plugin/Settings/Settings.php',
 	'Cairn\\Maps\\Markers\\Post_Type'           => 'plugin/Markers/Post_Type.php',
+	'Cairn\\Maps\\Content\\Location_Types'      => 'plugin/Content/Location_Types.php',
 	'Cairn\\Maps\\Import_Export\\Geocode_Queue' => 'plugin/Import_Export/Geocode_Queue.php',
 	'Cairn\\Maps\\Import_Export\\Geocode_Job'   => 'plugin/Import_Export/Geocode_Job.php',
 	'Cairn\\Maps\\Uninstaller'                  => 'plugin/Uninstaller.php',

@@ -1,6 +1,6 @@
 <?php
 /**
- * The plugin object: creates each part once and lets it wire its own hooks.
+ * The plugin object, the composition root: creates each part once and lets it wire its own hooks.
  *
  * @package Cairn\Maps
  */
@@ -18,10 +18,13 @@ use Cairn\Maps\Blocks\View_Script;
 use Cairn\Maps\Content\Location_Editor;
 use Cairn\Maps\Content\Location_Meta;
 use Cairn\Maps\Content\Location_Privacy;
-use Cairn\Maps\Content\Location_Setting;
 use Cairn\Maps\Content\Places_Version;
+use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Geojson_Feed;
+use Cairn\Maps\Feed\Post_Places_Feed;
+use Cairn\Maps\Geocoding\Geocoder;
+use Cairn\Maps\Geocoding\Geocoding;
 use Cairn\Maps\Groups\Group_Creation;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
@@ -45,15 +48,20 @@ use Cairn\Maps\Rest\Method_Override_Guard;
 use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Rest\Post_Maps_Field;
 use Cairn\Maps\Settings\Editor_Defaults;
+use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Settings_Page;
 use Cairn\Maps\Settings\Settings_Registration;
 use Cairn\Maps\Upgrade\Site_Health;
+use Cairn\Maps\Upgrade\Upgrade_Notice;
 use Cairn\Maps\Upgrade\Upgrade_Steps;
 use Cairn\Maps\Upgrade\Upgrader;
 
 /**
- * Boots Cairn Maps.
+ * Boots Cairn Maps. The one place that constructs the parts of every folder, hands each the parts
+ * and values it needs, and calls their add_hooks(). The folders of plugin/ sit in layers
+ * (bin/check-php-layers.php): what a lower folder needs from a higher one is given here, e.g. the
+ * group meta keys Markers_Version watches, or the editor data the Location panels print.
  *
  * @since 0.1.0
  */
@@ -92,16 +100,18 @@ final class Plugin {
 		}
 		$settings        = new Settings();
 		$post_type       = new Post_Type();
-		$markers_version = new Markers_Version();
+		$markers_version = new Markers_Version( Group_Styles::META_KEYS );
 		$repository      = new Marker_Repository( $markers_version );
 		$group_styles    = new Group_Styles( $markers_version );
 		$editor_data     = new Editor_Data( $settings, $group_styles );
 		$geocode_queue   = new Geocode_Queue();
 		$marker_import   = new Marker_Import( $markers_version, $geocode_queue );
 		$places_version  = new Places_Version();
+		$mapbox_gl       = new Mapbox_Gl();
 		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
 		$this->parts     = array(
 			'upgrader'           => $upgrader,
+			'upgrade_notice'     => new Upgrade_Notice( $upgrader ),
 			'site_health'        => new Site_Health( $upgrader, $settings ),
 			'settings'           => $settings,
 			'settings_register'  => new Settings_Registration( $settings ),
@@ -115,7 +125,11 @@ final class Plugin {
 			'marker_validation'  => new Marker_Validation(),
 			'admin_columns'      => new Admin_Columns(),
 			'cors'               => new Cors(),
-			'markers'            => new Markers_Controller( new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ), $repository ),
+			'markers'            => new Markers_Controller(
+				new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ),
+				$repository,
+				new Post_Places_Feed( new Post_Places_Repository(), $places_version, new Feed_Cache() )
+			),
 			'method_override'    => new Method_Override_Guard(),
 			'group_styles'       => $group_styles,
 			'group_term_screen'  => new Group_Term_Screen(),
@@ -126,9 +140,9 @@ final class Plugin {
 			'geocode_job'        => new Geocode_Job( $geocode_queue, $markers_version ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),
 			'view_script'        => new View_Script(),
-			'mapbox_gl'          => new Mapbox_Gl(),
+			'mapbox_gl'          => $mapbox_gl,
 			'translations'       => new Script_Translations(),
-			'geocoding'          => new Geocoding\Geocoding( new Geocoding\Geocoder( $settings ) ),
+			'geocoding'          => new Geocoding( new Geocoder( $settings ) ),
 		);
 		// The maps of a post over REST: each map's configuration comes from the block itself.
 		$this->parts['patterns_version'] = new Patterns_Version();
@@ -139,7 +153,7 @@ final class Plugin {
 		$this->parts['location_setting'] = new Location_Setting();
 		$this->parts['location_meta']    = new Location_Meta();
 		$this->parts['location_privacy'] = new Location_Privacy();
-		$this->parts['location_editor']  = new Location_Editor( $editor_data, new Mapbox_Gl() );
+		$this->parts['location_editor']  = new Location_Editor( $editor_data, $mapbox_gl );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}

@@ -12,7 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Feed\Geojson_Writer;
-use Cairn\Maps\Limits;
+use Cairn\Maps\Support\Limits;
 use WP_Post;
 use WP_Query;
 

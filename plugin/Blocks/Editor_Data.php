@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Support\Inline_Script;
 
 /**
  * Prints `window.cairnMapsEditor` before the block's editor script: the public token (pages print it
@@ -20,7 +21,7 @@ use Cairn\Maps\Settings\Settings;
  *
  * @since 0.1.0
  */
-class Editor_Data {
+class Editor_Data implements Inline_Script {
 
 	public const SCRIPT_HANDLE = 'cairn-map-editor-script';
 

@@ -10,7 +10,8 @@ namespace Cairn\Maps\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Location_Types;
-use Cairn\Maps\Limits;
+use Cairn\Maps\Support\Limits;
+use Cairn\Maps\Support\Map_Controls;
 
 /**
  * Turns stored block attributes (which anyone with the code editor can write) into a clean view
@@ -21,7 +22,7 @@ use Cairn\Maps\Limits;
  */
 final class Map_Attributes {
 
-	public const CONTROLS = array( 'zoom', 'compass', 'scale', 'fullscreen', 'geolocate' );
+	public const CONTROLS = Map_Controls::NAMES;
 
 	/**
 	 * The switches of the visitors' places panel (`places` attribute).

@@ -8,6 +8,7 @@
 namespace Cairn\Maps\Blocks;
 
 use Cairn\Maps\Markers\Marker_Editor;
+use Cairn\Maps\Support\Inline_Script;
 
 defined( 'ABSPATH' ) || exit;
 
@@ -28,7 +29,7 @@ defined( 'ABSPATH' ) || exit;
  *
  * @since 0.3.0
  */
-class Mapbox_Gl {
+class Mapbox_Gl implements Inline_Script {
 
 	/** The global the loader reads. */
 	public const GLOBAL_NAME = 'cairnMapsMapboxGl';

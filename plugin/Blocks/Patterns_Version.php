@@ -9,7 +9,7 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Version_Token;
+use Cairn\Maps\Support\Version_Token;
 use WP_Post;
 
 /**

@@ -10,8 +10,8 @@ namespace Cairn\Maps\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Geojson_Writer;
-use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Marker_Repository;
+use Cairn\Maps\Support\Limits;
 use WP_Post;
 
 /**

@@ -9,8 +9,7 @@ namespace Cairn\Maps\Content;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Blocks\Editor_Data;
-use Cairn\Maps\Blocks\Mapbox_Gl;
+use Cairn\Maps\Support\Inline_Script;
 
 /**
  * Loads the "Location" document panel (build/locations/index.js) in the block editor of a post
@@ -24,26 +23,28 @@ class Location_Editor {
 	public const SCRIPT_HANDLE = 'cairn-maps-location-editor';
 
 	/**
-	 * The editor data.
+	 * The editor data (Blocks\Editor_Data, given by Plugin).
 	 *
-	 * @var Editor_Data
+	 * @var Inline_Script
 	 */
-	private Editor_Data $editor_data;
+	private Inline_Script $editor_data;
 
 	/**
-	 * Where mapbox-gl comes from.
+	 * Where mapbox-gl comes from (Blocks\Mapbox_Gl, given by Plugin).
 	 *
-	 * @var Mapbox_Gl
+	 * @var Inline_Script
 	 */
-	private Mapbox_Gl $mapbox_gl;
+	private Inline_Script $mapbox_gl;
 
 	/**
 	 * Creates the part.
 	 *
-	 * @param Editor_Data $editor_data The editor data.
-	 * @param Mapbox_Gl   $mapbox_gl   Where mapbox-gl comes from.
+	 * @since 0.4.0 Any Inline_Script (Plugin gives Blocks\Editor_Data and Blocks\Mapbox_Gl).
+	 *
+	 * @param Inline_Script $editor_data The editor data.
+	 * @param Inline_Script $mapbox_gl   Where mapbox-gl comes from.
 	 */
-	public function __construct( Editor_Data $editor_data, Mapbox_Gl $mapbox_gl ) {
+	public function __construct( Inline_Script $editor_data, Inline_Script $mapbox_gl ) {
 		$this->editor_data = $editor_data;
 		$this->mapbox_gl   = $mapbox_gl;
 	}

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Content;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Post_Version_Token;
+use Cairn\Maps\Support\Post_Version_Token;
 use WP_Post;
 
 /**

@@ -9,10 +9,10 @@ namespace Cairn\Maps\Content;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Marker_Filter_Sql;
 use Cairn\Maps\Markers\Post_Batch;
 use Cairn\Maps\Markers\Wpdb_Rows;
+use Cairn\Maps\Support\Limits;
 use WP_Post;
 
 /**

@@ -9,10 +9,11 @@ namespace Cairn\Maps\Feed;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Markers\Marker_Filters;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
-use Cairn\Maps\Version_Token;
+use Cairn\Maps\Support\Version_Token;
 
 /**
  * Builds the feed as a JSON string in batches (never as one PHP array), compresses it as it goes,
@@ -116,27 +117,14 @@ class Geojson_Feed {
 	}
 
 	/**
-	 * Filters in one canonical form, so equal selections share a key and an ETag.
+	 * Filters in one canonical form, so equal selections share a key and an ETag (Marker_Filters,
+	 * which the server-rendered list shares).
 	 *
 	 * @param array{groups?: string[], ids?: int[], bbox?: float[]} $filters Validated filters.
 	 * @return array{groups: string[], ids: int[], bbox: float[]}
 	 */
 	public static function normalize( array $filters ): array {
-		$groups = array_values( array_unique( array_map( 'strval', $filters['groups'] ?? array() ) ) );
-		$ids    = array_values( array_unique( array_map( 'intval', $filters['ids'] ?? array() ) ) );
-		sort( $groups );
-		sort( $ids );
-		$bbox = isset( $filters['bbox'] ) ? array_map(
-			static function ( $value ) {
-				return round( (float) $value, 6 );
-			},
-			array_values( $filters['bbox'] )
-		) : array();
-		return array(
-			'groups' => $groups,
-			'ids'    => $ids,
-			'bbox'   => $bbox,
-		);
+		return Marker_Filters::normalize( $filters );
 	}
 
 	/**

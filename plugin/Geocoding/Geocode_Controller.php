@@ -9,7 +9,7 @@ namespace Cairn\Maps\Geocoding;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
+use Cairn\Maps\Support\Limits;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;

@@ -9,8 +9,8 @@ namespace Cairn\Maps\Geocoding;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Support\Limits;
 use WP_Error;
 
 /**

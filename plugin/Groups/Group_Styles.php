@@ -25,7 +25,7 @@ use WP_Term;
  * (`rest_dispatch_request` runs after the permission checks and before core's terms controller
  * writes the term), and any other write (PHP, WP-CLI) is refused by the meta filters, so an invalid
  * value is never stored; the term screens (Group_Term_Screen) refuse it with a message. Changes
- * bump the markers version (Markers_Version watches this meta).
+ * bump the markers version (Markers_Version watches META_KEYS, handed over by Plugin).
  *
  * `styles_for()` gives each map the groups it shows with their names and looks (for the markers'
  * colours and icons, and the visitors' group legend); `styles()` those in use on the site, cached
@@ -37,6 +37,13 @@ class Group_Styles {
 
 	public const META_COLOR = 'cairn_color';
 	public const META_ICON  = 'cairn_icon';
+
+	/**
+	 * Both keys: Markers_Version watches them (Plugin hands them over).
+	 *
+	 * @since 0.4.0
+	 */
+	public const META_KEYS = array( self::META_COLOR, self::META_ICON );
 
 	/**
 	 * Most groups a map receives (in name order): the legend and the marker looks of a site with

@@ -10,7 +10,6 @@ namespace Cairn\Maps\Import_Export;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Post_Type;
-use Cairn\Maps\Rest\Import_Geocoding_Controller;
 use WP_Error;
 
 /**
@@ -182,6 +181,31 @@ class Import_Export_Page {
 			default:
 				return '';
 		}
+	}
+
+	/**
+	 * Where the geocoding of imported addresses stands, as the Tools page renders it and
+	 * `GET /cairn/v1/markers/import/geocoding` (Rest\Import_Geocoding_Controller) answers it.
+	 *
+	 * @since 0.4.0 Moved here from Rest\Import_Geocoding_Controller::state().
+	 *
+	 * @param Geocode_Queue $queue The queue.
+	 * @return array<string, mixed>
+	 */
+	public static function geocoding_state( Geocode_Queue $queue ): array {
+		$progress = $queue->progress();
+		$report   = array();
+		foreach ( 'none' === $progress['state'] ? array() : $queue->report() as $row ) {
+			$row['edit_link'] = current_user_can( 'edit_post', $row['id'] ) ? (string) get_edit_post_link( $row['id'], 'raw' ) : '';
+			$report[]         = $row;
+		}
+		$next = wp_next_scheduled( Geocode_Job::HOOK );
+		return $progress + array(
+			'next_run' => false === $next ? null : (int) $next,
+			'summary'  => self::geocoding_summary( $progress ),
+			'report'   => $report,
+			'more'     => max( 0, $progress['not_found'] + $progress['cancelled'] - count( $report ) ),
+		);
 	}
 
 	/**
@@ -412,7 +436,7 @@ class Import_Export_Page {
 	 * @since 0.3.0
 	 */
 	private function render_geocoding(): void {
-		$state = Import_Geocoding_Controller::state( $this->queue );
+		$state = self::geocoding_state( $this->queue );
 		if ( 'none' === $state['state'] ) {
 			echo '<div class="cairn-maps-geocoding" hidden></div>';
 			return;

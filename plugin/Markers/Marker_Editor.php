@@ -9,7 +9,7 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Blocks\Editor_Data;
+use Cairn\Maps\Support\Inline_Script;
 
 /**
  * Loads the "Location" sidebar panel (build/markers/index.js) in the block editor, on the marker
@@ -23,18 +23,20 @@ class Marker_Editor {
 	public const SCRIPT_HANDLE = 'cairn-maps-marker-editor';
 
 	/**
-	 * The editor data.
+	 * The editor data (Blocks\Editor_Data, given by Plugin).
 	 *
-	 * @var Editor_Data
+	 * @var Inline_Script
 	 */
-	private Editor_Data $editor_data;
+	private Inline_Script $editor_data;
 
 	/**
 	 * Creates the part.
 	 *
-	 * @param Editor_Data $editor_data The editor data.
+	 * @since 0.4.0 Any Inline_Script (Plugin gives Blocks\Editor_Data).
+	 *
+	 * @param Inline_Script $editor_data The editor data.
 	 */
-	public function __construct( Editor_Data $editor_data ) {
+	public function __construct( Inline_Script $editor_data ) {
 		$this->editor_data = $editor_data;
 	}
 

@@ -9,8 +9,6 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Feed\Geojson_Feed;
-
 /**
  * Pages of the block's server-rendered list (id order) and how many markers match in all: the
  * first page and the total cached by markers version in a bounded set of slots, later pages one
@@ -62,7 +60,7 @@ class Marker_List {
 	 */
 	public function first( array $filters, int $limit ): array {
 		$version = $this->version->get();
-		$hash    = hash( 'sha256', (string) wp_json_encode( array( Geojson_Feed::normalize( $filters ), $limit ) ) );
+		$hash    = hash( 'sha256', (string) wp_json_encode( array( Marker_Filters::normalize( $filters ), $limit ) ) );
 		$slots   = self::list_slots( $hash );
 		$target  = null;
 		$oldest  = PHP_INT_MAX;

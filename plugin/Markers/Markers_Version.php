@@ -9,8 +9,7 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Groups\Group_Styles;
-use Cairn\Maps\Post_Version_Token;
+use Cairn\Maps\Support\Post_Version_Token;
 use WP_Post;
 
 /**
@@ -35,6 +34,25 @@ class Markers_Version extends Post_Version_Token {
 	 * Statuses whose markers the feed shows.
 	 */
 	private const VISIBLE = array( 'publish' );
+
+	/**
+	 * The term meta keys of a group's looks (Groups\Group_Styles::META_KEYS, given by Plugin).
+	 *
+	 * @var string[]
+	 */
+	private array $group_meta_keys;
+
+	/**
+	 * Creates the version.
+	 *
+	 * @since 0.4.0
+	 *
+	 * @param string[] $group_meta_keys The term meta keys of a group's looks (colour, icon), whose
+	 *                                  changes maps receive; none when only reading the version.
+	 */
+	public function __construct( array $group_meta_keys = array() ) {
+		$this->group_meta_keys = $group_meta_keys;
+	}
 
 	/**
 	 * Wires hooks.
@@ -123,7 +141,7 @@ class Markers_Version extends Post_Version_Token {
 	 * @param string    $meta_key  Meta key.
 	 */
 	public function on_term_meta_change( $meta_id, $object_id, $meta_key ): void {
-		if ( Group_Styles::META_COLOR !== $meta_key && Group_Styles::META_ICON !== $meta_key ) {
+		if ( ! in_array( $meta_key, $this->group_meta_keys, true ) ) {
 			return;
 		}
 		$term = get_term( (int) $object_id );

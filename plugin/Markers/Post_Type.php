@@ -9,7 +9,7 @@ namespace Cairn\Maps\Markers;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
+use Cairn\Maps\Support\Limits;
 
 /**
  * Registers `cairn_marker`, the `cairn_lat` / `cairn_lng` meta and the `cairn_marker_group` taxonomy.

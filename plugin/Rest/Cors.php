@@ -9,6 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Settings\Allowed_Origins;
 use WP_Error;
 use WP_HTTP_Response;
 use WP_REST_Request;

@@ -9,8 +9,8 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Support\Limits;
 use WP_Error;
 
 /**

@@ -110,7 +110,7 @@ class Import_Geocoding_Controller {
 	 * The progress.
 	 */
 	public function progress(): WP_REST_Response {
-		$response = new WP_REST_Response( self::state( $this->queue ), 200 );
+		$response = new WP_REST_Response( Import_Export_Page::geocoding_state( $this->queue ), 200 );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;
 	}
@@ -126,27 +126,5 @@ class Import_Geocoding_Controller {
 			$this->queue->dismiss();
 		}
 		return $this->progress();
-	}
-
-	/**
-	 * The progress as the route answers it (the Tools page renders the same).
-	 *
-	 * @param Geocode_Queue $queue The queue.
-	 * @return array<string, mixed>
-	 */
-	public static function state( Geocode_Queue $queue ): array {
-		$progress = $queue->progress();
-		$report   = array();
-		foreach ( 'none' === $progress['state'] ? array() : $queue->report() as $row ) {
-			$row['edit_link'] = current_user_can( 'edit_post', $row['id'] ) ? (string) get_edit_post_link( $row['id'], 'raw' ) : '';
-			$report[]         = $row;
-		}
-		$next = wp_next_scheduled( Geocode_Job::HOOK );
-		return $progress + array(
-			'next_run' => false === $next ? null : (int) $next,
-			'summary'  => Import_Export_Page::geocoding_summary( $progress ),
-			'report'   => $report,
-			'more'     => max( 0, $progress['not_found'] + $progress['cancelled'] - count( $report ) ),
-		);
 	}
 }

@@ -9,7 +9,6 @@ namespace Cairn\Maps\Settings;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Rest\Allowed_Origins;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Settings_Controller;

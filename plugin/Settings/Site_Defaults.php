@@ -9,8 +9,8 @@ namespace Cairn\Maps\Settings;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Blocks\Map_Attributes;
-use Cairn\Maps\Limits;
+use Cairn\Maps\Support\Limits;
+use Cairn\Maps\Support\Map_Controls;
 use WP_Error;
 
 /**
@@ -46,7 +46,7 @@ final class Site_Defaults {
 			$metadata   = wp_json_file_decode( CAIRN_MAPS_DIR . 'build/blocks/map/block.json', array( 'associative' => true ) );
 			$attributes = is_array( $metadata ) && isset( $metadata['attributes'] ) && is_array( $metadata['attributes'] ) ? $metadata['attributes'] : array();
 			$controls   = array();
-			foreach ( Map_Attributes::CONTROLS as $name ) {
+			foreach ( Map_Controls::NAMES as $name ) {
 				$controls[ $name ] = (bool) ( $attributes['controls']['default'][ $name ] ?? false );
 			}
 			self::$builtin = array(
@@ -66,7 +66,7 @@ final class Site_Defaults {
 	 */
 	public static function schema(): array {
 		$controls = array();
-		foreach ( Map_Attributes::CONTROLS as $name ) {
+		foreach ( Map_Controls::NAMES as $name ) {
 			$controls[ $name ] = array( 'type' => 'boolean' );
 		}
 		return array(
@@ -124,9 +124,9 @@ final class Site_Defaults {
 		}
 		if ( array_key_exists( 'controls', $value ) ) {
 			$controls = $value['controls'];
-			if ( ! is_array( $controls ) || array() !== array_diff( array_keys( $controls ), Map_Attributes::CONTROLS ) ) {
+			if ( ! is_array( $controls ) || array() !== array_diff( array_keys( $controls ), Map_Controls::NAMES ) ) {
 				/* translators: %s: comma-separated list of control names. */
-				return self::error( sprintf( __( 'The default controls may only be %s.', 'cairn-maps' ), implode( ', ', Map_Attributes::CONTROLS ) ) );
+				return self::error( sprintf( __( 'The default controls may only be %s.', 'cairn-maps' ), implode( ', ', Map_Controls::NAMES ) ) );
 			}
 			foreach ( $controls as $name => $on ) {
 				if ( ! is_bool( $on ) ) {
@@ -156,7 +156,7 @@ final class Site_Defaults {
 		if ( isset( $stored['language'] ) && self::is_language( $stored['language'] ) ) {
 			$clean['language'] = $stored['language'];
 		}
-		foreach ( Map_Attributes::CONTROLS as $name ) {
+		foreach ( Map_Controls::NAMES as $name ) {
 			if ( isset( $stored['controls'][ $name ] ) && is_bool( $stored['controls'][ $name ] ) ) {
 				$clean['controls'][ $name ] = $stored['controls'][ $name ];
 			}

@@ -9,7 +9,7 @@ namespace Cairn\Maps\Settings;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Limits;
+use Cairn\Maps\Support\Limits;
 use WP_Error;
 
 /**

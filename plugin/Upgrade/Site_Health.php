@@ -11,7 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Markers\Post_Type;
-use Cairn\Maps\Rest\Allowed_Origins;
+use Cairn\Maps\Settings\Allowed_Origins;
 use Cairn\Maps\Settings\Consent_Api;
 use Cairn\Maps\Settings\Settings;
 

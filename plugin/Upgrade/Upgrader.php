@@ -121,7 +121,6 @@ final class Upgrader {
 		// After the post type, taxonomy and settings are registered (init, 10).
 		add_action( 'init', array( $this, 'maybe_upgrade' ), 20 );
 		add_action( 'admin_post_' . self::RETRY_ACTION, array( $this, 'handle_retry' ) );
-		( new Upgrade_Notice( $this ) )->add_hooks();
 	}
 
 	/**

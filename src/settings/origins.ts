@@ -1,6 +1,6 @@
 /**
  * The allowed origins of headless front ends, checked as the owner types with the server's rules
- * (plugin/Rest/Allowed_Origins.php; both held to tests/fixtures/origins.json): an origin is stored
+ * (plugin/Settings/Allowed_Origins.php; both held to tests/fixtures/origins.json): an origin is stored
  * the way browsers send it in the Origin header, so matching it can be exact.
  */
 import { __, sprintf } from '@wordpress/i18n';

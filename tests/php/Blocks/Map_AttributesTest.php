@@ -10,7 +10,7 @@ namespace Cairn\Maps\Tests\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Blocks\Map_Attributes;
-use Cairn\Maps\Limits;
+use Cairn\Maps\Support\Limits;
 use Cairn\Maps\Tests\TestCase;
 
 /**

@@ -194,6 +194,26 @@ final class UninstallerTest extends TestCase {
 	}
 
 	/**
+	 * WordPress includes uninstall.php of a deactivated plugin: the plugin's autoloader is not
+	 * registered, so uninstall.php must load every class of the plugin the uninstaller names
+	 * (otherwise deleting the plugin stops with "Class not found" and its files stay).
+	 */
+	public function test_uninstall_php_loads_every_class_the_uninstaller_names(): void {
+		// phpcs:disable WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- the plugin's own source files.
+		$uninstaller = (string) file_get_contents( CAIRN_MAPS_DIR . 'plugin/Uninstaller.php' );
+		$loader      = (string) file_get_contents( CAIRN_MAPS_DIR . 'uninstall.php' );
+		// phpcs:enable
+		preg_match_all( '/^use (Cairn\\\\Maps\\\\[\w\\\\]+);/m', $uninstaller, $uses );
+		$this->assertNotEmpty( $uses[1] );
+		foreach ( $uses[1] as $class ) {
+			$file = 'plugin/' . str_replace( '\\', '/', substr( $class, strlen( 'Cairn\\Maps\\' ) ) ) . '.php';
+			$this->assertFileExists( CAIRN_MAPS_DIR . $file );
+			$this->assertStringContainsString( "'" . str_replace( '\\', '\\\\', $class ) . "'", $loader, "uninstall.php loads $class" );
+			$this->assertStringContainsString( "'$file'", $loader, "uninstall.php loads $file" );
+		}
+	}
+
+	/**
 	 * Deactivating deletes nothing: no deactivation hook.
 	 */
 	public function test_deactivating_deletes_nothing(): void {

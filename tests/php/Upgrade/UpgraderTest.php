@@ -138,6 +138,22 @@ final class UpgraderTest extends TestCase {
 	}
 
 	/**
+	 * The plugin's own notice is on admin screens: data written by a newer version is announced to
+	 * administrators through `admin_notices`, and to nobody else.
+	 */
+	public function test_the_plugin_shows_the_notice_on_admin_screens(): void {
+		update_option( Upgrader::VERSION_OPTION, '99.0.0' );
+		$this->act_as( 'editor' );
+		ob_start();
+		do_action( 'admin_notices' ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's hook, fired as an admin screen does.
+		$this->assertStringNotContainsString( 'newer than the installed version', (string) ob_get_clean() );
+		$this->act_as( 'administrator' );
+		ob_start();
+		do_action( 'admin_notices' ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's hook, fired as an admin screen does.
+		$this->assertStringContainsString( 'was last updated by version 99.0.0, which is newer than the installed version ' . CAIRN_MAPS_VERSION, (string) ob_get_clean() );
+	}
+
+	/**
 	 * Option rows whose name starts with the given text, read from the database.
 	 *
 	 * @param string $prefix Name prefix.

@@ -5,11 +5,11 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Content;
+namespace Cairn\Maps\Settings;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Content\Location_Types;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Settings_Controller;

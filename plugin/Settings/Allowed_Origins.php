@@ -5,11 +5,10 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Rest;
+namespace Cairn\Maps\Settings;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Settings\Settings;
 use WP_Error;
 
 /**
@@ -17,8 +16,8 @@ use WP_Error;
  * as stored, whether a request's Origin may read, and how an entry is normalised when saved.
  *
  * Origins are stored the way browsers serialise the Origin header, so that matching a request's
- * Origin is an exact comparison. An empty list means any origin may read. Cors writes the headers
- * from these answers.
+ * Origin is an exact comparison. An empty list means any origin may read. Rest\Cors writes the
+ * headers from these answers.
  *
  * Static and reading only options, so the early 304s can use it before `init`.
  *

@@ -5,7 +5,7 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps\Tests\Content;
+namespace Cairn\Maps\Tests\Settings;
 
 defined( 'ABSPATH' ) || exit;
 

@@ -5,7 +5,7 @@
  * @package Cairn\Maps
  */
 
-namespace Cairn\Maps;
+namespace Cairn\Maps\Support;
 
 defined( 'ABSPATH' ) || exit;
 
