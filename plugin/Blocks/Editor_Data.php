@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Support\Rest_Routes;
 
 /**
  * Prints `window.cairnMapsEditor` before the block's editor script: the public token (pages print it
@@ -68,8 +69,8 @@ class Editor_Data {
 			'tokenError'       => $token['error'],
 			'canManageOptions' => current_user_can( 'manage_options' ),
 			'settingsUrl'      => admin_url( 'options-general.php?page=cairn-maps' ),
-			'markersUrl'       => rest_url( 'cairn/v1/markers' ),
-			'markerUrl'        => rest_url( 'cairn/v1/markers/' ),
+			'markersUrl'       => Rest_Routes::url( 'markers' ),
+			'markerUrl'        => Rest_Routes::url( 'markers/' ),
 			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
 			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),
 			'styleHosts'       => Map_Attributes::style_hosts(),
