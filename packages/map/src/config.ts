@@ -51,7 +51,7 @@ export function isValidStyleUrl(
 	if ( STYLE_PATTERN.test( value ) ) {
 		return true;
 	}
-	// The schema's other form: an https URL without spaces, quotes or angle brackets.
+	// The schema's other form: an https URL without spaces, quotes, angle brackets or backslashes.
 	if ( ! isValid( rules.mapStyle, value ) ) {
 		return false;
 	}
