@@ -69,7 +69,7 @@ class Editor_Data {
 			'tokenError'       => $token['error'],
 			'canManageOptions' => current_user_can( 'manage_options' ),
 			'settingsUrl'      => admin_url( 'options-general.php?page=cairn-maps' ),
-			'markersUrl'       => Rest_Routes::url( 'markers' ),
+			'markersUrl'       => Feed_Url::base(),
 			'markerUrl'        => Rest_Routes::url( 'markers/' ),
 			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
 			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),
