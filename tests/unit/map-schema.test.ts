@@ -183,3 +183,10 @@ describe( 'selections as the server bounds them', () => {
 		).toHaveLength( limits.content.maxTaxonomies );
 	} );
 } );
+
+it( 'gives each caller its own copy of a default list', () => {
+	const languages = rules.languages ?? {};
+	( sanitize( languages, 'nonsense' ) as string[] ).push( 'de' );
+	expect( sanitize( languages, 'nonsense' ) ).toEqual( [] );
+	expect( languages.default ).toEqual( [] );
+} );

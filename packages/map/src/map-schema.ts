@@ -36,6 +36,11 @@ export function isRecord( value: unknown ): value is Record< string, unknown > {
 	);
 }
 
+/** A list's copy; anything else as it is. */
+function copy( value: unknown ): unknown {
+	return Array.isArray( value ) ? [ ...value ] : value;
+}
+
 /**
  * A rule's value: as written, or for `"$a.b"` limits.json's `a.b`.
  *
@@ -113,7 +118,8 @@ export function sanitize(
 		return Array.isArray( value ) &&
 			items.length >= ( schema.minItems ?? 0 )
 			? items
-			: fallback;
+			: // A copy: the default belongs to the schema, the result to the caller.
+				copy( fallback );
 	}
 	if ( schema.type !== 'object' ) {
 		return isValid( schema, value ) ? value : fallback;
