@@ -4,16 +4,16 @@
  * their defaults; a minimum zoom above the maximum is an error.
  */
 import { MapError } from './errors';
-import { LIMITS } from './limits';
 import * as rules from './map-schema.json';
-import { isRecord, isValid, sanitize } from './map-schema';
+import { isRecord, sanitize } from './map-schema';
+import { groupStyles } from './group-styles';
+import { isValidStyleUrl } from './patterns';
 import type { Schema } from './map-schema';
 import type {
 	ClusterConfig,
 	ContentSelection,
 	ConsentConfig,
 	ControlsConfig,
-	GroupStyle,
 	MapConfig,
 	MarkerSelection,
 	PlacesConfig,
@@ -31,78 +31,10 @@ function attribute< T >( schema: Schema, value: unknown ): T {
 	return sanitize( schema, value ) as T;
 }
 
-export const STYLE_PATTERN = new RegExp( LIMITS.mapStyle.pattern );
-
-/**
- * Whether a style URL may be used: a `mapbox://styles/…` URL, or an https URL. With `hosts`, the
- * https URL must be on one of them (exact host, no credentials, no other port): the rule for
- * styles a contributor chooses, which send every visitor's browser to that host (the server's
- * Map_Attributes applies the same rule; LIMITS.mapStyle.hosts plus the `cairn_maps_style_hosts`
- * filter). Without `hosts`, any https host: a site owner's own choice, or a configuration the
- * server already checked.
- *
- * @param value A style URL.
- * @param hosts The hosts an https style may be on (lower case).
- */
-export function isValidStyleUrl(
-	value: string,
-	hosts?: readonly string[]
-): boolean {
-	if ( STYLE_PATTERN.test( value ) ) {
-		return true;
-	}
-	// The schema's other form: an https URL without spaces, quotes, angle brackets or backslashes.
-	if ( ! isValid( rules.mapStyle, value ) ) {
-		return false;
-	}
-	try {
-		const url = new URL( value );
-		return (
-			url.protocol === 'https:' &&
-			( ! hosts ||
-				( url.username === '' &&
-					url.password === '' &&
-					url.port === '' &&
-					hosts.includes( url.hostname.toLowerCase() ) ) )
-		);
-	} catch {
-		return false;
-	}
-}
-
-export const LANGUAGE_PATTERN = new RegExp( LIMITS.language.pattern );
-
-/**
- * The group looks a map may use; anything malformed is left out.
- *
- * @param value Untrusted input.
- */
-export function groupStyles( value: unknown ): GroupStyle[] {
-	if ( ! Array.isArray( value ) ) {
-		return [];
-	}
-	return value.filter( isRecord ).flatMap( ( style ) => {
-		if (
-			typeof style.slug !== 'string' ||
-			// A marker group's slug, or a term's `taxonomy:slug` key (maps of posts).
-			! /^(?:[a-z0-9_-]+:)?[a-z0-9_%-]+$/.test( style.slug )
-		) {
-			return [];
-		}
-		const color =
-			typeof style.color === 'string' &&
-			/^#[0-9a-fA-F]{6}$/.test( style.color )
-				? style.color
-				: '';
-		const icon =
-			typeof style.icon === 'string' && /^https?:\/\//.test( style.icon )
-				? style.icon
-				: '';
-		const name =
-			typeof style.name === 'string' ? style.name.slice( 0, 200 ) : '';
-		return [ { slug: style.slug, name: name || style.slug, color, icon } ];
-	} );
-}
+// The style URL and language rules and the group looks live apart: the admin screens and the
+// post sidebars use them without the rest of the configuration (and its schema).
+export { isValidStyleUrl, LANGUAGE_PATTERN, STYLE_PATTERN } from './patterns';
+export { groupStyles } from './group-styles';
 
 /**
  * The consent policy: required only when it says so; the category is a WP Consent API category
