@@ -23,10 +23,15 @@ use Cairn\Maps\Limits;
  */
 final class Map_Attributes {
 
+	/**
+	 * The map's control switches (`controls` attribute), as map-schema.json names them
+	 * (Map_SchemaTest holds the two lists equal).
+	 */
 	public const CONTROLS = array( 'zoom', 'compass', 'scale', 'fullscreen', 'geolocate' );
 
 	/**
-	 * The switches of the visitors' places panel (`places` attribute).
+	 * The switches of the visitors' places panel (`places` attribute), as map-schema.json names
+	 * them.
 	 *
 	 * @since 0.2.0
 	 */
