@@ -104,6 +104,13 @@ module.exports = {
 					to: 'limits.json',
 				},
 				{
+					from: path.resolve(
+						__dirname,
+						'packages/map/src/map-schema.json'
+					),
+					to: 'map-schema.json',
+				},
+				{
 					from: path.join( MAPBOX_GL, 'package.json' ),
 					to: 'mapbox-gl.json',
 					transform: mapboxGlLibrary,

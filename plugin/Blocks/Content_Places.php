@@ -65,51 +65,20 @@ class Content_Places {
 	}
 
 	/**
-	 * The address of a map's posts feed, '' when it shows no posts: `post_type` (sorted) and
-	 * `terms` (`taxonomy:slug`, sorted), or for "this post" its type and id (`include`).
+	 * The address of a map's posts feed, '' when it shows no posts (Feed_Url::posts(), the rule
+	 * the editor's preview shares).
 	 *
 	 * @param array{postTypes: string[], terms: array<string, string[]>, current: bool} $content The map's `content`.
 	 * @param WP_Post|null                                                              $current The post from block context whose place is public (current_post()).
 	 */
 	public function posts_url( array $content, ?WP_Post $current ): string {
-		if ( $content['current'] ) {
-			if ( null === $current ) {
-				return '';
-			}
-			return add_query_arg(
-				array(
-					'post_type' => $current->post_type,
-					'include'   => (string) $current->ID,
-				),
-				rest_url( 'cairn/v1/markers' )
-			);
-		}
-		if ( array() === $content['postTypes'] ) {
-			return '';
-		}
-		$args = array( 'post_type' => implode( ',', $content['postTypes'] ) );
-		$keys = self::term_keys( $content['terms'] );
-		if ( array() !== $keys ) {
-			$args['terms'] = implode( ',', $keys );
-		}
-		return add_query_arg( array_map( 'rawurlencode', $args ), rest_url( 'cairn/v1/markers' ) );
-	}
-
-	/**
-	 * `taxonomy:slug` keys of a term selection, sorted.
-	 *
-	 * @param array<string, string[]> $terms Slugs by taxonomy.
-	 * @return string[]
-	 */
-	public static function term_keys( array $terms ): array {
-		$keys = array();
-		foreach ( $terms as $taxonomy => $slugs ) {
-			foreach ( $slugs as $slug ) {
-				$keys[] = $taxonomy . ':' . $slug;
-			}
-		}
-		sort( $keys );
-		return $keys;
+		return Feed_Url::posts(
+			$content,
+			null === $current ? array() : array(
+				'postId'   => $current->ID,
+				'postType' => $current->post_type,
+			)
+		);
 	}
 
 	/**

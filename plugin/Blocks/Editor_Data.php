@@ -13,6 +13,7 @@ use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Support\Inline_Script;
+use Cairn\Maps\Support\Rest_Routes;
 
 /**
  * Prints `window.cairnMapsEditor` before the block's editor script: the public token (pages print it
@@ -69,8 +70,8 @@ class Editor_Data implements Inline_Script {
 			'tokenError'       => $token['error'],
 			'canManageOptions' => current_user_can( 'manage_options' ),
 			'settingsUrl'      => admin_url( 'options-general.php?page=cairn-maps' ),
-			'markersUrl'       => rest_url( 'cairn/v1/markers' ),
-			'markerUrl'        => rest_url( 'cairn/v1/markers/' ),
+			'markersUrl'       => Feed_Url::base(),
+			'markerUrl'        => Rest_Routes::url( 'markers/' ),
 			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
 			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),
 			'styleHosts'       => Map_Attributes::style_hosts(),

@@ -12,20 +12,28 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Support\Limits;
 use Cairn\Maps\Support\Map_Controls;
+use Cairn\Maps\Support\Map_Schema;
 
 /**
  * Turns stored block attributes (which anyone with the code editor can write) into a clean view
- * configuration. Out-of-range or wrongly typed values fall back to the block.json default; a minimum
- * zoom above the maximum is the `zoom-range` configuration error of the contract.
+ * configuration. Each attribute keeps its rule in map-schema.json (Map_Schema, the runtime's rules
+ * too): out-of-range or wrongly typed values fall back to the block.json default; a minimum zoom
+ * above the maximum is the `zoom-range` configuration error of the contract. What a JSON Schema
+ * cannot say stays here: the style hosts, and which post types and taxonomies this site allows.
  *
  * @since 0.1.0
  */
 final class Map_Attributes {
 
+	/**
+	 * The map's control switches (`controls` attribute), as map-schema.json names them
+	 * (Map_SchemaTest holds the two lists equal).
+	 */
 	public const CONTROLS = Map_Controls::NAMES;
 
 	/**
-	 * The switches of the visitors' places panel (`places` attribute).
+	 * The switches of the visitors' places panel (`places` attribute), as map-schema.json names
+	 * them.
 	 *
 	 * @since 0.2.0
 	 */
@@ -42,41 +50,49 @@ final class Map_Attributes {
 		$a     = array_merge( $defaults, $attributes );
 		$error = '';
 
-		$min_zoom = self::number( $a['minZoom'], Limits::get( 'zoom.min' ), Limits::get( 'zoom.max' ), $defaults['minZoom'] );
-		$max_zoom = self::number( $a['maxZoom'], Limits::get( 'zoom.min' ), Limits::get( 'zoom.max' ), $defaults['maxZoom'] );
+		$min_zoom = self::value( 'minZoom', $a, $defaults );
+		$max_zoom = self::value( 'maxZoom', $a, $defaults );
+		// Across fields, so not the schema's: the runtime's parseMapConfig() says the same.
 		if ( $min_zoom > $max_zoom ) {
 			$error = 'zoom-range';
 		}
-		$zoom = self::number( $a['zoom'], Limits::get( 'zoom.min' ), Limits::get( 'zoom.max' ), $defaults['zoom'] );
-		$zoom = max( $min_zoom, min( $max_zoom, $zoom ) );
+		$zoom = max( $min_zoom, min( $max_zoom, self::value( 'zoom', $a, $defaults ) ) );
 
-		$center = is_array( $a['center'] ) ? $a['center'] : array();
 		$config = array(
 			'style'               => self::style( $a['mapStyle'], $defaults['mapStyle'] ),
-			'center'              => array(
-				'lng' => self::number( $center['lng'] ?? null, Limits::get( 'longitude.min' ), Limits::get( 'longitude.max' ), $defaults['center']['lng'] ),
-				'lat' => self::number( $center['lat'] ?? null, Limits::get( 'latitude.min' ), Limits::get( 'latitude.max' ), $defaults['center']['lat'] ),
-			),
+			'center'              => self::value( 'center', $a, $defaults ),
 			'zoom'                => $zoom,
-			'bearing'             => self::number( $a['bearing'], Limits::get( 'bearing.min' ), Limits::get( 'bearing.max' ), $defaults['bearing'] ),
-			'pitch'               => self::number( $a['pitch'], Limits::get( 'pitch.min' ), Limits::get( 'pitch.max' ), $defaults['pitch'] ),
+			'bearing'             => self::value( 'bearing', $a, $defaults ),
+			'pitch'               => self::value( 'pitch', $a, $defaults ),
 			'minZoom'             => $min_zoom,
 			'maxZoom'             => $max_zoom,
-			'controls'            => self::switches( self::CONTROLS, $a['controls'], $defaults['controls'] ),
-			'language'            => self::language( $a['language'], $defaults['language'] ),
-			'languages'           => self::languages( $a['languages'], $defaults['languages'] ),
-			'cluster'             => self::cluster( $a['cluster'], $defaults['cluster'] ),
-			'hash'                => true === $a['hash'],
-			'cooperativeGestures' => is_bool( $a['cooperativeGestures'] ) ? $a['cooperativeGestures'] : $defaults['cooperativeGestures'],
-			'height'              => self::height( $a['height'], $defaults['height'] ),
-			'markers'             => self::markers( $a['markers'], $defaults['markers'] ),
-			'places'              => self::switches( self::PLACES, $a['places'], $defaults['places'] ),
+			'controls'            => self::value( 'controls', $a, $defaults ),
+			'language'            => self::value( 'language', $a, $defaults ),
+			'languages'           => self::value( 'languages', $a, $defaults ),
+			'cluster'             => self::value( 'cluster', $a, $defaults ),
+			'hash'                => self::value( 'hash', $a, $defaults ),
+			'cooperativeGestures' => self::value( 'cooperativeGestures', $a, $defaults ),
+			'height'              => self::value( 'height', $a, $defaults ),
+			'markers'             => self::value( 'markers', $a, $defaults ),
+			'places'              => self::value( 'places', $a, $defaults ),
 			'content'             => self::content( $a['content'] ?? null ),
 		);
 		return array(
 			'config' => $config,
 			'error'  => $error,
 		);
+	}
+
+	/**
+	 * An attribute by its rule in map-schema.json (Map_Schema), or its default.
+	 *
+	 * @param string               $name       The attribute.
+	 * @param array<string, mixed> $attributes Attributes, defaults merged in.
+	 * @param array<string, mixed> $defaults   The defaults.
+	 * @return mixed
+	 */
+	private static function value( string $name, array $attributes, array $defaults ) {
+		return Map_Schema::sanitize( Map_Schema::rule( $name ), $attributes[ $name ] ?? null, $defaults[ $name ] ?? null );
 	}
 
 	/**
@@ -105,21 +121,6 @@ final class Map_Attributes {
 	}
 
 	/**
-	 * A finite number inside a range, or the default.
-	 *
-	 * @param mixed     $value    Value.
-	 * @param int|float $min      Minimum.
-	 * @param int|float $max      Maximum.
-	 * @param int|float $fallback Default.
-	 */
-	private static function number( $value, $min, $max, $fallback ): float {
-		if ( ( ! is_int( $value ) && ! is_float( $value ) ) || ! is_finite( (float) $value ) || $value < $min || $value > $max ) {
-			return (float) $fallback;
-		}
-		return (float) $value;
-	}
-
-	/**
 	 * A `mapbox://styles/…` URL, or an https style URL on an allowed host (style_hosts()); the
 	 * default (block.json's, or the site owner's default style) as it is.
 	 *
@@ -137,6 +138,7 @@ final class Map_Attributes {
 		if ( 1 === preg_match( '#' . Limits::get( 'mapStyle.pattern' ) . '#D', $value ) ) {
 			return $value;
 		}
+		// The rule's https form, narrowed to the allowed hosts: no JSON Schema keyword says that.
 		return self::is_allowed_https_style( $value ) ? $value : $fallback;
 	}
 
@@ -150,7 +152,8 @@ final class Map_Attributes {
 	 * @param string $url URL.
 	 */
 	public static function is_allowed_https_style( string $url ): bool {
-		if ( 0 !== strpos( $url, 'https://' ) || false !== strpbrk( $url, " \t\n\r\"'<>\\" ) ) {
+		// https, and the attribute's rule (no spaces, quotes, angle brackets or backslashes).
+		if ( 0 !== strpos( $url, 'https://' ) || ! Map_Schema::is_valid( Map_Schema::rule( 'mapStyle' ), $url ) ) {
 			return false;
 		}
 		$parts = wp_parse_url( $url );
@@ -189,99 +192,6 @@ final class Map_Attributes {
 	}
 
 	/**
-	 * A set of named switches (`controls`, `places`): each a boolean, else its default.
-	 *
-	 * @param string[]            $names    The switches.
-	 * @param mixed               $value    Value.
-	 * @param array<string, bool> $fallback Default.
-	 * @return array<string, bool>
-	 */
-	private static function switches( array $names, $value, array $fallback ): array {
-		$switches = array();
-		foreach ( $names as $name ) {
-			$switches[ $name ] = is_array( $value ) && isset( $value[ $name ] ) && is_bool( $value[ $name ] ) ? $value[ $name ] : (bool) ( $fallback[ $name ] ?? false );
-		}
-		return $switches;
-	}
-
-	/**
-	 * `auto` or a BCP 47 language tag.
-	 *
-	 * @param mixed  $value    Value.
-	 * @param string $fallback Default.
-	 */
-	private static function language( $value, string $fallback ): string {
-		return is_string( $value ) && ( 'auto' === $value || 1 === preg_match( '/' . Limits::get( 'language.pattern' ) . '/D', $value ) ) ? $value : $fallback;
-	}
-
-	/**
-	 * The label languages visitors may switch between: language tags (no `auto`), each once, at
-	 * most `languages.maxItems`. Anything else in the list is left out; a value that is not a list
-	 * is the default.
-	 *
-	 * @param mixed         $value    Value.
-	 * @param array<string> $fallback Default.
-	 * @return string[]
-	 */
-	private static function languages( $value, array $fallback ): array {
-		if ( ! is_array( $value ) || ! array_is_list( $value ) ) {
-			return array_values( $fallback );
-		}
-		$pattern   = '/' . Limits::get( 'language.pattern' ) . '/D';
-		$languages = array();
-		foreach ( $value as $tag ) {
-			if ( is_string( $tag ) && 1 === preg_match( $pattern, $tag ) && ! in_array( $tag, $languages, true ) ) {
-				$languages[] = $tag;
-			}
-		}
-		return array_slice( $languages, 0, (int) Limits::get( 'languages.maxItems' ) );
-	}
-
-	/**
-	 * Clustering switch and radius.
-	 *
-	 * @param mixed                $value    Value.
-	 * @param array<string, mixed> $fallback Default.
-	 * @return array{enabled: bool, radius: float}
-	 */
-	private static function cluster( $value, array $fallback ): array {
-		$value = is_array( $value ) ? $value : array();
-		return array(
-			'enabled' => isset( $value['enabled'] ) && is_bool( $value['enabled'] ) ? $value['enabled'] : (bool) $fallback['enabled'],
-			'radius'  => self::number( $value['radius'] ?? null, Limits::get( 'cluster.minRadius' ), Limits::get( 'cluster.maxRadius' ), $fallback['radius'] ),
-		);
-	}
-
-	/**
-	 * A CSS length for the map's height.
-	 *
-	 * @param mixed  $value    Value.
-	 * @param string $fallback Default.
-	 */
-	private static function height( $value, string $fallback ): string {
-		return is_string( $value ) && 1 === preg_match( '/^(?:[1-9]\d{0,3}|\d{1,4}\.\d{1,3})(px|em|rem|vh|svh|dvh)$/', $value ) ? $value : $fallback;
-	}
-
-	/**
-	 * Which markers the map shows.
-	 *
-	 * @param mixed                $value    Value.
-	 * @param array<string, mixed> $fallback Default.
-	 * @return array{source: string, groups: string[], ids: int[]}
-	 */
-	private static function markers( $value, array $fallback ): array {
-		$value  = is_array( $value ) ? $value : array();
-		$source = isset( $value['source'] ) && in_array( $value['source'], array( 'all', 'groups', 'ids', 'none' ), true ) ? $value['source'] : $fallback['source'];
-		$groups = array_values( array_filter( is_array( $value['groups'] ?? null ) ? $value['groups'] : array(), static fn( $slug ) => is_string( $slug ) && 1 === preg_match( '/^[a-z0-9_-]+$/', $slug ) ) );
-		$ids    = array_values( array_filter( is_array( $value['ids'] ?? null ) ? $value['ids'] : array(), static fn( $id ) => is_int( $id ) && $id > 0 ) );
-		return array(
-			'source' => $source,
-			'groups' => array_slice( $groups, 0, Limits::get( 'markersQuery.maxGroups' ) ),
-			'ids'    => array_slice( $ids, 0, Limits::get( 'markersQuery.maxInclude' ) ),
-		);
-	}
-
-	/**
 	 * Which posts the map shows (`content`): post types enabled for locations (Location_Types),
 	 * terms of public taxonomies shown in REST that those types use, and whether the post from
 	 * block context is shown. Like the marker selection, what is not valid is left out quietly
@@ -295,35 +205,39 @@ final class Map_Attributes {
 	 */
 	private static function content( $value ): array {
 		$value   = is_array( $value ) ? $value : array();
+		$rules   = (array) ( Map_Schema::rule( 'content' )['properties'] ?? array() );
 		$enabled = Location_Types::enabled();
 		$types   = array();
 		foreach ( is_array( $value['postTypes'] ?? null ) ? $value['postTypes'] : array() as $type ) {
-			if ( is_string( $type ) && in_array( $type, $enabled, true ) && ! in_array( $type, $types, true ) ) {
+			if ( Map_Schema::is_valid( $rules['postTypes']['items'], $type ) && in_array( $type, $enabled, true ) && ! in_array( $type, $types, true ) ) {
 				$types[] = $type;
 			}
 		}
-		// The feed's bounds (Feed_Schema): as many types, and terms in all, as groups.
-		$types = array_slice( $types, 0, (int) Limits::get( 'markersQuery.maxGroups' ) );
+		// The schema's bounds (the feed's, Feed_Schema): as many types, and terms in all, as groups.
+		$types = array_slice( $types, 0, (int) $rules['postTypes']['maxItems'] );
 		sort( $types );
-		$terms = array();
+		$terms    = array();
+		$taxonomy = (string) array_key_first( $rules['terms']['patternProperties'] );
+		$slugs    = $rules['terms']['patternProperties'][ $taxonomy ];
+		// A budget across taxonomies, which no JSON Schema keyword says.
 		$left  = (int) Limits::get( 'markersQuery.maxGroups' );
 		$given = is_array( $value['terms'] ?? null ) ? $value['terms'] : array();
 		ksort( $given );
-		foreach ( $given as $taxonomy => $slugs ) {
-			if ( ! is_string( $taxonomy ) || ! is_array( $slugs ) || count( $terms ) >= (int) Limits::get( 'content.maxTaxonomies' ) || ! self::is_content_taxonomy( $taxonomy, $types ) ) {
+		foreach ( $given as $name => $list ) {
+			if ( ! is_string( $name ) || ! is_array( $list ) || count( $terms ) >= (int) $rules['terms']['maxProperties'] || 1 !== preg_match( '#' . $taxonomy . '#D', $name ) || ! self::is_content_taxonomy( $name, $types ) ) {
 				continue;
 			}
 			$clean = array();
-			foreach ( $slugs as $slug ) {
+			foreach ( $list as $slug ) {
 				// Slugs as WordPress stores them (sanitize_title(): lower case, percent-encoded beyond ASCII).
-				if ( $left > 0 && is_string( $slug ) && 1 === preg_match( '/^[a-z0-9_%-]{1,200}$/D', $slug ) && ! in_array( $slug, $clean, true ) ) {
+				if ( $left > 0 && Map_Schema::is_valid( $slugs['items'], $slug ) && ! in_array( $slug, $clean, true ) ) {
 					$clean[] = $slug;
 					--$left;
 				}
 			}
 			if ( array() !== $clean ) {
 				sort( $clean );
-				$terms[ $taxonomy ] = $clean;
+				$terms[ $name ] = $clean;
 			}
 		}
 		return array(

@@ -13,6 +13,7 @@ use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Settings\Consent_Api;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Block;
 
 /**
@@ -229,10 +230,10 @@ class Map_Block {
 				$config,
 				array(
 					'accessToken' => $token['token'],
-					'markersUrl'  => null === $filters ? '' : add_query_arg( $this->query_args( $filters ), rest_url( 'cairn/v1/markers' ) ),
+					'markersUrl'  => Feed_Url::markers( $config['markers'] ),
 					// The map's posts: a second feed, drawn with the markers as one source.
 					'postsUrl'    => $this->content->posts_url( $config['content'], $current ),
-					'markerUrl'   => rest_url( 'cairn/v1/markers/' ),
+					'markerUrl'   => Rest_Routes::url( 'markers/' ),
 					'hashName'    => $config['hash'] ? self::hash_name( $hash_index ?? $this->next_hash_index(), $attributes ) : '',
 					'groupStyles' => array_merge(
 						null === $filters ? array() : $this->group_styles->styles_for( $filters ),
@@ -420,22 +421,5 @@ class Map_Block {
 			return null;
 		}
 		return array();
-	}
-
-	/**
-	 * Query arguments of the feed URL for these filters.
-	 *
-	 * @param array{groups?: string[], ids?: int[]} $filters Filters.
-	 * @return array<string, string>
-	 */
-	private function query_args( array $filters ): array {
-		$args = array();
-		if ( isset( $filters['groups'] ) ) {
-			$args['group'] = implode( ',', $filters['groups'] );
-		}
-		if ( isset( $filters['ids'] ) ) {
-			$args['include'] = implode( ',', $filters['ids'] );
-		}
-		return $args;
 	}
 }

@@ -10,6 +10,7 @@ namespace Cairn\Maps\Geocoding;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Support\Limits;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;
@@ -24,8 +25,12 @@ use WP_REST_Server;
  */
 class Geocode_Controller {
 
-	public const NAMESPACE = 'cairn/v1';
-	public const ROUTE     = '/geocode';
+	/**
+	 * The plugin's REST namespace (Rest_Routes::NAMESPACE, its one home).
+	 */
+	public const NAMESPACE = Rest_Routes::NAMESPACE;
+
+	public const ROUTE = '/geocode';
 
 	/**
 	 * Seconds a request may wait for the site-wide slot before it answers 429: a little more than

@@ -10,6 +10,7 @@ namespace Cairn\Maps\Import_Export;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 
 /**
@@ -361,7 +362,7 @@ class Import_Export_Page {
 		printf( '<p>%s</p>', esc_html__( 'Download all published markers. The files import back unchanged.', 'cairn-maps' ) );
 		// A form posting to the REST route: the REST nonce travels in the body, never in an address
 		// that browsers keep in their history and servers in their logs.
-		printf( '<form method="post" action="%s"><p>', esc_url( rest_url( 'cairn/v1/markers/export' ) ) );
+		printf( '<form method="post" action="%s"><p>', esc_url( Rest_Routes::url( 'markers/export' ) ) );
 		printf( '<input type="hidden" name="_wpnonce" value="%s" />', esc_attr( wp_create_nonce( 'wp_rest' ) ) );
 		foreach ( array(
 			'csv'     => __( 'Download CSV', 'cairn-maps' ),

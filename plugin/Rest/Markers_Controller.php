@@ -16,6 +16,7 @@ use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Feed\Post_Places_Feed;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;
@@ -41,7 +42,11 @@ use WP_REST_Server;
  */
 class Markers_Controller {
 
-	public const REST_NAMESPACE = 'cairn/v1';
+	/**
+	 * The plugin's REST namespace (Rest_Routes::NAMESPACE, its one home), under the name the REST
+	 * classes use.
+	 */
+	public const REST_NAMESPACE = Rest_Routes::NAMESPACE;
 
 	/**
 	 * Cache-Control of anonymous feed answers (see Cache_Headers).

@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Support\Limits;
 use Cairn\Maps\Support\Map_Controls;
+use Cairn\Maps\Support\Map_Schema;
 use WP_Error;
 
 /**
@@ -18,7 +19,7 @@ use WP_Error;
  * blocks start with. The block editor writes them into the new block as explicit attributes, so
  * changing the defaults never changes a block that is already on a page.
  *
- * Its built-in value is the block's own block.json defaults.
+ * Its built-in value is the block's own defaults (map-schema.json, as block.json).
  *
  * @since 0.1.0
  */
@@ -37,21 +38,20 @@ final class Site_Defaults {
 	private static ?array $builtin = null;
 
 	/**
-	 * The block.json defaults of the keys the option holds.
+	 * The block's defaults (map-schema.json's, which block.json repeats) of the keys the option holds.
 	 *
 	 * @return array{mapStyle: string, language: string, controls: array<string, bool>}
 	 */
 	public static function builtin(): array {
 		if ( null === self::$builtin ) {
-			$metadata   = wp_json_file_decode( CAIRN_MAPS_DIR . 'build/blocks/map/block.json', array( 'associative' => true ) );
-			$attributes = is_array( $metadata ) && isset( $metadata['attributes'] ) && is_array( $metadata['attributes'] ) ? $metadata['attributes'] : array();
-			$controls   = array();
+			$defaults = Map_Schema::defaults();
+			$controls = array();
 			foreach ( Map_Controls::NAMES as $name ) {
-				$controls[ $name ] = (bool) ( $attributes['controls']['default'][ $name ] ?? false );
+				$controls[ $name ] = (bool) ( $defaults['controls'][ $name ] ?? false );
 			}
 			self::$builtin = array(
-				'mapStyle' => (string) ( $attributes['mapStyle']['default'] ?? '' ),
-				'language' => (string) ( $attributes['language']['default'] ?? 'auto' ),
+				'mapStyle' => (string) ( $defaults['mapStyle'] ?? '' ),
+				'language' => (string) ( $defaults['language'] ?? 'auto' ),
 				'controls' => $controls,
 			);
 		}
@@ -187,7 +187,7 @@ final class Site_Defaults {
 	 * @param mixed $value Value.
 	 */
 	public static function is_language( $value ): bool {
-		return is_string( $value ) && ( 'auto' === $value || 1 === preg_match( '/' . Limits::get( 'language.pattern' ) . '/D', $value ) );
+		return Map_Schema::is_valid( Map_Schema::rule( 'language' ), $value );
 	}
 
 	/**

@@ -1,153 +1,40 @@
 /**
  * Turns untrusted input (a data attribute, a headless caller's object) into a `MapConfig`.
- * Invalid values fall back to the block's defaults; a minimum zoom above the maximum is an error.
+ * Attributes keep the rules of map-schema.json (the server's too): invalid values fall back to
+ * their defaults; a minimum zoom above the maximum is an error.
  */
-import metadata from '../../../src/blocks/map/block.json';
 import { MapError } from './errors';
-import { LIMITS } from './limits';
+import * as rules from './map-schema.json';
+import { isRecord, sanitize } from './map-schema';
+import { groupStyles } from './group-styles';
+import { isValidStyleUrl } from './patterns';
+import type { Schema } from './map-schema';
 import type {
 	ClusterConfig,
 	ContentSelection,
 	ConsentConfig,
 	ControlsConfig,
-	GroupStyle,
 	MapConfig,
 	MarkerSelection,
 	PlacesConfig,
 } from './types';
 
-const DEFAULTS = metadata.attributes;
-
-type Record_ = Record< string, unknown >;
-
-function isRecord( value: unknown ): value is Record_ {
-	return (
-		typeof value === 'object' && value !== null && ! Array.isArray( value )
-	);
-}
-
-function numberIn(
-	value: unknown,
-	range: { min: number; max: number },
-	fallback: number
-): number {
-	return typeof value === 'number' &&
-		Number.isFinite( value ) &&
-		value >= range.min &&
-		value <= range.max
-		? value
-		: fallback;
-}
-
-function bool( value: unknown, fallback: boolean ): boolean {
-	return typeof value === 'boolean' ? value : fallback;
-}
-
-export const STYLE_PATTERN = new RegExp( LIMITS.mapStyle.pattern );
-
 /**
- * Whether a style URL may be used: a `mapbox://styles/…` URL, or an https URL. With `hosts`, the
- * https URL must be on one of them (exact host, no credentials, no other port): the rule for
- * styles a contributor chooses, which send every visitor's browser to that host (the server's
- * Map_Attributes applies the same rule; LIMITS.mapStyle.hosts plus the `cairn_maps_style_hosts`
- * filter). Without `hosts`, any https host: a site owner's own choice, or a configuration the
- * server already checked.
+ * An attribute's value by its rule in map-schema.json, or its default.
  *
- * @param value A style URL.
- * @param hosts The hosts an https style may be on (lower case).
+ * @param schema The attribute's rule (map-schema.json).
+ * @param value  Untrusted input.
  */
-export function isValidStyleUrl(
-	value: string,
-	hosts?: readonly string[]
-): boolean {
-	if ( STYLE_PATTERN.test( value ) ) {
-		return true;
-	}
-	if ( ! value.startsWith( 'https://' ) || /[\s"'<>\\]/.test( value ) ) {
-		return false;
-	}
-	try {
-		const url = new URL( value );
-		return (
-			url.protocol === 'https:' &&
-			( ! hosts ||
-				( url.username === '' &&
-					url.password === '' &&
-					url.port === '' &&
-					hosts.includes( url.hostname.toLowerCase() ) ) )
-		);
-	} catch {
-		return false;
-	}
+function attribute< T >( schema: Schema, value: unknown ): T {
+	// The one cast: the schema describes T (types.ts mirrors it; tests/unit/map-schema.test.ts
+	// holds the schema, block.json and these types together).
+	return sanitize( schema, value ) as T;
 }
 
-export const LANGUAGE_PATTERN = new RegExp( LIMITS.language.pattern );
-
-function controls( value: unknown ): ControlsConfig {
-	const input = isRecord( value ) ? value : {};
-	const fallback = DEFAULTS.controls.default;
-	return {
-		zoom: bool( input.zoom, fallback.zoom ),
-		compass: bool( input.compass, fallback.compass ),
-		scale: bool( input.scale, fallback.scale ),
-		fullscreen: bool( input.fullscreen, fallback.fullscreen ),
-		geolocate: bool( input.geolocate, fallback.geolocate ),
-	};
-}
-
-function cluster( value: unknown ): ClusterConfig {
-	const input = isRecord( value ) ? value : {};
-	const fallback = DEFAULTS.cluster.default;
-	return {
-		enabled: bool( input.enabled, fallback.enabled ),
-		radius: numberIn(
-			input.radius,
-			{ min: LIMITS.cluster.minRadius, max: LIMITS.cluster.maxRadius },
-			fallback.radius
-		),
-	};
-}
-
-/**
- * The group looks a map may use; anything malformed is left out.
- *
- * @param value Untrusted input.
- */
-export function groupStyles( value: unknown ): GroupStyle[] {
-	if ( ! Array.isArray( value ) ) {
-		return [];
-	}
-	return value.filter( isRecord ).flatMap( ( style ) => {
-		if (
-			typeof style.slug !== 'string' ||
-			// A marker group's slug, or a term's `taxonomy:slug` key (maps of posts).
-			! /^(?:[a-z0-9_-]+:)?[a-z0-9_%-]+$/.test( style.slug )
-		) {
-			return [];
-		}
-		const color =
-			typeof style.color === 'string' &&
-			/^#[0-9a-fA-F]{6}$/.test( style.color )
-				? style.color
-				: '';
-		const icon =
-			typeof style.icon === 'string' && /^https?:\/\//.test( style.icon )
-				? style.icon
-				: '';
-		const name =
-			typeof style.name === 'string' ? style.name.slice( 0, 200 ) : '';
-		return [ { slug: style.slug, name: name || style.slug, color, icon } ];
-	} );
-}
-
-function places( value: unknown ): PlacesConfig {
-	const input = isRecord( value ) ? value : {};
-	return {
-		search: bool( input.search, true ),
-		groupFilter: bool( input.groupFilter, true ),
-		followMap: bool( input.followMap, true ),
-	};
-}
+// The style URL and language rules and the group looks live apart: the admin screens and the
+// post sidebars use them without the rest of the configuration (and its schema).
+export { isValidStyleUrl, LANGUAGE_PATTERN, STYLE_PATTERN } from './patterns';
+export { groupStyles } from './group-styles';
 
 /**
  * The consent policy: required only when it says so; the category is a WP Consent API category
@@ -168,21 +55,6 @@ export function consent( value: unknown ): ConsentConfig {
 	};
 }
 
-/** The label languages visitors may choose from: valid tags, once each, at most the limit. */
-function languages( value: unknown ): string[] {
-	if ( ! Array.isArray( value ) ) {
-		return [];
-	}
-	return [
-		...new Set(
-			value.filter(
-				( tag ): tag is string =>
-					typeof tag === 'string' && LANGUAGE_PATTERN.test( tag )
-			)
-		),
-	].slice( 0, LIMITS.languages.maxItems );
-}
-
 /**
  * A map's post selection (attribute `content`): type names, term slugs by taxonomy, `current`.
  * Only the shape is checked here; the server decides which types and taxonomies are allowed.
@@ -190,57 +62,16 @@ function languages( value: unknown ): string[] {
  * @param value Untrusted input.
  */
 export function parseContentSelection( value: unknown ): ContentSelection {
-	const input = isRecord( value ) ? value : {};
-	const names = ( list: unknown ): string[] =>
-		Array.isArray( list )
-			? [
-					...new Set(
-						list.filter(
-							( name ): name is string =>
-								typeof name === 'string' &&
-								/^[a-z0-9_%-]{1,200}$/.test( name )
-						)
-					),
-				]
-			: [];
-	const terms: Record< string, string[] > = {};
-	if ( isRecord( input.terms ) && ! Array.isArray( input.terms ) ) {
-		for ( const [ taxonomy, slugs ] of Object.entries( input.terms ) ) {
-			const clean = names( slugs );
-			if ( /^[a-z0-9_-]{1,32}$/.test( taxonomy ) && clean.length ) {
-				terms[ taxonomy ] = clean;
-			}
-		}
-	}
-	return {
-		postTypes: names( input.postTypes ),
-		terms,
-		current: input.current === true,
-	};
+	return attribute< ContentSelection >( rules.content, value );
 }
 
+/**
+ * A map's marker selection (attribute `markers`).
+ *
+ * @param value Untrusted input.
+ */
 export function parseMarkerSelection( value: unknown ): MarkerSelection {
-	const input = isRecord( value ) ? value : {};
-	const source =
-		input.source === 'groups' ||
-		input.source === 'ids' ||
-		input.source === 'none'
-			? input.source
-			: 'all';
-	return {
-		source,
-		groups: Array.isArray( input.groups )
-			? input.groups.filter(
-					( slug ): slug is string =>
-						typeof slug === 'string' && /^[a-z0-9_-]+$/.test( slug )
-				)
-			: [],
-		ids: Array.isArray( input.ids )
-			? input.ids.filter(
-					( id ): id is number => Number.isInteger( id ) && id > 0
-				)
-			: [],
-	};
+	return attribute< MarkerSelection >( rules.markers, value );
 }
 
 /**
@@ -251,79 +82,53 @@ export function parseMarkerSelection( value: unknown ): MarkerSelection {
  */
 export function parseMapConfig( input: unknown ): MapConfig {
 	const value = isRecord( input ) ? input : {};
-	const minZoom = numberIn(
-		value.minZoom,
-		LIMITS.zoom,
-		DEFAULTS.minZoom.default
-	);
-	const maxZoom = numberIn(
-		value.maxZoom,
-		LIMITS.zoom,
-		DEFAULTS.maxZoom.default
-	);
+	const minZoom = attribute< number >( rules.minZoom, value.minZoom );
+	const maxZoom = attribute< number >( rules.maxZoom, value.maxZoom );
+	// Across fields, so not the schema's: the server's Map_Attributes says the same.
 	if ( minZoom > maxZoom ) {
 		throw new MapError( 'zoom-range' );
 	}
-	const center = isRecord( value.center ) ? value.center : {};
 	const style = typeof value.style === 'string' ? value.style : '';
-	const language =
-		typeof value.language === 'string' &&
-		( value.language === 'auto' || LANGUAGE_PATTERN.test( value.language ) )
-			? value.language
-			: DEFAULTS.language.default;
 	return {
 		accessToken:
 			typeof value.accessToken === 'string'
 				? value.accessToken.trim()
 				: '',
-		style: isValidStyleUrl( style ) ? style : DEFAULTS.mapStyle.default,
-		center: {
-			lng: numberIn(
-				center.lng,
-				LIMITS.longitude,
-				DEFAULTS.center.default.lng
-			),
-			lat: numberIn(
-				center.lat,
-				LIMITS.latitude,
-				DEFAULTS.center.default.lat
-			),
-		},
+		style: isValidStyleUrl( style )
+			? style
+			: attribute< string >( rules.mapStyle, undefined ),
+		center: attribute< MapConfig[ 'center' ] >(
+			rules.center,
+			value.center
+		),
 		zoom: Math.min(
 			maxZoom,
-			Math.max(
-				minZoom,
-				numberIn( value.zoom, LIMITS.zoom, DEFAULTS.zoom.default )
-			)
+			Math.max( minZoom, attribute< number >( rules.zoom, value.zoom ) )
 		),
-		bearing: numberIn(
-			value.bearing,
-			LIMITS.bearing,
-			DEFAULTS.bearing.default
-		),
-		pitch: numberIn( value.pitch, LIMITS.pitch, DEFAULTS.pitch.default ),
+		bearing: attribute< number >( rules.bearing, value.bearing ),
+		pitch: attribute< number >( rules.pitch, value.pitch ),
 		minZoom,
 		maxZoom,
-		controls: controls( value.controls ),
-		language,
-		cluster: cluster( value.cluster ),
-		hash: bool( value.hash, DEFAULTS.hash.default ),
+		controls: attribute< ControlsConfig >( rules.controls, value.controls ),
+		language: attribute< string >( rules.language, value.language ),
+		cluster: attribute< ClusterConfig >( rules.cluster, value.cluster ),
+		hash: attribute< boolean >( rules.hash, value.hash ),
 		hashName:
 			typeof value.hashName === 'string' &&
 			/^[A-Za-z][\w-]{0,63}$/.test( value.hashName )
 				? value.hashName
 				: '',
-		cooperativeGestures: bool(
-			value.cooperativeGestures,
-			DEFAULTS.cooperativeGestures.default
+		cooperativeGestures: attribute< boolean >(
+			rules.cooperativeGestures,
+			value.cooperativeGestures
 		),
 		markersUrl:
 			typeof value.markersUrl === 'string' ? value.markersUrl : '',
 		postsUrl: typeof value.postsUrl === 'string' ? value.postsUrl : '',
 		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
 		groupStyles: groupStyles( value.groupStyles ),
-		places: places( value.places ),
-		languages: languages( value.languages ),
+		places: attribute< PlacesConfig >( rules.places, value.places ),
+		languages: attribute< string[] >( rules.languages, value.languages ),
 		units: value.units === 'imperial' ? 'imperial' : 'metric',
 		consent: consent( value.consent ),
 	};

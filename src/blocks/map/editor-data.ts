@@ -3,11 +3,7 @@
  */
 import { groupStyles } from '../../../packages/map/src/config';
 import { LIMITS } from '../../../packages/map/src/limits';
-import type {
-	ContentSelection,
-	GroupStyle,
-	MapErrorCode,
-} from '../../../packages/map/src/types';
+import type { GroupStyle, MapErrorCode } from '../../../packages/map/src/types';
 
 export interface EditorData {
 	accessToken: string;
@@ -120,74 +116,11 @@ export function getEditorData(): EditorData {
 	};
 }
 
-/**
- * The posts feed URL for a map's post selection, as the server builds `config.postsUrl`
- * (Content_Places::posts_url()): `post_type` and `terms` sorted, or for "this post" its type and
- * id; '' when the map shows no posts.
- * @param base             The feed's address.
- * @param content          The map's post selection.
- * @param context          Block context: the post "this post" means.
- * @param context.postId
- * @param context.postType
- */
-export function postsFeedUrl(
-	base: string,
-	content: ContentSelection,
-	context: { postId?: number; postType?: string }
-): string {
-	if ( ! base ) {
-		return '';
-	}
-	const url = new URL( base, window.location.href );
-	if ( content.current ) {
-		if ( ! context.postId || ! context.postType ) {
-			return '';
-		}
-		url.searchParams.set( 'post_type', context.postType );
-		url.searchParams.set( 'include', String( context.postId ) );
-		return url.toString();
-	}
-	if ( content.postTypes.length === 0 ) {
-		return '';
-	}
-	url.searchParams.set(
-		'post_type',
-		[ ...content.postTypes ].sort().join( ',' )
-	);
-	const keys = Object.entries( content.terms )
-		.flatMap( ( [ taxonomy, slugs ] ) =>
-			slugs.map( ( slug ) => `${ taxonomy }:${ slug }` )
-		)
-		.sort();
-	if ( keys.length ) {
-		url.searchParams.set( 'terms', keys.join( ',' ) );
-	}
-	return url.toString();
-}
-
-/** The feed URL for a marker selection, or '' when the selection is empty. */
-export function markersFeedUrl(
-	base: string,
-	selection: { source: string; groups: string[]; ids: number[] }
-): string {
-	if ( ! base || selection.source === 'none' ) {
-		return '';
-	}
-	const url = new URL( base, window.location.href );
-	if ( selection.source === 'groups' ) {
-		if ( selection.groups.length === 0 ) {
-			return '';
-		}
-		url.searchParams.set( 'group', selection.groups.join( ',' ) );
-	}
-	if ( selection.source === 'ids' ) {
-		if ( selection.ids.length === 0 ) {
-			return '';
-		}
-		url.searchParams.set( 'include', selection.ids.join( ',' ) );
-	}
-	return url.toString();
-}
+// The feed URLs are the package's rule (one rule, shared with the server's Feed_Url).
+export {
+	markersFeedUrl,
+	postsFeedUrl,
+} from '../../../packages/map/src/feed-url';
 
 /** CRC-32 (IEEE), as PHP's crc32(): the legend colour of a term is chosen by it on both sides. */
 /* eslint-disable no-bitwise -- a checksum is bit arithmetic. */

@@ -6,9 +6,10 @@ import { __ } from '@wordpress/i18n';
 import { LANGUAGE_PATTERN } from '../../../packages/map/src/config';
 import type { LanguageOption } from '../../../packages/map/src/languages';
 import { LIMITS } from '../../../packages/map/src/limits';
+import { height } from '../../../packages/map/src/map-schema.json';
 
-export const HEIGHT_PATTERN =
-	/^(?:[1-9]\d{0,3}|\d{1,4}\.\d{1,3})(px|em|rem|vh|svh|dvh)$/;
+/** A CSS length for the map's height: the attribute's rule (map-schema.json), the server's too. */
+export const HEIGHT_PATTERN = new RegExp( height.pattern );
 
 export function heightError( value: string ): string {
 	return HEIGHT_PATTERN.test( value )

@@ -1,0 +1,110 @@
+<?php
+/**
+ * The feed addresses of a map's selections.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Blocks;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Support\Rest_Routes;
+
+/**
+ * The one rule for a map's feed URLs, as the editor's preview builds them too (the package's
+ * feed-url.ts): the markers feed of a marker selection (`config.markersUrl`) and the posts feed of
+ * a post selection (`config.postsUrl`). tests/fixtures/feed-urls.json holds the vectors both sides
+ * are tested against, so the two cannot drift.
+ *
+ * The query values are written as they always were (lists of slugs and ids as they are, lists of
+ * post types and term keys percent-encoded): the same address byte for byte, so caches keep
+ * their keys.
+ *
+ * @since 0.4.0
+ */
+final class Feed_Url {
+
+	/**
+	 * The feed's address (`GET /cairn/v1/markers`), without a selection.
+	 */
+	public static function base(): string {
+		return Rest_Routes::url( 'markers' );
+	}
+
+	/**
+	 * The feed URL for a marker selection: `group` or `include` as the source says, nothing for
+	 * all markers; '' when the selection shows no markers (source `none`, or no groups or ids).
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
+	 */
+	public static function markers( array $selection ): string {
+		if ( 'none' === $selection['source'] ) {
+			return '';
+		}
+		$args = array();
+		if ( 'groups' === $selection['source'] ) {
+			if ( array() === $selection['groups'] ) {
+				return '';
+			}
+			$args['group'] = implode( ',', $selection['groups'] );
+		}
+		if ( 'ids' === $selection['source'] ) {
+			if ( array() === $selection['ids'] ) {
+				return '';
+			}
+			$args['include'] = implode( ',', $selection['ids'] );
+		}
+		return add_query_arg( $args, self::base() );
+	}
+
+	/**
+	 * The posts feed URL for a post selection: `post_type` and `terms` (`taxonomy:slug`), each
+	 * sorted, or for "this post" its type and id (`include`); '' when the map shows no posts.
+	 *
+	 * @param array{postTypes: string[], terms: array<string, string[]>, current: bool} $content The map's `content`.
+	 * @param array{postId?: int, postType?: string}                                    $current The post "this post" shows, none when it has no public place.
+	 */
+	public static function posts( array $content, array $current ): string {
+		if ( $content['current'] ) {
+			if ( empty( $current['postId'] ) || empty( $current['postType'] ) ) {
+				return '';
+			}
+			return add_query_arg(
+				array(
+					'post_type' => $current['postType'],
+					'include'   => (string) $current['postId'],
+				),
+				self::base()
+			);
+		}
+		if ( array() === $content['postTypes'] ) {
+			return '';
+		}
+		$types = $content['postTypes'];
+		sort( $types );
+		$args = array( 'post_type' => implode( ',', $types ) );
+		$keys = self::term_keys( $content['terms'] );
+		if ( array() !== $keys ) {
+			$args['terms'] = implode( ',', $keys );
+		}
+		return add_query_arg( array_map( 'rawurlencode', $args ), self::base() );
+	}
+
+	/**
+	 * `taxonomy:slug` keys of a term selection, sorted.
+	 *
+	 * @param array<string, string[]> $terms Slugs by taxonomy.
+	 * @return string[]
+	 */
+	public static function term_keys( array $terms ): array {
+		$keys = array();
+		foreach ( $terms as $taxonomy => $slugs ) {
+			foreach ( $slugs as $slug ) {
+				$keys[] = $taxonomy . ':' . $slug;
+			}
+		}
+		sort( $keys );
+		return $keys;
+	}
+}

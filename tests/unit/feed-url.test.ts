@@ -1,0 +1,60 @@
+/**
+ * The feed URLs of a map's selections, against the vectors the server's Feed_Url is tested with
+ * (tests/fixtures/feed-urls.json): the editor's preview asks for what the page will ask for.
+ */
+import vectors from '../fixtures/feed-urls.json';
+import { markersFeedUrl, postsFeedUrl } from '../../packages/map/src/feed-url';
+import type { ContentSelection } from '../../packages/map/src/types';
+
+const BASE = 'https://example.test/wp-json/cairn/v1/markers';
+
+/** The query parameters a URL adds to the feed's address, in order, decoded; null for no URL. */
+function query( url: string ): string[][] | null {
+	if ( url === '' ) {
+		return null;
+	}
+	expect( url.startsWith( BASE ) ).toBe( true );
+	return [ ...new URL( url ).searchParams.entries() ];
+}
+
+describe( 'markersFeedUrl', () => {
+	it.each( vectors.markers.map( ( vector ) => [ vector.name, vector ] ) )(
+		'%s',
+		( _name, { selection, query: expected } ) => {
+			expect( query( markersFeedUrl( BASE, selection ) ) ).toEqual(
+				expected
+			);
+		}
+	);
+
+	it( 'has no URL without the feed address', () => {
+		expect(
+			markersFeedUrl( '', { source: 'all', groups: [], ids: [] } )
+		).toBe( '' );
+	} );
+} );
+
+describe( 'postsFeedUrl', () => {
+	it.each( vectors.posts.map( ( vector ) => [ vector.name, vector ] ) )(
+		'%s',
+		( _name, { content, context, query: expected } ) => {
+			expect(
+				query(
+					postsFeedUrl( BASE, content as ContentSelection, context )
+				)
+			).toEqual( expected );
+		}
+	);
+
+	it( 'keeps a base that already has a query (plain permalinks)', () => {
+		const url = postsFeedUrl(
+			'https://example.test/?rest_route=/cairn/v1/markers',
+			{ postTypes: [ 'post' ], terms: {}, current: false },
+			{}
+		);
+		expect( [ ...new URL( url ).searchParams.entries() ] ).toEqual( [
+			[ 'rest_route', '/cairn/v1/markers' ],
+			[ 'post_type', 'post' ],
+		] );
+	} );
+} );
