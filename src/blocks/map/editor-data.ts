@@ -1,13 +1,12 @@
 /**
  * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
  */
-import { groupStyles } from '../../../packages/map/src/config';
-import { LIMITS } from '../../../packages/map/src/limits';
 import type {
 	ContentSelection,
 	GroupStyle,
 	MapErrorCode,
-} from '../../../packages/map/src/types';
+} from '@cairn-maps/map';
+import { groupStyles, LIMITS } from '@cairn-maps/map/plugin';
 
 export interface EditorData {
 	accessToken: string;

@@ -2,10 +2,9 @@
  * Editor-side checks of values an editor types, with the messages shown next to the fields.
  */
 import { __ } from '@wordpress/i18n';
+import { LANGUAGE_PATTERN, LIMITS } from '@cairn-maps/map/plugin';
 
-import { LANGUAGE_PATTERN } from '../../../packages/map/src/config';
-import type { LanguageOption } from '../../../packages/map/src/languages';
-import { LIMITS } from '../../../packages/map/src/limits';
+import type { LanguageOption } from '../../shared/languages';
 
 export const HEIGHT_PATTERN =
 	/^(?:[1-9]\d{0,3}|\d{1,4}\.\d{1,3})(px|em|rem|vh|svh|dvh)$/;
