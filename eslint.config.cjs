@@ -4,6 +4,30 @@
 const defaultConfig = require( '@wordpress/scripts/config/eslint.config.cjs' );
 const wpPlugin = require( '@wordpress/eslint-plugin' );
 
+const PLUGIN_IMPORTS =
+	"The plugin imports its runtime by the package's entries only: `@cairn-maps/map` (the public entry) or `@cairn-maps/map/plugin` (what only the plugin needs, packages/map/src/plugin.ts). Never a path into packages/.";
+
+/**
+ * What the package (packages/map/src) may not import: the plugin's code, or the block editor.
+ *
+ * @param {string} pluginPath Regular expression of an import path that reaches the plugin.
+ * @return {Object[]} Patterns for no-restricted-imports.
+ */
+function packagePatterns( pluginPath ) {
+	return [
+		{
+			regex: pluginPath,
+			message:
+				'The package knows nothing of the plugin: nothing under src/ (the plugin imports the package, never the reverse).',
+		},
+		{
+			regex: '^@wordpress/(block-editor|blocks)(/|$)',
+			message:
+				'The package runs on any front end, without the block editor: @wordpress/block-editor and @wordpress/blocks belong in src/.',
+		},
+	];
+}
+
 module.exports = [
 	...defaultConfig,
 	{
@@ -41,6 +65,57 @@ module.exports = [
 			// Parameters are typed and named in TypeScript; JSDoc repeats would drift.
 			'jsdoc/require-param': 'off',
 			'jsdoc/require-returns': 'off',
+		},
+	},
+	// The border between the plugin and its package: src/ is a client of @cairn-maps/map like any
+	// other front end (the aliases in webpack.config.js, tsconfig.json and jest.config.js resolve
+	// the names to the package's sources), and the package knows nothing of the plugin or the
+	// block editor.
+	{
+		files: [ 'src/**/*.{js,jsx,ts,tsx}' ],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: 'packages/',
+							message: PLUGIN_IMPORTS,
+						},
+						{
+							regex: '^@cairn-maps/map/(?!plugin$)',
+							message: PLUGIN_IMPORTS,
+						},
+					],
+				},
+			],
+		},
+	},
+	{
+		files: [ 'packages/*/src/**/*.{js,jsx,ts,tsx}' ],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: packagePatterns( '(^|/)src(/|$)' ) },
+			],
+		},
+	},
+	// Long functions are split as they are touched: 'warn' until the editor's are (issue 20).
+	{
+		files: [
+			'src/**/*.{js,jsx,ts,tsx}',
+			'packages/*/src/**/*.{js,jsx,ts,tsx}',
+		],
+		rules: {
+			'max-lines-per-function': [
+				'warn',
+				{
+					max: 150,
+					skipBlankLines: false,
+					skipComments: false,
+					IIFEs: true,
+				},
+			],
 		},
 	},
 	{

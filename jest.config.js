@@ -6,6 +6,13 @@ module.exports = {
 	testEnvironment: 'jsdom',
 	testMatch: [ '<rootDir>/tests/unit/**/*.test.[jt]s?(x)' ],
 	// Supercluster and KDBush ship ES modules only: compile them like our sources.
+	// The plugin's imports of its own package, as webpack.config.js and tsconfig.json resolve them:
+	// to the package's sources.
+	moduleNameMapper: {
+		...defaultConfig.moduleNameMapper,
+		'^@cairn-maps/map$': '<rootDir>/packages/map/src/index.ts',
+		'^@cairn-maps/map/plugin$': '<rootDir>/packages/map/src/plugin.ts',
+	},
 	transformIgnorePatterns: [ '/node_modules/(?!(supercluster|kdbush)/)' ],
 	// Scratch checkouts (the previous release's build, Stryker's sandboxes) hold a second copy of
 	// the package.

@@ -2,8 +2,11 @@
  * wp-scripts' configuration, plus the settings screen, the marker sidebar and the post Location
  * panel as entries.
  * Block entries (index, view) come from block.json. The map runtime lives in the npm package's
- * sources (packages/map/src); its limits.json is copied into build/ for the PHP side, so a
- * release needs build/ only.
+ * sources (packages/map/src), which the plugin imports by the package's name only: its public
+ * entry `@cairn-maps/map`, the plugin's own entry `@cairn-maps/map/plugin` and the stylesheet
+ * `@cairn-maps/map/style` (Sass) resolve to those sources (the plugin is built from them, not from
+ * the package's dist/). Its limits.json is copied into build/ for the PHP side, so a release
+ * needs build/ only.
  *
  * mapbox-gl is never bundled (its licence forbids redistributing it in the plugin): the plugin
  * loads it from Mapbox's distribution (src/blocks/map/load-mapbox-gl.ts). The build writes
@@ -81,8 +84,27 @@ class NoMapboxGlCode {
 	}
 }
 
+const PACKAGE_SOURCES = path.resolve( __dirname, 'packages/map/src' );
+
 module.exports = {
 	...defaultConfig,
+	resolve: {
+		...defaultConfig.resolve,
+		// Exact names (`$`): only these reach the sources. Any other `@cairn-maps/map/…` would go
+		// through the package's `exports` to its built dist/; eslint.config.cjs forbids it in src/.
+		alias: {
+			...defaultConfig.resolve?.alias,
+			'@cairn-maps/map$': path.join( PACKAGE_SOURCES, 'index.ts' ),
+			'@cairn-maps/map/plugin$': path.join(
+				PACKAGE_SOURCES,
+				'plugin.ts'
+			),
+			'@cairn-maps/map/style$': path.join(
+				PACKAGE_SOURCES,
+				'style.scss'
+			),
+		},
+	},
 	entry: () => ( {
 		...( typeof defaultConfig.entry === 'function'
 			? defaultConfig.entry()

@@ -13,11 +13,11 @@ import { useDispatch, useSelect } from '@wordpress/data';
 import { useRef } from '@wordpress/element';
 import { PluginDocumentSettingPanel } from '@wordpress/editor';
 import { __ } from '@wordpress/i18n';
+import { LIMITS } from '@cairn-maps/map/plugin';
 
 import { LocationEditor } from '../shared/location-editor';
 import type { LocationChanges } from '../shared/location-editor';
 import { coordinate } from '../shared/location-editor/fields';
-import { LIMITS } from '../../packages/map/src/limits';
 
 export const META = {
 	lat: 'geo_latitude',

@@ -10,8 +10,8 @@
  *
  * Without hemisphere letters the first number is the latitude. Pure: no DOM, no WordPress.
  */
-import { LIMITS } from '../../packages/map/src/limits';
-import type { LngLat } from '../../packages/map/src/types';
+import type { LngLat } from '@cairn-maps/map';
+import { LIMITS } from '@cairn-maps/map/plugin';
 
 // Markers may sit at any real latitude (the map's ±85.0511 applies to its camera only).
 const LATITUDE = LIMITS.markerLatitude;

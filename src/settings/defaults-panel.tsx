@@ -12,7 +12,7 @@ import { __ } from '@wordpress/i18n';
 import { ControlsToggles, StyleField } from '../shared/map-fields';
 import type { SiteDefaults } from '../shared/defaults';
 import { styleError } from '../shared/style-url';
-import { languageOptions } from '../../packages/map/src/languages';
+import { languageOptions } from '../shared/languages';
 
 export interface DefaultsPanelProps {
 	value: SiteDefaults;

@@ -1,7 +1,7 @@
 /**
  * Reads `window.cairnMapsSettingsPage`, printed by plugin/Settings/Settings_Page.php.
  */
-import type { MapErrorCode } from '../../packages/map/src/types';
+import type { MapErrorCode } from '@cairn-maps/map';
 
 export interface PageData {
 	/** The site's address, for the token's URL restrictions. */

@@ -6,9 +6,9 @@ import { Button, Notice, Spinner } from '@wordpress/components';
 import { useEffect, useState } from '@wordpress/element';
 import type { FormEvent } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
+import { checkToken } from '@cairn-maps/map';
 
 import { tokenVerdict } from '../shared/token-messages';
-import { checkToken } from '../../packages/map/src/token';
 import {
 	fetchPluginSettings,
 	requestErrorMessage,

@@ -2,12 +2,10 @@
  * Site-wide defaults for new map blocks (option `cairn_maps_defaults`): the style, label language
  * and controls a newly inserted block starts with. Their built-in values are block.json's.
  */
+import type { ControlsConfig } from '@cairn-maps/map';
+import { isValidStyleUrl, LANGUAGE_PATTERN } from '@cairn-maps/map/plugin';
+
 import metadata from '../blocks/map/block.json';
-import {
-	isValidStyleUrl,
-	LANGUAGE_PATTERN,
-} from '../../packages/map/src/config';
-import type { ControlsConfig } from '../../packages/map/src/types';
 
 export interface SiteDefaults {
 	mapStyle: string;

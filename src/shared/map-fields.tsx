@@ -9,10 +9,10 @@ import {
 } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
+import type { ControlsConfig } from '@cairn-maps/map';
 
 import { styleError } from './style-url';
-import { CUSTOM_STYLE, styleOptions } from '../../packages/map/src/styles';
-import type { ControlsConfig } from '../../packages/map/src/types';
+import { CUSTOM_STYLE, styleOptions } from './styles';
 
 export interface StyleFieldProps {
 	/** The style URL in use. */

@@ -4,8 +4,7 @@
  * the one the server mirrors.
  */
 import { __, sprintf } from '@wordpress/i18n';
-
-import { isValidStyleUrl } from '../../packages/map/src/config';
+import { isValidStyleUrl } from '@cairn-maps/map/plugin';
 
 /**
  * Why a style URL cannot be used, or ''.

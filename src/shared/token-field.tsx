@@ -5,8 +5,8 @@
 import { TextControl } from '@wordpress/components';
 import { useId } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
+import { checkToken } from '@cairn-maps/map';
 
-import { checkToken } from '../../packages/map/src/token';
 import { tokenVerdict } from './token-messages';
 import './token-field.scss';
 

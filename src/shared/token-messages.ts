@@ -4,8 +4,7 @@
  * token.
  */
 import { __, sprintf } from '@wordpress/i18n';
-
-import type { TokenCheck } from '../../packages/map/src/token';
+import type { TokenCheck } from '@cairn-maps/map/plugin';
 
 export interface TokenVerdict {
 	/** Whether the token may be saved (a public token, or empty to remove the token). */

@@ -3,7 +3,9 @@
  * that keep the site and token, how it reads the site's pages, and what a visitor is told when the
  * site refuses.
  */
-import { PostMapsError } from '../../packages/map/src/fetch-post-maps';
+// The app imports the package by name, as from npm; jest.config.js maps that name to its sources.
+import { PostMapsError } from '@cairn-maps/map';
+
 import {
 	DEFAULT_SITE,
 	allowedSites,
@@ -18,13 +20,6 @@ import {
 	fetchPagesWithMaps,
 	htmlToText,
 } from '../../examples/headless/src/wordpress';
-
-// The app imports the package by name, as from npm; here that name is its sources.
-jest.mock(
-	'@cairn-maps/map',
-	() => jest.requireActual( '../../packages/map/src/index' ),
-	{ virtual: true }
-);
 
 const MAP = {
 	id: 'map-1',

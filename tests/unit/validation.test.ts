@@ -1,6 +1,8 @@
 /**
  * What the editor accepts in its fields before anything reaches the block attributes.
  */
+import { isValidStyleUrl, LIMITS } from '@cairn-maps/map/plugin';
+
 import {
 	RANGES,
 	heightError,
@@ -10,9 +12,7 @@ import {
 	zoomRangeError,
 } from '../../src/blocks/map/validation';
 import { styleError } from '../../src/shared/style-url';
-import { isValidStyleUrl } from '../../packages/map/src/config';
-import { languageOptions } from '../../packages/map/src/languages';
-import { LIMITS } from '../../packages/map/src/limits';
+import { languageOptions } from '../../src/shared/languages';
 import { markersFeedUrl } from '../../src/blocks/map/editor-data';
 
 describe( 'editor field rules', () => {

@@ -15,7 +15,6 @@ export {
 } from './fetch-post-maps';
 export type { FetchPostMapsOptions } from './fetch-post-maps';
 export { parseMapConfig } from './config';
-export { markersFeedUrl, postsFeedUrl } from './feed-url';
 export { checkToken } from './token';
 export { MapError, errorMessage, showError } from './errors';
 export type * from './types';

@@ -13,8 +13,8 @@ import { store as coreStore } from '@wordpress/core-data';
 import { useSelect } from '@wordpress/data';
 import { useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
+import type { ContentSelection } from '@cairn-maps/map';
 
-import type { ContentSelection } from '../../../packages/map/src/types';
 import type { ContentPostType, ContentTaxonomy } from './editor-data';
 
 export interface ContentPanelProps {

@@ -16,8 +16,8 @@ import {
 	useState,
 } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
+import { parseContentSelection } from '@cairn-maps/map/plugin';
 
-import { parseContentSelection } from '../../../packages/map/src/config';
 import {
 	getEditorData,
 	markersFeedUrl,

@@ -1,9 +1,8 @@
 /**
  * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
  */
-import { groupStyles } from '../../../packages/map/src/config';
-import { LIMITS } from '../../../packages/map/src/limits';
-import type { GroupStyle, MapErrorCode } from '../../../packages/map/src/types';
+import type { GroupStyle, MapErrorCode } from '@cairn-maps/map';
+import { groupStyles, LIMITS } from '@cairn-maps/map/plugin';
 
 export interface EditorData {
 	accessToken: string;
@@ -117,10 +116,7 @@ export function getEditorData(): EditorData {
 }
 
 // The feed URLs are the package's rule (one rule, shared with the server's Feed_Url).
-export {
-	markersFeedUrl,
-	postsFeedUrl,
-} from '../../../packages/map/src/feed-url';
+export { markersFeedUrl, postsFeedUrl } from '@cairn-maps/map/plugin';
 
 /** CRC-32 (IEEE), as PHP's crc32(): the legend colour of a term is chosen by it on both sides. */
 /* eslint-disable no-bitwise -- a checksum is bit arithmetic. */

@@ -18,11 +18,11 @@ import { store as coreStore } from '@wordpress/core-data';
 import { useSelect } from '@wordpress/data';
 import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
+import type { MarkerSource } from '@cairn-maps/map';
+import { parseContentSelection } from '@cairn-maps/map/plugin';
 
 import { ControlsToggles, StyleField } from '../../shared/map-fields';
-import { parseContentSelection } from '../../../packages/map/src/config';
-import { languageOptions } from '../../../packages/map/src/languages';
-import type { MarkerSource } from '../../../packages/map/src/types';
+import { languageOptions } from '../../shared/languages';
 import { ContentPanel } from './content-panel';
 import { getEditorData } from './editor-data';
 import { MarkerPicker } from './marker-picker';

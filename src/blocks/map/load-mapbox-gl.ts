@@ -13,7 +13,7 @@
  * once: the script once per window (the editor's canvas iframe shares the editor's mapbox-gl), the
  * stylesheet once per document that shows a map (the canvas iframe needs its own).
  */
-import type { MapLib } from '../../../packages/map/src/types';
+import type { MapLib } from '@cairn-maps/map';
 
 /** mapbox-gl's default export: what the CDN build sets as `window.mapboxgl`. */
 export type MapboxGl = typeof import( 'mapbox-gl' ).default;

@@ -24,9 +24,9 @@ import { store as coreStore } from '@wordpress/core-data';
 import { useDispatch, useSelect } from '@wordpress/data';
 import { useEffect, useRef, useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
+import type { MarkerSelection } from '@cairn-maps/map';
+import { POINTS_LAYER } from '@cairn-maps/map/plugin';
 
-import { POINTS_LAYER } from '../../../packages/map/src/markers-layer';
-import type { MarkerSelection } from '../../../packages/map/src/types';
 import { loadMapboxGl } from './load-mapbox-gl';
 import { roundTo } from './validation';
 

@@ -9,10 +9,10 @@
 import type { Map as MapboxMap } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
+import type { GroupStyle } from '@cairn-maps/map';
 
 import { MapHost } from '../../shared/map-host';
 import { useCairnMap } from '../../shared/use-cairn-map';
-import type { GroupStyle } from '../../../packages/map/src/types';
 import type { MapBlockAttributes } from './types';
 
 export interface MapPreviewProps {

@@ -7,15 +7,13 @@
  * is imported lazily from the app's own dependencies instead.
  */
 import { createElement, createRoot } from '@wordpress/element';
-
+import type { CairnMap, MapLibSource, PlacesController } from '@cairn-maps/map';
 import {
-	createMap as createRuntimeMap,
-	type CairnMap,
-	type CreateMapOptions,
-} from '../../../packages/map/src/create-map';
-import type { PlacesController } from '../../../packages/map/src/places/controller';
-import { PlacesPanel } from '../../../packages/map/src/places/panel';
-import type { MapLibSource } from '../../../packages/map/src/types';
+	createRuntimeMap,
+	PlacesPanel,
+	type RuntimeMapOptions,
+} from '@cairn-maps/map/plugin';
+
 import { loadMapboxGl } from './load-mapbox-gl';
 
 export type { CairnMap, PlacesController };
@@ -72,7 +70,9 @@ export function mountPlacesPanel(
 export function createMap(
 	container: unknown,
 	config: unknown,
-	options: Omit< CreateMapOptions, 'mapLib' > & { mapLib?: MapLibSource } = {}
+	options: Omit< RuntimeMapOptions, 'mapLib' > & {
+		mapLib?: MapLibSource;
+	} = {}
 ): CairnMap {
 	const host =
 		options.host ?? ( container instanceof HTMLElement ? container : null );

@@ -10,8 +10,8 @@ import { Button, Notice, Placeholder } from '@wordpress/components';
 import { useState, useSyncExternalStore } from '@wordpress/element';
 import type { FormEvent } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
+import { checkToken } from '@cairn-maps/map';
 
-import { checkToken } from '../../../packages/map/src/token';
 import {
 	requestErrorMessage,
 	savePluginSettings,

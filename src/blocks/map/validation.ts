@@ -3,13 +3,11 @@
  */
 import { __ } from '@wordpress/i18n';
 
-import { LANGUAGE_PATTERN } from '../../../packages/map/src/config';
-import type { LanguageOption } from '../../../packages/map/src/languages';
-import { LIMITS } from '../../../packages/map/src/limits';
-import { height } from '../../../packages/map/src/map-schema.json';
+import { HEIGHT_RULE, LANGUAGE_PATTERN, LIMITS } from '@cairn-maps/map/plugin';
+import type { LanguageOption } from '../../shared/languages';
 
 /** A CSS length for the map's height: the attribute's rule (map-schema.json), the server's too. */
-export const HEIGHT_PATTERN = new RegExp( height.pattern );
+export const HEIGHT_PATTERN = new RegExp( HEIGHT_RULE.pattern );
 
 export function heightError( value: string ): string {
 	return HEIGHT_PATTERN.test( value )

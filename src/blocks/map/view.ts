@@ -4,12 +4,13 @@
  * (from Mapbox's distribution: load-mapbox-gl.ts) and the runtime (a separate chunk). Blocks
  * rendered in an error state by the server (no token, bad configuration) never load mapbox-gl.
  */
-import { showError } from '../../../packages/map/src/errors';
-import { prefetchMarkers } from '../../../packages/map/src/prefetch-markers';
+import { showError } from '@cairn-maps/map';
 import {
-	watchMaps,
+	prefetchMarkers,
 	type RenderedMap,
-} from '../../../packages/map/src/watch-maps';
+	watchMaps,
+} from '@cairn-maps/map/plugin';
+
 import { loadMapboxGl } from './load-mapbox-gl';
 
 declare global {

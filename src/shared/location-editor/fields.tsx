@@ -6,10 +6,9 @@
 import { Button, Notice, TextControl } from '@wordpress/components';
 import { useEffect, useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
+import { errorMessage, type LngLat } from '@cairn-maps/map';
 
 import { getEditorData } from '../../blocks/map/editor-data';
-import { errorMessage } from '../../../packages/map/src/errors';
-import type { LngLat } from '../../../packages/map/src/types';
 import { parseCoordinates } from '../../markers/parse-coordinates';
 
 /** A number as people type it: optional sign, digits, optional decimals (no exponent, no hex). */

@@ -12,10 +12,10 @@ import { TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import type { ReactNode } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
+import type { LngLat } from '@cairn-maps/map';
+import { LIMITS } from '@cairn-maps/map/plugin';
 
 import { getEditorData } from '../../blocks/map/editor-data';
-import { LIMITS } from '../../../packages/map/src/limits';
-import type { LngLat } from '../../../packages/map/src/types';
 import { AddressSearch } from '../address-search';
 import type { GeocodeResult } from '../address-search';
 import { CoordinateField, PasteField, TokenNotice, coordinate } from './fields';

@@ -7,10 +7,10 @@
  */
 import type { MapMouseEvent, Marker as MapboxMarker } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
+import type { LngLat } from '@cairn-maps/map';
 
 import { MapHost } from '../map-host';
 import { useCairnMap } from '../use-cairn-map';
-import type { LngLat } from '../../../packages/map/src/types';
 
 export interface LocationMapProps {
 	/** Public Mapbox token. */

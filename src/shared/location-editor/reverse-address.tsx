@@ -8,8 +8,8 @@ import { speak } from '@wordpress/a11y';
 import { Button, Notice } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
+import type { LngLat } from '@cairn-maps/map';
 
-import type { LngLat } from '../../../packages/map/src/types';
 import { geocodeErrorMessage, parseGeocodeAnswer } from '../geocode-answer';
 
 export interface ReverseAddressProps {

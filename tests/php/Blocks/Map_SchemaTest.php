@@ -11,7 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Blocks\Map_Attributes;
 use Cairn\Maps\Blocks\Map_Block;
-use Cairn\Maps\Blocks\Map_Schema;
+use Cairn\Maps\Support\Map_Schema;
 use Cairn\Maps\Tests\TestCase;
 
 /**

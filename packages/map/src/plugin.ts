@@ -1,0 +1,37 @@
+/**
+ * `@cairn-maps/map/plugin`: what only the WordPress plugin (`src/`) takes from the runtime besides
+ * the public entry (`@cairn-maps/map`). Source-only: the published package does not carry it (its
+ * `exports` have no `./plugin`); the plugin's build, type check, tests and lint resolve the name
+ * to this file (webpack.config.js, tsconfig.json, jest.config.js). These are internals, free to
+ * change in any release: keep this list short, and add here only what the plugin cannot take
+ * from the public entry.
+ */
+
+// The front-end loader (view.ts): finds the server-rendered maps, waits for the viewport and the
+// visitor's consent, and starts the marker feed's request together with mapbox-gl.
+export { watchMaps } from './watch-maps';
+export type { RenderedMap } from './watch-maps';
+export { prefetchMarkers } from './prefetch-markers';
+
+// The runtime chunk (runtime.ts): `createMap` with the map library the plugin passes (mapbox-gl
+// from Mapbox's distribution), and the places panel it renders with WordPress's React.
+export { createMap as createRuntimeMap } from './create-map';
+export type { CreateMapOptions as RuntimeMapOptions } from './create-map';
+export { PlacesPanel } from './places/panel';
+
+// The editor: the layer its marker editor listens on, and the limits and rules it validates
+// attributes and settings with (the same ones the runtime applies).
+export { POINTS_LAYER } from './markers-layer';
+export { LIMITS } from './limits';
+export {
+	groupStyles,
+	isValidStyleUrl,
+	LANGUAGE_PATTERN,
+	parseContentSelection,
+} from './config';
+export type { TokenCheck } from './token';
+
+// The feed addresses of a map's selection (the rule the server's Feed_Url keeps too; shared test
+// vectors in tests/fixtures/feed-urls.json), and the height rule of the schema.
+export { feedUrl, markersFeedUrl, postsFeedUrl } from './feed-url';
+export { height as HEIGHT_RULE } from './map-schema.json';
