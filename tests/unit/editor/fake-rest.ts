@@ -69,7 +69,8 @@ function headers( values: Record< string, string > ) {
 }
 
 /**
- * Installs the fake server; returns the requests it answered, in order.
+ * Installs the fake server for each test of the file; returns the requests it answered in the
+ * current test, in order.
  * @param route Answers of the test, asked before the defaults.
  */
 export function fakeRest( route: Route = () => undefined ): RestRequest[] {
@@ -109,7 +110,10 @@ export function fakeRest( route: Route = () => undefined ): RestRequest[] {
 		}
 		return body;
 	};
-	apiFetch.use( middleware );
+	beforeEach( () => {
+		requests.length = 0;
+		apiFetch.use( middleware );
+	} );
 	afterEach( () => {
 		apiFetch.unregister( middleware );
 	} );
