@@ -5,7 +5,6 @@ module.exports = {
 	// The preset's, said here too: Stryker's jest runner wraps this environment and reads no preset.
 	testEnvironment: 'jsdom',
 	testMatch: [ '<rootDir>/tests/unit/**/*.test.[jt]s?(x)' ],
-	// Supercluster and KDBush ship ES modules only: compile them like our sources.
 	// The plugin's imports of its own package, as webpack.config.js and tsconfig.json resolve them:
 	// to the package's sources.
 	moduleNameMapper: {
@@ -13,7 +12,15 @@ module.exports = {
 		'^@cairn-maps/map$': '<rootDir>/packages/map/src/index.ts',
 		'^@cairn-maps/map/plugin$': '<rootDir>/packages/map/src/plugin.ts',
 	},
-	transformIgnorePatterns: [ '/node_modules/(?!(supercluster|kdbush)/)' ],
+	// Supercluster and KDBush ship ES modules only: compile them like our sources. So do uuid, marked
+	// and @wordpress/theme (.mjs), which @wordpress/components and core-data import (the editor's component tests).
+	transform: {
+		...defaultConfig.transform,
+		'\\.mjs$': defaultConfig.transform[ '\\.[jt]sx?$' ],
+	},
+	transformIgnorePatterns: [
+		'/node_modules/(?!(supercluster|kdbush|uuid|marked|parsel-js|@wordpress/theme)/)',
+	],
 	// Scratch checkouts (the previous release's build, Stryker's sandboxes) hold a second copy of
 	// the package.
 	modulePathIgnorePatterns: [
