@@ -5,8 +5,15 @@ module.exports = {
 	// The preset's, said here too: Stryker's jest runner wraps this environment and reads no preset.
 	testEnvironment: 'jsdom',
 	testMatch: [ '<rootDir>/tests/unit/**/*.test.[jt]s?(x)' ],
-	// Supercluster and KDBush ship ES modules only: compile them like our sources.
-	transformIgnorePatterns: [ '/node_modules/(?!(supercluster|kdbush)/)' ],
+	// Supercluster and KDBush ship ES modules only: compile them like our sources. So do uuid, marked
+	// and @wordpress/theme (.mjs), which @wordpress/components and core-data import (the editor's component tests).
+	transform: {
+		...defaultConfig.transform,
+		'\\.mjs$': defaultConfig.transform[ '\\.[jt]sx?$' ],
+	},
+	transformIgnorePatterns: [
+		'/node_modules/(?!(supercluster|kdbush|uuid|marked|parsel-js|@wordpress/theme)/)',
+	],
 	// Scratch checkouts (the previous release's build, Stryker's sandboxes) hold a second copy of
 	// the package.
 	modulePathIgnorePatterns: [
