@@ -100,7 +100,8 @@ module.exports = [
 			],
 		},
 	},
-	// Long functions are split as they are touched: 'warn' until the editor's are (issue 20).
+	// No function over 150 lines in the plugin's or the package's sources (issue 20): split it into
+	// parts with their own state, as src/blocks/map/inspector/ and marker-editor/ are.
 	{
 		files: [
 			'src/**/*.{js,jsx,ts,tsx}',
@@ -108,7 +109,7 @@ module.exports = [
 		],
 		rules: {
 			'max-lines-per-function': [
-				'warn',
+				'error',
 				{
 					max: 150,
 					skipBlankLines: false,

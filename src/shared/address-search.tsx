@@ -17,6 +17,11 @@ import { useId, useRef, useState } from '@wordpress/element';
 import type { KeyboardEvent } from 'react';
 import { __, _n, sprintf } from '@wordpress/i18n';
 
+import {
+	AddressSearchResults,
+	resultId,
+	resultsId,
+} from './address-search-results';
 import { geocodeErrorMessage, parseGeocodeAnswer } from './geocode-answer';
 import type { GeocodeAnswer, GeocodeResult } from './geocode-answer';
 
@@ -25,6 +30,25 @@ export type { GeocodeAnswer, GeocodeResult } from './geocode-answer';
 export interface AddressSearchProps {
 	/** Called with the chosen result. */
 	onSelect: ( result: GeocodeResult ) => void;
+}
+
+/** Says how many addresses a search found, and how to choose one. */
+function announceFound( count: number ): void {
+	speak(
+		count > 0
+			? sprintf(
+					/* translators: %d: number of addresses. */
+					_n(
+						'%d address found. Use the up and down arrow keys to choose, Enter to set it.',
+						'%d addresses found. Use the up and down arrow keys to choose, Enter to set one.',
+						count,
+						'cairn-maps'
+					),
+					count
+				)
+			: __( 'No address found.', 'cairn-maps' ),
+		'polite'
+	);
 }
 
 export function AddressSearch( { onSelect }: AddressSearchProps ) {
@@ -58,21 +82,7 @@ export function AddressSearch( { onSelect }: AddressSearchProps ) {
 			setAnswer( found );
 			setOpen( true );
 			setActive( found.results.length > 0 ? 0 : -1 );
-			speak(
-				found.results.length > 0
-					? sprintf(
-							/* translators: %d: number of addresses. */
-							_n(
-								'%d address found. Use the up and down arrow keys to choose, Enter to set it.',
-								'%d addresses found. Use the up and down arrow keys to choose, Enter to set one.',
-								found.results.length,
-								'cairn-maps'
-							),
-							found.results.length
-						)
-					: __( 'No address found.', 'cairn-maps' ),
-				'polite'
-			);
+			announceFound( found.results.length );
 		} catch ( caught ) {
 			if ( request !== latest.current ) {
 				return;
@@ -121,9 +131,7 @@ export function AddressSearch( { onSelect }: AddressSearchProps ) {
 		}
 	};
 
-	const listId = `${ id }-results`;
-	const optionId = ( index: number ) => `${ id }-result-${ index }`;
-	const showList = open && answer !== null;
+	const shown = open ? answer : null;
 
 	return (
 		<div className="cairn-maps-address-search">
@@ -137,10 +145,12 @@ export function AddressSearch( { onSelect }: AddressSearchProps ) {
 					autoComplete="off"
 					role="combobox"
 					aria-autocomplete="list"
-					aria-expanded={ showList && results.length > 0 }
-					aria-controls={ listId }
+					aria-expanded={ !! shown && results.length > 0 }
+					aria-controls={ resultsId( id ) }
 					aria-activedescendant={
-						showList && active >= 0 ? optionId( active ) : undefined
+						shown && active >= 0
+							? resultId( id, active )
+							: undefined
 					}
 					onChange={ ( next: string ) => {
 						setQuery( next );
@@ -168,54 +178,12 @@ export function AddressSearch( { onSelect }: AddressSearchProps ) {
 					{ error }
 				</Notice>
 			) }
-			<ul
-				id={ listId }
-				role="listbox"
-				aria-label={ __( 'Addresses found', 'cairn-maps' ) }
-				className="cairn-maps-address-search__results"
-				hidden={ ! showList || results.length === 0 }
-			>
-				{ showList &&
-					results.map( ( result, index ) => (
-						// The combobox pattern: the keys are handled in the field, which keeps the focus.
-						// eslint-disable-next-line jsx-a11y/click-events-have-key-events
-						<li
-							key={ `${ result.lat },${ result.lng },${ index }` }
-							id={ optionId( index ) }
-							role="option"
-							aria-selected={ index === active }
-							className="cairn-maps-address-search__result"
-							// Keep the focus in the field; the click chooses.
-							onMouseDown={ ( event ) => event.preventDefault() }
-							onClick={ () => choose( result ) }
-						>
-							{ result.label }
-						</li>
-					) ) }
-			</ul>
-			{ showList && results.length === 0 && (
-				<p className="cairn-maps-address-search__empty">
-					{ __(
-						'No address found. Try fewer words, or place the point on the map.',
-						'cairn-maps'
-					) }
-				</p>
-			) }
-			{ showList && answer.attribution && (
-				<p className="cairn-maps-address-search__attribution">
-					{ answer.attributionUrl ? (
-						<a
-							href={ answer.attributionUrl }
-							target="_blank"
-							rel="noreferrer"
-						>
-							{ answer.attribution }
-						</a>
-					) : (
-						answer.attribution
-					) }
-				</p>
-			) }
+			<AddressSearchResults
+				id={ id }
+				answer={ shown }
+				active={ active }
+				onChoose={ choose }
+			/>
 		</div>
 	);
 }
