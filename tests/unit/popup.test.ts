@@ -20,6 +20,7 @@ import {
 	type MarkerDetails,
 } from '../../packages/map/src/popup';
 import type { MapLib } from '../../packages/map/src/types';
+import { StandInPopup } from './stand-in-popup';
 
 const HOSTILE =
 	'<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
@@ -457,66 +458,6 @@ const queuedTasksRun = () =>
 	new Promise< void >( ( done ) => window.setTimeout( done, 0 ) );
 
 // --- PopupController -------------------------------------------------------------------------
-
-const FOCUSABLE = 'a[href], button, input, [tabindex]:not([tabindex="-1"])';
-
-/** mapbox-gl's Popup as far as the popup controller and a visitor see it. */
-class StandInPopup {
-	static made: StandInPopup[] = [];
-	lngLat: [ number, number ] | null = null;
-	content: HTMLElement | null = null;
-	private container: HTMLElement | undefined;
-	private map: StandInMap | null = null;
-	private readonly listeners: Record< string, Array< () => void > > = {};
-	constructor( readonly options: Record< string, unknown > ) {
-		StandInPopup.made.push( this );
-	}
-	setLngLat( lngLat: [ number, number ] ) {
-		this.lngLat = lngLat;
-		return this;
-	}
-	setDOMContent( content: HTMLElement ) {
-		this.content = content;
-		return this;
-	}
-	on( type: string, listener: () => void ) {
-		( this.listeners[ type ] ??= [] ).push( listener );
-		return this;
-	}
-	getElement() {
-		return this.container;
-	}
-	isOpen() {
-		return this.map !== null;
-	}
-	addTo( map: StandInMap ) {
-		this.map = map;
-		const doc = map.getContainer().ownerDocument;
-		this.container = doc.createElement( 'div' );
-		this.container.className = 'mapboxgl-popup';
-		const close = doc.createElement( 'button' );
-		close.className = 'mapboxgl-popup-close-button';
-		close.setAttribute( 'aria-label', 'Close popup' );
-		close.addEventListener( 'click', () => this.remove() );
-		this.container.append( this.content!, close );
-		map.getContainer().append( this.container );
-		if ( this.options.focusAfterOpen ) {
-			this.container.querySelector< HTMLElement >( FOCUSABLE )?.focus();
-		}
-		this.fire( 'open' );
-		return this;
-	}
-	remove() {
-		this.container?.remove();
-		this.container = undefined;
-		this.map = null;
-		this.fire( 'close' );
-		return this;
-	}
-	private fire( type: string ) {
-		( this.listeners[ type ] ?? [] ).forEach( ( listener ) => listener() );
-	}
-}
 
 class StandInMap {
 	readonly container = document.createElement( 'div' );
