@@ -4,8 +4,7 @@
  * Marker text is hostile here on purpose: it must stay text, whatever it holds.
  *
  * mapbox-gl's Popup is stood in for by a class that does what the library does with the DOM and
- * focus (mapbox-gl 3: `addTo` focuses the first focusable element and fires `open`; `remove` drops
- * the container and fires `close`); the e2e specs run the real one.
+ * focus (stand-in-popup.ts); the e2e specs run the real one.
  */
 import { waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
