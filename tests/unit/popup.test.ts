@@ -160,6 +160,23 @@ describe( 'popup content', () => {
 		expectNoMarkupWritten();
 	} );
 
+	it( 'keeps line breaks, bold, italics, ordered lists, small headings and quotes; other elements become their text', () => {
+		const root = buildPopupContent( document, {
+			...MARKER,
+			content:
+				'<b>B</b><i>I</i><br><ol><li>1</li></ol><h4>4</h4><h5>5</h5><h6>6</h6>' +
+				'<blockquote>Q</blockquote><h1>One</h1><h2>Two</h2><table><tr><td>Cell</td></tr></table>' +
+				'<svg><a href="https://example.test/"><text>T</text></a></svg><form><button>Go</button></form>',
+		} );
+		expect(
+			root.querySelector( '.cairn-map-popup__content' )!.innerHTML
+		).toBe(
+			'<b>B</b><i>I</i><br><ol><li>1</li></ol><h4>4</h4><h5>5</h5><h6>6</h6>' +
+				'<blockquote>Q</blockquote>OneTwoCellTGo'
+		);
+		expectNoMarkupWritten();
+	} );
+
 	it.each( [
 		[ 'a marker', {}, 'More about this place' ],
 		[ 'a post', { excerpt: 'An old hut.', image: null }, 'Read more' ],
@@ -231,7 +248,10 @@ describe( 'popup content', () => {
 		expect( img.hasAttribute( 'height' ) ).toBe( false );
 		expect( img.getAttribute( 'loading' ) ).toBe( 'lazy' );
 		expect( img.getAttribute( 'decoding' ) ).toBe( 'async' );
+		// Within the popup's width, its proportions kept.
 		expect( img.style.maxWidth ).toBe( '100%' );
+		expect( img.style.height ).toBe( 'auto' );
+		expect( img.style.display ).toBe( 'block' );
 
 		const sized = buildPopupContent( document, {
 			...MARKER,
@@ -324,6 +344,11 @@ describe( 'copy link', () => {
 				'Link to this place'
 			);
 			expect( focused() ).toBe( field );
+			expect( [ field.selectionStart, field.selectionEnd ] ).toEqual( [
+				0,
+				field.value.length,
+			] );
+			expect( field.className ).toBe( 'cairn-map-popup__link-field' );
 			expect( status.textContent ).not.toContain( 'Link copied.' );
 		}
 	);
