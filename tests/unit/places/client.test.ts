@@ -270,3 +270,110 @@ describe( 'places client with a worker', () => {
 		}
 	} );
 } );
+
+/** A worker whose replies the test sends, in any order. */
+class ManualWorker {
+	onmessage: ( ( event: { data: unknown } ) => void ) | null = null;
+	onerror: ( ( event: Event ) => void ) | null = null;
+	posted: Message[] = [];
+	terminated = 0;
+	constructor() {
+		manual.push( this );
+	}
+	postMessage( message: Message ) {
+		this.posted.push( message );
+	}
+	terminate() {
+		this.terminated++;
+	}
+	reply( data: unknown ) {
+		this.onmessage?.( { data } );
+	}
+}
+let manual: ManualWorker[] = [];
+
+describe( 'places client: requests and replies', () => {
+	beforeEach( () => {
+		manual = [];
+		globals.Worker = ManualWorker;
+	} );
+
+	it( 'numbers each request and settles each promise with the reply of its number, in any order', async () => {
+		const client = createPlacesClient();
+		const [ worker ] = manual;
+		const load = client.load( 'https://example.test/feed', OPTIONS );
+		const filter = client.filter( { search: 'x', hidden: [ 'parks' ] } );
+		const reveal = client.reveal( 3, 12 );
+		expect( worker!.posted ).toEqual( [
+			{
+				id: 1,
+				type: 'load',
+				source: 'https://example.test/feed',
+				options: OPTIONS,
+			},
+			{
+				id: 2,
+				type: 'filter',
+				filter: { search: 'x', hidden: [ 'parks' ] },
+			},
+			{ id: 3, type: 'reveal', placeId: 3, zoom: 12 },
+		] );
+		worker!.reply( { id: 3, ok: true, result: null } );
+		worker!.reply( { id: 1, ok: true, result: { total: 3, groups: {} } } );
+		worker!.reply( { id: 2, ok: false, error: 'Bad filter.' } );
+		await expect( reveal ).resolves.toBeNull();
+		await expect( load ).resolves.toEqual( { total: 3, groups: {} } );
+		await expect( filter ).rejects.toThrow( 'Bad filter.' );
+		client.terminate();
+	} );
+
+	it( 'ignores a reply to no request (stray, repeated or unnumbered), and still settles the rest', async () => {
+		const client = createPlacesClient();
+		const [ worker ] = manual;
+		const expansion = client.expansion( 9 );
+		worker!.reply( { id: 99, ok: true, result: 4 } );
+		worker!.reply( { id: 'x', ok: false, error: 'nonsense' } );
+		worker!.reply( { id: 1, ok: true, result: 11 } );
+		// Its request is settled: the same number again settles nothing.
+		worker!.reply( { id: 1, ok: true, result: 12 } );
+		await expect( expansion ).resolves.toBe( 11 );
+		client.terminate();
+	} );
+
+	it( 'asks the page, in order, what the worker was still asked when it failed, and everything after', async () => {
+		const client = createPlacesClient();
+		const [ worker ] = manual;
+		const load = client.load( 'https://example.test/feed', OPTIONS );
+		const list = client.list( { bbox: null, page: 0, pageSize: 50 } );
+		const error = new Event( 'error', { cancelable: true } );
+		worker!.onerror!( error );
+		expect( error.defaultPrevented ).toBe( true );
+		expect( worker!.terminated ).toBe( 1 );
+		// Answered on the page: the list after the load it needs.
+		await expect( load ).resolves.toMatchObject( { total: 3 } );
+		expect( ( await list ).items.map( ( item ) => item.title ) ).toEqual( [
+			'Café de Flore',
+			'Oslo Opera House',
+			'Parc Monceau',
+		] );
+		expect( await client.reveal( 2, 5 ) ).toMatchObject( {
+			id: 2,
+			zoom: expect.any( Number ),
+		} );
+		expect( worker!.posted ).toHaveLength( 2 );
+	} );
+
+	it( 'stops the worker and settles nothing more once terminated', async () => {
+		const client = createPlacesClient();
+		const [ worker ] = manual;
+		const settled = jest.fn();
+		client
+			.list( { bbox: null, page: 0, pageSize: 50 } )
+			.then( settled, settled );
+		client.terminate();
+		expect( worker!.terminated ).toBe( 1 );
+		worker!.reply( { id: 1, ok: true, result: { total: 0 } } );
+		await Promise.resolve();
+		expect( settled ).not.toHaveBeenCalled();
+	} );
+} );

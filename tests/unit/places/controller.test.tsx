@@ -23,13 +23,11 @@ import {
 } from '../../../packages/map/src/places/panel';
 import type { LoadResult } from '../../../packages/map/src/places/engine';
 import type { PopupController } from '../../../packages/map/src/popup';
+import { StandInMap, type BBox } from './stand-in-map';
 
 (
 	globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
  ).IS_REACT_ACT_ENVIRONMENT = true;
-
-type BBox = [ number, number, number, number ];
-type Listener = ( event?: unknown ) => void;
 
 const PARIS: BBox = [ 2.2, 48.8, 2.4, 48.9 ];
 const OSLO: BBox = [ 10.6, 59.85, 10.85, 59.97 ];
@@ -90,116 +88,6 @@ function feedAt( url: string ) {
 	};
 }
 
-interface Drawn {
-	id: number;
-	properties: {
-		cluster?: boolean;
-		cluster_id?: number;
-		point_count?: number;
-	};
-	geometry: { coordinates: [ number, number ] };
-}
-
-/** What the controller asks of mapbox-gl, recorded; moves happen when a test says so. */
-class StandInMap {
-	listeners: Record< string, Listener[] > = {};
-	bbox: BBox = PARIS;
-	zoom = 5;
-	drawn: Drawn[] = [];
-	fitBounds = jest.fn();
-	easeTo = jest.fn();
-	/** mapbox-gl's flight ends with `moveend`, carrying the event data it was given. */
-	flyTo = jest.fn(
-		( options: { center: [ number, number ] }, data: object = {} ) => {
-			this.fire( 'moveend', { ...data } );
-			return options;
-		}
-	);
-	setLanguage = jest.fn();
-	/** How many times the source was given data. */
-	draws = 0;
-	/** Set: mapbox-gl takes new data in only when the test says so (`taken`). */
-	holdData = false;
-	taken: () => void = () => undefined;
-	sourceLoaded = true;
-	private readonly source = {
-		setData: ( data: { features: Drawn[] } ) => {
-			this.drawn = data.features;
-			this.draws++;
-			// mapbox-gl's worker has taken in the new data.
-			const take = () =>
-				this.fire( 'sourcedata', {
-					sourceId: 'cairn-markers',
-					sourceDataType: 'content',
-				} );
-			if ( this.holdData ) {
-				this.taken = take;
-			} else {
-				take();
-			}
-		},
-	};
-	on( type: string, listener: Listener ) {
-		( this.listeners[ type ] ??= [] ).push( listener );
-		return this;
-	}
-	off( type: string, listener: Listener ) {
-		this.listeners[ type ] = ( this.listeners[ type ] ?? [] ).filter(
-			( item ) => item !== listener
-		);
-		return this;
-	}
-	once( type: string, listener: Listener ) {
-		const wrapped = ( event?: unknown ) => {
-			this.off( type, wrapped );
-			listener( event );
-		};
-		return this.on( type, wrapped );
-	}
-	fire( type: string, event?: unknown ) {
-		[ ...( this.listeners[ type ] ?? [] ) ].forEach( ( listener ) =>
-			listener( event )
-		);
-	}
-	/** The visitor moves the map. */
-	moveTo( bbox: BBox, zoom = this.zoom ) {
-		this.bbox = bbox;
-		this.zoom = zoom;
-		this.fire( 'move', {} );
-		this.fire( 'moveend', {} );
-	}
-	getBounds() {
-		const [ west, south, east, north ] = this.bbox;
-		return {
-			getWest: () => west,
-			getSouth: () => south,
-			getEast: () => east,
-			getNorth: () => north,
-		};
-	}
-	getZoom() {
-		return this.zoom;
-	}
-	getMaxZoom() {
-		return 22;
-	}
-	getSource( id: string ) {
-		return id === 'cairn-markers' ? this.source : undefined;
-	}
-	isSourceLoaded() {
-		return this.sourceLoaded;
-	}
-	isStyleLoaded() {
-		return true;
-	}
-	getStyle() {
-		return { layers: [] };
-	}
-	triggerRepaint() {
-		this.fire( 'render' );
-	}
-}
-
 let fetched: string[] = [];
 beforeEach( () => {
 	fetched = [];
@@ -239,7 +127,7 @@ function start(
 	const host = document.createElement( 'div' );
 	host.className = 'wp-block-cairn-map';
 	document.body.appendChild( host );
-	const map = new StandInMap();
+	const map = new StandInMap( PARIS );
 	const client = createPlacesClient();
 	const popups = { open: jest.fn() };
 	const onError = jest.fn();
@@ -931,7 +819,7 @@ describe( 'places controller: the rest of a visit', () => {
 		// And the map's own region is used where the server rendered one.
 		document.body.appendChild( host );
 		const hosted = new PlacesController( {
-			map: new StandInMap() as never,
+			map: new StandInMap( PARIS ) as never,
 			host,
 			config: parseMapConfig( {} ),
 			client: createPlacesClient(),
@@ -1085,7 +973,7 @@ describe( 'places controller: drawing before telling', () => {
 		const onFirstDraw = jest.fn();
 		const host = document.createElement( 'div' );
 		const places = new PlacesController( {
-			map: new StandInMap() as never,
+			map: new StandInMap( PARIS ) as never,
 			host,
 			config: parseMapConfig( {} ),
 			client: createPlacesClient(),
@@ -1105,7 +993,7 @@ describe( 'places controller: drawing before telling', () => {
 
 	it( 'says the places are known before drawing them, and when they are first drawn', async () => {
 		const calls: string[] = [];
-		const map = new StandInMap();
+		const map = new StandInMap( PARIS );
 		const config = parseMapConfig( {
 			markersUrl: 'https://example.test/feed',
 		} );

@@ -204,3 +204,145 @@ describe( 'the places worker', () => {
 		}
 	} );
 } );
+
+describe( 'the places answerer and malformed requests', () => {
+	/** An answerer with the feed loaded, clustered (the map asks for its clusters by view). */
+	const loadedAnswerer = async () => {
+		const answer = createAnswerer();
+		await answer( {
+			id: 1,
+			type: 'load',
+			source: 'https://example.test/feed',
+			options: { ...OPTIONS, clusterEnabled: true },
+		} );
+		return answer;
+	};
+
+	it.each( [
+		[ 'a filter without its filter', { id: 5, type: 'filter' } ],
+		[
+			'a filter of the wrong types',
+			{ id: 5, type: 'filter', filter: { search: 5, hidden: 'x' } },
+		],
+		[ 'a list without its query', { id: 5, type: 'list', query: null } ],
+		[ 'features without a view', { id: 5, type: 'features', zoom: 3 } ],
+		[
+			'features of a view that is not one',
+			{ id: 5, type: 'features', bbox: 'x', zoom: 'y' },
+		],
+		[ 'an unknown type', { id: 5, type: 'constructor' } ],
+		[ 'no type', { id: 5 } ],
+	] )(
+		'refuses %s with an error answer of its id, and goes on answering',
+		async ( _label, message ) => {
+			const answer = await loadedAnswerer();
+			const reply = await answer( message as unknown as Message );
+			expect( reply ).toMatchObject( { id: 5, ok: false } );
+			expect( ( reply as { error: unknown } ).error ).toEqual(
+				expect.any( String )
+			);
+			// The places loaded before are still there.
+			expect(
+				await answer( {
+					id: 6,
+					type: 'filter',
+					filter: { search: 'opera', hidden: [] },
+				} )
+			).toMatchObject( { id: 6, ok: true, result: { count: 1 } } );
+		}
+	);
+
+	it.each( [
+		[ 'of a source that is not a feed', { source: 42, options: OPTIONS } ],
+		[
+			'of a feed that is not JSON',
+			{ source: new Blob( [ '<html>' ] ), options: OPTIONS },
+		],
+	] )(
+		'refuses a load %s, keeping the places loaded before',
+		async ( _label, fields ) => {
+			const answer = await loadedAnswerer();
+			expect(
+				await answer( {
+					id: 7,
+					type: 'load',
+					...fields,
+				} as unknown as Message )
+			).toMatchObject( { id: 7, ok: false } );
+			expect(
+				await answer( {
+					id: 8,
+					type: 'list',
+					query: { bbox: null, page: 0, pageSize: 10 },
+				} )
+			).toMatchObject( { id: 8, ok: true, result: { total: 2 } } );
+		}
+	);
+
+	it( 'refuses a load without options (what is loaded after it is empty)', async () => {
+		const answer = await loadedAnswerer();
+		expect(
+			await answer( {
+				id: 7,
+				type: 'load',
+				source: 'https://example.test/feed',
+			} as unknown as Message )
+		).toMatchObject( { id: 7, ok: false } );
+	} );
+
+	it( 'fails a load of several feeds when one of them cannot be read, and reads the rest as one', async () => {
+		const answer = createAnswerer();
+		const feeds: Record< string, unknown > = {
+			feed: FEED,
+			more: {
+				type: 'FeatureCollection',
+				features: [
+					{
+						...FEED.features[ 0 ],
+						id: 3,
+						properties: { title: 'Hut', groups: [ 'cafes' ] },
+					},
+				],
+			},
+			empty: { nothing: 1 },
+		};
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async ( url: string ) =>
+				url.endsWith( 'broken' )
+					? { ok: false, status: 404, json: async () => ( {} ) }
+					: {
+							ok: true,
+							status: 200,
+							json: async () => feeds[ url.split( '/' ).pop()! ],
+						}
+		);
+		expect(
+			await answer( {
+				id: 1,
+				type: 'load',
+				source: [
+					'https://example.test/feed',
+					'https://example.test/broken',
+				],
+				options: OPTIONS,
+			} )
+		).toEqual( { id: 1, ok: false, error: 'The feed answered 404.' } );
+		// A feed without features adds none.
+		expect(
+			await answer( {
+				id: 2,
+				type: 'load',
+				source: [
+					'https://example.test/feed',
+					'https://example.test/empty',
+					'https://example.test/more',
+				],
+				options: OPTIONS,
+			} )
+		).toEqual( {
+			id: 2,
+			ok: true,
+			result: { total: 3, groups: { cafes: 2 } },
+		} );
+	} );
+} );
