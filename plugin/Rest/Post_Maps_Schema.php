@@ -9,6 +9,8 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Support\Map_Schema;
+
 /**
  * What the maps of a post look like over REST, for discovery and for clients that generate types:
  * the answer of `GET /cairn/v1/posts/<id>/maps` and the list of maps it shares with the
@@ -61,71 +63,12 @@ final class Post_Maps_Schema {
 	 * @return array<string, mixed>
 	 */
 	public static function maps_schema(): array {
-		$number  = array( 'type' => 'number' );
-		$boolean = array( 'type' => 'boolean' );
-		$string  = array( 'type' => 'string' );
-		$center  = array(
-			'type'       => 'object',
-			'properties' => array(
-				'lng' => $number,
-				'lat' => $number,
-			),
-		);
-		$markers = array(
-			'type'       => 'object',
-			'properties' => array(
-				'source' => array(
-					'type' => 'string',
-					'enum' => array( 'all', 'groups', 'ids' ),
-				),
-				'groups' => array(
-					'type'  => 'array',
-					'items' => $string,
-				),
-				'ids'    => array(
-					'type'  => 'array',
-					'items' => array( 'type' => 'integer' ),
-				),
-			),
-		);
-		$cluster = array(
-			'type'       => 'object',
-			'properties' => array(
-				'enabled' => $boolean,
-				'radius'  => $number,
-			),
-		);
-		// What the block's attributes and the runtime's configuration share, under the same names.
-		$view = array(
-			'center'              => $center,
-			'zoom'                => $number,
-			'bearing'             => $number,
-			'pitch'               => $number,
-			'minZoom'             => $number,
-			'maxZoom'             => $number,
-			'controls'            => array(
-				'type'                 => 'object',
-				'additionalProperties' => $boolean,
-			),
-			'language'            => $string,
-			'markers'             => $markers,
-			'cluster'             => $cluster,
-			'hash'                => $boolean,
-			'height'              => $string,
-			'cooperativeGestures' => $boolean,
-			'places'              => array(
-				'type'       => 'object',
-				'properties' => array(
-					'search'      => $boolean,
-					'groupFilter' => $boolean,
-					'followMap'   => $boolean,
-				),
-			),
-			'languages'           => array(
-				'type'  => 'array',
-				'items' => $string,
-			),
-		);
+		$number = array( 'type' => 'number' );
+		$string = array( 'type' => 'string' );
+		// What the block's attributes and the runtime's configuration share, under the same names:
+		// each with its rule from map-schema.json (Support\Map_Schema), the one home of those rules.
+		$view = Map_Schema::attributes();
+		unset( $view['mapStyle'] );
 		return array(
 			'type'  => 'array',
 			'items' => array(
@@ -149,45 +92,7 @@ final class Post_Maps_Schema {
 						),
 						'additionalProperties' => true,
 					),
-					'config'     => array(
-						'description'          => __( 'What createMap() takes: exactly the data-cairn-config the server renders for the block. The access token is a public one.', 'cairn-maps' ),
-						'type'                 => 'object',
-						'properties'           => array_merge(
-							$view,
-							array(
-								'accessToken' => $string,
-								'style'       => $string,
-								'hashName'    => $string,
-								'markersUrl'  => $string,
-								'markerUrl'   => $string,
-								'consent'     => array(
-									'description' => __( 'Whether the map waits for the visitor\'s consent before it contacts Mapbox, and the WP Consent API category that counts as consent (empty without the API).', 'cairn-maps' ),
-									'type'        => 'object',
-									'properties'  => array(
-										'required' => $boolean,
-										'category' => $string,
-									),
-								),
-								'units'       => array(
-									'type' => 'string',
-									'enum' => array( 'metric', 'imperial' ),
-								),
-								'groupStyles' => array(
-									'type'  => 'array',
-									'items' => array(
-										'type'       => 'object',
-										'properties' => array(
-											'slug'  => $string,
-											'name'  => $string,
-											'color' => $string,
-											'icon'  => $string,
-										),
-									),
-								),
-							)
-						),
-						'additionalProperties' => true,
-					),
+					'config'     => self::config_schema( $view ),
 					'places'     => array(
 						'description' => __( 'The first page of the places list the server renders without JavaScript: its places, how many in all, the page and the places a page holds.', 'cairn-maps' ),
 						'type'        => 'object',
@@ -216,6 +121,57 @@ final class Post_Maps_Schema {
 					),
 				),
 			),
+		);
+	}
+
+	/**
+	 * The schema of a map's `config`: what createMap() takes.
+	 *
+	 * @param array<string, mixed> $view The rules the attributes and the configuration share.
+	 * @return array<string, mixed>
+	 */
+	private static function config_schema( array $view ): array {
+		$boolean = array( 'type' => 'boolean' );
+		$string  = array( 'type' => 'string' );
+		return array(
+			'description'          => __( 'What createMap() takes: exactly the data-cairn-config the server renders for the block. The access token is a public one.', 'cairn-maps' ),
+			'type'                 => 'object',
+			'properties'           => array_merge(
+				$view,
+				array(
+					'accessToken' => $string,
+					'style'       => $string,
+					'hashName'    => $string,
+					'markersUrl'  => $string,
+					'markerUrl'   => $string,
+					'consent'     => array(
+						'description' => __( 'Whether the map waits for the visitor\'s consent before it contacts Mapbox, and the WP Consent API category that counts as consent (empty without the API).', 'cairn-maps' ),
+						'type'        => 'object',
+						'properties'  => array(
+							'required' => $boolean,
+							'category' => $string,
+						),
+					),
+					'units'       => array(
+						'type' => 'string',
+						'enum' => array( 'metric', 'imperial' ),
+					),
+					'groupStyles' => array(
+						'type'  => 'array',
+						'items' => array(
+							'type'       => 'object',
+							'properties' => array(
+								'slug'  => $string,
+								'name'  => $string,
+								'color' => $string,
+								'icon'  => $string,
+							),
+						),
+					),
+				)
+			),
+			'additionalProperties' => true,
+
 		);
 	}
 }
