@@ -377,6 +377,7 @@ describe( 'copy link', () => {
 
 describe( 'popup text', () => {
 	it( "speaks the site's language", async () => {
+		const realFetch = window.fetch;
 		setLocaleData(
 			{
 				'': { domain: 'cairn-maps' },
@@ -384,6 +385,10 @@ describe( 'popup text', () => {
 				'Read more': [ 'Lire la suite' ],
 				'More about this place': [ 'En savoir plus sur ce lieu' ],
 				'Link to this place': [ 'Lien vers ce lieu' ],
+				'Link copied.': [ 'Lien copié.' ],
+				'The details of this place could not be loaded.': [
+					'Les détails de ce lieu n’ont pas pu être chargés.',
+				],
 			},
 			'cairn-maps'
 		);
@@ -415,7 +420,32 @@ describe( 'popup text', () => {
 					.querySelector( '.cairn-map-popup__link-field' )!
 					.getAttribute( 'aria-label' )
 			).toBe( 'Lien vers ce lieu' );
+			// Copied, where the clipboard takes it.
+			Object.defineProperty( navigator, 'clipboard', {
+				value: { writeText: async () => undefined },
+				configurable: true,
+			} );
+			await user.click(
+				post.ownerDocument.body
+					.appendChild( post )
+					.querySelector( '.cairn-map-popup__copy' )!
+			);
+			await waitFor( () =>
+				expect(
+					post.querySelector( '.cairn-map-popup__copied' )!
+						.textContent
+				).toBe( 'Lien copié.' )
+			);
+			// A popup whose details could not be read.
+			const { popups, pending, shown } = setUp();
+			const opened = popups.open( 7, { lng: 1, lat: 2 } );
+			pending[ 0 ]!.answer( { ok: false } );
+			await opened;
+			expect( shown()[ 0 ]!.textContent ).toContain(
+				'Les détails de ce lieu n’ont pas pu être chargés.'
+			);
 		} finally {
+			window.fetch = realFetch;
 			resetLocaleData( undefined, 'cairn-maps' );
 			delete ( navigator as unknown as { clipboard?: unknown } )
 				.clipboard;
