@@ -76,7 +76,7 @@ function expectNoMarkupWritten() {
 	expect( ( window as { pwned?: unknown } ).pwned ).toBeUndefined();
 }
 
-describe( 'popup content', () => {
+describe( 'popup content: text and markup', () => {
 	it( 'keeps a hostile title and excerpt as text', () => {
 		const root = buildPopupContent( document, {
 			...MARKER,
@@ -186,7 +186,9 @@ describe( 'popup content', () => {
 		);
 		expectNoMarkupWritten();
 	} );
+} );
 
+describe( 'popup content: links and the image', () => {
 	it.each( [
 		[ 'a marker', {}, 'More about this place' ],
 		[ 'a post', { excerpt: 'An old hut.', image: null }, 'Read more' ],
@@ -377,7 +379,6 @@ describe( 'copy link', () => {
 
 describe( 'popup text', () => {
 	it( "speaks the site's language", async () => {
-		const realFetch = window.fetch;
 		setLocaleData(
 			{
 				'': { domain: 'cairn-maps' },
@@ -445,7 +446,6 @@ describe( 'popup text', () => {
 				'Les détails de ce lieu n’ont pas pu être chargés.'
 			);
 		} finally {
-			window.fetch = realFetch;
 			resetLocaleData( undefined, 'cairn-maps' );
 			delete ( navigator as unknown as { clipboard?: unknown } )
 				.clipboard;
@@ -599,6 +599,11 @@ describe( 'parsing the details the server sends', () => {
 const queuedTasksRun = () =>
 	new Promise< void >( ( done ) => window.setTimeout( done, 0 ) );
 
+const realFetch = window.fetch;
+afterEach( () => {
+	window.fetch = realFetch;
+} );
+
 // --- PopupController -------------------------------------------------------------------------
 
 class StandInMap {
@@ -678,12 +683,7 @@ function setUp() {
 	return { map, popups, pending, entry, shown };
 }
 
-describe( 'the popup of a place', () => {
-	const realFetch = window.fetch;
-	afterEach( () => {
-		window.fetch = realFetch;
-	} );
-
+describe( 'the popup of a place: opening it', () => {
 	it( 'reads the details of the place and opens at it, its first control focused', async () => {
 		const { popups, pending, shown, entry } = setUp();
 		entry.focus();
@@ -780,7 +780,9 @@ describe( 'the popup of a place', () => {
 		await queuedTasksRun();
 		expect( focused() ).not.toBe( entry );
 	} );
+} );
 
+describe( 'the popup of a place: closing it', () => {
 	it( 'closes on Escape and gives focus back to the entry that opened it; the page does not see that Escape', async () => {
 		const { popups, pending, shown, entry, map } = setUp();
 		const escapes = jest.fn();
