@@ -7,6 +7,7 @@
  * focus (stand-in-popup.ts); the e2e specs run the real one.
  */
 import { waitFor } from '@testing-library/dom';
+import { resetLocaleData, setLocaleData } from '@wordpress/i18n';
 import userEvent from '@testing-library/user-event';
 import type { Map as MapboxMap } from 'mapbox-gl';
 
@@ -75,7 +76,7 @@ function expectNoMarkupWritten() {
 	expect( ( window as { pwned?: unknown } ).pwned ).toBeUndefined();
 }
 
-describe( 'popup content', () => {
+describe( 'popup content: text and markup', () => {
 	it( 'keeps a hostile title and excerpt as text', () => {
 		const root = buildPopupContent( document, {
 			...MARKER,
@@ -91,6 +92,9 @@ describe( 'popup content', () => {
 			root.querySelector( '.cairn-map-popup__excerpt' )!.textContent
 		).toBe( HOSTILE );
 		expect( root.querySelectorAll( 'img, script' ) ).toHaveLength( 0 );
+		expect( root.className ).toBe( 'cairn-map-popup' );
+		// No content: no empty block for it.
+		expect( root.querySelector( '.cairn-map-popup__content' ) ).toBeNull();
 		expectNoMarkupWritten();
 	} );
 
@@ -110,6 +114,8 @@ describe( 'popup content', () => {
 				'<a href="data:text/html,<b>x</b>">Data link</a>',
 				'<a href="https://example.test/a" target="_blank" onclick="x()">Good link</a>',
 				'<a href="mailto:hut@example.test">Mail</a>',
+				'<a href="http://example.test/plain">Plain</a>',
+				'<em href="https://example.test/em">Not a link</em>',
 				'<a href="/relative/page/">Relative</a>',
 			].join( '' ),
 		} );
@@ -132,6 +138,8 @@ describe( 'popup content', () => {
 			'A',
 			'A',
 			'A',
+			'EM',
+			'A',
 		] );
 		// No attribute of the source survives: only the safe links' own.
 		expect(
@@ -149,6 +157,8 @@ describe( 'popup content', () => {
 			'A href=https://example.test/a',
 			'A rel=noopener noreferrer',
 			'A href=mailto:hut@example.test',
+			'A rel=noopener noreferrer',
+			'A href=http://example.test/plain',
 			'A rel=noopener noreferrer',
 			'A href=/relative/page/',
 			'A rel=noopener noreferrer',
@@ -176,7 +186,9 @@ describe( 'popup content', () => {
 		);
 		expectNoMarkupWritten();
 	} );
+} );
 
+describe( 'popup content: links and the image', () => {
 	it.each( [
 		[ 'a marker', {}, 'More about this place' ],
 		[ 'a post', { excerpt: 'An old hut.', image: null }, 'Read more' ],
@@ -270,6 +282,13 @@ describe( 'popup content', () => {
 		);
 		expect( sized.getAttribute( 'width' ) ).toBe( '300' );
 		expect( sized.getAttribute( 'height' ) ).toBe( '200' );
+		// The other size unknown: none reserved either.
+		const flat = buildPopupContent( document, {
+			...MARKER,
+			image: { ...image, width: 300, height: 0 },
+		} ).querySelector( 'img' )!;
+		expect( flat.hasAttribute( 'width' ) ).toBe( false );
+		expect( flat.hasAttribute( 'height' ) ).toBe( false );
 	} );
 } );
 
@@ -300,6 +319,9 @@ describe( 'copy link', () => {
 		} );
 		const { button, status } = popupInPage();
 		expect( button.textContent ).toBe( 'Copy link' );
+		// Not a submit button, whatever form the map sits in.
+		expect( button.type ).toBe( 'button' );
+		expect( button.parentElement!.textContent ).toBe( 'Copy link ' );
 		expect( status.getAttribute( 'role' ) ).toBe( 'status' );
 		expect( status.textContent ).toBe( '' );
 		await user.click( button );
@@ -321,6 +343,7 @@ describe( 'copy link', () => {
 			} ),
 		],
 		[ 'is missing', () => undefined ],
+		[ 'cannot write text', () => ( {} ) ],
 	] )(
 		'shows the link, selected, where the clipboard %s',
 		async ( _label, make ) => {
@@ -352,6 +375,82 @@ describe( 'copy link', () => {
 			expect( status.textContent ).not.toContain( 'Link copied.' );
 		}
 	);
+} );
+
+describe( 'popup text', () => {
+	it( "speaks the site's language", async () => {
+		setLocaleData(
+			{
+				'': { domain: 'cairn-maps' },
+				'Copy link': [ 'Copier le lien' ],
+				'Read more': [ 'Lire la suite' ],
+				'More about this place': [ 'En savoir plus sur ce lieu' ],
+				'Link to this place': [ 'Lien vers ce lieu' ],
+				'Link copied.': [ 'Lien copié.' ],
+				'The details of this place could not be loaded.': [
+					'Les détails de ce lieu n’ont pas pu être chargés.',
+				],
+			},
+			'cairn-maps'
+		);
+		try {
+			const user = userEvent.setup();
+			Object.defineProperty( navigator, 'clipboard', {
+				value: undefined,
+				configurable: true,
+			} );
+			const marker = buildPopupContent( document, MARKER );
+			const post = buildPopupContent( document, {
+				...MARKER,
+				excerpt: 'x',
+			} );
+			document.body.append( marker );
+			expect(
+				marker.querySelector( '.cairn-map-popup__link' )!.textContent
+			).toBe( 'En savoir plus sur ce lieu' );
+			expect(
+				post.querySelector( '.cairn-map-popup__link' )!.textContent
+			).toBe( 'Lire la suite' );
+			const button = marker.querySelector< HTMLButtonElement >(
+				'.cairn-map-popup__copy'
+			)!;
+			expect( button.textContent ).toBe( 'Copier le lien' );
+			await user.click( button );
+			expect(
+				marker
+					.querySelector( '.cairn-map-popup__link-field' )!
+					.getAttribute( 'aria-label' )
+			).toBe( 'Lien vers ce lieu' );
+			// Copied, where the clipboard takes it.
+			Object.defineProperty( navigator, 'clipboard', {
+				value: { writeText: async () => undefined },
+				configurable: true,
+			} );
+			await user.click(
+				post.ownerDocument.body
+					.appendChild( post )
+					.querySelector( '.cairn-map-popup__copy' )!
+			);
+			await waitFor( () =>
+				expect(
+					post.querySelector( '.cairn-map-popup__copied' )!
+						.textContent
+				).toBe( 'Lien copié.' )
+			);
+			// A popup whose details could not be read.
+			const { popups, pending, shown } = setUp();
+			const opened = popups.open( 7, { lng: 1, lat: 2 } );
+			pending[ 0 ]!.answer( { ok: false } );
+			await opened;
+			expect( shown()[ 0 ]!.textContent ).toContain(
+				'Les détails de ce lieu n’ont pas pu être chargés.'
+			);
+		} finally {
+			resetLocaleData( undefined, 'cairn-maps' );
+			delete ( navigator as unknown as { clipboard?: unknown } )
+				.clipboard;
+		}
+	} );
 } );
 
 describe( 'placeLink', () => {
@@ -386,6 +485,14 @@ describe( 'parsing the details the server sends', () => {
 		[ 'null', null ],
 		[ 'a string', 'https://example.test/a.jpg' ],
 		[ 'a relative source', { ...VALID_IMAGE, src: '/a.jpg' } ],
+		[
+			'a relative source holding an address',
+			{ ...VALID_IMAGE, src: 'a.jpg?from=https://example.test/' },
+		],
+		[
+			'a source that is not text',
+			{ ...VALID_IMAGE, src: [ 'https://example.test/a.jpg' ] },
+		],
 		[ 'a script source', { ...VALID_IMAGE, src: 'javascript:alert(1)' } ],
 		[
 			'a data source',
@@ -398,6 +505,13 @@ describe( 'parsing the details the server sends', () => {
 
 	it( 'keeps a valid image as it is', () => {
 		expect( parseImage( VALID_IMAGE ) ).toEqual( VALID_IMAGE );
+		// http too, and each way of writing a srcset candidate.
+		const plain = {
+			...VALID_IMAGE,
+			src: 'http://example.test/a.jpg',
+			srcset: 'http://example.test/a.jpg,https://example.test/b.jpg  1.25x , https://example.test/c.jpg 300W ',
+		};
+		expect( parseImage( plain ) ).toEqual( plain );
 	} );
 
 	it.each( [
@@ -406,6 +520,10 @@ describe( 'parsing the details the server sends', () => {
 			'https://example.test/a.jpg 1x, javascript:alert(1) 2x',
 		],
 		[ 'a relative candidate', '/a-150.jpg 150w' ],
+		[
+			'a script before an address',
+			'javascript:https://example.test/a.jpg 1x',
+		],
 		[ 'a bad descriptor', 'https://example.test/a.jpg 150q' ],
 		[ 'not a string', 42 ],
 	] )( 'drops a srcset with %s, keeping the image', ( _label, srcset ) => {
@@ -480,6 +598,11 @@ describe( 'parsing the details the server sends', () => {
  */
 const queuedTasksRun = () =>
 	new Promise< void >( ( done ) => window.setTimeout( done, 0 ) );
+
+const realFetch = window.fetch;
+afterEach( () => {
+	window.fetch = realFetch;
+} );
 
 // --- PopupController -------------------------------------------------------------------------
 
@@ -560,12 +683,7 @@ function setUp() {
 	return { map, popups, pending, entry, shown };
 }
 
-describe( 'the popup of a place', () => {
-	const realFetch = window.fetch;
-	afterEach( () => {
-		window.fetch = realFetch;
-	} );
-
+describe( 'the popup of a place: opening it', () => {
 	it( 'reads the details of the place and opens at it, its first control focused', async () => {
 		const { popups, pending, shown, entry } = setUp();
 		entry.focus();
@@ -662,7 +780,9 @@ describe( 'the popup of a place', () => {
 		await queuedTasksRun();
 		expect( focused() ).not.toBe( entry );
 	} );
+} );
 
+describe( 'the popup of a place: closing it', () => {
 	it( 'closes on Escape and gives focus back to the entry that opened it; the page does not see that Escape', async () => {
 		const { popups, pending, shown, entry, map } = setUp();
 		const escapes = jest.fn();
@@ -716,14 +836,18 @@ describe( 'the popup of a place', () => {
 		const { popups, pending, shown } = setUp();
 		const opened = popups.open( 7, { lng: 1, lat: 2 } );
 		popups.close();
+		// And it can open again; the popup closed before stays closed.
+		const again = popups.open( 8 );
 		await pending[ 0 ]!.answer( { ok: true, body: MARKER } );
 		await opened;
 		expect( shown() ).toHaveLength( 0 );
-		// And it can open again.
-		const again = popups.open( 7 );
-		await pending[ 1 ]!.answer( { ok: true, body: MARKER } );
+		await pending[ 1 ]!.answer( {
+			ok: true,
+			body: { ...MARKER, id: 8, title: 'Again' },
+		} );
 		await again;
 		expect( shown() ).toHaveLength( 1 );
+		expect( shown()[ 0 ]!.textContent ).toContain( 'Again' );
 	} );
 
 	it( 'keeps hostile details as text in the page', async () => {
