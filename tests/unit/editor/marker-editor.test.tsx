@@ -199,7 +199,10 @@ describe( 'adding a marker on the map', () => {
 		);
 
 		expect(
-			await screen.findByText( 'Invalid parameter(s): meta' )
+			// The notice itself: WordPress also speaks it into its live region.
+			await screen.findByText( 'Invalid parameter(s): meta', {
+				selector: '.components-notice__content',
+			} )
 		).toBeTruthy();
 		expect( spies.onCreated ).not.toHaveBeenCalled();
 		expect( spies.setMarkers ).not.toHaveBeenCalled();
@@ -316,7 +319,8 @@ describe( 'a marker selected on the map', () => {
 		);
 		expect(
 			await screen.findByText(
-				'Sorry, you are not allowed to delete this post.'
+				'Sorry, you are not allowed to delete this post.',
+				{ selector: '.components-notice__content' }
 			)
 		).toBeTruthy();
 		expect( setMarkers ).not.toHaveBeenCalled();
