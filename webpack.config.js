@@ -86,8 +86,30 @@ class NoMapboxGlCode {
 
 const PACKAGE_SOURCES = path.resolve( __dirname, 'packages/map/src' );
 
+/**
+ * A JSON module without its top-level `$comment` (limits.json, map-schema.json): a note for the
+ * files' readers (and PHP's), which no script reads. packages/map/build.mjs does the same.
+ *
+ * @param {string} text The file's text.
+ * @return {unknown} Its value.
+ */
+function jsonWithoutComment( text ) {
+	const value = JSON.parse( text );
+	if ( value && typeof value === 'object' && ! Array.isArray( value ) ) {
+		delete value.$comment;
+	}
+	return value;
+}
+
 module.exports = {
 	...defaultConfig,
+	module: {
+		...defaultConfig.module,
+		parser: {
+			...defaultConfig.module?.parser,
+			json: { parse: jsonWithoutComment, namedExports: true },
+		},
+	},
 	resolve: {
 		...defaultConfig.resolve,
 		// Exact names (`$`): only these reach the sources. Any other `@cairn-maps/map/…` would go
