@@ -24,12 +24,17 @@ const external = [
 	'@wordpress/i18n',
 ];
 
-// limits.json and map-schema.json without their top-level `$comment`: a note for the files'
+// The sources' limits.json and map-schema.json without their top-level `$comment`: a note for the files'
 // readers (and PHP's), which no script reads (webpack.config.js does the same for the plugin).
 const jsonWithoutComment = {
 	name: 'json-without-comment',
 	setup( build ) {
 		build.onLoad( { filter: /\.json$/ }, ( args ) => {
+			if (
+				! args.path.startsWith( path.join( here, 'src' ) + path.sep )
+			) {
+				return undefined;
+			}
 			const value = JSON.parse( fs.readFileSync( args.path, 'utf8' ) );
 			if (
 				value &&
