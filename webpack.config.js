@@ -86,8 +86,42 @@ class NoMapboxGlCode {
 
 const PACKAGE_SOURCES = path.resolve( __dirname, 'packages/map/src' );
 
+/**
+ * A JSON module of the runtime's sources without its top-level `$comment` (limits.json,
+ * map-schema.json): a note for the files' readers (and PHP's), which no script reads.
+ * packages/map/build.mjs does the same.
+ *
+ * @param {string} text The file's text.
+ * @return {unknown} Its value.
+ */
+function jsonWithoutComment( text ) {
+	const value = JSON.parse( text );
+	if ( value && typeof value === 'object' && ! Array.isArray( value ) ) {
+		delete value.$comment;
+	}
+	return value;
+}
+
 module.exports = {
 	...defaultConfig,
+	module: {
+		...defaultConfig.module,
+		rules: [
+			...defaultConfig.module.rules,
+			{
+				test: /\.json$/,
+				include: PACKAGE_SOURCES,
+				type: 'json',
+				parser: { parse: jsonWithoutComment },
+			},
+		],
+		parser: {
+			...defaultConfig.module.parser,
+			// map-schema.json is imported by name (one attribute's rule): each bundle keeps only
+			// the rules its scripts read, and so does the package's esbuild build.
+			json: { namedExports: true },
+		},
+	},
 	resolve: {
 		...defaultConfig.resolve,
 		// Exact names (`$`): only these reach the sources. Any other `@cairn-maps/map/…` would go

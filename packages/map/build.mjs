@@ -24,6 +24,30 @@ const external = [
 	'@wordpress/i18n',
 ];
 
+// The sources' limits.json and map-schema.json without their top-level `$comment`: a note for the files'
+// readers (and PHP's), which no script reads (webpack.config.js does the same for the plugin).
+const jsonWithoutComment = {
+	name: 'json-without-comment',
+	setup( build ) {
+		build.onLoad( { filter: /\.json$/ }, ( args ) => {
+			if (
+				! args.path.startsWith( path.join( here, 'src' ) + path.sep )
+			) {
+				return undefined;
+			}
+			const value = JSON.parse( fs.readFileSync( args.path, 'utf8' ) );
+			if (
+				value &&
+				typeof value === 'object' &&
+				! Array.isArray( value )
+			) {
+				delete value.$comment;
+			}
+			return { contents: JSON.stringify( value ), loader: 'json' };
+		} );
+	},
+};
+
 // The places worker's source, which the entries below include as a string.
 await import( './build-worker.mjs' );
 
@@ -44,6 +68,7 @@ await esbuild.build( {
 	sourcemap: true,
 	legalComments: 'none',
 	logLevel: 'warning',
+	plugins: [ jsonWithoutComment ],
 } );
 
 // Hooks only run on the client: frameworks with server components need the directive on the
@@ -118,6 +143,7 @@ const measured = await esbuild.build( {
 	outdir: 'measure',
 	write: false,
 	logLevel: 'silent',
+	plugins: [ jsonWithoutComment ],
 } );
 const outputs = new Map(
 	measured.outputFiles.map( ( file ) => [

@@ -19,7 +19,8 @@ export const BUILTIN_DEFAULTS: SiteDefaults = {
 	controls: { ...metadata.attributes.controls.default },
 };
 
-function isRecord( value: unknown ): value is Record< string, unknown > {
+/** Whether a value is a plain object (not null, not a list); settings-api.ts uses it too. */
+export function isRecord( value: unknown ): value is Record< string, unknown > {
 	return (
 		typeof value === 'object' && value !== null && ! Array.isArray( value )
 	);

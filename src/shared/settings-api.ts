@@ -4,7 +4,7 @@
 import apiFetch from '@wordpress/api-fetch';
 import { __ } from '@wordpress/i18n';
 
-import { parseSiteDefaults } from './defaults';
+import { isRecord, parseSiteDefaults } from './defaults';
 import type { SiteDefaults } from './defaults';
 
 export interface PluginSettings {
@@ -30,12 +30,6 @@ export const OPTION = {
 	allowedOrigins: 'cairn_maps_allowed_origins',
 	postTypes: 'cairn_maps_post_types',
 } as const;
-
-function isRecord( value: unknown ): value is Record< string, unknown > {
-	return (
-		typeof value === 'object' && value !== null && ! Array.isArray( value )
-	);
-}
 
 export function parsePluginSettings( value: unknown ): PluginSettings {
 	const input = isRecord( value ) ? value : {};

@@ -18,12 +18,21 @@ import type {
 
 import type { ClusterConfig, GroupStyle } from './types';
 import { LIMITS } from './limits';
+import {
+	CLUSTER_COUNT_LAYER,
+	CLUSTERS_LAYER,
+	ICONS_LAYER,
+	MARKERS_SOURCE,
+	POINTS_LAYER,
+} from './layer-ids';
 
-export const MARKERS_SOURCE = 'cairn-markers';
-export const CLUSTERS_LAYER = 'cairn-clusters';
-export const CLUSTER_COUNT_LAYER = 'cairn-cluster-count';
-export const POINTS_LAYER = 'cairn-points';
-export const ICONS_LAYER = 'cairn-point-icons';
+export {
+	CLUSTER_COUNT_LAYER,
+	CLUSTERS_LAYER,
+	ICONS_LAYER,
+	MARKERS_SOURCE,
+	POINTS_LAYER,
+};
 
 const DEFAULT_COLOR = '#d1495b';
 const POINT_RADIUS = 7;

@@ -21,7 +21,7 @@ export { PlacesPanel } from './places/panel';
 
 // The editor: the layer its marker editor listens on, and the limits and rules it validates
 // attributes and settings with (the same ones the runtime applies).
-export { POINTS_LAYER } from './markers-layer';
+export { POINTS_LAYER } from './layer-ids';
 export { LIMITS } from './limits';
 export {
 	groupStyles,

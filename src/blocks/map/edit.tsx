@@ -45,18 +45,19 @@ export default function Edit( {
 		);
 	}
 
+	const addMarker = __( 'Add marker', 'cairn-maps' );
 	return (
 		<div { ...blockProps }>
 			<BlockControls>
 				<ToolbarGroup>
 					<ToolbarButton
 						icon="location"
-						label={ __( 'Add marker', 'cairn-maps' ) }
+						label={ addMarker }
 						isPressed={ adding }
 						disabled={ ! map }
 						onClick={ () => setAdding( ! adding ) }
 					>
-						{ __( 'Add marker', 'cairn-maps' ) }
+						{ addMarker }
 					</ToolbarButton>
 				</ToolbarGroup>
 			</BlockControls>

@@ -20,44 +20,46 @@ export function PlacesPanel( {
 	const visitorLanguages = languageOptions().filter(
 		( option ) => option.value !== 'auto'
 	);
+	// The panel's switches: the part of `places` each sets, its label and help.
+	const toggles: Array< [ keyof typeof places, string, string ] > = [
+		[
+			'search',
+			__( 'Search field', 'cairn-maps' ),
+			__( 'Visitors find a place by its name or group.', 'cairn-maps' ),
+		],
+		[
+			'groupFilter',
+			__( 'Group filter', 'cairn-maps' ),
+			__(
+				'A button per group shows or hides its places (only on maps with two or more groups).',
+				'cairn-maps'
+			),
+		],
+		[
+			'followMap',
+			__( 'List follows the map', 'cairn-maps' ),
+			__(
+				'The list shows the places in view after each move.',
+				'cairn-maps'
+			),
+		],
+	];
 	return (
 		<PanelBody title={ __( 'Places', 'cairn-maps' ) } initialOpen={ false }>
-			<ToggleControl
-				__nextHasNoMarginBottom
-				label={ __( 'Search field', 'cairn-maps' ) }
-				help={ __(
-					'Visitors find a place by its name or group.',
-					'cairn-maps'
-				) }
-				checked={ places.search }
-				onChange={ ( search: boolean ) =>
-					setAttributes( { places: { ...places, search } } )
-				}
-			/>
-			<ToggleControl
-				__nextHasNoMarginBottom
-				label={ __( 'Group filter', 'cairn-maps' ) }
-				help={ __(
-					'A button per group shows or hides its places (only on maps with two or more groups).',
-					'cairn-maps'
-				) }
-				checked={ places.groupFilter }
-				onChange={ ( groupFilter: boolean ) =>
-					setAttributes( { places: { ...places, groupFilter } } )
-				}
-			/>
-			<ToggleControl
-				__nextHasNoMarginBottom
-				label={ __( 'List follows the map', 'cairn-maps' ) }
-				help={ __(
-					'The list shows the places in view after each move.',
-					'cairn-maps'
-				) }
-				checked={ places.followMap }
-				onChange={ ( followMap: boolean ) =>
-					setAttributes( { places: { ...places, followMap } } )
-				}
-			/>
+			{ toggles.map( ( [ key, label, help ] ) => (
+				<ToggleControl
+					key={ key }
+					__nextHasNoMarginBottom
+					label={ label }
+					help={ help }
+					checked={ places[ key ] }
+					onChange={ ( value: boolean ) =>
+						setAttributes( {
+							places: { ...places, [ key ]: value },
+						} )
+					}
+				/>
+			) ) }
 			<FormTokenField
 				__next40pxDefaultSize
 				__nextHasNoMarginBottom
