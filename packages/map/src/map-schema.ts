@@ -1,7 +1,7 @@
 /**
  * The interpreter of map-schema.json: the map block's attribute rules and defaults, one JSON
  * Schema per attribute (top-level keys, so bundlers can leave out attributes no script reads). The
- * server reads the same file (plugin/Blocks/Map_Schema.php, from build/map-schema.json); block.json
+ * server reads the same file (plugin/Support/Map_Schema.php, from build/map-schema.json); block.json
  * repeats types and defaults for WordPress, and tests hold them equal.
  *
  * Parsing never rejects: what breaks its rule falls back to its default, field by field, as the
