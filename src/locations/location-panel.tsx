@@ -31,27 +31,37 @@ type Meta = Record< string, unknown >;
 /** The parts of the `core/editor` store this panel uses. */
 interface EditorSelectors {
 	getEditedPostAttribute: ( attribute: 'meta' ) => unknown;
+	getCurrentPostAttribute: ( attribute: 'meta' ) => unknown;
 }
 interface EditorActions {
 	editPost: ( edits: { meta: Meta } ) => void;
 }
 
-export function PostLocationPanel() {
-	const rawMeta = useSelect(
-		( select ) =>
-			(
-				select( 'core/editor' ) as EditorSelectors
-			 ).getEditedPostAttribute( 'meta' ),
-		[]
-	);
-	const { editPost } = useDispatch( 'core/editor' ) as EditorActions;
-	const meta: Meta =
-		typeof rawMeta === 'object' && rawMeta !== null
-			? ( rawMeta as Meta )
-			: {};
-	const hasPosition =
+function asMeta( value: unknown ): Meta {
+	return typeof value === 'object' && value !== null ? ( value as Meta ) : {};
+}
+
+function placed( meta: Meta ): boolean {
+	return (
 		coordinate( meta[ META.lat ], LIMITS.markerLatitude ) !== null &&
-		coordinate( meta[ META.lng ], LIMITS.longitude ) !== null;
+		coordinate( meta[ META.lng ], LIMITS.longitude ) !== null
+	);
+}
+
+export function PostLocationPanel() {
+	const { rawMeta, storedMeta } = useSelect( ( select ) => {
+		const editor = select( 'core/editor' ) as EditorSelectors;
+		return {
+			rawMeta: editor.getEditedPostAttribute( 'meta' ),
+			storedMeta: editor.getCurrentPostAttribute( 'meta' ),
+		};
+	}, [] );
+	const { editPost } = useDispatch( 'core/editor' ) as EditorActions;
+	const meta = asMeta( rawMeta );
+	const hasPosition = placed( meta );
+	// A location the post was saved with keeps its "Show on maps" choice, even when a coordinate
+	// is emptied and typed again; only "Remove location" makes the next place a new one.
+	const storedPosition = placed( asMeta( storedMeta ) );
 	const hasAnything =
 		hasPosition ||
 		( meta[ META.lat ] ?? null ) !== null ||
@@ -61,6 +71,8 @@ export function PostLocationPanel() {
 
 	// Whether "Show on maps" was switched in this session: then the editor's choice stands.
 	const chosePublic = useRef( false );
+	// Whether "Remove location" was used in this session.
+	const removed = useRef( false );
 
 	const edit = ( changes: LocationChanges ) => {
 		const next: Meta = {};
@@ -79,6 +91,7 @@ export function PostLocationPanel() {
 		const lng = changes.lng !== undefined ? changes.lng : meta[ META.lng ];
 		if (
 			! hasPosition &&
+			( ! storedPosition || removed.current ) &&
 			! chosePublic.current &&
 			coordinate( lat, LIMITS.markerLatitude ) !== null &&
 			coordinate( lng, LIMITS.longitude ) !== null
@@ -133,6 +146,7 @@ export function PostLocationPanel() {
 							isDestructive
 							onClick={ () => {
 								chosePublic.current = false;
+								removed.current = true;
 								editPost( {
 									meta: {
 										[ META.lat ]: null,

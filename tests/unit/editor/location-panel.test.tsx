@@ -40,22 +40,30 @@ jest.mock( '@wordpress/api-fetch', () => ( {
 
 type Meta = Record< string, unknown >;
 
+interface EditorState {
+	meta: Meta;
+	stored: Meta;
+}
+
 const editor = createReduxStore( 'core/editor', {
 	reducer: (
-		state: { meta: Meta } = { meta: {} },
+		state: EditorState = { meta: {}, stored: {} },
 		action: { type: string; meta?: Meta }
 	) => {
 		switch ( action.type ) {
 			case 'RESET':
-				return { meta: { ...action.meta } };
+				return { meta: { ...action.meta }, stored: { ...action.meta } };
 			case 'EDIT_POST':
-				return { meta: { ...state.meta, ...action.meta } };
+				return { ...state, meta: { ...state.meta, ...action.meta } };
 		}
 		return state;
 	},
 	selectors: {
-		getEditedPostAttribute: ( state: { meta: Meta }, name: string ) =>
+		getEditedPostAttribute: ( state: EditorState, name: string ) =>
 			name === 'meta' ? state.meta : undefined,
+		// The post as saved: edits do not reach it.
+		getCurrentPostAttribute: ( state: EditorState, name: string ) =>
+			name === 'meta' ? state.stored : undefined,
 	},
 	actions: {
 		editPost: ( edits: { meta: Meta } ) => ( {
@@ -171,6 +179,47 @@ describe( 'PostLocationPanel', () => {
 		expect( meta().geo_latitude ).toBe( 56 );
 		expect( meta().geo_public ).toBe( false );
 		expect( toggle( panel ).checked ).toBe( false );
+	} );
+
+	it( 'keeps a stored private location private when a coordinate is emptied and typed again', async () => {
+		const { user, panel } = setup( {
+			geo_latitude: 55.95,
+			geo_longitude: -3.19,
+			geo_address: 'Edinburgh',
+			geo_public: false,
+		} );
+		const latitude = within( panel ).getByRole( 'textbox', {
+			name: 'Latitude',
+		} );
+		await user.clear( latitude );
+		expect( meta().geo_latitude ).toBeNull();
+		await user.type( latitude, '56' );
+		expect( meta().geo_latitude ).toBe( 56 );
+		expect( meta().geo_public ).toBe( false );
+		expect( toggle( panel ).checked ).toBe( false );
+	} );
+
+	it( 'shows the next place on maps after "Remove location", as a new one', async () => {
+		const { user, panel } = setup( {
+			geo_latitude: 55.95,
+			geo_longitude: -3.19,
+			geo_address: 'Edinburgh',
+			geo_public: false,
+		} );
+		await user.click(
+			within( panel ).getByRole( 'button', { name: 'Remove location' } )
+		);
+		await user.type(
+			within( panel ).getByRole( 'textbox', { name: 'Latitude' } ),
+			'48.85'
+		);
+		await user.type(
+			within( panel ).getByRole( 'textbox', { name: 'Longitude' } ),
+			'2.35'
+		);
+		expect( meta().geo_latitude ).toBe( 48.85 );
+		expect( meta().geo_longitude ).toBe( 2.35 );
+		expect( meta().geo_public ).toBe( true );
 	} );
 
 	it( 'switches "Show on maps" on and off', async () => {
