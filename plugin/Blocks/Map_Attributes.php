@@ -11,7 +11,6 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Support\Limits;
-use Cairn\Maps\Support\Map_Controls;
 use Cairn\Maps\Support\Map_Schema;
 
 /**
@@ -24,20 +23,6 @@ use Cairn\Maps\Support\Map_Schema;
  * @since 0.1.0
  */
 final class Map_Attributes {
-
-	/**
-	 * The map's control switches (`controls` attribute), as map-schema.json names them
-	 * (Map_SchemaTest holds the two lists equal).
-	 */
-	public const CONTROLS = Map_Controls::NAMES;
-
-	/**
-	 * The switches of the visitors' places panel (`places` attribute), as map-schema.json names
-	 * them.
-	 *
-	 * @since 0.2.0
-	 */
-	public const PLACES = array( 'search', 'groupFilter', 'followMap' );
 
 	/**
 	 * Parses attributes.
@@ -108,8 +93,8 @@ final class Map_Attributes {
 	 */
 	public static function attributes( array $config ): array {
 		$attributes = array();
-		foreach ( array( 'center', 'zoom', 'bearing', 'pitch', 'minZoom', 'maxZoom', 'style', 'controls', 'language', 'markers', 'cluster', 'hash', 'height', 'cooperativeGestures', 'places', 'languages', 'content' ) as $key ) {
-			$attributes[ 'style' === $key ? 'mapStyle' : $key ] = $config[ $key ] ?? null;
+		foreach ( array_keys( Map_Schema::attributes() ) as $name ) {
+			$attributes[ $name ] = $config[ 'mapStyle' === $name ? 'style' : $name ] ?? null;
 		}
 		$content = $config['content'] ?? null;
 		if ( is_array( $content ) && array() === ( $content['terms'] ?? null ) ) {

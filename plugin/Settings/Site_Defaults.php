@@ -10,7 +10,6 @@ namespace Cairn\Maps\Settings;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Support\Limits;
-use Cairn\Maps\Support\Map_Controls;
 use Cairn\Maps\Support\Map_Schema;
 use WP_Error;
 
@@ -46,7 +45,7 @@ final class Site_Defaults {
 		if ( null === self::$builtin ) {
 			$defaults = Map_Schema::defaults();
 			$controls = array();
-			foreach ( Map_Controls::NAMES as $name ) {
+			foreach ( Map_Schema::property_names( 'controls' ) as $name ) {
 				$controls[ $name ] = (bool) ( $defaults['controls'][ $name ] ?? false );
 			}
 			self::$builtin = array(
@@ -66,7 +65,7 @@ final class Site_Defaults {
 	 */
 	public static function schema(): array {
 		$controls = array();
-		foreach ( Map_Controls::NAMES as $name ) {
+		foreach ( Map_Schema::property_names( 'controls' ) as $name ) {
 			$controls[ $name ] = array( 'type' => 'boolean' );
 		}
 		return array(
@@ -124,9 +123,10 @@ final class Site_Defaults {
 		}
 		if ( array_key_exists( 'controls', $value ) ) {
 			$controls = $value['controls'];
-			if ( ! is_array( $controls ) || array() !== array_diff( array_keys( $controls ), Map_Controls::NAMES ) ) {
+			$names    = Map_Schema::property_names( 'controls' );
+			if ( ! is_array( $controls ) || array() !== array_diff( array_keys( $controls ), $names ) ) {
 				/* translators: %s: comma-separated list of control names. */
-				return self::error( sprintf( __( 'The default controls may only be %s.', 'cairn-maps' ), implode( ', ', Map_Controls::NAMES ) ) );
+				return self::error( sprintf( __( 'The default controls may only be %s.', 'cairn-maps' ), implode( ', ', $names ) ) );
 			}
 			foreach ( $controls as $name => $on ) {
 				if ( ! is_bool( $on ) ) {
@@ -156,7 +156,7 @@ final class Site_Defaults {
 		if ( isset( $stored['language'] ) && self::is_language( $stored['language'] ) ) {
 			$clean['language'] = $stored['language'];
 		}
-		foreach ( Map_Controls::NAMES as $name ) {
+		foreach ( Map_Schema::property_names( 'controls' ) as $name ) {
 			if ( isset( $stored['controls'][ $name ] ) && is_bool( $stored['controls'][ $name ] ) ) {
 				$clean['controls'][ $name ] = $stored['controls'][ $name ];
 			}

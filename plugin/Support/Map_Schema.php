@@ -58,6 +58,16 @@ final class Map_Schema {
 	}
 
 	/**
+	 * The property names of an object attribute (`controls`, `places`, …), in the schema's order.
+	 *
+	 * @param string $name The attribute's block.json name.
+	 * @return string[]
+	 */
+	public static function property_names( string $name ): array {
+		return array_map( 'strval', array_keys( (array) ( self::rule( $name )['properties'] ?? array() ) ) );
+	}
+
+	/**
 	 * The attributes' defaults, by name.
 	 *
 	 * @return array<string, mixed>

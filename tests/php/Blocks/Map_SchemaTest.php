@@ -54,11 +54,13 @@ final class Map_SchemaTest extends TestCase {
 	}
 
 	/**
-	 * The switches Map_Attributes names are the schema's.
+	 * The switches are read from the schema, in its order (the order the settings screen and its
+	 * error message list them).
 	 */
 	public function test_switch_names_are_the_schemas(): void {
-		$this->assertSame( Map_Attributes::CONTROLS, array_keys( Map_Schema::rule( 'controls' )['properties'] ) );
-		$this->assertSame( Map_Attributes::PLACES, array_keys( Map_Schema::rule( 'places' )['properties'] ) );
+		$this->assertSame( array( 'zoom', 'compass', 'scale', 'fullscreen', 'geolocate' ), Map_Schema::property_names( 'controls' ) );
+		$this->assertSame( array( 'search', 'groupFilter', 'followMap' ), Map_Schema::property_names( 'places' ) );
+		$this->assertSame( array(), Map_Schema::property_names( 'zoom' ) );
 	}
 
 	/**
