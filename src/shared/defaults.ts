@@ -3,7 +3,11 @@
  * and controls a newly inserted block starts with. Their built-in values are block.json's.
  */
 import type { ControlsConfig } from '@cairn-maps/map';
-import { isValidStyleUrl, LANGUAGE_PATTERN } from '@cairn-maps/map/plugin';
+import {
+	isRecord,
+	isValidStyleUrl,
+	LANGUAGE_PATTERN,
+} from '@cairn-maps/map/plugin';
 
 import metadata from '../blocks/map/block.json';
 
@@ -18,13 +22,6 @@ export const BUILTIN_DEFAULTS: SiteDefaults = {
 	language: metadata.attributes.language.default,
 	controls: { ...metadata.attributes.controls.default },
 };
-
-/** Whether a value is a plain object (not null, not a list); settings-api.ts uses it too. */
-export function isRecord( value: unknown ): value is Record< string, unknown > {
-	return (
-		typeof value === 'object' && value !== null && ! Array.isArray( value )
-	);
-}
 
 function bool( value: unknown, fallback: boolean ): boolean {
 	return typeof value === 'boolean' ? value : fallback;

@@ -3,6 +3,7 @@
  * and the message for a failed search.
  */
 import { __ } from '@wordpress/i18n';
+import { isRecord } from '@cairn-maps/map/plugin';
 
 /** One place the geocoder found. */
 export interface GeocodeResult {
@@ -17,10 +18,6 @@ export interface GeocodeAnswer {
 	attribution: string;
 	/** Where the attribution links to (an https address), or ''. */
 	attributionUrl: string;
-}
-
-function isRecord( value: unknown ): value is Record< string, unknown > {
-	return typeof value === 'object' && value !== null;
 }
 
 /** Reads the route's answer; anything malformed is left out. */

@@ -3,8 +3,9 @@
  */
 import apiFetch from '@wordpress/api-fetch';
 import { __ } from '@wordpress/i18n';
+import { isRecord } from '@cairn-maps/map/plugin';
 
-import { isRecord, parseSiteDefaults } from './defaults';
+import { parseSiteDefaults } from './defaults';
 import type { SiteDefaults } from './defaults';
 
 export interface PluginSettings {

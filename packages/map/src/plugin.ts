@@ -35,3 +35,4 @@ export type { TokenCheck } from './token';
 // vectors in tests/fixtures/feed-urls.json), and the height rule of the schema.
 export { feedUrl, markersFeedUrl, postsFeedUrl } from './feed-url';
 export { height as HEIGHT_RULE } from './map-schema.json';
+export { isRecord } from './map-schema';

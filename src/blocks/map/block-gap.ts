@@ -5,14 +5,11 @@
  * @since 0.3.0
  */
 import type { CSSProperties } from 'react';
+import { isRecord } from '@cairn-maps/map/plugin';
 
 const PRESET = /^var:preset\|spacing\|([a-z0-9-]+)$/;
 const LENGTH =
 	/^(?:0|\d{1,5}(?:\.\d{1,4})?(?:px|em|rem|%|vw|vh|vmin|vmax|ch|ex|cqi|cqw))$/;
-
-function isRecord( value: unknown ): value is Record< string, unknown > {
-	return typeof value === 'object' && value !== null;
-}
 
 /**
  * The gap as CSS, or '' when none is set or it is not one we accept.

@@ -2,7 +2,7 @@
  * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
  */
 import type { GroupStyle, MapErrorCode } from '@cairn-maps/map';
-import { groupStyles, LIMITS } from '@cairn-maps/map/plugin';
+import { groupStyles, isRecord, LIMITS } from '@cairn-maps/map/plugin';
 
 export interface EditorData {
 	accessToken: string;
@@ -33,10 +33,6 @@ export interface ContentPostType {
 }
 
 const NAME = /^[a-z0-9_-]{1,32}$/;
-
-function isRecord( value: unknown ): value is Record< string, unknown > {
-	return typeof value === 'object' && value !== null;
-}
 
 function postTypes( value: unknown ): ContentPostType[] {
 	return ( Array.isArray( value ) ? value : [] )
