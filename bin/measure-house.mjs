@@ -159,14 +159,23 @@ function functionName( node, source ) {
 	return '(anonymous)';
 }
 
-function typescriptFunctions( file, text ) {
-	const source = ts.createSourceFile(
+/**
+ * A TypeScript file's syntax tree.
+ * @param {string} file The file's path, relative to the checkout.
+ * @param {string} text Its source.
+ */
+function parse( file, text ) {
+	return ts.createSourceFile(
 		file,
 		text,
 		ts.ScriptTarget.Latest,
 		true,
 		file.endsWith( 'x' ) ? ts.ScriptKind.TSX : ts.ScriptKind.TS
 	);
+}
+
+function typescriptFunctions( file, text ) {
+	const source = parse( file, text );
 	const found = [];
 	const visit = ( node ) => {
 		if ( ts.isFunctionLike( node ) && 'body' in node && node.body ) {
@@ -193,13 +202,7 @@ function typescriptFunctions( file, text ) {
  * @param {string} text Its source.
  */
 function specifiers( file, text ) {
-	const source = ts.createSourceFile(
-		file,
-		text,
-		ts.ScriptTarget.Latest,
-		true,
-		file.endsWith( 'x' ) ? ts.ScriptKind.TSX : ts.ScriptKind.TS
-	);
+	const source = parse( file, text );
 	const found = [];
 	const visit = ( node ) => {
 		if (
