@@ -25,10 +25,6 @@ use WP_REST_Server;
  */
 class Geocode_Controller {
 
-	/**
-	 * The plugin's REST namespace (Rest_Routes::NAMESPACE, its one home).
-	 */
-	public const NAMESPACE = Rest_Routes::NAMESPACE;
 
 	public const ROUTE = '/geocode';
 
@@ -66,7 +62,7 @@ class Geocode_Controller {
 	 */
 	public function register_routes(): void {
 		register_rest_route(
-			self::NAMESPACE,
+			Rest_Routes::NAMESPACE,
 			self::ROUTE,
 			array(
 				'methods'             => WP_REST_Server::READABLE,

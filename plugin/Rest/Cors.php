@@ -10,6 +10,7 @@ namespace Cairn\Maps\Rest;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Settings\Allowed_Origins;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 use WP_HTTP_Response;
 use WP_REST_Request;
@@ -44,9 +45,9 @@ class Cors {
 	 * case-insensitive). Only their GET and HEAD answers and their preflights get these rules.
 	 */
 	public const PUBLIC_ROUTES = array(
-		'/' . Markers_Controller::REST_NAMESPACE . '/markers',
-		'/' . Markers_Controller::REST_NAMESPACE . '/markers/\d+',
-		'/' . Markers_Controller::REST_NAMESPACE . '/posts/\d+/maps',
+		'/' . Rest_Routes::NAMESPACE . '/markers',
+		'/' . Rest_Routes::NAMESPACE . '/markers/\d+',
+		'/' . Rest_Routes::NAMESPACE . '/posts/\d+/maps',
 	);
 
 	/**

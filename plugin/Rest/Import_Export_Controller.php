@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Import_Export\Import_Reader;
 use Cairn\Maps\Import_Export\Marker_Export;
 use Cairn\Maps\Import_Export\Marker_Import;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;
@@ -70,7 +71,7 @@ class Import_Export_Controller {
 	 */
 	public function register_routes(): void {
 		register_rest_route(
-			Markers_Controller::REST_NAMESPACE,
+			Rest_Routes::NAMESPACE,
 			'/markers/import',
 			array(
 				'methods'             => WP_REST_Server::CREATABLE,
@@ -91,7 +92,7 @@ class Import_Export_Controller {
 			)
 		);
 		register_rest_route(
-			Markers_Controller::REST_NAMESPACE,
+			Rest_Routes::NAMESPACE,
 			'/markers/export',
 			array(
 				// POST: the Tools page's form (its nonce in the body). It reads only.

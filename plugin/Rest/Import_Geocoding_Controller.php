@@ -13,6 +13,7 @@ use Cairn\Maps\Import_Export\Geocode_Job;
 use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Import_Export\Import_Export_Page;
 use Cairn\Maps\Import_Export\Marker_Import;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;
@@ -63,7 +64,7 @@ class Import_Geocoding_Controller {
 	 */
 	public function register_routes(): void {
 		register_rest_route(
-			Markers_Controller::REST_NAMESPACE,
+			Rest_Routes::NAMESPACE,
 			self::ROUTE,
 			array(
 				array(

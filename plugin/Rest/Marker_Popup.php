@@ -13,6 +13,7 @@ use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 use WP_Post;
 use WP_REST_Request;
@@ -82,7 +83,7 @@ class Marker_Popup {
 	 */
 	public function register_route(): void {
 		register_rest_route(
-			Markers_Controller::REST_NAMESPACE,
+			Rest_Routes::NAMESPACE,
 			'/markers/(?P<id>\d+)',
 			array(
 				'methods'             => WP_REST_Server::READABLE,

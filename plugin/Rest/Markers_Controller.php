@@ -42,11 +42,6 @@ use WP_REST_Server;
  */
 class Markers_Controller {
 
-	/**
-	 * The plugin's REST namespace (Rest_Routes::NAMESPACE, its one home), under the name the REST
-	 * classes use.
-	 */
-	public const REST_NAMESPACE = Rest_Routes::NAMESPACE;
 
 	/**
 	 * Cache-Control of anonymous feed answers (see Cache_Headers).
@@ -163,7 +158,7 @@ class Markers_Controller {
 	 */
 	public function early_not_modified_headers( array $server, array $query, array $cookies ): ?array {
 		$match = Early_Not_Modified::anonymous_condition( $server, $cookies );
-		$route = '/' . self::REST_NAMESPACE . '/markers';
+		$route = '/' . Rest_Routes::NAMESPACE . '/markers';
 		if ( null === $match || array() !== array_diff( array_map( 'strval', array_keys( $query ) ), self::EARLY_PARAMS ) || Early_Not_Modified::route( $server, $query ) !== $route ) {
 			return null;
 		}
@@ -195,7 +190,7 @@ class Markers_Controller {
 	 */
 	public function register_routes(): void {
 		register_rest_route(
-			self::REST_NAMESPACE,
+			Rest_Routes::NAMESPACE,
 			'/markers',
 			array(
 				'methods'             => WP_REST_Server::READABLE,

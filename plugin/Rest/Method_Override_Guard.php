@@ -9,6 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Support\Rest_Routes;
 use WP_REST_Request;
 
 /**
@@ -93,7 +94,7 @@ class Method_Override_Guard {
 			null === $result &&
 			$request instanceof WP_REST_Request &&
 			self::is_overridden( $request ) &&
-			1 === preg_match( '@^/' . Markers_Controller::REST_NAMESPACE . '/posts/\d+/maps$@i', $request->get_route() )
+			1 === preg_match( '@^/' . Rest_Routes::NAMESPACE . '/posts/\d+/maps$@i', $request->get_route() )
 		) {
 			$real = self::real_method();
 			if ( 'GET' === $real || 'HEAD' === $real ) {
@@ -132,7 +133,7 @@ class Method_Override_Guard {
 		}
 		$method = strtoupper( $request->get_method() );
 		// The feed's and a post's maps' handlers (GET, HEAD) answered as answered_method() says.
-		if ( ( 'GET' === $method || 'HEAD' === $method ) && 1 === preg_match( '@^/' . Markers_Controller::REST_NAMESPACE . '/(?:markers|posts/\d+/maps)$@i', $route ) ) {
+		if ( ( 'GET' === $method || 'HEAD' === $method ) && 1 === preg_match( '@^/' . Rest_Routes::NAMESPACE . '/(?:markers|posts/\d+/maps)$@i', $route ) ) {
 			$method = self::answered_method( $request );
 		}
 		$real = self::real_method();

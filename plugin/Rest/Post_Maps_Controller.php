@@ -9,11 +9,13 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Content\Places_Version;
+use Cairn\Maps\Blocks\Feed_Url;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
+use Cairn\Maps\Content\Places_Version;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 use WP_Post;
 use WP_REST_Posts_Controller;
@@ -129,7 +131,7 @@ class Post_Maps_Controller {
 	 */
 	public function register_routes(): void {
 		register_rest_route(
-			Markers_Controller::REST_NAMESPACE,
+			Rest_Routes::NAMESPACE,
 			self::ROUTE,
 			array(
 				array(
@@ -243,7 +245,7 @@ class Post_Maps_Controller {
 			$token['error'],
 			// config.consent: the owner's setting, its category, whether the consent API is there.
 			(string) wp_json_encode( $this->post_maps->consent_policy() ),
-			rest_url( Markers_Controller::REST_NAMESPACE . '/markers' ),
+			Feed_Url::base(),
 			// The config's units (Map_Block::units()); get_locale() is the same before `init`.
 			get_locale(),
 			// Maps of posts: their feed URL, legend and first page of places follow the posts' places.
@@ -283,7 +285,7 @@ class Post_Maps_Controller {
 			return null;
 		}
 		$route = Early_Not_Modified::route( $server, $query );
-		if ( null === $route || 1 !== preg_match( '#^/' . Markers_Controller::REST_NAMESPACE . '/posts/([1-9][0-9]{0,18})/maps$#', $route, $id ) || ! Early_Not_Modified::allowed( $route ) ) {
+		if ( null === $route || 1 !== preg_match( '#^/' . Rest_Routes::NAMESPACE . '/posts/([1-9][0-9]{0,18})/maps$#', $route, $id ) || ! Early_Not_Modified::allowed( $route ) ) {
 			return null;
 		}
 		$post  = get_post( (int) $id[1] );
