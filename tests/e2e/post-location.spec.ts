@@ -14,10 +14,10 @@ import type {
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
 import {
-	clickPublish,
 	mapSettled,
 	pixelOf,
 	publish,
+	publishBeyondThePole,
 	watchLocationPage,
 } from './utils/location-panel';
 import { FAKE_PUBLIC_TOKEN, setToken } from './utils/map-page';
@@ -334,26 +334,12 @@ test.describe( 'post location panel', () => {
 		const title = `Beyond the pole ${ Date.now() }`;
 		await admin.createNewPost( { title } );
 		const settings = await locationPanel( page, editor );
-		const latitude = settings.getByRole( 'textbox', { name: 'Latitude' } );
-		await latitude.fill( '95' );
-		await settings
-			.getByRole( 'textbox', { name: 'Longitude' } )
-			.fill( '10' );
-		await expect(
-			settings.getByText( 'Enter a number of degrees from -90 to 90.' )
-		).toBeVisible();
-		await expect( latitude ).toHaveAttribute( 'aria-invalid', 'true' );
-
-		await clickPublish( page );
-		await expect(
-			page
-				.locator( '.components-notice, .components-snackbar' )
-				.filter( {
-					hasText:
-						'Latitude (geo_latitude) must be a number between -90 and 90.',
-				} )
-				.first()
-		).toBeVisible( { timeout: 180_000 } );
+		await publishBeyondThePole(
+			page,
+			settings,
+			'Latitude (geo_latitude) must be a number between -90 and 90.',
+			180_000
+		);
 		const published = ( await requestUtils.rest( {
 			path: '/wp/v2/posts',
 			params: { search: title, status: 'publish' },

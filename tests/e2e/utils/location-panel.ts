@@ -3,7 +3,7 @@
  * map caught from `cairn:map-ready`, the page's script errors, the welcome guide kept out of the
  * way, positions on the panel's map, and publishing.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 import { expect } from '../fixtures/maps-service';
 
@@ -89,4 +89,38 @@ export async function publish(
 			.filter( { hasText: 'published' } )
 	).toBeVisible( { timeout } );
 	return Number( new URL( page.url() ).searchParams.get( 'post' ) );
+}
+
+/**
+ * Types a latitude beyond the pole into a Location panel, checks the field says so, and publishes
+ * anyway: the editor must show the server's 400 message. Returns the latitude field.
+ *
+ * @param page          The editor page.
+ * @param settings      The Location panel.
+ * @param serverMessage The server's message for the refused latitude.
+ * @param timeout       How long the publish may take to be refused.
+ */
+export async function publishBeyondThePole(
+	page: Page,
+	settings: Locator,
+	serverMessage: string,
+	timeout: number
+): Promise< Locator > {
+	const latitude = settings.getByRole( 'textbox', { name: 'Latitude' } );
+	await latitude.fill( '95' );
+	await settings.getByRole( 'textbox', { name: 'Longitude' } ).fill( '10' );
+	await expect(
+		settings.getByText( 'Enter a number of degrees from -90 to 90.' )
+	).toBeVisible();
+	await expect( latitude ).toHaveAttribute( 'aria-invalid', 'true' );
+
+	await clickPublish( page );
+	// The editor shows the server's 400 message.
+	await expect(
+		page
+			.locator( '.components-notice, .components-snackbar' )
+			.filter( { hasText: serverMessage } )
+			.first()
+	).toBeVisible( { timeout } );
+	return latitude;
 }
