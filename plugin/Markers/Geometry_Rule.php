@@ -189,16 +189,25 @@ final class Geometry_Rule {
 			$total += count( $positions );
 		}
 		if ( $total > self::MAX_VERTICES ) {
-			return self::error(
-				sprintf(
-					/* translators: 1: the number of positions given, 2: the most allowed. */
-					__( 'This shape has %1$s vertices; the most a shape may have is %2$s. Simplify it first (most GPS and GIS tools can).', 'cairn-maps' ),
-					number_format_i18n( $total ),
-					number_format_i18n( self::MAX_VERTICES )
-				)
-			);
+			return self::too_many_vertices( $total );
 		}
 		return $total;
+	}
+
+	/**
+	 * The refusal of too many vertices.
+	 *
+	 * @param int $count Vertices given.
+	 */
+	public static function too_many_vertices( int $count ): WP_Error {
+		return self::error(
+			sprintf(
+				/* translators: 1: the number of positions given, 2: the most allowed. */
+				__( 'This shape has %1$s vertices; the most a shape may have is %2$s. Simplify it first (most GPS and GIS tools can).', 'cairn-maps' ),
+				number_format_i18n( $count ),
+				number_format_i18n( self::MAX_VERTICES )
+			)
+		);
 	}
 
 	/**

@@ -52,6 +52,7 @@ final class Shape_Meta {
 	 */
 	public function add_hooks(): void {
 		add_action( 'init', array( $this, 'register' ) );
+		add_filter( 'rest_pre_dispatch', array( $this, 'refuse_oversized_body' ), 5, 3 );
 		// Before Marker_Validation (10), which then finds the anchor's coordinates in the request.
 		add_filter( 'rest_pre_insert_' . Post_Type::POST_TYPE, array( $this, 'validate_rest_write' ), 5, 2 );
 		add_action( 'rest_insert_' . Post_Type::POST_TYPE, array( $this, 'save_rest_write' ), 10, 2 );
@@ -101,6 +102,42 @@ final class Shape_Meta {
 	 */
 	public function prepare_for_rest( mixed $value ): ?array {
 		return Shape_Store::decode_geometry( $value );
+	}
+
+	/**
+	 * Refuses a marker write whose body holds far more positions than a shape may have, before
+	 * core decodes it: decoding a million positions takes over 200 MB, more than PHP may have.
+	 * Positions are counted in the raw JSON (each `[` followed by a number), with room for the
+	 * few other lists of numbers a marker write may hold (groups), so no valid shape is refused.
+	 *
+	 * @param mixed $result  A response to use instead of dispatching, or null.
+	 * @param mixed $server  The REST server.
+	 * @param mixed $request The request (a WP_REST_Request from core).
+	 * @return mixed The result, or the refusal.
+	 */
+	public function refuse_oversized_body( $result, $server = null, $request = null ) {
+		if ( null !== $result || ! $request instanceof WP_REST_Request || ! in_array( $request->get_method(), array( 'POST', 'PUT', 'PATCH' ), true ) ) {
+			return $result;
+		}
+		$body = $request->get_body();
+		// 100,000 positions take at least 600 kB of JSON ("[1,2],"): smaller bodies are let through.
+		if ( strlen( $body ) < 6 * Geometry_Rule::MAX_VERTICES || 1 !== preg_match( '@^/wp/v2/cairn-markers(?:/\d+)?/?$@', $request->get_route() ) ) {
+			return $result;
+		}
+		$positions = (int) preg_match_all( '/\[\s*-?[0-9.]/', $body );
+		if ( $positions <= Geometry_Rule::MAX_VERTICES + Geometry_Rule::MAX_PARTS ) {
+			return $result;
+		}
+		$error = Geometry_Rule::too_many_vertices( $positions );
+		return new WP_Error(
+			Geometry_Rule::ERROR_CODE,
+			$error->get_error_message(),
+			array(
+				'status' => 400,
+				'params' => array( 'meta' => $error->get_error_message() ),
+				'field'  => Shape_Store::META_GEOMETRY,
+			)
+		);
 	}
 
 	/**

@@ -259,6 +259,38 @@ final class Shape_MetaTest extends TestCase {
 	}
 
 	/**
+	 * A million positions are refused before the body is decoded: fast, with little memory, the
+	 * rule's message, nothing saved. A body of exactly the most positions passes that guard.
+	 */
+	public function test_a_million_positions_are_refused_before_decoding(): void {
+		$this->act_as( 'editor' );
+		$count = $this->count_markers();
+		$body  = '{"title":"Huge","status":"publish","meta":{"cairn_geometry":{"type":"LineString","coordinates":[' . str_repeat( '[7.1,46.1],', 999999 ) . '[7.2,46.2]]}}}';
+
+		$request = new \WP_REST_Request( 'POST', self::ROUTE );
+		$request->set_header( 'Content-Type', 'application/json' );
+		$request->set_body( $body );
+		memory_reset_peak_usage();
+		$before   = memory_get_peak_usage();
+		$started  = microtime( true );
+		$response = rest_get_server()->dispatch( $request );
+		$elapsed  = microtime( true ) - $started;
+		$grown    = memory_get_peak_usage() - $before;
+
+		$this->assert_refused( $response, 'This shape has 1,000,000 vertices; the most a shape may have is 100,000.' );
+		$this->assertSame( $count, $this->count_markers() );
+		$this->assertLessThan( 1.0, $elapsed, 'seconds' );
+		$this->assertLessThan( 16 * MB_IN_BYTES, $grown, 'bytes: the body was not decoded (that takes over 150 MB)' );
+		fwrite( STDERR, sprintf( "\n[geo] 1,000,000 positions over REST: refused in %.3f s, peak memory +%.1f MB\n", $elapsed, $grown / MB_IN_BYTES ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- the measurement, for the record.
+
+		$most = '{"title":"Long","status":"draft","cairn-marker-groups":[],"meta":{"cairn_geometry":{"type":"LineString","coordinates":[' . str_repeat( '[7.1,46.1],', 99999 ) . '[7.2,46.2]]}}}';
+		$ok   = new \WP_REST_Request( 'POST', self::ROUTE );
+		$ok->set_header( 'Content-Type', 'application/json' );
+		$ok->set_body( $most );
+		$this->assertSame( 201, rest_get_server()->dispatch( $ok )->get_status(), '100,000 positions are allowed' );
+	}
+
+	/**
 	 * Who may write a shape is who may write the marker: subscribers and visitors never, a
 	 * contributor on their own draft but not on another's marker.
 	 */
