@@ -22,9 +22,10 @@ use WP_REST_Request;
  * out of core's hands: `rest_pre_insert_cairn_marker` (before anything is written, after the
  * permission checks) checks it with Geometry_Rule — a 400 with the rule's message, nothing saved —
  * sets `cairn_lat`/`cairn_lng` to its anchor when the request gives neither (unless the marker
- * already has this shape and a point), and removes it from
- * the request's meta; once core has written the post (`rest_insert_cairn_marker`), Shape_Store
- * saves it, or deletes it for null.
+ * already has this shape and a point), and removes it from the request's meta; once core has
+ * written the post (`rest_insert_cairn_marker`), Shape_Store saves it, or deletes it for null.
+ * Before any of that, a write whose body holds far more positions than allowed is refused
+ * undecoded (refuse_oversized_body()).
  *
  * Writes by other ways (update_post_meta, WP-CLI) go through the meta's sanitize callback
  * (Shape_Store::sanitize), and `_cairn_shape` is derived again after each.
