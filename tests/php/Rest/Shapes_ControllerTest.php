@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Tests\Feed\Plugin_Feed;
 use Cairn\Maps\Tests\Feed\Shape_Fixtures;
 use Cairn\Maps\Tests\TestCase;
 
@@ -22,6 +23,7 @@ use Cairn\Maps\Tests\TestCase;
  */
 final class Shapes_ControllerTest extends TestCase {
 
+	use Plugin_Feed;
 	use Shape_Fixtures;
 
 	private const ROUTE = '/cairn/v1/shapes';
