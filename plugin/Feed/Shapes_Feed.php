@@ -10,6 +10,7 @@ namespace Cairn\Maps\Feed;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Markers\Shape_Store;
 
 /**
  * The shapes feed (`GET /cairn/v1/shapes`): the lines and areas of published markers, one feature
@@ -30,7 +31,7 @@ class Shapes_Feed extends Geojson_Feed {
 	/**
 	 * The private meta holding a marker's derived shape (JSON text; written by Markers\Shape_Store).
 	 */
-	public const META = '_cairn_shape';
+	public const META = Shape_Store::META_SHAPE;
 
 	/**
 	 * Highest gzip level of a build. Coordinates compress no better above it: measured on routes

@@ -347,6 +347,52 @@ final class Shapes_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * A shape written as an editor writes it (core's REST route, `meta.cairn_geometry`) is served,
+	 * with its measures; removing it empties the feed at once (new ETag), and the map's shapesUrl
+	 * follows.
+	 */
+	public function test_a_shape_written_through_rest_is_served(): void {
+		$this->act_as( 'editor' );
+		$created = $this->rest(
+			'POST',
+			'/wp/v2/cairn-markers',
+			array(
+				'title'  => 'Ridge trail',
+				'status' => 'publish',
+				'meta'   => array(
+					'cairn_geometry' => array(
+						'type'        => 'LineString',
+						'coordinates' => array( array( 7.0, 46.0, 1000.0 ), array( 7.0, 46.01, 1100.0 ), array( 7.01, 46.01, 1050.0 ) ),
+					),
+				),
+			)
+		);
+		$this->assertSame( 201, $created->get_status(), (string) wp_json_encode( $created->get_data() ) );
+		$id = (int) $created->get_data()['id'];
+		wp_set_current_user( 0 );
+
+		$first = $this->rest( 'GET', self::ROUTE );
+		$this->assertSame( array( $id ), array_column( $first->get_data()['features'], 'id' ) );
+		$feature = $first->get_data()['features'][0];
+		$this->assertEquals( array( array( 7, 46 ), array( 7, 46.01 ), array( 7.01, 46.01 ) ), $feature['geometry']['coordinates'], 'the map copy: 2D' );
+		$this->assertSame( 'Ridge trail', $feature['properties']['title'] );
+		$this->assertEqualsWithDelta( 1112 + 772, $feature['properties']['length_m'], 15 );
+		$this->assertSame( 100, $feature['properties']['ascent_m'] );
+		$this->assertSame( 50, $feature['properties']['descent_m'] );
+		$this->assertIsArray( $feature['properties']['profile'] );
+		$block = Plugin::instance()->get( 'map_block' );
+		$this->assertNotSame( '', $block->client_config( array() )['config']['shapesUrl'] );
+
+		$this->act_as( 'editor' );
+		$this->assertSame( 200, $this->rest( 'POST', "/wp/v2/cairn-markers/{$id}", array( 'meta' => array( 'cairn_geometry' => null ) ) )->get_status() );
+		wp_set_current_user( 0 );
+		$after = $this->rest( 'GET', self::ROUTE, array(), array( 'If-None-Match' => $first->get_headers()['ETag'] ) );
+		$this->assertSame( 200, $after->get_status() );
+		$this->assertSame( array(), $after->get_data()['features'] );
+		$this->assertSame( '', $block->client_config( array() )['config']['shapesUrl'] );
+	}
+
+	/**
 	 * The discovery schema documents the shape feature.
 	 */
 	public function test_schema(): void {
