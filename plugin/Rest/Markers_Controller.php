@@ -175,12 +175,15 @@ class Markers_Controller {
 			Rest_Routes::NAMESPACE,
 			'/markers',
 			array(
-				'methods'             => WP_REST_Server::READABLE,
-				'callback'            => array( $this, 'get_items' ),
-				// Public: only published markers are served, the same data the pages show.
-				'permission_callback' => '__return_true',
-				'args'                => $this->schema->args(),
-				'schema'              => array( $this->schema, 'get_feed_schema' ),
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_items' ),
+					// Public: only published markers are served, the same data the pages show.
+					'permission_callback' => '__return_true',
+					'args'                => $this->schema->args(),
+				),
+				// A route option (beside the endpoints), so that OPTIONS shows it.
+				'schema' => array( $this->schema, 'get_feed_schema' ),
 			)
 		);
 		$this->popup->register_route();
