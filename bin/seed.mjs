@@ -307,14 +307,14 @@ const TRAILS_SLUG = 'trails-and-parks';
  */
 function trailsPageContent( group ) {
 	const overview = {
-		center: { lng: 1.2, lat: 51.4 },
-		zoom: 4,
+		center: { lng: 1.2, lat: 51.3 },
+		zoom: 3.8,
 		markers: { source: 'groups', groups: [ group ], ids: [] },
 		align: 'wide',
 	};
 	const closer = {
-		center: { lng: -4.0985, lat: 53.0935 },
-		zoom: 12.4,
+		center: { lng: -4.0964, lat: 53.0931 },
+		zoom: 11.7,
 		height: '520px',
 		markers: { source: 'groups', groups: [ group, 'summits' ], ids: [] },
 		align: 'wide',
