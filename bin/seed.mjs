@@ -310,6 +310,8 @@ function trailsPageContent( group ) {
 		center: { lng: 1.2, lat: 51.3 },
 		zoom: 3.8,
 		markers: { source: 'groups', groups: [ group ], ids: [] },
+		// Four places far apart: clusters would only hide two of them.
+		cluster: { enabled: false, radius: 80 },
 		align: 'wide',
 	};
 	const closer = {
