@@ -92,12 +92,14 @@ final class Geometry_Rule {
 
 		$area = 'Polygon' === $type || 'MultiPolygon' === $type;
 		$out  = array();
+		$kept = array();
 		foreach ( $parts as $index => list( $where, $positions ) ) {
 			$normal = self::positions( $positions, $where );
 			if ( $normal instanceof WP_Error ) {
 				return $normal;
 			}
-			$checked = $area ? self::ring( $normal, $where ) : self::line( $normal, $where );
+			$kept[ $index ] = array();
+			$checked        = $area ? self::ring( $normal, $where, $kept[ $index ] ) : self::line( $normal, $where );
 			if ( $checked instanceof WP_Error ) {
 				return $checked;
 			}
@@ -105,7 +107,7 @@ final class Geometry_Rule {
 		}
 		$coordinates = self::assemble( $type, $coordinates, $out );
 		if ( $area ) {
-			$crossing = self::crossing( $type, $coordinates );
+			$crossing = self::crossing( $type, $coordinates, $kept );
 			if ( $crossing instanceof WP_Error ) {
 				return $crossing;
 			}
@@ -290,11 +292,13 @@ final class Geometry_Rule {
 	 * A ring must be closed and have at least 4 positions (3 corners and the first again), once
 	 * repeated consecutive positions are dropped.
 	 *
-	 * @param array<int, array<int, float>> $positions Normalised positions.
-	 * @param string                        $where     The part's name for messages.
+	 * @param array<int, array<int, float>>     $positions Normalised positions.
+	 * @param string                            $where     The part's name for messages.
+	 * @param array<int, array{0: int, 1: int}> $kept   Set to the indexes given of each position
+	 *                                                 kept: its first and last repeat.
 	 * @return array<int, array<int, float>>|WP_Error
 	 */
-	private static function ring( array $positions, string $where ): array|WP_Error {
+	private static function ring( array $positions, string $where, array &$kept ): array|WP_Error {
 		$first = $positions[0];
 		$last  = $positions[ count( $positions ) - 1 ];
 		if ( $first[0] !== $last[0] || $first[1] !== $last[1] ) {
@@ -303,13 +307,17 @@ final class Geometry_Rule {
 				ucfirst( sprintf( __( '%s is not closed: its last position must repeat its first.', 'cairn-maps' ), $where ) )
 			);
 		}
-		$out = array( $first );
-		$top = 0;
-		$n   = count( $positions );
+		$out  = array( $first );
+		$kept = array( array( 0, 0 ) );
+		$top  = 0;
+		$n    = count( $positions );
 		for ( $i = 1; $i < $n; $i++ ) {
 			if ( $positions[ $i ][0] !== $out[ $top ][0] || $positions[ $i ][1] !== $out[ $top ][1] ) {
-				$out[] = $positions[ $i ];
+				$out[]  = $positions[ $i ];
+				$kept[] = array( $i, $i );
 				++$top;
+			} else {
+				$kept[ $top ] = array( $kept[ $top ][0], $i );
 			}
 		}
 		if ( 0 === $top ) {
@@ -356,13 +364,18 @@ final class Geometry_Rule {
 	/**
 	 * The first crossing or touching of rings, polygon by polygon (Ring_Crossings).
 	 *
-	 * @param string            $type        Polygon or MultiPolygon.
-	 * @param array<int, mixed> $coordinates Normalised coordinates.
+	 * @param string                                        $type        Polygon or MultiPolygon.
+	 * @param array<int, mixed>                             $coordinates Normalised coordinates.
+	 * @param array<int, array<int, array{0: int, 1: int}>> $kept Per ring (in order over all
+	 *        polygons), the indexes given of each position kept (first and last repeat).
 	 */
-	private static function crossing( string $type, array $coordinates ): ?WP_Error {
+	private static function crossing( string $type, array $coordinates, array $kept ): ?WP_Error {
 		$polygons = 'Polygon' === $type ? array( $coordinates ) : $coordinates;
+		$first    = 0;
 		foreach ( $polygons as $p => $rings ) {
-			$found = Ring_Crossings::first( $rings );
+			$found  = Ring_Crossings::first( $rings );
+			$offset = $first;
+			$first += count( $rings );
 			if ( null === $found ) {
 				continue;
 			}
@@ -374,12 +387,12 @@ final class Geometry_Rule {
 					/* translators: 1: the ring's number (1 is the outer ring), 2: the polygon's number. */
 					: sprintf( __( 'ring %1$s of polygon %2$s', 'cairn-maps' ), number_format_i18n( $ring + 1 ), number_format_i18n( $p + 1 ) );
 			};
-			$edge                                      = static function ( int $ring, int $edge ) use ( $name ): string {
+			$edge                                      = static function ( int $ring, int $edge ) use ( $name, $kept, $offset ): string {
 				return sprintf(
 					/* translators: 1: the first position's number, 2: the next position's number, 3: the ring, e.g. "ring 1 of polygon 2". */
 					__( 'the edge from position %1$s to position %2$s of %3$s', 'cairn-maps' ),
-					number_format_i18n( $edge + 1 ),
-					number_format_i18n( $edge + 2 ),
+					number_format_i18n( $kept[ $offset + $ring ][ $edge ][1] + 1 ),
+					number_format_i18n( $kept[ $offset + $ring ][ $edge + 1 ][0] + 1 ),
 					$name( $ring )
 				);
 			};

@@ -21,7 +21,7 @@ defined( 'ABSPATH' ) || exit;
  * Douglas–Peucker kept it (never more than its parent's), so a higher tolerance only selects.
  *
  * The result is 2D, rounded to 6 decimals (about 10 cm), without repeated consecutive positions;
- * lines keep their ends, rings stay closed with at least 4 positions.
+ * lines keep their ends, rings stay closed with at least 4 positions, wound as RFC 7946 asks.
  *
  * @since 0.5.0
  */
@@ -261,18 +261,32 @@ final class Line_Simplifier {
 		if ( 'LineString' === $geometry['type'] ) {
 			return $parts[0];
 		}
-		if ( 'MultiPolygon' !== $geometry['type'] ) {
+		if ( 'MultiLineString' === $geometry['type'] ) {
 			return $parts;
 		}
-		$out  = array();
-		$next = 0;
-		foreach ( $geometry['coordinates'] as $rings ) {
+		$polygons = 'Polygon' === $geometry['type'] ? array( $geometry['coordinates'] ) : $geometry['coordinates'];
+		$out      = array();
+		$next     = 0;
+		foreach ( $polygons as $rings ) {
 			$polygon = array();
-			foreach ( $rings as $unused ) {
-				$polygon[] = $parts[ $next++ ];
+			foreach ( $rings as $r => $unused ) {
+				$polygon[] = self::wind( $parts[ $next++ ], 0 === $r );
 			}
 			$out[] = $polygon;
 		}
-		return $out;
+		return 'Polygon' === $geometry['type'] ? $out[0] : $out;
+	}
+
+	/**
+	 * A ring wound as RFC 7946 asks: an outer ring anticlockwise, a hole clockwise (maps tell
+	 * holes from polygons by their winding).
+	 *
+	 * @param array<int, array{0: float, 1: float}> $ring  A closed ring.
+	 * @param bool                                  $outer Whether it is an outer ring.
+	 * @return array<int, array{0: float, 1: float}>
+	 */
+	private static function wind( array $ring, bool $outer ): array {
+		$area = Geometry_Measures::ring_area( $ring );
+		return 0.0 !== $area && ( $area > 0.0 ) !== $outer ? array_reverse( $ring ) : $ring;
 	}
 }

@@ -21,7 +21,8 @@ use WP_REST_Request;
  * then; and it cannot set to null a value stored as text. So a REST write of the shape is taken
  * out of core's hands: `rest_pre_insert_cairn_marker` (before anything is written, after the
  * permission checks) checks it with Geometry_Rule — a 400 with the rule's message, nothing saved —
- * sets `cairn_lat`/`cairn_lng` to its anchor when the request gives neither, and removes it from
+ * sets `cairn_lat`/`cairn_lng` to its anchor when the request gives neither (unless the marker
+ * already has this shape and a point), and removes it from
  * the request's meta; once core has written the post (`rest_insert_cairn_marker`), Shape_Store
  * saves it, or deletes it for null.
  *
@@ -119,7 +120,8 @@ final class Shape_Meta {
 		if ( null !== $result || ! $request instanceof WP_REST_Request || ! in_array( $request->get_method(), array( 'POST', 'PUT', 'PATCH' ), true ) ) {
 			return $result;
 		}
-		$body = $request->get_body();
+		// Null when the request has no body, whatever the stubs say.
+		$body = (string) $request->get_body();
 		// 100,000 positions take at least 600 kB of JSON ("[1,2],"): smaller bodies are let through.
 		if ( strlen( $body ) < 6 * Geometry_Rule::MAX_VERTICES || 1 !== preg_match( '@^/wp/v2/cairn-markers(?:/\d+)?/?$@', $request->get_route() ) ) {
 			return $result;
@@ -169,7 +171,7 @@ final class Shape_Meta {
 					)
 				);
 			}
-			if ( ! array_key_exists( Post_Type::META_LAT, $meta ) && ! array_key_exists( Post_Type::META_LNG, $meta ) ) {
+			if ( ! array_key_exists( Post_Type::META_LAT, $meta ) && ! array_key_exists( Post_Type::META_LNG, $meta ) && ! self::is_stored( $prepared_post, $geometry ) ) {
 				$anchor                      = Geometry_Measures::anchor( $geometry );
 				$meta[ Post_Type::META_LAT ] = $anchor['lat'];
 				$meta[ Post_Type::META_LNG ] = $anchor['lng'];
@@ -179,6 +181,21 @@ final class Shape_Meta {
 		$request->set_param( 'meta', $meta );
 		$this->pending[ $request ] = array( 'geometry' => $geometry );
 		return $prepared_post;
+	}
+
+	/**
+	 * Whether a marker already has this very shape and a point: then sending the shape again (an
+	 * editor saving all its meta) leaves a point chosen apart from the shape where it is.
+	 *
+	 * @param \stdClass                                           $prepared_post The post about to be written.
+	 * @param array{type: string, coordinates: array<int, mixed>} $geometry      A checked geometry.
+	 */
+	private static function is_stored( $prepared_post, array $geometry ): bool {
+		$id = isset( $prepared_post->ID ) ? (int) $prepared_post->ID : 0;
+		return $id > 0
+			&& '' !== (string) get_post_meta( $id, Post_Type::META_LAT, true )
+			&& '' !== (string) get_post_meta( $id, Post_Type::META_LNG, true )
+			&& Shape_Store::encode( $geometry ) === get_post_meta( $id, Shape_Store::META_GEOMETRY, true );
 	}
 
 	/**

@@ -211,6 +211,29 @@ final class Geometry_MeasuresTest extends TestCase {
 	}
 
 	/**
+	 * Rings are wound as RFC 7946 asks whatever their winding was: outer rings anticlockwise,
+	 * holes clockwise (mapbox-gl tells a hole from a second polygon by its winding).
+	 */
+	public function test_rings_are_wound_for_the_map(): void {
+		$clockwise_square = static function ( float $x, float $y, float $size ): array {
+			return array( array( $x, $y ), array( $x, $y + $size ), array( $x + $size, $y + $size ), array( $x + $size, $y ), array( $x, $y ) );
+		};
+		foreach ( array(
+			'Polygon'      => array( $clockwise_square( 0, 0, 4 ), array_reverse( $clockwise_square( 1, 1, 1 ) ) ),
+			'MultiPolygon' => array( array( array_reverse( $clockwise_square( 10, 10, 1 ) ) ), array( $clockwise_square( 0, 0, 4 ), $clockwise_square( 1, 1, 1 ) ) ),
+		) as $type => $coordinates ) {
+			$simplified = Line_Simplifier::simplify( $this->geometry( $type, $coordinates ) );
+			$polygons   = 'Polygon' === $type ? array( $simplified['coordinates'] ) : $simplified['coordinates'];
+			foreach ( $polygons as $rings ) {
+				foreach ( $rings as $r => $ring ) {
+					$area = Geometry_Measures::ring_area( $ring );
+					$this->assertSame( 0 === $r, $area > 0, "{$type}: ring {$r} " . wp_json_encode( $ring ) );
+				}
+			}
+		}
+	}
+
+	/**
 	 * The derived copy has the fields the feed serves.
 	 */
 	public function test_the_derived_copy(): void {

@@ -153,6 +153,13 @@ final class Geometry_RuleTest extends TestCase {
 				),
 				'The area is not simple: Ring 1 crosses or touches itself or another ring (the edge from position 1 to position 2 of ring 1 meets the edge from position 3 to position 4 of ring 1).',
 			),
+			'a bow tie with repeats'        => array(
+				array(
+					'type'        => 'Polygon',
+					'coordinates' => array( array( array( 0, 0 ), array( 0, 0 ), array( 1, 1 ), array( 1, 1 ), array( 1, 1 ), array( 1, 0 ), array( 0, 1 ), array( 0, 0 ) ) ),
+				),
+				'(the edge from position 2 to position 3 of ring 1 meets the edge from position 6 to position 7 of ring 1)',
+			),
 			'a hole crossing its ring'      => array(
 				array(
 					'type'        => 'MultiPolygon',

@@ -176,6 +176,10 @@ final class Shape_MetaTest extends TestCase {
 		$this->assertEquals( 45.5, $response->get_data()['meta']['cairn_lat'], 'the coordinates given are kept' );
 		$this->assertSame( array( 8, 44, 10, 46 ), Shape_Store::shape( $id )['bbox'] ?? null );
 
+		$same = $this->rest( 'POST', self::ROUTE . '/' . $id, array( 'meta' => array( 'cairn_geometry' => self::area() ) ) );
+		$this->assertSame( 200, $same->get_status() );
+		$this->assertEquals( 45.5, $same->get_data()['meta']['cairn_lat'], 'the same shape again leaves the point chosen for it' );
+
 		$moved = $this->rest( 'POST', self::ROUTE . '/' . $id, array( 'meta' => array( 'cairn_geometry' => self::trail() ) ) );
 		$this->assertSame( 200, $moved->get_status() );
 		$this->assertEquals( 46, $moved->get_data()['meta']['cairn_lat'], 'a new shape without coordinates: its anchor' );
