@@ -466,6 +466,38 @@ class Group_Term_Screen {
 				)
 			);
 		}
+		$html .= $this->line_looks_summary( (int) $term_id );
 		return '' !== $html ? $html : '—';
+	}
+
+	/**
+	 * The group's line looks in the list, when any differs from the defaults: a sample of the line
+	 * in its colour and width, and the values in words.
+	 *
+	 * @param int $term_id Term id.
+	 */
+	private function line_looks_summary( int $term_id ): string {
+		$looks = Group_Styles::line_looks( $term_id );
+		if ( '' === $looks['lineColor'] && Group_Style_Rules::LINE_WIDTH_DEFAULT === $looks['lineWidth'] && Group_Style_Rules::FILL_OPACITY_DEFAULT === $looks['fillOpacity'] ) {
+			return '';
+		}
+		$sample = '' === $looks['lineColor'] ? '' : sprintf(
+			'<span class="cairn-maps-line-sample" style="display:inline-block;width:1.5em;height:%1$dpx;vertical-align:middle;background:%2$s"></span> ',
+			(int) $looks['lineWidth'],
+			esc_attr( $looks['lineColor'] )
+		);
+		return sprintf(
+			'<br />%1$s<span class="cairn-maps-line-looks">%2$s</span>',
+			$sample,
+			esc_html(
+				sprintf(
+					/* translators: 1: line colour (#rrggbb, or "group colour"), 2: line width in pixels, 3: fill opacity (0 to 1). */
+					__( 'Lines: %1$s, %2$d px; area fill %3$s', 'cairn-maps' ),
+					'' === $looks['lineColor'] ? __( 'group colour', 'cairn-maps' ) : $looks['lineColor'],
+					$looks['lineWidth'],
+					number_format_i18n( $looks['fillOpacity'], 2 )
+				)
+			)
+		);
 	}
 }

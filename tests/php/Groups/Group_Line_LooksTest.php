@@ -450,7 +450,8 @@ final class Group_Line_LooksTest extends TestCase {
 	}
 
 	/**
-	 * The add and edit forms show the fields with their labels, bounds and current values.
+	 * The add and edit forms show the fields with their labels, bounds and current values; the
+	 * group list sums them up.
 	 */
 	public function test_the_forms_show_the_line_look_fields(): void {
 		$this->act_as( 'editor' );
@@ -473,5 +474,15 @@ final class Group_Line_LooksTest extends TestCase {
 		$this->assertStringContainsString( 'name="cairn_maps_line_color" class="cairn-maps-color-field" value="#c0392b"', $edit );
 		$this->assertStringContainsString( 'name="cairn_maps_line_width" value="7"', $edit );
 		$this->assertStringContainsString( 'name="cairn_maps_fill_opacity" value="0.1"', $edit );
+
+		// The group list tells them, with a sample of the line; a group at the defaults shows none.
+		$list = $this->screen()->render_column( '', 'cairn_maps_looks', $group );
+		$this->assertStringContainsString( 'Lines: #c0392b, 7 px; area fill 0.10', $list );
+		$this->assertStringContainsString( 'height:7px;vertical-align:middle;background:#c0392b', $list );
+		update_term_meta( $group, Group_Styles::META_COLOR, '#2e7d32' );
+		delete_term_meta( $group, Group_Styles::META_LINE_COLOR );
+		$this->assertStringContainsString( 'Lines: group colour, 7 px; area fill 0.10', $this->screen()->render_column( '', 'cairn_maps_looks', $group ) );
+		$plain = $this->create_group( 'plain-list' );
+		$this->assertSame( '—', $this->screen()->render_column( '', 'cairn_maps_looks', $plain ) );
 	}
 }
