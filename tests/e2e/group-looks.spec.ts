@@ -93,6 +93,10 @@ test.describe( 'group line looks', () => {
 				.locator( '#the-list' )
 				.getByRole( 'link', { name: '“E2E trails” (Edit)' } )
 		).toBeVisible();
+		// The list's looks column tells them.
+		await expect(
+			page.locator( '#the-list tr', { hasText: 'E2E trails' } )
+		).toContainText( 'Lines: #c0392b, 6 px; area fill 0.40' );
 		const [ created ] = await groupsBySlug( requestUtils, SLUG );
 		expect( created?.meta ).toMatchObject( {
 			cairn_line_color: '#c0392b',
