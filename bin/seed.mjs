@@ -10,6 +10,9 @@
  * - MAPBOX_ACCESS_TOKEN, when set, as the `cairn_maps_access_token` setting;
  * - the marker groups and ~200 markers of bin/demo-markers.json (real places);
  * - a published page "Cairn Maps demo" holding the map block;
+ * - the routes and areas of bin/demo-shapes.json (three trails with elevation and a park, written
+ *   by bin/demo-shapes.mjs) in a group with line looks, and a page "Trails and parks" showing
+ *   them (markers with a shape: `meta.cairn_geometry`, their anchor set by the site);
  * - six blog posts with public locations (WordPress's geodata meta) in two categories, and a
  *   published page "Stories on the map" whose map shows those posts (a map of posts, no markers).
  *
@@ -293,6 +296,45 @@ const PAGE_CONTENT = `<!-- wp:paragraph -->
 
 const STORIES_SLUG = 'stories-on-the-map';
 
+const TRAILS_SLUG = 'trails-and-parks';
+
+/**
+ * The page of routes and areas: an overview of the trails and the park, and a closer look at one
+ * trail beside the summits.
+ *
+ * @param {string} group The shapes' group slug.
+ * @return {string} Block markup.
+ */
+function trailsPageContent( group ) {
+	const overview = {
+		center: { lng: 1.2, lat: 51.3 },
+		zoom: 3.8,
+		markers: { source: 'groups', groups: [ group ], ids: [] },
+		// Four places far apart: clusters would only hide two of them.
+		cluster: { enabled: false, radius: 80 },
+		align: 'wide',
+	};
+	const closer = {
+		center: { lng: -4.0964, lat: 53.0931 },
+		zoom: 11.7,
+		height: '520px',
+		markers: { source: 'groups', groups: [ group, 'summits' ], ids: [] },
+		align: 'wide',
+	};
+	return `<!-- wp:paragraph -->
+<p>Three mountain trails with their elevation — to the Hörnli Hut under the Matterhorn, up Ben Nevis and up Yr Wyddfa — and a London park. Select a trail for its length, ascent and elevation profile.</p>
+<!-- /wp:paragraph -->
+
+<!-- wp:cairn/map ${ JSON.stringify( overview ) } /-->
+
+<!-- wp:heading -->
+<h2 class="wp-block-heading">Up Yr Wyddfa by the Llanberis Path</h2>
+<!-- /wp:heading -->
+
+<!-- wp:cairn/map ${ JSON.stringify( closer ) } /-->
+`;
+}
+
 /** Demo posts with places: [ title, category, lat, lng, address, text ]. */
 const STORIES = [
 	[
@@ -356,13 +398,15 @@ const STORIES_PAGE_CONTENT = `<!-- wp:paragraph -->
  * Seeds the site; returns { pageUrl, created } .
  *
  * @param {Object}   options
- * @param {string}   options.siteUrl    Site address, e.g. http://localhost:8888.
- * @param {string}   [options.dataFile] Marker data (default bin/demo-markers.json).
- * @param {Function} [options.log]      Progress logger.
+ * @param {string}   options.siteUrl      Site address, e.g. http://localhost:8888.
+ * @param {string}   [options.dataFile]   Marker data (default bin/demo-markers.json).
+ * @param {string}   [options.shapesFile] Routes and areas (default bin/demo-shapes.json).
+ * @param {Function} [options.log]        Progress logger.
  */
 export async function seed( {
 	siteUrl,
 	dataFile = path.join( HERE, 'demo-markers.json' ),
+	shapesFile = path.join( HERE, 'demo-shapes.json' ),
 	log = ( message ) => process.stderr.write( `[seed] ${ message }\n` ),
 } ) {
 	const started = Date.now();
@@ -372,7 +416,7 @@ export async function seed( {
 		process.env.WP_USERNAME || 'admin',
 		process.env.WP_PASSWORD || 'password'
 	);
-	const created = { groups: 0, markers: 0, stories: 0, page: 0 };
+	const created = { groups: 0, markers: 0, shapes: 0, stories: 0, page: 0 };
 
 	const token = process.env.MAPBOX_ACCESS_TOKEN;
 	if ( token ) {
@@ -461,6 +505,18 @@ export async function seed( {
 		created.markers = posts.length;
 	}
 
+	const shapes = await seedShapes( site, shapesFile, groupIds, existing );
+	created.groups += shapes.groups;
+	created.shapes = shapes.shapes;
+	created.page += await ensurePage(
+		site,
+		TRAILS_SLUG,
+		'Trails and parks',
+		trailsPageContent(
+			JSON.parse( fs.readFileSync( shapesFile, 'utf8' ) ).group.slug
+		)
+	);
+
 	// The demo page.
 	const pages = await site.all( '/wp/v2/pages', {
 		slug: PAGE_SLUG,
@@ -478,7 +534,7 @@ export async function seed( {
 				content: PAGE_CONTENT,
 			},
 		} ) );
-		created.page = 1;
+		created.page += 1;
 	}
 
 	// Blog posts with places, and the page of them.
@@ -555,13 +611,95 @@ export async function seed( {
 	}
 
 	log(
-		`created ${ created.groups } groups, ${ created.markers } markers, ${ created.stories } posts with places, ${ created.page } pages ` +
+		`created ${ created.groups } groups, ${ created.markers } markers, ${ created.shapes } routes and areas, ${ created.stories } posts with places, ${ created.page } pages ` +
 			`(${ data.markers.length - missingMarkers.length } markers were already there) in ${ (
 				( Date.now() - started ) /
 				1000
 			).toFixed( 1 ) } s`
 	);
 	return { pageUrl: page.link, created };
+}
+
+/**
+ * Seeds the routes and areas: their group with its line looks (when the site has no group of that
+ * slug), and a marker with a shape for each (matched by slug, like the markers).
+ *
+ * @param {Site}                site       The site.
+ * @param {string}              shapesFile bin/demo-shapes.json or another file of that form.
+ * @param {Map<string, number>} groupIds   Group ids by slug (the new group is added).
+ * @param {Set<string>}         existing   Slugs of the site's markers.
+ * @return {Promise<{groups: number, shapes: number}>} How many groups (0 or 1) and shapes were added.
+ */
+async function seedShapes( site, shapesFile, groupIds, existing ) {
+	const { group, shapes } = JSON.parse(
+		fs.readFileSync( shapesFile, 'utf8' )
+	);
+	const added = { groups: 0, shapes: 0 };
+	if ( ! groupIds.has( group.slug ) ) {
+		const { body } = await site.restOk(
+			'POST',
+			'/wp/v2/cairn-marker-groups',
+			{
+				body: {
+					name: group.name,
+					slug: group.slug,
+					description: group.description ?? '',
+					meta: group.meta,
+				},
+			}
+		);
+		groupIds.set( group.slug, body.id );
+		added.groups = 1;
+	}
+	const missing = shapes.filter(
+		( shape ) => ! existing.has( slugify( shape.title ) )
+	);
+	if ( missing.length ) {
+		await site.batch(
+			missing.map( ( shape ) => ( {
+				method: 'POST',
+				path: '/wp/v2/cairn-markers',
+				body: {
+					title: shape.title,
+					slug: slugify( shape.title ),
+					status: 'publish',
+					content: `<!-- wp:paragraph -->\n<p>${ escapeHtml(
+						`${ shape.text } (${ shape.place })`
+					) }</p>\n<!-- /wp:paragraph -->`,
+					// The site checks the shape and sets the anchor (cairn_lat/cairn_lng) from it.
+					meta: { cairn_geometry: shape.geometry },
+					'cairn-marker-groups': [ groupIds.get( group.slug ) ],
+				},
+			} ) )
+		);
+	}
+	added.shapes = missing.length;
+	return added;
+}
+
+/**
+ * Publishes a page unless one with the slug exists (in any status).
+ *
+ * @param {Site}   site    The site.
+ * @param {string} slug    Slug.
+ * @param {string} title   Title.
+ * @param {string} content Block markup.
+ * @return {Promise<number>} 1 when the page was created, else 0.
+ */
+async function ensurePage( site, slug, title, content ) {
+	const found = await site.all( '/wp/v2/pages', {
+		slug,
+		status: 'any',
+		context: 'edit',
+		_fields: 'id',
+	} );
+	if ( found.length ) {
+		return 0;
+	}
+	await site.restOk( 'POST', '/wp/v2/pages', {
+		body: { title, slug, status: 'publish', content },
+	} );
+	return 1;
 }
 
 function escapeHtml( text ) {

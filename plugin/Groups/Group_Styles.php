@@ -1,6 +1,7 @@
 <?php
 /**
- * How the markers of a group look: a colour and an icon.
+ * How the places of a group look: a colour and an icon; the line colour, line width and fill
+ * opacity of its routes and areas.
  *
  * @package Cairn\Maps
  */
@@ -18,9 +19,12 @@ use WP_Term;
 /**
  * Term meta of `cairn_marker_group`:
  * - `cairn_color`: `#rrggbb`, or '' for the default colour;
- * - `cairn_icon`: id of a PNG or JPEG attachment, or 0 for the default symbol.
+ * - `cairn_icon`: id of a PNG or JPEG attachment, or 0 for the default symbol;
+ * - `cairn_line_color`: `#rrggbb`, or '' for the group's colour (routes and area outlines);
+ * - `cairn_line_width`: pixels, 1 to 12 (default 3);
+ * - `cairn_fill_opacity`: 0 to 1 (default 0.25), of areas, filled with the line colour.
  *
- * This part registers the two keys and guards every write with the same rules
+ * This part registers the keys and guards every write with the same rules
  * (Group_Style_Rules): REST writes are refused with a 400 before anything is stored
  * (`rest_dispatch_request` runs after the permission checks and before core's terms controller
  * writes the term), and any other write (PHP, WP-CLI) is refused by the meta filters, so an invalid
@@ -39,11 +43,31 @@ class Group_Styles {
 	public const META_ICON  = 'cairn_icon';
 
 	/**
-	 * Both keys: Markers_Version watches them (Plugin hands them over).
+	 * The line looks of the group's routes and areas.
+	 *
+	 * @since 0.5.0
+	 */
+	public const META_LINE_COLOR   = 'cairn_line_color';
+	public const META_LINE_WIDTH   = 'cairn_line_width';
+	public const META_FILL_OPACITY = 'cairn_fill_opacity';
+
+	/**
+	 * Every key of the looks: Markers_Version watches them (Plugin hands them over).
 	 *
 	 * @since 0.4.0
 	 */
-	public const META_KEYS = array( self::META_COLOR, self::META_ICON );
+	public const META_KEYS = array( self::META_COLOR, self::META_ICON, self::META_LINE_COLOR, self::META_LINE_WIDTH, self::META_FILL_OPACITY );
+
+	/**
+	 * The rule (a Group_Style_Rules method) each key's values follow.
+	 */
+	private const RULES = array(
+		self::META_COLOR        => 'check_color',
+		self::META_ICON         => 'check_icon',
+		self::META_LINE_COLOR   => 'check_line_color',
+		self::META_LINE_WIDTH   => 'check_line_width',
+		self::META_FILL_OPACITY => 'check_fill_opacity',
+	);
 
 	/**
 	 * Most groups a map receives (in name order): the legend and the marker looks of a site with
@@ -67,9 +91,9 @@ class Group_Styles {
 	 */
 	public const ICON_PIXELS = Group_Style_Rules::ICON_PIXELS;
 
-	// Named for the shape of the entries (0.3.0 added names and groups without looks), so an entry
-	// cached by an earlier version is never read as the new shape.
-	private const CACHE_KEY = 'cairn_maps_groups_v2';
+	// Named for the shape of the entries (0.3.0 added names and groups without looks, 0.5.0 the
+	// line looks), so an entry cached by an earlier version is never read as the new shape.
+	private const CACHE_KEY = 'cairn_maps_groups_v3';
 
 	/**
 	 * The markers version, which labels the cached list.
@@ -100,7 +124,7 @@ class Group_Styles {
 	}
 
 	/**
-	 * Registers the two term meta keys, with their REST schemas.
+	 * Registers the term meta keys, with their REST schemas.
 	 */
 	public function register(): void {
 		register_term_meta(
@@ -136,6 +160,69 @@ class Group_Styles {
 					),
 				),
 				'sanitize_callback' => array( $this, 'sanitize_icon' ),
+				'auth_callback'     => array( $this, 'can_edit_group' ),
+			)
+		);
+		$this->register_line_looks();
+	}
+
+	/**
+	 * Registers the line colour, line width and fill opacity.
+	 */
+	private function register_line_looks(): void {
+		register_term_meta(
+			Post_Type::TAXONOMY,
+			self::META_LINE_COLOR,
+			array(
+				'type'              => 'string',
+				'description'       => __( 'Colour of the group\'s routes and area outlines: #rrggbb, or empty for the group colour.', 'cairn-maps' ),
+				'single'            => true,
+				'default'           => '',
+				'show_in_rest'      => array(
+					'schema' => array(
+						'type'    => 'string',
+						'pattern' => '^(#[0-9a-fA-F]{6})?$',
+					),
+				),
+				'sanitize_callback' => array( $this, 'sanitize_color' ),
+				'auth_callback'     => array( $this, 'can_edit_group' ),
+			)
+		);
+		register_term_meta(
+			Post_Type::TAXONOMY,
+			self::META_LINE_WIDTH,
+			array(
+				'type'              => 'integer',
+				'description'       => __( 'Width of the group\'s routes and area outlines, in pixels (1 to 12).', 'cairn-maps' ),
+				'single'            => true,
+				'default'           => Group_Style_Rules::LINE_WIDTH_DEFAULT,
+				'show_in_rest'      => array(
+					'schema' => array(
+						'type'    => 'integer',
+						'minimum' => Group_Style_Rules::LINE_WIDTH_MIN,
+						'maximum' => Group_Style_Rules::LINE_WIDTH_MAX,
+					),
+				),
+				'sanitize_callback' => array( $this, 'sanitize_number' ),
+				'auth_callback'     => array( $this, 'can_edit_group' ),
+			)
+		);
+		register_term_meta(
+			Post_Type::TAXONOMY,
+			self::META_FILL_OPACITY,
+			array(
+				'type'              => 'number',
+				'description'       => __( 'Fill opacity of the group\'s areas, from 0 (transparent) to 1 (opaque).', 'cairn-maps' ),
+				'single'            => true,
+				'default'           => Group_Style_Rules::FILL_OPACITY_DEFAULT,
+				'show_in_rest'      => array(
+					'schema' => array(
+						'type'    => 'number',
+						'minimum' => 0,
+						'maximum' => 1,
+					),
+				),
+				'sanitize_callback' => array( $this, 'sanitize_number' ),
 				'auth_callback'     => array( $this, 'can_edit_group' ),
 			)
 		);
@@ -178,6 +265,21 @@ class Group_Styles {
 	}
 
 	/**
+	 * Normalises a line width or fill opacity to the number its rule accepts (`'4'` → 4,
+	 * `'0.5'` → 0.5). Invalid values pass through unchanged, so `refuse_invalid_meta()` refuses them.
+	 *
+	 * @since 0.5.0
+	 *
+	 * @param mixed  $value    Submitted value.
+	 * @param string $meta_key Meta key.
+	 * @return mixed
+	 */
+	public function sanitize_number( $value, $meta_key = '' ) {
+		$checked = self::META_LINE_WIDTH === $meta_key ? Group_Style_Rules::check_line_width( $value ) : Group_Style_Rules::check_fill_opacity( $value );
+		return is_wp_error( $checked ) ? $value : $checked;
+	}
+
+	/**
 	 * Refuses REST writes of invalid looks with a 400, after core's permission checks and before
 	 * core's terms controller writes anything (it stores the term before its meta, and answers a
 	 * refused meta value with a 500).
@@ -199,15 +301,12 @@ class Group_Styles {
 		if ( ! is_array( $meta ) ) {
 			return $result;
 		}
-		foreach ( array(
-			self::META_COLOR => array( Group_Style_Rules::class, 'check_color' ),
-			self::META_ICON  => array( Group_Style_Rules::class, 'check_icon' ),
-		) as $key => $check ) {
+		foreach ( self::RULES as $key => $rule ) {
 			// Null deletes the value: always allowed.
 			if ( ! array_key_exists( $key, $meta ) || null === $meta[ $key ] ) {
 				continue;
 			}
-			$checked = $check( $meta[ $key ] );
+			$checked = self::check( $key, $meta[ $key ] );
 			if ( is_wp_error( $checked ) ) {
 				return new WP_Error(
 					'rest_invalid_param',
@@ -224,7 +323,22 @@ class Group_Styles {
 	}
 
 	/**
-	 * Refuses to store an invalid colour or icon, whatever the way in.
+	 * Checks a value of one of the looks' keys with its rule.
+	 *
+	 * @since 0.5.0
+	 *
+	 * @param string $meta_key One of META_KEYS (any other key has no rule here: its value passes).
+	 * @param mixed  $value    Value.
+	 * @return mixed The value as stored, or a WP_Error saying why it is refused.
+	 */
+	public static function check( string $meta_key, $value ) {
+		$rule = self::RULES[ $meta_key ] ?? null;
+		return null === $rule ? $value : call_user_func( array( Group_Style_Rules::class, $rule ), $value );
+	}
+
+	/**
+	 * Refuses to store an invalid look (colour, icon, line colour, width, fill opacity), whatever
+	 * the way in.
 	 *
 	 * @param mixed  $check    Null to go on, anything else to stop.
 	 * @param int    $term_id  Term id.
@@ -233,15 +347,14 @@ class Group_Styles {
 	 * @return mixed False to refuse, else `$check`.
 	 */
 	public function refuse_invalid_meta( $check, $term_id, $meta_key, $value ) {
-		if ( null !== $check || ( self::META_COLOR !== $meta_key && self::META_ICON !== $meta_key ) ) {
+		if ( null !== $check || ! isset( self::RULES[ $meta_key ] ) ) {
 			return $check;
 		}
 		$term = get_term( (int) $term_id );
 		if ( ! $term instanceof WP_Term || Post_Type::TAXONOMY !== $term->taxonomy ) {
 			return $check;
 		}
-		$checked = self::META_COLOR === $meta_key ? Group_Style_Rules::check_color( $value ) : Group_Style_Rules::check_icon( $value );
-		return is_wp_error( $checked ) ? false : $check;
+		return is_wp_error( self::check( (string) $meta_key, $value ) ) ? false : $check;
 	}
 
 	/**
@@ -274,7 +387,7 @@ class Group_Styles {
 	 * the groups a map draws. Cached until the markers version changes (any change to groups, their
 	 * looks or a marker bumps it).
 	 *
-	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
+	 * @return array<int, array{slug: string, name: string, color: string, icon: string, lineColor: string, lineWidth: int, fillOpacity: float}>
 	 */
 	public function styles(): array {
 		$version = $this->version->get();
@@ -305,7 +418,7 @@ class Group_Styles {
 	 * @param array{groups?: string[], ids?: int[]} $filters The map's selection (Map_Block): no key
 	 *                                                       for all markers, else group slugs or
 	 *                                                       marker ids (bounded by the block's limits).
-	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
+	 * @return array<int, array{slug: string, name: string, color: string, icon: string, lineColor: string, lineWidth: int, fillOpacity: float}>
 	 */
 	public function styles_for( array $filters ): array {
 		if ( ! isset( $filters['groups'] ) && ! isset( $filters['ids'] ) ) {
@@ -350,7 +463,7 @@ class Group_Styles {
 	 * Reads groups and their looks from the database.
 	 *
 	 * @param array<string, mixed> $query What to read (get_terms() arguments: which groups).
-	 * @return array<int, array{slug: string, name: string, color: string, icon: string}>
+	 * @return array<int, array{slug: string, name: string, color: string, icon: string, lineColor: string, lineWidth: int, fillOpacity: float}>
 	 */
 	private function read_styles( array $query ): array {
 		/**
@@ -393,9 +506,41 @@ class Group_Styles {
 				'name'  => html_entity_decode( wp_strip_all_tags( $term->name ), ENT_QUOTES | ENT_HTML5, 'UTF-8' ),
 				'color' => is_wp_error( $color ) ? '' : $color,
 				'icon'  => $icon,
-			);
+			) + self::line_looks( $term->term_id );
 		}
 		return $styles;
 	}
 
+	/**
+	 * A group's line looks as maps receive them: each stored value its rule accepts, else the
+	 * default ('' for the group colour, 3 px, 0.25), so a value stored before the rules (a direct
+	 * database write) never reaches a map.
+	 *
+	 * @since 0.5.0
+	 *
+	 * @param int $term_id Group.
+	 * @return array{lineColor: string, lineWidth: int, fillOpacity: float}
+	 */
+	public static function line_looks( int $term_id ): array {
+		$color   = Group_Style_Rules::check_line_color( self::stored( $term_id, self::META_LINE_COLOR ) ?? '' );
+		$width   = Group_Style_Rules::check_line_width( self::stored( $term_id, self::META_LINE_WIDTH ) ?? Group_Style_Rules::LINE_WIDTH_DEFAULT );
+		$opacity = Group_Style_Rules::check_fill_opacity( self::stored( $term_id, self::META_FILL_OPACITY ) ?? Group_Style_Rules::FILL_OPACITY_DEFAULT );
+		return array(
+			'lineColor'   => is_wp_error( $color ) ? '' : $color,
+			'lineWidth'   => is_wp_error( $width ) ? Group_Style_Rules::LINE_WIDTH_DEFAULT : $width,
+			'fillOpacity' => is_wp_error( $opacity ) ? Group_Style_Rules::FILL_OPACITY_DEFAULT : $opacity,
+		);
+	}
+
+	/**
+	 * The value stored under a key, or null when the group stores none (the registered default
+	 * would otherwise stand in for it).
+	 *
+	 * @param int    $term_id  Group.
+	 * @param string $meta_key Key.
+	 * @return mixed
+	 */
+	private static function stored( int $term_id, string $meta_key ) {
+		return metadata_exists( 'term', $term_id, $meta_key ) ? get_term_meta( $term_id, $meta_key, true ) : null;
+	}
 }

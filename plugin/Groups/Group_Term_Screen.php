@@ -15,10 +15,11 @@ use WP_Term;
 
 /**
  * The looks of a group on its admin screens: a colour field (WordPress' colour picker when scripts
- * run) and an icon dropdown on the add and edit forms, saved with a nonce and checked by
- * Group_Style_Rules; the add form refuses the whole group when its looks are invalid, the edit form
- * stores the rest and carries the refusal to a notice on the screen it returns to; and a "Marker
- * looks" column on the group list.
+ * run) and an icon dropdown, and for routes and areas a line colour, a line width and a fill
+ * opacity, on the add and edit forms, saved with a nonce and checked by Group_Style_Rules; the add
+ * form refuses the whole group when any look is invalid, the edit form then stores none of the
+ * looks and carries the refusals to a notice on the screen it returns to; and a "Marker looks"
+ * column on the group list.
  *
  * @since 0.2.0
  */
@@ -33,11 +34,22 @@ class Group_Term_Screen {
 	private const ERROR_ARG = 'cairn_maps_group_error';
 
 	/**
-	 * The refusal noted while the term edit form was saved, for the redirect.
-	 *
-	 * @var string
+	 * The form's looks: field name (and key of the refusal in the redirect) => term meta key.
 	 */
-	private string $screen_error = '';
+	private const FIELDS = array(
+		'color'        => Group_Styles::META_COLOR,
+		'icon'         => Group_Styles::META_ICON,
+		'line_color'   => Group_Styles::META_LINE_COLOR,
+		'line_width'   => Group_Styles::META_LINE_WIDTH,
+		'fill_opacity' => Group_Styles::META_FILL_OPACITY,
+	);
+
+	/**
+	 * The refusals noted while the term edit form was saved, for the redirect (FIELDS keys).
+	 *
+	 * @var string[]
+	 */
+	private array $screen_errors = array();
 
 	/**
 	 * Wires hooks.
@@ -86,6 +98,12 @@ class Group_Term_Screen {
 		$this->render_color_input( '' );
 		echo '</div><div class="form-field term-cairn-icon-wrap">';
 		$this->render_icon_select( 0 );
+		echo '</div><div class="form-field term-cairn-line-color-wrap">';
+		$this->render_line_color_input( '' );
+		echo '</div><div class="form-field term-cairn-line-width-wrap">';
+		$this->render_line_width_input( Group_Style_Rules::LINE_WIDTH_DEFAULT );
+		echo '</div><div class="form-field term-cairn-fill-opacity-wrap">';
+		$this->render_fill_opacity_input( Group_Style_Rules::FILL_OPACITY_DEFAULT );
 		echo '</div>';
 	}
 
@@ -110,6 +128,81 @@ class Group_Term_Screen {
 			printf( '<p>%s</p>', wp_get_attachment_image( $icon, array( 32, 32 ), false, array( 'alt' => '' ) ) );
 		}
 		echo '</td></tr>';
+		$looks = Group_Styles::line_looks( $term->term_id );
+		printf( '<tr class="form-field term-cairn-line-color-wrap"><th scope="row"><label for="cairn-maps-line-color">%s</label></th><td>', esc_html__( 'Line colour', 'cairn-maps' ) );
+		$this->render_line_color_input( $looks['lineColor'], false );
+		printf( '</td></tr><tr class="form-field term-cairn-line-width-wrap"><th scope="row"><label for="cairn-maps-line-width">%s</label></th><td>', esc_html__( 'Line width', 'cairn-maps' ) );
+		$this->render_line_width_input( $looks['lineWidth'], false );
+		printf( '</td></tr><tr class="form-field term-cairn-fill-opacity-wrap"><th scope="row"><label for="cairn-maps-fill-opacity">%s</label></th><td>', esc_html__( 'Area fill opacity', 'cairn-maps' ) );
+		$this->render_fill_opacity_input( $looks['fillOpacity'], false );
+		echo '</td></tr>';
+	}
+
+	/**
+	 * The line colour input, like the marker colour's.
+	 *
+	 * @param string $color     Current line colour.
+	 * @param bool   $add_label Whether to print the label (the add form has no table).
+	 */
+	private function render_line_color_input( string $color, bool $add_label = true ): void {
+		if ( $add_label ) {
+			printf( '<label for="cairn-maps-line-color">%s</label>', esc_html__( 'Line colour', 'cairn-maps' ) );
+		}
+		printf(
+			'<input type="text" id="cairn-maps-line-color" name="cairn_maps_line_color" class="cairn-maps-color-field" value="%1$s" maxlength="7" pattern="#[0-9a-fA-F]{6}" placeholder="#rrggbb" aria-describedby="cairn-maps-line-color-description" /><p class="description" id="cairn-maps-line-color-description">%2$s</p>',
+			esc_attr( $color ),
+			esc_html__( 'Colour of this group\'s routes and area outlines and fills, as #rrggbb. Leave empty to use the marker colour.', 'cairn-maps' )
+		);
+	}
+
+	/**
+	 * The line width input, in whole pixels.
+	 *
+	 * @param int  $width     Current width.
+	 * @param bool $add_label Whether to print the label.
+	 */
+	private function render_line_width_input( int $width, bool $add_label = true ): void {
+		if ( $add_label ) {
+			printf( '<label for="cairn-maps-line-width">%s</label>', esc_html__( 'Line width', 'cairn-maps' ) );
+		}
+		printf(
+			'<input type="number" id="cairn-maps-line-width" name="cairn_maps_line_width" value="%1$d" min="%2$d" max="%3$d" step="1" class="small-text" aria-describedby="cairn-maps-line-width-description" /><p class="description" id="cairn-maps-line-width-description">%4$s</p>',
+			(int) $width,
+			(int) Group_Style_Rules::LINE_WIDTH_MIN,
+			(int) Group_Style_Rules::LINE_WIDTH_MAX,
+			esc_html(
+				sprintf(
+					/* translators: 1: narrowest, 2: widest, 3: default line width, in pixels. */
+					__( 'Width of this group\'s routes and area outlines, in pixels from %1$d to %2$d (default %3$d).', 'cairn-maps' ),
+					Group_Style_Rules::LINE_WIDTH_MIN,
+					Group_Style_Rules::LINE_WIDTH_MAX,
+					Group_Style_Rules::LINE_WIDTH_DEFAULT
+				)
+			)
+		);
+	}
+
+	/**
+	 * The fill opacity input, from 0 to 1.
+	 *
+	 * @param float $opacity   Current opacity.
+	 * @param bool  $add_label Whether to print the label.
+	 */
+	private function render_fill_opacity_input( float $opacity, bool $add_label = true ): void {
+		if ( $add_label ) {
+			printf( '<label for="cairn-maps-fill-opacity">%s</label>', esc_html__( 'Area fill opacity', 'cairn-maps' ) );
+		}
+		printf(
+			'<input type="number" id="cairn-maps-fill-opacity" name="cairn_maps_fill_opacity" value="%1$s" min="0" max="1" step="0.05" class="small-text" aria-describedby="cairn-maps-fill-opacity-description" /><p class="description" id="cairn-maps-fill-opacity-description">%2$s</p>',
+			esc_attr( (string) $opacity ),
+			esc_html(
+				sprintf(
+					/* translators: %s: default fill opacity, a number such as 0.25. */
+					__( 'How strongly this group\'s areas are filled, from 0 (transparent) to 1 (opaque); default %s.', 'cairn-maps' ),
+					number_format_i18n( Group_Style_Rules::FILL_OPACITY_DEFAULT, 2 )
+				)
+			)
+		);
 	}
 
 	/**
@@ -185,18 +278,52 @@ class Group_Term_Screen {
 	}
 
 	/**
-	 * The submitted form values, when this request carries our form with a valid nonce.
+	 * The submitted form values, when this request carries our form with a valid nonce. A field
+	 * left out or empty stands for the default ('' colours, no icon, 3 px, 0.25).
 	 *
-	 * @return array{color: mixed, icon: mixed}|null
+	 * @return array<string, string>|null Values by FIELDS key.
 	 */
 	private function submitted_form(): ?array {
 		if ( ! isset( $_POST[ self::NONCE . '_nonce' ] ) || ! wp_verify_nonce( sanitize_key( wp_unslash( $_POST[ self::NONCE . '_nonce' ] ) ), self::NONCE ) ) {
 			return null;
 		}
+		$defaults = array(
+			'color'        => '',
+			'icon'         => '0',
+			'line_color'   => '',
+			'line_width'   => (string) Group_Style_Rules::LINE_WIDTH_DEFAULT,
+			'fill_opacity' => (string) Group_Style_Rules::FILL_OPACITY_DEFAULT,
+		);
+		$form     = array();
+		foreach ( $defaults as $field => $default ) {
+			// Checked by Group_Style_Rules, which refuses anything but the exact forms.
+			$value          = isset( $_POST[ 'cairn_maps_' . $field ] ) ? sanitize_text_field( wp_unslash( $_POST[ 'cairn_maps_' . $field ] ) ) : '';
+			$form[ $field ] = '' === trim( $value ) ? $default : $value;
+		}
+		return $form;
+	}
+
+	/**
+	 * Checks every look of a submitted form.
+	 *
+	 * @param array<string, string> $form Values by FIELDS key.
+	 * @return array{values: array<string, mixed>, errors: array<string, WP_Error>} The checked
+	 *         values by meta key, and the refusals by FIELDS key.
+	 */
+	private static function check_form( array $form ): array {
+		$values = array();
+		$errors = array();
+		foreach ( self::FIELDS as $field => $meta_key ) {
+			$checked = Group_Styles::check( $meta_key, $form[ $field ] ?? '' );
+			if ( $checked instanceof WP_Error ) {
+				$errors[ $field ] = $checked;
+			} else {
+				$values[ $meta_key ] = $checked;
+			}
+		}
 		return array(
-			// Checked by check_color() and check_icon(), which refuse anything but the exact forms.
-			'color' => isset( $_POST['cairn_maps_color'] ) ? sanitize_text_field( wp_unslash( $_POST['cairn_maps_color'] ) ) : '',
-			'icon'  => isset( $_POST['cairn_maps_icon'] ) ? sanitize_text_field( wp_unslash( $_POST['cairn_maps_icon'] ) ) : '0',
+			'values' => $values,
+			'errors' => $errors,
 		);
 	}
 
@@ -216,17 +343,14 @@ class Group_Term_Screen {
 		if ( null === $form ) {
 			return $term;
 		}
-		foreach ( array( Group_Style_Rules::check_color( $form['color'] ), Group_Style_Rules::check_icon( $form['icon'] ) ) as $checked ) {
-			if ( is_wp_error( $checked ) ) {
-				return $checked;
-			}
-		}
-		return $term;
+		$errors = self::check_form( $form )['errors'];
+		return array() === $errors ? $term : reset( $errors );
 	}
 
 	/**
-	 * Saves the looks from the add or edit form. An invalid value is not stored; on the edit form
-	 * the screen then shows why.
+	 * Saves the looks from the add or edit form, all or none: when a value is invalid no look is
+	 * stored, and on the edit form the screen then shows why. Empty colours, no icon and the
+	 * default width and opacity are stored as no value, so the defaults apply.
 	 *
 	 * @param int $term_id Term id.
 	 */
@@ -235,21 +359,24 @@ class Group_Term_Screen {
 		if ( null === $form || ! current_user_can( 'edit_term', (int) $term_id ) ) {
 			return;
 		}
-		$color = Group_Style_Rules::check_color( $form['color'] );
-		if ( is_wp_error( $color ) ) {
-			$this->screen_error = 'color';
-		} elseif ( '' === $color ) {
-			delete_term_meta( (int) $term_id, Group_Styles::META_COLOR );
-		} else {
-			update_term_meta( (int) $term_id, Group_Styles::META_COLOR, $color );
+		$checked = self::check_form( $form );
+		if ( array() !== $checked['errors'] ) {
+			$this->screen_errors = array_keys( $checked['errors'] );
+			return;
 		}
-		$icon = Group_Style_Rules::check_icon( $form['icon'] );
-		if ( is_wp_error( $icon ) ) {
-			$this->screen_error = 'icon';
-		} elseif ( 0 === $icon ) {
-			delete_term_meta( (int) $term_id, Group_Styles::META_ICON );
-		} else {
-			update_term_meta( (int) $term_id, Group_Styles::META_ICON, $icon );
+		$defaults = array(
+			Group_Styles::META_COLOR        => '',
+			Group_Styles::META_ICON         => 0,
+			Group_Styles::META_LINE_COLOR   => '',
+			Group_Styles::META_LINE_WIDTH   => Group_Style_Rules::LINE_WIDTH_DEFAULT,
+			Group_Styles::META_FILL_OPACITY => Group_Style_Rules::FILL_OPACITY_DEFAULT,
+		);
+		foreach ( $checked['values'] as $meta_key => $value ) {
+			if ( $defaults[ $meta_key ] === $value ) {
+				delete_term_meta( (int) $term_id, $meta_key );
+			} else {
+				update_term_meta( (int) $term_id, $meta_key, $value );
+			}
 		}
 	}
 
@@ -265,19 +392,34 @@ class Group_Term_Screen {
 		}
 		// The screen returns to its referer, which may carry the refusal of an earlier save.
 		$location = remove_query_arg( self::ERROR_ARG, (string) $location );
-		return '' === $this->screen_error ? $location : add_query_arg( self::ERROR_ARG, $this->screen_error, $location );
+		return array() === $this->screen_errors ? $location : add_query_arg( self::ERROR_ARG, implode( '.', $this->screen_errors ), $location );
 	}
 
 	/**
-	 * Shows a refusal carried by the redirect (the value only picks one of two fixed messages).
+	 * Shows the refusals carried by the redirect (the value only picks among fixed messages).
 	 */
 	public function print_screen_error(): void {
-		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- read-only: selects a fixed message.
-		$error = isset( $_GET[ self::ERROR_ARG ] ) ? sanitize_key( wp_unslash( $_GET[ self::ERROR_ARG ] ) ) : '';
-		if ( '' === $error || ! $this->is_group_screen() ) {
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- read-only: selects fixed messages.
+		$errors = isset( $_GET[ self::ERROR_ARG ] ) ? explode( '.', sanitize_text_field( wp_unslash( $_GET[ self::ERROR_ARG ] ) ) ) : array();
+		if ( array() === $errors || ! $this->is_group_screen() ) {
 			return;
 		}
-		printf( '<div class="notice notice-error"><p>%s</p></div>', esc_html( 'icon' === $error ? Group_Style_Rules::icon_message() : Group_Style_Rules::color_message() ) );
+		$messages = array(
+			'color'        => Group_Style_Rules::color_message(),
+			'icon'         => Group_Style_Rules::icon_message(),
+			'line_color'   => Group_Style_Rules::line_color_message(),
+			'line_width'   => Group_Style_Rules::line_width_message(),
+			'fill_opacity' => Group_Style_Rules::fill_opacity_message(),
+		);
+		$shown    = array_values( array_intersect_key( $messages, array_flip( $errors ) ) );
+		if ( array() === $shown ) {
+			return;
+		}
+		echo '<div class="notice notice-error">';
+		foreach ( $shown as $message ) {
+			printf( '<p>%s</p>', esc_html( $message ) );
+		}
+		echo '</div>';
 	}
 
 	/**
@@ -324,6 +466,38 @@ class Group_Term_Screen {
 				)
 			);
 		}
+		$html .= $this->line_looks_summary( (int) $term_id );
 		return '' !== $html ? $html : '—';
+	}
+
+	/**
+	 * The group's line looks in the list, when any differs from the defaults: a sample of the line
+	 * in its colour and width, and the values in words.
+	 *
+	 * @param int $term_id Term id.
+	 */
+	private function line_looks_summary( int $term_id ): string {
+		$looks = Group_Styles::line_looks( $term_id );
+		if ( '' === $looks['lineColor'] && Group_Style_Rules::LINE_WIDTH_DEFAULT === $looks['lineWidth'] && Group_Style_Rules::FILL_OPACITY_DEFAULT === $looks['fillOpacity'] ) {
+			return '';
+		}
+		$sample = '' === $looks['lineColor'] ? '' : sprintf(
+			'<span class="cairn-maps-line-sample" style="display:inline-block;width:1.5em;height:%1$dpx;vertical-align:middle;background:%2$s"></span> ',
+			(int) $looks['lineWidth'],
+			esc_attr( $looks['lineColor'] )
+		);
+		return sprintf(
+			'<br />%1$s<span class="cairn-maps-line-looks">%2$s</span>',
+			$sample,
+			esc_html(
+				sprintf(
+					/* translators: 1: line colour (#rrggbb, or "group colour"), 2: line width in pixels, 3: fill opacity (0 to 1). */
+					__( 'Lines: %1$s, %2$d px; area fill %3$s', 'cairn-maps' ),
+					'' === $looks['lineColor'] ? __( 'group colour', 'cairn-maps' ) : $looks['lineColor'],
+					$looks['lineWidth'],
+					number_format_i18n( $looks['fillOpacity'], 2 )
+				)
+			)
+		);
 	}
 }

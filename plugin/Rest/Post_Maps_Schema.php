@@ -165,10 +165,13 @@ final class Post_Maps_Schema {
 						'items' => array(
 							'type'       => 'object',
 							'properties' => array(
-								'slug'  => $string,
-								'name'  => $string,
-								'color' => $string,
-								'icon'  => $string,
+								'slug'        => $string,
+								'name'        => $string,
+								'color'       => $string,
+								'icon'        => $string,
+								'lineColor'   => $string,
+								'lineWidth'   => array( 'type' => 'number' ),
+								'fillOpacity' => array( 'type' => 'number' ),
 							),
 						),
 					),

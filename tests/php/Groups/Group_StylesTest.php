@@ -30,6 +30,15 @@ final class Group_StylesTest extends TestCase {
 	private const ROUTE = '/wp/v2/cairn-marker-groups';
 
 	/**
+	 * The line looks of a group that sets none.
+	 */
+	private const LINE_DEFAULTS = array(
+		'lineColor'   => '',
+		'lineWidth'   => 3,
+		'fillOpacity' => 0.25,
+	);
+
+	/**
 	 * The plugin's part.
 	 */
 	private function styles(): Group_Styles {
@@ -357,7 +366,8 @@ final class Group_StylesTest extends TestCase {
 	}
 
 	/**
-	 * The edit form: a bad icon is not stored, and the screen it returns to says why.
+	 * The edit form: a bad icon is not stored, nor the other looks of the same save (all or none),
+	 * and the screen it returns to says why.
 	 */
 	public function test_the_edit_form_does_not_store_a_bad_icon_and_says_why(): void {
 		$this->act_as( 'editor' );
@@ -373,7 +383,7 @@ final class Group_StylesTest extends TestCase {
 		);
 		wp_update_term( $group, Post_Type::TAXONOMY, array( 'name' => 'Tops' ) );
 		$this->assertSame( $png, (int) get_term_meta( $group, Group_Styles::META_ICON, true ), 'the SVG was not stored' );
-		$this->assertSame( '#abcdef', get_term_meta( $group, Group_Styles::META_COLOR, true ), 'the valid colour was' );
+		$this->assertSame( '', get_term_meta( $group, Group_Styles::META_COLOR, true ), 'nor the colour sent with it' );
 
 		// phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter, as edit-tags.php applies it.
 		$location = apply_filters( 'redirect_term_location', admin_url( 'term.php?taxonomy=' . Post_Type::TAXONOMY ), get_taxonomy( Post_Type::TAXONOMY ) );
@@ -487,25 +497,25 @@ final class Group_StylesTest extends TestCase {
 					'name'  => 'Huts',
 					'color' => '',
 					'icon'  => wp_get_attachment_url( $png ),
-				),
+				) + self::LINE_DEFAULTS,
 				array(
 					'slug'  => 'legacy',
 					'name'  => 'Legacy',
 					'color' => '',
 					'icon'  => '',
-				),
+				) + self::LINE_DEFAULTS,
 				array(
 					'slug'  => 'peaks',
 					'name'  => 'Peaks',
 					'color' => '#aa0000',
 					'icon'  => '',
-				),
+				) + self::LINE_DEFAULTS,
 				array(
 					'slug'  => 'plain',
 					'name'  => 'Plain & "simple"',
 					'color' => '',
 					'icon'  => '',
-				),
+				) + self::LINE_DEFAULTS,
 			),
 			$config['groupStyles']
 		);
@@ -531,17 +541,17 @@ final class Group_StylesTest extends TestCase {
 					'name'  => 'Peaks',
 					'color' => '#aa0000',
 					'icon'  => '',
-				),
+				) + self::LINE_DEFAULTS,
 				array(
 					'slug'  => 'plain',
 					'name'  => 'Plain',
 					'color' => '',
 					'icon'  => '',
-				),
+				) + self::LINE_DEFAULTS,
 			),
 			$editor_data->data()['groupStyles']
 		);
-		$this->assertStringContainsString( '"groupStyles":[{"slug":"peaks","name":"Peaks","color":"#aa0000","icon":""}', $editor_data->inline_script() );
+		$this->assertStringContainsString( '"groupStyles":[{"slug":"peaks","name":"Peaks","color":"#aa0000","icon":"","lineColor":"","lineWidth":3,"fillOpacity":0.25}', $editor_data->inline_script() );
 	}
 
 	/**
@@ -595,7 +605,7 @@ final class Group_StylesTest extends TestCase {
 				'name'  => 'Huts',
 				'color' => '#aa0000',
 				'icon'  => '',
-			),
+			) + self::LINE_DEFAULTS,
 		);
 		$post    = self::factory_post(
 			'<!-- wp:cairn/map /--><!-- wp:cairn/map {"markers":{"source":"groups","groups":["huts"],"ids":[]}} /-->'
