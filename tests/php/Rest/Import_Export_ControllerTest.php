@@ -355,7 +355,7 @@ final class Import_Export_ControllerTest extends TestCase {
 			'header only'              => array( "title,lat,lng\n", array(), 'holds no markers' ),
 			'broken json'              => array( '{"type":"FeatureCollection","features":[', array( 'format' => 'geojson' ), 'not valid GeoJSON' ),
 			'not a feature collection' => array( '{"type":"Feature"}', array( 'format' => 'geojson' ), 'FeatureCollection' ),
-			'empty body'               => array( '', array(), 'Send a CSV or GeoJSON file' ),
+			'empty body'               => array( '', array(), 'Send a CSV, GeoJSON, GPX, KML or KMZ file' ),
 		);
 	}
 
