@@ -305,10 +305,11 @@ final class Import_Export_ControllerTest extends TestCase {
 			array(
 				'type'       => 'Feature',
 				'geometry'   => array(
-					'type'        => 'LineString',
+					// Lines and areas are imported (Shape_ImportTest); several points in one are not.
+					'type'        => 'MultiPoint',
 					'coordinates' => array( array( 0, 0 ), array( 1, 1 ) ),
 				),
-				'properties' => array( 'title' => 'A line' ),
+				'properties' => array( 'title' => 'Two points' ),
 			),
 			$point( 1, 1, array( 'description' => 'No title' ) ),
 			$point(
