@@ -61,7 +61,7 @@ class Import_Row_Validator {
 	 *
 	 * @param array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address?: mixed, geometry?: mixed} $fields Raw fields.
 	 * @param Import_Groups                                                                                                        $groups Groups seen so far.
-	 * @return array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, geometry?: array<string, mixed>}|string The clean row, or why it is refused.
+	 * @return array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, geometry?: array{type: string, coordinates: array<int, mixed>}}|string The clean row, or why it is refused.
 	 */
 	public static function check( array $fields, Import_Groups $groups ) {
 		$address = $fields['address'] ?? '';
@@ -137,18 +137,10 @@ class Import_Row_Validator {
 	 */
 	public static function notice( array $row ): string {
 		$geometry = $row['geometry'] ?? null;
-		if ( ! is_array( $geometry ) || ! in_array( $geometry['type'] ?? '', array( 'LineString', 'MultiLineString' ), true ) ) {
+		if ( ! isset( $geometry['type'], $geometry['coordinates'] ) || ! Geometry_Measures::is_line( $geometry ) || Geometry_Measures::has_elevation( $geometry ) ) {
 			return '';
 		}
-		$lines = 'LineString' === $geometry['type'] ? array( $geometry['coordinates'] ) : $geometry['coordinates'];
-		foreach ( $lines as $line ) {
-			foreach ( $line as $position ) {
-				if ( ! isset( $position[2] ) ) {
-					return __( 'This line has no elevation (or not at every point), so it shows no ascent and no elevation profile. It was imported.', 'cairn-maps' );
-				}
-			}
-		}
-		return '';
+		return __( 'This line has no elevation (or not at every point), so it shows no ascent and no elevation profile. It was imported.', 'cairn-maps' );
 	}
 
 	/**

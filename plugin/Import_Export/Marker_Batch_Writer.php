@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Shape_Store;
 use WP_Error;
 
 /**
@@ -42,13 +43,6 @@ class Marker_Batch_Writer {
 	 * than that goes in a batch of its own.
 	 */
 	public const BATCH_BYTES = MB_IN_BYTES;
-
-	/**
-	 * The meta of a shape, as Shape_Store::save() writes them: the checked geometry (JSON text)
-	 * and its derived copy for the map (Shape_Store::derive()).
-	 */
-	private const META_GEOMETRY = 'cairn_geometry';
-	private const META_SHAPE    = '_cairn_shape';
 
 	/**
 	 * Post names for the titles, unique among markers as wp_unique_post_slug() makes them
@@ -266,7 +260,8 @@ class Marker_Batch_Writer {
 				array_push( $meta, $id, Location_Types::META_ADDRESS, $row['address'] );
 			}
 			if ( isset( $row['geometry_json'], $row['shape_json'] ) ) {
-				array_push( $meta, $id, self::META_GEOMETRY, $row['geometry_json'], $id, self::META_SHAPE, $row['shape_json'] );
+				// The two meta rows Shape_Store::save() writes, as a batch.
+				array_push( $meta, $id, Shape_Store::META_GEOMETRY, $row['geometry_json'], $id, Shape_Store::META_SHAPE, $row['shape_json'] );
 			}
 			foreach ( $row['groups'] as $slug ) {
 				if ( isset( $tt_ids[ $slug ] ) ) {

@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Shape_Store;
 
 /**
  * Writes the published markers (with both coordinates) in id order, reading them in batches, so an
@@ -41,11 +42,6 @@ class Marker_Export {
 	 * @since 0.5.0
 	 */
 	public const FORMATS = array( 'csv', 'geojson' );
-
-	/**
-	 * The meta that holds a marker's shape (Markers\Shape_Store).
-	 */
-	private const META_GEOMETRY = 'cairn_geometry';
 
 	public const CSV_COLUMNS = array( 'title', 'lat', 'lng', 'group', 'description' );
 
@@ -149,7 +145,7 @@ class Marker_Export {
 			$wpdb->prepare(
 				"SELECT COUNT(*) FROM {$wpdb->posts} p INNER JOIN {$wpdb->postmeta} m ON m.post_id = p.ID AND m.meta_key = %s
 				WHERE p.post_type = %s AND p.post_status = 'publish'",
-				self::META_GEOMETRY,
+				Shape_Store::META_GEOMETRY,
 				Post_Type::POST_TYPE
 			)
 		);
@@ -164,9 +160,8 @@ class Marker_Export {
 	private function geometry( int $id ): ?array {
 		global $wpdb;
 		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- one shape at a time: the meta cache would keep every shape of the export in memory.
-		$text     = $wpdb->get_var( $wpdb->prepare( "SELECT meta_value FROM {$wpdb->postmeta} WHERE post_id = %d AND meta_key = %s LIMIT 1", $id, self::META_GEOMETRY ) );
-		$geometry = is_string( $text ) ? json_decode( $text, true ) : null;
-		return is_array( $geometry ) && isset( $geometry['type'], $geometry['coordinates'] ) ? $geometry : null;
+		$text = $wpdb->get_var( $wpdb->prepare( "SELECT meta_value FROM {$wpdb->postmeta} WHERE post_id = %d AND meta_key = %s LIMIT 1", $id, Shape_Store::META_GEOMETRY ) );
+		return Shape_Store::decode_geometry( $text );
 	}
 
 	/**
@@ -225,7 +220,7 @@ class Marker_Export {
 				$coordinates[ (int) $row['id'] ][ (string) $row['field'] ] = (string) $row['degrees'];
 			}
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare, WordPress.DB.PreparedSQLPlaceholders.ReplacementsWrongNumber -- the id list holds only placeholders; post_id is indexed.
-			$shapes = $wpdb->get_col( $wpdb->prepare( "SELECT post_id FROM {$wpdb->postmeta} WHERE post_id IN ($in) AND meta_key = %s", array_merge( $ids, array( self::META_GEOMETRY ) ) ) );
+			$shapes = $wpdb->get_col( $wpdb->prepare( "SELECT post_id FROM {$wpdb->postmeta} WHERE post_id IN ($in) AND meta_key = %s", array_merge( $ids, array( Shape_Store::META_GEOMETRY ) ) ) );
 			$shapes = array_flip( array_map( 'intval', is_array( $shapes ) ? $shapes : array() ) );
 			$groups = $this->repository->groups_of( $ids );
 			$batch  = array();

@@ -242,13 +242,13 @@ class Marker_Import {
 	 * derived `_cairn_shape`) instead of arrays, and its report notice.
 	 *
 	 * @since 0.5.0
-	 * @param array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, line: int, at: array<string, int|string>, geometry?: array<string, mixed>} $row A clean row.
+	 * @param array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, line: int, at: array<string, int|string>, geometry?: array{type: string, coordinates: array<int, mixed>}} $row A clean row.
 	 * @return array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, line: int, at: array<string, int|string>, notice: string, geometry_json?: string, shape_json?: string}
 	 */
 	private static function with_shape_text( array $row ): array {
 		$row['notice'] = Import_Row_Validator::notice( $row );
 		if ( isset( $row['geometry'] ) ) {
-			$row['geometry_json'] = (string) wp_json_encode( $row['geometry'] );
+			$row['geometry_json'] = Shape_Store::encode( $row['geometry'] );
 			$row['shape_json']    = Shape_Store::derive( $row['geometry'] );
 		}
 		unset( $row['geometry'] );

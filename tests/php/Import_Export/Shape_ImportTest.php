@@ -323,7 +323,7 @@ final class Shape_ImportTest extends TestCase {
 		$million  = '<gpx><wpt lat="1" lon="2"><name>Good</name></wpt><trk><name>Long</name><trkseg>' . str_repeat( '<trkpt lat="1" lon="2"/>', 100001 ) . '</trkseg></trk></gpx>';
 		return array(
 			'unclosed ring'     => array( 'application/vnd.google-earth.kml+xml', $kml( '0,0 1,0 1,1 0,1' ), 'not closed' ),
-			'self-intersecting' => array( 'application/vnd.google-earth.kml+xml', $kml( '0,0 1,1 1,0 0,1 0,0' ), 'ntersect' ),
+			'self-intersecting' => array( 'application/vnd.google-earth.kml+xml', $kml( '0,0 1,1 1,0 0,1 0,0' ), 'crosses or touches itself' ),
 			'out of range'      => array( 'application/gpx+xml', '<gpx><wpt lat="1" lon="2"><name>Good</name></wpt><trk><name>Polar</name><trkseg><trkpt lat="95" lon="2"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>', '90' ),
 			'too many vertices' => array( 'application/gpx+xml', $million, 'This shape has 100,001 vertices; the most a shape may have is 100,000.' ),
 			'mixed kml'         => array( 'application/vnd.google-earth.kml+xml', '<kml>' . $good_kml . '<Placemark><name>Mixed</name><MultiGeometry><Point><coordinates>0,0</coordinates></Point><LineString><coordinates>0,0 1,1</coordinates></LineString></MultiGeometry></Placemark></kml>', 'mixes points, lines and areas' ),
