@@ -269,7 +269,7 @@ final class Shape_ImportTest extends TestCase {
 	 * JSON content type, WordPress' REST server decodes a body itself before any route sees it.)
 	 */
 	public function test_a_million_geojson_vertices(): void {
-		$body   = '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"title":"Long"},"geometry":{"type":"LineString","coordinates":[' . rtrim( str_repeat( '[0,0],', 1000000 ), ',' ) . ']}}]}';
+		$body = '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"title":"Long"},"geometry":{"type":"LineString","coordinates":[' . rtrim( str_repeat( '[0,0],', 1000000 ), ',' ) . ']}}]}';
 		if ( function_exists( 'memory_reset_peak_usage' ) ) {
 			memory_reset_peak_usage(); // PHP 8.2+: the peak of this test only.
 		}

@@ -302,7 +302,7 @@ final class Xml_Track_ReaderTest extends TestCase {
 	 */
 	public function test_a_million_vertices(): void {
 		add_filter( 'cairn_maps_import_max_bytes', static fn(): int => 64 * MB_IN_BYTES );
-		$gpx    = '<gpx><trk><name>Long</name><trkseg>' . str_repeat( '<trkpt lat="1" lon="2"/>', 1000000 ) . '</trkseg></trk></gpx>';
+		$gpx = '<gpx><trk><name>Long</name><trkseg>' . str_repeat( '<trkpt lat="1" lon="2"/>', 1000000 ) . '</trkseg></trk></gpx>';
 		if ( function_exists( 'memory_reset_peak_usage' ) ) {
 			memory_reset_peak_usage(); // PHP 8.2+: the peak of this test only.
 		}
