@@ -71,6 +71,41 @@ class Import_Export_Controller {
 	public function add_hooks(): void {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
 		add_filter( 'rest_pre_serve_request', array( $this, 'serve_export' ), 10, 3 );
+		add_filter( 'rest_pre_dispatch', array( $this, 'keep_file_body_raw' ), 0, 3 );
+	}
+
+	/**
+	 * An import's body is a file, not the request's parameters. With a JSON content type
+	 * (`application/geo+json`, `application/json`) the REST server would decode the whole file as
+	 * parameters before the route runs, past the import's own checks: a 6 MB file of a million
+	 * tiny positions takes ~230 MB of PHP memory that way. So the import's body is kept as text:
+	 * its content type becomes `application/octet-stream`, and `format` says `geojson` unless the
+	 * request says otherwise. Hooked to `rest_pre_dispatch`, before anything reads the parameters.
+	 *
+	 * @since 0.5.0
+	 *
+	 * @param mixed                $result  A response to use instead of dispatching, or null.
+	 * @param mixed                $server  The REST server.
+	 * @param WP_REST_Request|null $request The request.
+	 * @return mixed The same result.
+	 */
+	public function keep_file_body_raw( $result, $server = null, $request = null ) {
+		if (
+			null !== $result ||
+			! $request instanceof WP_REST_Request ||
+			'POST' !== $request->get_method() ||
+			'/' . Rest_Routes::NAMESPACE . '/markers/import' !== untrailingslashit( $request->get_route() ) ||
+			! $request->is_json_content_type()
+		) {
+			return $result;
+		}
+		$query = $request->get_query_params();
+		if ( ! isset( $query['format'] ) ) {
+			$query['format'] = 'geojson';
+			$request->set_query_params( $query );
+		}
+		$request->set_header( 'Content-Type', 'application/octet-stream' );
+		return $result;
 	}
 
 	/**

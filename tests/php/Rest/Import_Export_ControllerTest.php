@@ -128,6 +128,7 @@ final class Import_Export_ControllerTest extends TestCase {
 		$this->assertInstanceOf( Import_Export_Controller::class, $controller );
 		$this->assertSame( 10, has_action( 'rest_api_init', array( $controller, 'register_routes' ) ) );
 		$this->assertSame( 10, has_filter( 'rest_pre_serve_request', array( $controller, 'serve_export' ) ) );
+		$this->assertSame( 0, has_filter( 'rest_pre_dispatch', array( $controller, 'keep_file_body_raw' ) ) );
 		$page = Plugin::instance()->get( 'import_export_page' );
 		$this->assertInstanceOf( Import_Export_Page::class, $page );
 		$this->assertSame( 10, has_action( 'admin_menu', array( $page, 'add_page' ) ) );
