@@ -245,7 +245,7 @@ final class Xml_Track_Item {
 			}
 			return 'placemark' === $this->kind
 				? __( 'This placemark has no coordinates: a Point, LineString, LinearRing or Polygon with coordinates is needed.', 'cairn-maps' )
-				: __( 'This has no points with coordinates.', 'cairn-maps' );
+				: __( 'This track or route has no points with coordinates.', 'cairn-maps' );
 		}
 		$types = array_values( array_unique( array_column( $parts, 'type' ) ) );
 		if ( count( $types ) > 1 ) {

@@ -108,6 +108,9 @@ final class Xml_Track_Reader {
 	 * @return array<int, array{at: array<string, int|string>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string}>|WP_Error
 	 */
 	private static function parse( string $content, string $kind, int $max_rows ) {
+		if ( '' === trim( $content ) ) {
+			return new WP_Error( 'cairn_maps_import_empty', __( 'The file holds no markers.', 'cairn-maps' ), array( 'status' => 400 ) );
+		}
 		if ( self::has_doctype( $content ) ) {
 			return self::doctype_error();
 		}
@@ -119,7 +122,7 @@ final class Xml_Track_Reader {
 		try {
 			$xml = new XMLReader();
 			if ( ! $xml->XML( $content, null, self::LIBXML_FLAGS ) ) {
-				return self::xml_error( $kind, $content );
+				return self::xml_error( $kind );
 			}
 			$reader = new self( $xml, $max_rows );
 			$result = 'gpx' === $kind ? $reader->walk_gpx() : $reader->walk_kml();
@@ -128,7 +131,7 @@ final class Xml_Track_Reader {
 				return $result;
 			}
 			if ( array() !== libxml_get_errors() ) {
-				return self::xml_error( $kind, $content );
+				return self::xml_error( $kind );
 			}
 			return $reader->records;
 		} finally {
@@ -451,19 +454,15 @@ final class Xml_Track_Reader {
 	/**
 	 * The error for a file the parser stopped on, with its first complaint and line.
 	 *
-	 * @param string $kind    `gpx` or `kml`.
-	 * @param string $content File content.
+	 * @param string $kind `gpx` or `kml`.
 	 */
-	private static function xml_error( string $kind, string $content ): WP_Error {
+	private static function xml_error( string $kind ): WP_Error {
 		$errors = libxml_get_errors();
 		$first  = $errors[0] ?? null;
 		foreach ( $errors as $error ) {
 			if ( false !== stripos( $error->message, 'entity' ) ) {
 				return self::doctype_error(); // An entity without a DOCTYPE: never expanded.
 			}
-		}
-		if ( '' === trim( $content ) ) {
-			return new WP_Error( 'cairn_maps_import_empty', __( 'The file holds no markers.', 'cairn-maps' ), array( 'status' => 400 ) );
 		}
 		return new WP_Error(
 			'cairn_maps_import_xml',

@@ -249,6 +249,8 @@ final class Xml_Track_ReaderTest extends TestCase {
 			'kml as gpx'    => array( 'gpx', self::fixture( 'town-zones.kml' ), 'cairn_maps_import_xml', 'This is not a GPX file: its first element is <kml>.' ),
 			'not xml'       => array( 'kml', 'title,lat,lng', 'cairn_maps_import_xml', 'not well-formed KML' ),
 			'no places'     => array( 'gpx', '<gpx><metadata/></gpx>', 'cairn_maps_import_empty', 'The file holds no markers.' ),
+			'empty gpx'     => array( 'gpx', '', 'cairn_maps_import_empty', 'The file holds no markers.' ),
+			'blank kml'     => array( 'kml', " \n", 'cairn_maps_import_empty', 'The file holds no markers.' ),
 		);
 	}
 
