@@ -98,13 +98,44 @@ final class Kmz_Archive {
 			if ( ! is_array( $stat ) || (int) $stat['size'] > Marker_Import::max_bytes() ) {
 				return self::too_large();
 			}
-			$stream = $zip->getStream( (string) $stat['name'] );
+			$kml = self::inflate( $zip, (string) $stat['name'] );
+			if ( is_wp_error( $kml ) ) {
+				return $kml;
+			}
+			if ( strlen( $kml ) !== (int) $stat['size'] ) {
+				return self::damaged();
+			}
+			return $kml;
+		} finally {
+			$zip->close();
+		}
+	}
+
+	/**
+	 * An entry's content, read up to the size limit. The zip extension reports damaged data (a
+	 * zlib or CRC error) as PHP warnings: they are caught here and answered as a damaged archive.
+	 *
+	 * @param ZipArchive $zip  The archive.
+	 * @param string     $name The entry.
+	 * @return string|WP_Error
+	 */
+	private static function inflate( ZipArchive $zip, string $name ) {
+		$damaged = false;
+		// phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_set_error_handler -- the zip stream's warnings are this method's errors.
+		set_error_handler(
+			static function () use ( &$damaged ): bool {
+				$damaged = true;
+				return true;
+			}
+		);
+		try {
+			$stream = $zip->getStream( $name );
 			if ( false === $stream ) {
 				return self::error( __( 'The KML inside the KMZ archive could not be read.', 'cairn-maps' ) );
 			}
 			$kml = '';
 			// The declared size may lie: stop at the first byte past the limit, whatever it says.
-			while ( ! feof( $stream ) ) {
+			while ( ! $damaged && ! feof( $stream ) ) {
 				$chunk = fread( $stream, self::CHUNK ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fread -- an entry of a zip archive.
 				if ( false === $chunk || '' === $chunk ) {
 					break;
@@ -116,13 +147,17 @@ final class Kmz_Archive {
 				}
 			}
 			fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose -- as above.
-			if ( strlen( $kml ) !== (int) $stat['size'] ) {
-				return self::error( __( 'The KML inside the KMZ archive is damaged (its size is not the one the archive declares).', 'cairn-maps' ) );
-			}
-			return $kml;
 		} finally {
-			$zip->close();
+			restore_error_handler();
 		}
+		return $damaged ? self::damaged() : $kml;
+	}
+
+	/**
+	 * The error for a damaged archive.
+	 */
+	private static function damaged(): WP_Error {
+		return self::error( __( 'The KML inside the KMZ archive is damaged, so nothing was imported. Export the KMZ again, or import the KML inside it.', 'cairn-maps' ) );
 	}
 
 	/**

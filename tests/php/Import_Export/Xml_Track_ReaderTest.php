@@ -199,6 +199,12 @@ final class Xml_Track_ReaderTest extends TestCase {
 
 		$this->assert_refused( 'cairn_maps_import_kmz', 'holds no .kml file', Import_Reader::read( self::kmz( array( 'readme.txt' => 'hello' ) ), 'kmz', 10 ) );
 		$this->assert_refused( 'cairn_maps_import_kmz', 'not a zip archive', Import_Reader::read( self::fixture( 'town-zones.kml' ), 'kmz', 10 ) );
+		// Damaged compressed data (the zip extension warns): a message, no warning.
+		$damaged = self::kmz( array( 'doc.kml' => '<kml>' . str_repeat( '<Placemark><name>Damaged</name></Placemark>', 500 ) . '</kml>' ) );
+		for ( $at = 60; $at < 80; $at += 3 ) {
+			$damaged[ $at ] = chr( ord( $damaged[ $at ] ) ^ 0xff );
+		}
+		$this->assert_refused( 'cairn_maps_import_kmz', 'The KML inside the KMZ archive is damaged', Import_Reader::read( $damaged, 'kmz', 10 ) );
 		// Looks like a zip (its signature), is not one.
 		$this->assert_refused( 'cairn_maps_import_kmz', 'not a readable zip archive', Import_Reader::read( "PK\x03\x04" . str_repeat( 'x', 200 ), 'kmz', 10 ) );
 	}
