@@ -1,6 +1,6 @@
 <?php
 /**
- * Reads marker files (CSV, GeoJSON) into records.
+ * Reads marker files (CSV, GeoJSON, GPX, KML, KMZ) into records.
  *
  * @package Cairn\Maps
  */
@@ -115,7 +115,7 @@ final class Import_Reader {
 	 * Reads a file.
 	 *
 	 * @param string $content  File content.
-	 * @param string $format   `csv` or `geojson`.
+	 * @param string $format   `csv`, `geojson`, `gpx`, `kml` or `kmz` (Import_Reader::FORMATS).
 	 * @param int    $max_rows Most records accepted; more is a 413.
 	 * @return array<int, array{at: array<string, int|string>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string}>|WP_Error
 	 *         The records, or why the file as a whole cannot be read.
