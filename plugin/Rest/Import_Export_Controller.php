@@ -24,10 +24,17 @@ use WP_REST_Server;
  * page's download form sends the cookie's REST nonce in its body, not in the address.
  *
  * The import takes the file as a multipart upload named `file`, or as the raw request body
- * (`Content-Type: text/csv` or `application/geo+json`). The format comes from `format`, else the
- * file name, else the content type, else the content. Answers: 200 with what was imported, 400
- * listing every bad record (`data.errors`, each with `line` (CSV) or `feature` (GeoJSON) and a
- * `message`), 413 when the file is too large or holds too many markers.
+ * (`Content-Type: text/csv`, `application/geo+json`, `application/gpx+xml`,
+ * `application/vnd.google-earth.kml+xml` or `application/vnd.google-earth.kmz`). The format
+ * (`csv`, `geojson`, `gpx`, `kml`, `kmz`) comes from `format`, else the file name, else the content
+ * type, else the content. Answers: 200 with what was imported (`shapes`: how many are lines or
+ * areas; `notices`: rows imported with a remark, e.g. a track without elevation), 400 listing
+ * every bad record (`data.errors`, each with `line` (CSV), `feature` (GeoJSON) or `row` and
+ * `label` (GPX, KML), and a `message`) or saying why the file cannot be read at all, 413 when the
+ * file is too large or holds too many markers.
+ *
+ * The CSV export cannot hold lines and areas (it keeps their marker's point): its response says
+ * how many it left out in the header `X-Cairn-Shapes-Omitted`.
  *
  * @since 0.1.0
  */
@@ -64,6 +71,41 @@ class Import_Export_Controller {
 	public function add_hooks(): void {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
 		add_filter( 'rest_pre_serve_request', array( $this, 'serve_export' ), 10, 3 );
+		add_filter( 'rest_pre_dispatch', array( $this, 'keep_file_body_raw' ), 0, 3 );
+	}
+
+	/**
+	 * An import's body is a file, not the request's parameters. With a JSON content type
+	 * (`application/geo+json`, `application/json`) the REST server would decode the whole file as
+	 * parameters before the route runs, past the import's own checks: a 6 MB file of a million
+	 * tiny positions takes ~230 MB of PHP memory that way. So the import's body is kept as text:
+	 * its content type becomes `application/octet-stream`, and `format` says `geojson` unless the
+	 * request says otherwise. Hooked to `rest_pre_dispatch`, before anything reads the parameters.
+	 *
+	 * @since 0.5.0
+	 *
+	 * @param mixed                $result  A response to use instead of dispatching, or null.
+	 * @param mixed                $server  The REST server.
+	 * @param WP_REST_Request|null $request The request.
+	 * @return mixed The same result.
+	 */
+	public function keep_file_body_raw( $result, $server = null, $request = null ) {
+		if (
+			null !== $result ||
+			! $request instanceof WP_REST_Request ||
+			'POST' !== $request->get_method() ||
+			'/' . Rest_Routes::NAMESPACE . '/markers/import' !== untrailingslashit( $request->get_route() ) ||
+			! $request->is_json_content_type()
+		) {
+			return $result;
+		}
+		$query = $request->get_query_params();
+		if ( ! isset( $query['format'] ) ) {
+			$query['format'] = 'geojson';
+			$request->set_query_params( $query );
+		}
+		$request->set_header( 'Content-Type', 'application/octet-stream' );
+		return $result;
 	}
 
 	/**
@@ -103,7 +145,7 @@ class Import_Export_Controller {
 					'format' => array(
 						'description' => __( 'File format.', 'cairn-maps' ),
 						'type'        => 'string',
-						'enum'        => Import_Reader::FORMATS,
+						'enum'        => Marker_Export::FORMATS,
 						'default'     => 'csv',
 					),
 				),
@@ -195,7 +237,7 @@ class Import_Export_Controller {
 			return Marker_Import::too_large();
 		}
 		if ( '' === trim( $body ) ) {
-			return new WP_Error( 'cairn_maps_import_no_file', __( 'Send a CSV or GeoJSON file: as the request body, or as a multipart upload named "file".', 'cairn-maps' ), array( 'status' => 400 ) );
+			return new WP_Error( 'cairn_maps_import_no_file', __( 'Send a CSV, GeoJSON, GPX, KML or KMZ file: as the request body, or as a multipart upload named "file".', 'cairn-maps' ), array( 'status' => 400 ) );
 		}
 		return array(
 			'content' => $body,

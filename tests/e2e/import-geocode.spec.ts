@@ -87,11 +87,13 @@ test.describe( 'import with addresses', () => {
 			'tools.php',
 			'page=cairn-maps-import-export'
 		);
-		await page.getByLabel( 'File (CSV or GeoJSON)' ).setInputFiles( {
-			name: 'addresses.csv',
-			mimeType: 'text/csv',
-			buffer: Buffer.from( csv ),
-		} );
+		await page
+			.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' )
+			.setInputFiles( {
+				name: 'addresses.csv',
+				mimeType: 'text/csv',
+				buffer: Buffer.from( csv ),
+			} );
 		// The upload, the import and the redirect: slow on a loaded Playground.
 		await page
 			.getByRole( 'button', { name: 'Import markers' } )
@@ -228,13 +230,15 @@ test.describe( 'import with addresses', () => {
 			'tools.php',
 			'page=cairn-maps-import-export'
 		);
-		await page.getByLabel( 'File (CSV or GeoJSON)' ).setInputFiles( {
-			name: 'addresses.csv',
-			mimeType: 'text/csv',
-			buffer: Buffer.from(
-				`title,address\nLater ${ run },Brandenburger Tor\n`
-			),
-		} );
+		await page
+			.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' )
+			.setInputFiles( {
+				name: 'addresses.csv',
+				mimeType: 'text/csv',
+				buffer: Buffer.from(
+					`title,address\nLater ${ run },Brandenburger Tor\n`
+				),
+			} );
 		// The upload, the import and the redirect: slow on a loaded Playground.
 		await page
 			.getByRole( 'button', { name: 'Import markers' } )

@@ -128,6 +128,7 @@ final class Import_Export_ControllerTest extends TestCase {
 		$this->assertInstanceOf( Import_Export_Controller::class, $controller );
 		$this->assertSame( 10, has_action( 'rest_api_init', array( $controller, 'register_routes' ) ) );
 		$this->assertSame( 10, has_filter( 'rest_pre_serve_request', array( $controller, 'serve_export' ) ) );
+		$this->assertSame( 0, has_filter( 'rest_pre_dispatch', array( $controller, 'keep_file_body_raw' ) ) );
 		$page = Plugin::instance()->get( 'import_export_page' );
 		$this->assertInstanceOf( Import_Export_Page::class, $page );
 		$this->assertSame( 10, has_action( 'admin_menu', array( $page, 'add_page' ) ) );
@@ -305,10 +306,11 @@ final class Import_Export_ControllerTest extends TestCase {
 			array(
 				'type'       => 'Feature',
 				'geometry'   => array(
-					'type'        => 'LineString',
+					// Lines and areas are imported (Shape_ImportTest); several points in one are not.
+					'type'        => 'MultiPoint',
 					'coordinates' => array( array( 0, 0 ), array( 1, 1 ) ),
 				),
-				'properties' => array( 'title' => 'A line' ),
+				'properties' => array( 'title' => 'Two points' ),
 			),
 			$point( 1, 1, array( 'description' => 'No title' ) ),
 			$point(
@@ -355,7 +357,7 @@ final class Import_Export_ControllerTest extends TestCase {
 			'header only'              => array( "title,lat,lng\n", array(), 'holds no markers' ),
 			'broken json'              => array( '{"type":"FeatureCollection","features":[', array( 'format' => 'geojson' ), 'not valid GeoJSON' ),
 			'not a feature collection' => array( '{"type":"Feature"}', array( 'format' => 'geojson' ), 'FeatureCollection' ),
-			'empty body'               => array( '', array(), 'Send a CSV or GeoJSON file' ),
+			'empty body'               => array( '', array(), 'Send a CSV, GeoJSON, GPX, KML or KMZ file' ),
 		);
 	}
 
