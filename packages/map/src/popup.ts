@@ -365,7 +365,12 @@ export class PopupController {
 			);
 		}
 		const extra = options.extra?.( doc );
-		if ( extra ) {
+		if ( extra && ! details ) {
+			// The route's own facts still show below "could not be loaded" (a paragraph).
+			const both = doc.createElement( 'div' );
+			both.append( content, extra );
+			content = both;
+		} else if ( extra ) {
 			content.appendChild( extra );
 		}
 		this.replacing = true;

@@ -1,7 +1,7 @@
 /**
  * The shapes feed (`GET /cairn/v1/shapes`): routes and areas of a map's selection, read and
  * checked once where they enter. Code past `parseShapes` trusts its features.
- * @since 0.4.0
+ * @since 0.5.0
  */
 import { isRecord } from '../map-schema';
 

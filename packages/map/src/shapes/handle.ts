@@ -1,7 +1,7 @@
 /**
  * What the rest of the runtime (create-map.ts, the places controller) holds of a map's shapes
  * once the shapes chunk has drawn them. Types only: the points-only code imports no shapes code.
- * @since 0.4.0
+ * @since 0.5.0
  */
 import type { BBox } from './feed';
 

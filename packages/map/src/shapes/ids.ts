@@ -1,7 +1,7 @@
 /**
  * The names of the shapes' source and layers (layers.ts draws them beneath the points), apart
  * from the layer code: tests and hosts can name them without loading it.
- * @since 0.4.0
+ * @since 0.5.0
  */
 export const SHAPES_SOURCE = 'cairn-shapes';
 export const SHAPES_FILL_LAYER = 'cairn-shapes-fill';

@@ -3,7 +3,7 @@
  * (areas filled, a halo for the highlighted shape, then every line: routes and area outlines),
  * painted by group (paint.ts). A click on a shape, or on a few pixels around a thin line, opens
  * its popup; the pointer over a shape highlights it (feature-state).
- * @since 0.4.0
+ * @since 0.5.0
  */
 import type {
 	ExpressionSpecification,
@@ -206,18 +206,26 @@ export function addShapesLayers(
 }
 
 /**
- * The shape under the pointer (a few pixels around it for thin lines), unless a point is there:
- * the point is on top, so it takes the click.
+ * Whether a point or cluster is under the pointer: it is drawn on top, so it takes the click.
+ * @param map
+ * @param event
+ */
+function pointAt( map: MapboxMap, event: MapMouseEvent ): boolean {
+	const points = POINT_LAYERS.filter( ( id ) => map.getLayer( id ) );
+	return (
+		points.length > 0 &&
+		map.queryRenderedFeatures( event.point, { layers: points } ).length > 0
+	);
+}
+
+/**
+ * The shape under the pointer (a few pixels around it for thin lines), unless a point is there.
  * @param map
  * @param event
  */
 function shapeAt( map: MapboxMap, event: MapMouseEvent ): number | null {
 	const { x, y } = event.point;
-	const points = POINT_LAYERS.filter( ( id ) => map.getLayer( id ) );
-	if (
-		points.length > 0 &&
-		map.queryRenderedFeatures( event.point, { layers: points } ).length > 0
-	) {
+	if ( pointAt( map, event ) ) {
 		return null;
 	}
 	const layers = SHAPE_LAYERS.filter( ( id ) => map.getLayer( id ) );
@@ -244,7 +252,7 @@ function shapeAt( map: MapboxMap, event: MapMouseEvent ): number | null {
  */
 function listen( map: MapboxMap, options: ShapesLayerOptions ): () => void {
 	let hovered: number | null = null;
-	const hover = ( id: number | null ) => {
+	const hover = ( id: number | null, event?: MapMouseEvent ) => {
 		if ( id === hovered ) {
 			return;
 		}
@@ -261,7 +269,10 @@ function listen( map: MapboxMap, options: ShapesLayerOptions ): () => void {
 				{ hover: true }
 			);
 		}
-		map.getCanvas().style.cursor = id === null ? '' : 'pointer';
+		// Leaving a shape for a point: the points' own pointer stays.
+		if ( id !== null || ! event || ! pointAt( map, event ) ) {
+			map.getCanvas().style.cursor = id === null ? '' : 'pointer';
+		}
 	};
 	const onClick = ( event: MapMouseEvent ) => {
 		const id = shapeAt( map, event );
@@ -269,7 +280,8 @@ function listen( map: MapboxMap, options: ShapesLayerOptions ): () => void {
 			options.onClick( id, event.lngLat );
 		}
 	};
-	const onMove = ( event: MapMouseEvent ) => hover( shapeAt( map, event ) );
+	const onMove = ( event: MapMouseEvent ) =>
+		hover( shapeAt( map, event ), event );
 	const onOut = () => hover( null );
 	map.on( 'click', onClick );
 	map.on( 'mousemove', onMove );

@@ -3,7 +3,7 @@
  * `shapesUrl`: fetches the shapes feed as soon as it is loaded (while the style and the points
  * load), then draws the shapes once the style is in. A feed that cannot be read leaves the
  * points map as it is and says so in the map's polite notice.
- * @since 0.4.0
+ * @since 0.5.0
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
 import { __ } from '@wordpress/i18n';

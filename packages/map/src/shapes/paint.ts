@@ -2,7 +2,7 @@
  * The shapes' paint from the group looks: each shape takes the looks of its first group
  * (`properties.group`, set when the source is filled), like a point takes its first group's
  * colour. Hovered and focused shapes (feature-state) stand out.
- * @since 0.4.0
+ * @since 0.5.0
  */
 import type { ExpressionSpecification } from 'mapbox-gl';
 

@@ -2,7 +2,7 @@
  * A route's elevation profile for its popup: a small SVG chart (an image with an accessible name)
  * and its text alternative (lowest and highest point, ascent, descent, length), built with DOM
  * APIs and text only.
- * @since 0.4.0
+ * @since 0.5.0
  */
 import { __, sprintf } from '@wordpress/i18n';
 

@@ -1,7 +1,7 @@
 /**
  * Lengths and heights of routes in the site's units (`config.units`): kilometres and metres, or
  * miles and feet, in the page's language.
- * @since 0.4.0
+ * @since 0.5.0
  */
 import type { MapConfig } from '../types';
 
