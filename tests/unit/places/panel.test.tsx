@@ -92,6 +92,11 @@ function standInPlaces(
 		fitToResults: jest.fn(),
 		choose: jest.fn(),
 		setLanguage: jest.fn(),
+		// Place 1 is a route (its facts come from the shapes chunk), the others are points.
+		shapeSummary: jest.fn( ( id: number ) =>
+			id === 1 ? '12.4 km, 650 m ascent' : ''
+		),
+		highlight: jest.fn(),
 	};
 	/**
 	 * The controller's state changes, as after an answer of the places worker.
@@ -393,5 +398,43 @@ describe( "the plugin's places region", () => {
 		const host = document.createElement( 'div' );
 		expect( mountPlacesPanel( host, controller ) ).toBeUndefined();
 		expect( host.childNodes ).toHaveLength( 0 );
+	} );
+} );
+
+describe( 'places panel: routes and areas', () => {
+	it( "tells a route's length and ascent in its entry once the shapes are drawn, and nothing before", async () => {
+		const { set } = show();
+		expect(
+			document.querySelector( '.wp-block-cairn-map__card-route' )
+		).toBeNull();
+		await set( { shapes: true } );
+		const routes = document.querySelectorAll(
+			'.wp-block-cairn-map__card-route'
+		);
+		expect( routes ).toHaveLength( 1 );
+		expect(
+			routes[ 0 ]!.closest( 'li' )!.getAttribute( 'data-cairn-marker-id' )
+		).toBe( '1' );
+		expect( routes[ 0 ]!.textContent ).toBe( '12.4 km, 650 m ascent — ' );
+		// The dash is for readers without styles; assistive technology skips it.
+		expect(
+			routes[ 0 ]!.querySelector( '[aria-hidden="true"]' )?.textContent
+		).toBe( ' — ' );
+	} );
+
+	it( 'highlights the shape of the entry the keyboard is on, and none when it leaves', async () => {
+		const { places, set, user, container } = show();
+		await set( { shapes: true } );
+		const onRoute = () =>
+			container.ownerDocument.activeElement?.closest(
+				'li[data-cairn-marker-id="1"]'
+			);
+		for ( let presses = 0; presses < 20 && ! onRoute(); presses++ ) {
+			await user.tab();
+		}
+		expect( onRoute() ).toBeTruthy();
+		expect( places.highlight ).toHaveBeenLastCalledWith( 1 );
+		await user.tab();
+		expect( places.highlight ).toHaveBeenCalledWith( null );
 	} );
 } );
