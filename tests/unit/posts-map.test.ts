@@ -296,6 +296,10 @@ describe( 'termStyle', () => {
 				name: 'Name',
 				color: LIMITS.content.termPalette[ index ],
 				icon: '',
+				// A term's shapes take the default line looks (parseMapConfig gives the same).
+				lineColor: '',
+				lineWidth: LIMITS.groupLine.width,
+				fillOpacity: LIMITS.groupLine.fillOpacity,
 			} );
 		}
 	);

@@ -15,11 +15,19 @@ import type { ListedPlace } from '../../../packages/map/src/places/engine';
 import { PlacesPanel } from '../../../packages/map/src/places/panel';
 import { mountPlacesPanel } from '../../../src/blocks/map/runtime';
 
+const LINE = { lineColor: '', lineWidth: 3, fillOpacity: 0.25 };
 const HOSTILE = '<img src=x onerror="window.pwned=1">';
 
 const GROUPS: PlacesGroup[] = [
-	{ slug: 'huts', name: 'Huts', color: '#aa3300', icon: '', count: 2 },
-	{ slug: 'lakes', name: HOSTILE, color: '', icon: '', count: 1 },
+	{
+		slug: 'huts',
+		name: 'Huts',
+		color: '#aa3300',
+		icon: '',
+		count: 2,
+		...LINE,
+	},
+	{ slug: 'lakes', name: HOSTILE, color: '', icon: '', count: 1, ...LINE },
 ];
 
 function place( id: number, extra: Partial< ListedPlace > = {} ): ListedPlace {
@@ -40,6 +48,7 @@ const READY: PlacesState = {
 	search: '',
 	hidden: [],
 	matches: 3,
+	shapes: false,
 	mode: 'view',
 	list: {
 		total: 3,
@@ -83,6 +92,11 @@ function standInPlaces(
 		fitToResults: jest.fn(),
 		choose: jest.fn(),
 		setLanguage: jest.fn(),
+		// Place 1 is a route (its facts come from the shapes chunk), the others are points.
+		shapeSummary: jest.fn( ( id: number ) =>
+			id === 1 ? '12.4 km, 650 m ascent' : ''
+		),
+		highlight: jest.fn(),
 	};
 	/**
 	 * The controller's state changes, as after an answer of the places worker.
@@ -384,5 +398,43 @@ describe( "the plugin's places region", () => {
 		const host = document.createElement( 'div' );
 		expect( mountPlacesPanel( host, controller ) ).toBeUndefined();
 		expect( host.childNodes ).toHaveLength( 0 );
+	} );
+} );
+
+describe( 'places panel: routes and areas', () => {
+	it( "tells a route's length and ascent in its entry once the shapes are drawn, and nothing before", async () => {
+		const { set } = show();
+		expect(
+			document.querySelector( '.wp-block-cairn-map__card-route' )
+		).toBeNull();
+		await set( { shapes: true } );
+		const routes = document.querySelectorAll(
+			'.wp-block-cairn-map__card-route'
+		);
+		expect( routes ).toHaveLength( 1 );
+		expect(
+			routes[ 0 ]!.closest( 'li' )!.getAttribute( 'data-cairn-marker-id' )
+		).toBe( '1' );
+		expect( routes[ 0 ]!.textContent ).toBe( '12.4 km, 650 m ascent — ' );
+		// The dash is for readers without styles; assistive technology skips it.
+		expect(
+			routes[ 0 ]!.querySelector( '[aria-hidden="true"]' )?.textContent
+		).toBe( ' — ' );
+	} );
+
+	it( 'highlights the shape of the entry the keyboard is on, and none when it leaves', async () => {
+		const { places, set, user, container } = show();
+		await set( { shapes: true } );
+		const onRoute = () =>
+			container.ownerDocument.activeElement?.closest(
+				'li[data-cairn-marker-id="1"]'
+			);
+		for ( let presses = 0; presses < 20 && ! onRoute(); presses++ ) {
+			await user.tab();
+		}
+		expect( onRoute() ).toBeTruthy();
+		expect( places.highlight ).toHaveBeenLastCalledWith( 1 );
+		await user.tab();
+		expect( places.highlight ).toHaveBeenCalledWith( null );
 	} );
 } );
