@@ -48,14 +48,15 @@ export function LocationPanel() {
 
 	/**
 	 * A new shape (or none). A marker without a position takes the server's anchor for the shape
-	 * (a route's start, an area's label point): its unset coordinates are left out of the edit,
-	 * so the save does not send them. A marker with a position keeps it.
+	 * (a route's start, an area's label point): its unset coordinates are left out of the save
+	 * (core-data merges meta edits into the stored meta; an undefined key is not sent). A marker
+	 * with a position keeps it.
 	 */
 	const editShape = ( geometry: ShapeGeometry | null ) => {
 		const next: Meta = { ...meta, [ GEOMETRY ]: geometry };
 		if ( next[ LAT ] === null && next[ LNG ] === null ) {
-			delete next[ LAT ];
-			delete next[ LNG ];
+			next[ LAT ] = undefined;
+			next[ LNG ] = undefined;
 		}
 		setMeta( next );
 	};
