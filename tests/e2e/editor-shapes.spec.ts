@@ -1,0 +1,246 @@
+/**
+ * Shapes drawn in the marker's "Location" panel: a route of three vertices clicked on the map and
+ * finished, an area closed by the drawing library, both published and read back through the REST
+ * API (`meta.cairn_geometry`); pasted GeoJSON that is no shape refused at once with nothing saved,
+ * and a crossed area the browser accepts refused by the server with its message.
+ */
+import type { Locator, Page } from '@playwright/test';
+import type {
+	Editor,
+	RequestUtils,
+} from '@wordpress/e2e-test-utils-playwright';
+
+import { expect, test } from './fixtures/maps-service';
+import {
+	clickPublish,
+	mapSettled,
+	publish,
+	watchLocationPage,
+} from './utils/location-panel';
+import { FAKE_PUBLIC_TOKEN, setToken } from './utils/map-page';
+
+/** How long publishing may take (Playground's single PHP worker). */
+const PUBLISH_TIMEOUT = 90_000;
+
+interface MarkerRecord {
+	id: number;
+	meta: {
+		cairn_lat: number | null;
+		cairn_lng: number | null;
+		cairn_geometry: {
+			type: string;
+			coordinates: unknown[];
+		} | null;
+	};
+}
+
+async function storedMarker(
+	requestUtils: RequestUtils,
+	id: number
+): Promise< MarkerRecord > {
+	return ( await requestUtils.rest( {
+		path: `/wp/v2/cairn-markers/${ id }`,
+		params: { context: 'edit' },
+	} ) ) as MarkerRecord;
+}
+
+/** A new marker's editor with its "Location" panel open and its map ready; returns the panel. */
+async function newMarker(
+	page: Page,
+	editor: Editor,
+	admin: { createNewPost: ( options: object ) => Promise< void > },
+	title: string
+): Promise< Locator > {
+	await admin.createNewPost( { postType: 'cairn_marker', title } );
+	const settings = page.getByRole( 'region', { name: 'Editor settings' } );
+	const host = settings.locator( '.cairn-maps-location-map' );
+	// The welcome guide can open late and fold the panel: open it again until its map is ready.
+	await expect( async () => {
+		await editor.openDocumentSettingsSidebar();
+		const toggle = settings.getByRole( 'button', {
+			name: 'Location',
+			exact: true,
+		} );
+		if ( ( await toggle.getAttribute( 'aria-expanded' ) ) === 'false' ) {
+			await toggle.click();
+		}
+		await expect( host ).toHaveAttribute( 'data-cairn-state', 'ready', {
+			timeout: 15_000,
+		} );
+	} ).toPass( { timeout: 60_000 } );
+	await mapSettled( page );
+	return settings;
+}
+
+/**
+ * Draws with the tool named `button`: clicks the map at each point (fractions of the canvas),
+ * then "Finish".
+ */
+async function drawShape(
+	settings: Locator,
+	button: 'Draw a route' | 'Draw an area',
+	points: Array< [ number, number ] >
+) {
+	const shape = settings.getByRole( 'group', { name: 'Shape' } );
+	await shape.getByRole( 'button', { name: button } ).click();
+	// The drawing library is loaded on demand: drawing has begun once "Finish" is offered.
+	const finish = shape.getByRole( 'button', { name: 'Finish' } );
+	await expect( finish ).toBeVisible();
+	const canvas = settings.locator(
+		'.cairn-maps-location-map canvas.mapboxgl-canvas'
+	);
+	const box = ( await canvas.boundingBox() )!;
+	for ( const [ x, y ] of points ) {
+		await canvas.click( {
+			position: {
+				x: Math.round( box.width * x ),
+				y: Math.round( box.height * y ),
+			},
+		} );
+	}
+	await finish.click();
+	return shape;
+}
+
+test.describe( 'shapes in the marker editor', () => {
+	test.describe.configure( { timeout: 240_000 } );
+
+	test.beforeAll( async ( { requestUtils } ) => {
+		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+	} );
+
+	let pageErrors: string[] = [];
+
+	test.beforeEach( async ( { page } ) => {
+		pageErrors = await watchLocationPage( page );
+	} );
+
+	test.afterEach( () => {
+		expect( pageErrors ).toEqual( [] );
+	} );
+
+	test( 'draws a route of three vertices and publishes it', async ( {
+		admin,
+		editor,
+		page,
+		requestUtils,
+	} ) => {
+		const settings = await newMarker( page, editor, admin, 'Ridge route' );
+		const shape = await drawShape( settings, 'Draw a route', [
+			[ 0.3, 0.5 ],
+			[ 0.5, 0.35 ],
+			[ 0.7, 0.55 ],
+		] );
+		await expect(
+			shape.getByText( 'A route of 3 vertices.' )
+		).toBeVisible();
+		// Drawing did not move the marker's point: it has none yet.
+		await expect(
+			settings.getByRole( 'textbox', { name: 'Latitude' } )
+		).toHaveValue( '' );
+
+		const stored = await storedMarker(
+			requestUtils,
+			await publish( page, PUBLISH_TIMEOUT )
+		);
+		const geometry = stored.meta.cairn_geometry!;
+		expect( geometry.type ).toBe( 'LineString' );
+		expect( geometry.coordinates ).toHaveLength( 3 );
+		// The marker had no point: it takes the route's start (the server's anchor).
+		const [ lng, lat ] = geometry.coordinates[ 0 ] as [ number, number ];
+		expect( stored.meta.cairn_lat ).toBeCloseTo( lat, 5 );
+		expect( stored.meta.cairn_lng ).toBeCloseTo( lng, 5 );
+	} );
+
+	test( 'draws an area, closed by the tool, and publishes it', async ( {
+		admin,
+		editor,
+		page,
+		requestUtils,
+	} ) => {
+		const settings = await newMarker( page, editor, admin, 'Quiet zone' );
+		const shape = await drawShape( settings, 'Draw an area', [
+			[ 0.3, 0.3 ],
+			[ 0.7, 0.3 ],
+			[ 0.5, 0.7 ],
+		] );
+		await expect(
+			shape.getByText( 'An area of 4 vertices.' )
+		).toBeVisible();
+
+		const stored = await storedMarker(
+			requestUtils,
+			await publish( page, PUBLISH_TIMEOUT )
+		);
+		const geometry = stored.meta.cairn_geometry!;
+		expect( geometry.type ).toBe( 'Polygon' );
+		const ring = ( geometry.coordinates as number[][][] )[ 0 ] ?? [];
+		expect( ring ).toHaveLength( 4 );
+		expect( ring[ 3 ] ).toEqual( ring[ 0 ] );
+		expect( stored.meta.cairn_lat ).not.toBeNull();
+	} );
+
+	test( 'pasted GeoJSON that is no shape is refused at once and nothing is saved', async ( {
+		admin,
+		editor,
+		page,
+		requestUtils,
+	} ) => {
+		const settings = await newMarker( page, editor, admin, 'Lone pine' );
+		const shape = settings.getByRole( 'group', { name: 'Shape' } );
+		await shape.getByRole( 'button', { name: 'Paste GeoJSON' } ).click();
+		const field = shape.getByRole( 'textbox', {
+			name: 'GeoJSON of the shape',
+		} );
+		await field.fill( '{"type":"Point","coordinates":[6.1,45.9]}' );
+		await shape.getByRole( 'button', { name: 'Apply' } ).click();
+		await expect( shape.getByRole( 'alert' ) ).toHaveText(
+			'A Point is not a route or an area: paste a LineString, MultiLineString, Polygon or MultiPolygon.'
+		);
+		await expect(
+			shape.getByText( 'No shape: the marker is a point.' )
+		).toBeVisible();
+
+		// A crossed area passes the browser's check; the server refuses it with its message.
+		await field.fill(
+			JSON.stringify( {
+				type: 'Polygon',
+				coordinates: [
+					[
+						[ 6, 45 ],
+						[ 7, 46 ],
+						[ 7, 45 ],
+						[ 6, 46 ],
+						[ 6, 45 ],
+					],
+				],
+			} )
+		);
+		await shape.getByRole( 'button', { name: 'Apply' } ).click();
+		await expect(
+			shape.getByText( 'An area of 5 vertices.' )
+		).toBeVisible();
+		await clickPublish( page );
+		await expect(
+			page
+				.locator( '.components-notice, .components-snackbar' )
+				.filter( { hasText: 'The area is not simple' } )
+				.first()
+		).toBeVisible( { timeout: PUBLISH_TIMEOUT } );
+
+		// Nothing of the marker was published.
+		const published = ( await requestUtils.rest( {
+			path: '/wp/v2/cairn-markers',
+			params: { search: 'Lone pine', status: 'publish' },
+		} ) ) as MarkerRecord[];
+		expect( published ).toEqual( [] );
+
+		// Without the shape it publishes as a point-less marker with no shape.
+		await shape.getByRole( 'button', { name: 'Delete shape' } ).click();
+		const stored = await storedMarker(
+			requestUtils,
+			await publish( page, PUBLISH_TIMEOUT )
+		);
+		expect( stored.meta.cairn_geometry ).toBeNull();
+	} );
+} );
