@@ -9,6 +9,7 @@ import { ToolbarButton, ToolbarGroup } from '@wordpress/components';
 import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
+import type { ShapeKind } from '../../shared/shape-editor';
 import { getEditorData } from './editor-data';
 import { blockGapStyle } from './block-gap';
 import { Inspector } from './inspector';
@@ -30,6 +31,7 @@ export default function Edit( {
 	const token = useTokenStatus();
 	const [ map, setMap ] = useState< MapboxMap | null >( null );
 	const [ adding, setAdding ] = useState( false );
+	const [ newShape, setNewShape ] = useState< ShapeKind | null >( null );
 	const { markersUrl, postsUrl, groupStyles, refresh } = usePreviewFeeds(
 		attributes,
 		context,
@@ -46,6 +48,10 @@ export default function Edit( {
 	}
 
 	const addMarker = __( 'Add marker', 'cairn-maps' );
+	const drawTools = [
+		[ 'line', __( 'Draw a route', 'cairn-maps' ), 'chart-line' ],
+		[ 'area', __( 'Draw an area', 'cairn-maps' ), 'admin-site-alt3' ],
+	] as const;
 	return (
 		<div { ...blockProps }>
 			<BlockControls>
@@ -55,10 +61,28 @@ export default function Edit( {
 						label={ addMarker }
 						isPressed={ adding }
 						disabled={ ! map }
-						onClick={ () => setAdding( ! adding ) }
+						onClick={ () => {
+							setAdding( ! adding );
+							setNewShape( null );
+						} }
 					>
 						{ addMarker }
 					</ToolbarButton>
+					{ drawTools.map( ( [ kind, label, icon ] ) => (
+						<ToolbarButton
+							key={ kind }
+							icon={ icon }
+							label={ label }
+							isPressed={ newShape === kind }
+							disabled={ ! map }
+							onClick={ () => {
+								setNewShape( newShape === kind ? null : kind );
+								setAdding( false );
+							} }
+						>
+							{ label }
+						</ToolbarButton>
+					) ) }
 				</ToolbarGroup>
 			</BlockControls>
 			<Inspector
@@ -86,6 +110,8 @@ export default function Edit( {
 				editUrl={ data.markerEditUrl }
 				adding={ adding }
 				setAdding={ setAdding }
+				newShape={ newShape }
+				setNewShape={ setNewShape }
 			/>
 		</div>
 	);

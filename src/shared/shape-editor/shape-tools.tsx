@@ -9,7 +9,12 @@ import { Button, Notice } from '@wordpress/components';
 import { useEffect, useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
 
-import { positionsOf, shapeKind, type ShapeGeometry } from './geometry';
+import {
+	positionsOf,
+	shapeKind,
+	type ShapeGeometry,
+	type ShapeKind,
+} from './geometry';
 import { PasteGeoJson } from './paste-geojson';
 import { useShapeDraw } from './use-shape-draw';
 import './shape-editor.scss';
@@ -22,6 +27,8 @@ export interface ShapeToolsProps {
 	onChange: ( geometry: ShapeGeometry | null ) => void;
 	/** Told whether a drawing or an edit is under way (map clicks are the tool's meanwhile). */
 	onActive?: ( active: boolean ) => void;
+	/** Starts drawing a shape of this kind as soon as the map is there. */
+	autoStart?: ShapeKind;
 }
 
 function summary( shape: ShapeGeometry | null ): string {
@@ -72,9 +79,10 @@ export function ShapeTools( {
 	value,
 	onChange,
 	onActive,
+	autoStart,
 }: ShapeToolsProps ) {
 	const tools = useShapeDraw( map, value, onChange );
-	const { shape, mode, undo } = tools;
+	const { shape, mode, undo, draw } = tools;
 	const [ pasting, setPasting ] = useState( false );
 	const active = mode !== 'idle';
 	const noMap = ! map || tools.loading;
@@ -82,6 +90,12 @@ export function ShapeTools( {
 	useEffect( () => {
 		onActive?.( active );
 	}, [ active, onActive ] );
+
+	useEffect( () => {
+		if ( map && autoStart ) {
+			draw( autoStart );
+		}
+	}, [ map, autoStart, draw ] );
 
 	// Ctrl/⌘+Z while drawing or editing undoes the shape's last step, not the editor's.
 	useEffect( () => {
