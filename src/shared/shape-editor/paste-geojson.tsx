@@ -16,21 +16,19 @@ export interface PasteGeoJsonProps {
 export function PasteGeoJson( { onApply, onClose }: PasteGeoJsonProps ) {
 	const [ text, setText ] = useState( '' );
 	const [ error, setError ] = useState( '' );
+	const apply = () => {
+		const result = parseShapeText( text );
+		if ( result.error !== undefined ) {
+			setError( result.error );
+			return;
+		}
+		setError( '' );
+		onApply( result.geometry );
+	};
 
 	return (
-		<form
-			className="cairn-maps-shape-tools__paste"
-			onSubmit={ ( event ) => {
-				event.preventDefault();
-				const result = parseShapeText( text );
-				if ( result.error !== undefined ) {
-					setError( result.error );
-					return;
-				}
-				setError( '' );
-				onApply( result.geometry );
-			} }
-		>
+		// Not a form: the tools may sit inside one (the block's new-marker form).
+		<div className="cairn-maps-shape-tools__paste">
 			<TextareaControl
 				__nextHasNoMarginBottom
 				label={ __( 'GeoJSON of the shape', 'cairn-maps' ) }
@@ -53,9 +51,9 @@ export function PasteGeoJson( { onApply, onClose }: PasteGeoJsonProps ) {
 			<div className="cairn-maps-shape-tools__buttons">
 				<Button
 					variant="secondary"
-					type="submit"
 					disabled={ ! text.trim() }
 					accessibleWhenDisabled
+					onClick={ apply }
 				>
 					{ __( 'Apply', 'cairn-maps' ) }
 				</Button>
@@ -63,6 +61,6 @@ export function PasteGeoJson( { onApply, onClose }: PasteGeoJsonProps ) {
 					{ __( 'Cancel', 'cairn-maps' ) }
 				</Button>
 			</div>
-		</form>
+		</div>
 	);
 }

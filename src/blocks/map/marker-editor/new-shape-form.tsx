@@ -38,14 +38,7 @@ export function NewShapeForm( {
 	const [ draft, setDraft ] = useState< AddDraft >( { title: '', text: '' } );
 
 	return (
-		<form
-			onSubmit={ ( event ) => {
-				event.preventDefault();
-				if ( geometry && draft.title.trim() ) {
-					onSubmit( draft, geometry );
-				}
-			} }
-		>
+		<>
 			<ShapeTools
 				map={ map }
 				value={ geometry }
@@ -53,34 +46,45 @@ export function NewShapeForm( {
 				onActive={ onActive }
 				autoStart={ kind }
 			/>
-			<TextControl
-				__next40pxDefaultSize
-				__nextHasNoMarginBottom
-				label={ __( 'Marker title', 'cairn-maps' ) }
-				value={ draft.title }
-				onChange={ ( title: string ) =>
-					setDraft( { ...draft, title } )
-				}
-				required
-			/>
-			<TextareaControl
-				__nextHasNoMarginBottom
-				label={ __( 'Text (optional)', 'cairn-maps' ) }
-				value={ draft.text }
-				onChange={ ( text: string ) => setDraft( { ...draft, text } ) }
-			/>
-			<Button
-				variant="primary"
-				type="submit"
-				isBusy={ busy }
-				disabled={ busy || ! geometry || ! draft.title.trim() }
-				accessibleWhenDisabled
+			<form
+				onSubmit={ ( event ) => {
+					event.preventDefault();
+					if ( geometry && draft.title.trim() ) {
+						onSubmit( draft, geometry );
+					}
+				} }
 			>
-				{ __( 'Save marker', 'cairn-maps' ) }
-			</Button>
-			<Button variant="tertiary" onClick={ onCancel }>
-				{ __( 'Cancel', 'cairn-maps' ) }
-			</Button>
-		</form>
+				<TextControl
+					__next40pxDefaultSize
+					__nextHasNoMarginBottom
+					label={ __( 'Marker title', 'cairn-maps' ) }
+					value={ draft.title }
+					onChange={ ( title: string ) =>
+						setDraft( { ...draft, title } )
+					}
+					required
+				/>
+				<TextareaControl
+					__nextHasNoMarginBottom
+					label={ __( 'Text (optional)', 'cairn-maps' ) }
+					value={ draft.text }
+					onChange={ ( text: string ) =>
+						setDraft( { ...draft, text } )
+					}
+				/>
+				<Button
+					variant="primary"
+					type="submit"
+					isBusy={ busy }
+					disabled={ busy || ! geometry || ! draft.title.trim() }
+					accessibleWhenDisabled
+				>
+					{ __( 'Save marker', 'cairn-maps' ) }
+				</Button>
+				<Button variant="tertiary" onClick={ onCancel }>
+					{ __( 'Cancel', 'cairn-maps' ) }
+				</Button>
+			</form>
+		</>
 	);
 }
