@@ -427,4 +427,13 @@ final class Markers_ControllerTest extends TestCase {
 		$this->assertSame( array( 170.0, -20.0, -170.0, 20.0 ), Markers_Controller::parse_bbox( '170, -20, -170, 20' ) );
 		$this->assertNull( Markers_Controller::parse_bbox( '0,0,0' ) );
 	}
+
+	/**
+	 * Discovery: OPTIONS shows the feed's schema and its parameters.
+	 */
+	public function test_options_show_the_feed_schema(): void {
+		$options = $this->rest( 'OPTIONS', self::ROUTE )->get_data();
+		$this->assertSame( 'cairn-markers-feature-collection', $options['schema']['title'] ?? null );
+		$this->assertSame( array( 'group', 'include', 'bbox', 'post_type', 'terms' ), array_keys( $options['endpoints'][0]['args'] ) );
+	}
 }
