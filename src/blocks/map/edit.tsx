@@ -32,11 +32,14 @@ export default function Edit( {
 	const [ map, setMap ] = useState< MapboxMap | null >( null );
 	const [ adding, setAdding ] = useState( false );
 	const [ newShape, setNewShape ] = useState< ShapeKind | null >( null );
-	const { markersUrl, postsUrl, groupStyles, refresh } = usePreviewFeeds(
-		attributes,
-		context,
-		data
-	);
+	const {
+		markersUrl,
+		postsUrl,
+		shapesUrl,
+		groupStyles,
+		refresh,
+		refreshShapes,
+	} = usePreviewFeeds( attributes, context, data );
 	const onCreated = useCreatedMarkers( attributes.markers, refresh );
 
 	if ( token.status !== 'ok' ) {
@@ -97,6 +100,7 @@ export default function Edit( {
 				accessToken={ token.accessToken }
 				markersUrl={ markersUrl }
 				postsUrl={ postsUrl }
+				shapesUrl={ shapesUrl }
 				markerUrl={ data.markerUrl }
 				groupStyles={ groupStyles }
 				onMap={ setMap }
@@ -106,6 +110,7 @@ export default function Edit( {
 				markers={ attributes.markers }
 				setMarkers={ ( markers ) => setAttributes( { markers } ) }
 				onChanged={ refresh }
+				onShapesChanged={ refreshShapes }
 				onCreated={ onCreated }
 				editUrl={ data.markerEditUrl }
 				adding={ adding }

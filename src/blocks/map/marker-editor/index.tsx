@@ -42,6 +42,8 @@ export interface MarkerEditorProps {
 	setMarkers: ( markers: MarkerSelection ) => void;
 	/** Called after any change, so the preview reloads the marker data. */
 	onChanged: () => void;
+	/** Called after a shape was saved or a marker was trashed, so the preview reloads shapes. */
+	onShapesChanged?: () => void;
 	/** Called with the id of every marker this editor creates. */
 	onCreated: ( id: number ) => void;
 	editUrl: string;
@@ -51,6 +53,8 @@ export interface MarkerEditorProps {
 	newShape?: ShapeKind | null;
 	setNewShape?: ( kind: ShapeKind | null ) => void;
 }
+
+const EMPTY_DRAFT: AddDraft = { title: '', text: '' };
 
 /** Where a new marker goes: a clicked point, or a drawn shape (the server takes its anchor). */
 type NewPlace = { position: Position } | { geometry: ShapeGeometry };
@@ -116,10 +120,14 @@ function useSelectedWrites(
 	writes: ReturnType< typeof useMarkerWrites >,
 	selectedId: number | null,
 	deselect: () => void,
-	block: Pick< MarkerEditorProps, 'markers' | 'setMarkers' | 'onChanged' >
+	block: Pick<
+		MarkerEditorProps,
+		'markers' | 'setMarkers' | 'onChanged' | 'onShapesChanged'
+	>
 ) {
 	const { run } = writes;
 	const { markers, onChanged } = block;
+	const shapesChanged = () => block.onShapesChanged?.();
 	return {
 		update: ( draft: MarkerDraft ) =>
 			selectedId &&
@@ -139,12 +147,14 @@ function useSelectedWrites(
 				}
 				deselect();
 				onChanged();
+				shapesChanged();
 			}, false ),
 		reshape: ( geometry: ShapeGeometry | null ) =>
 			selectedId &&
 			run( async () => {
 				await writes.reshape( selectedId, geometry );
 				onChanged();
+				shapesChanged();
 			} ),
 	};
 }
@@ -160,6 +170,7 @@ export function MarkerEditor( {
 	setAdding,
 	newShape = null,
 	setNewShape = () => undefined,
+	onShapesChanged = () => undefined,
 }: MarkerEditorProps ) {
 	const writes = useMarkerWrites();
 	const { busy, error, setError, run, move } = writes;
@@ -169,10 +180,7 @@ export function MarkerEditor( {
 	const { pending, setPending, selectedId, setSelectedId, selections } =
 		useMapClicks( map, adding, setError, drawing || newShape !== null );
 	const selected = useMarkerRecord( selectedId );
-	const [ addDraft, setAddDraft ] = useState< AddDraft >( {
-		title: '',
-		text: '',
-	} );
+	const [ addDraft, setAddDraft ] = useState< AddDraft >( EMPTY_DRAFT );
 
 	const moveTo = useCallback(
 		( id: number, position: Position ) =>
@@ -195,9 +203,10 @@ export function MarkerEditor( {
 		( place ) => {
 			if ( 'geometry' in place ) {
 				setNewShape( null );
+				onShapesChanged();
 			} else {
 				setPending( null );
-				setAddDraft( { title: '', text: '' } );
+				setAddDraft( EMPTY_DRAFT );
 				setAdding( false );
 			}
 		}
@@ -207,7 +216,7 @@ export function MarkerEditor( {
 		writes,
 		selectedId,
 		() => setSelectedId( null ),
-		{ markers, setMarkers, onChanged }
+		{ markers, setMarkers, onChanged, onShapesChanged }
 	);
 	const selectedShape = readShape( selected?.meta?.cairn_geometry );
 
