@@ -2,7 +2,8 @@
  * Shapes drawn in the marker's "Location" panel: a route of three vertices clicked on the map and
  * finished, an area closed by the drawing library, both published and read back through the REST
  * API (`meta.cairn_geometry`); pasted GeoJSON that is no shape refused at once with nothing saved,
- * and a crossed area the browser accepts refused by the server with its message.
+ * and a crossed area the browser accepts refused by the server with its message (nothing
+ * published), then published as a plain point once the shape is deleted.
  */
 import type { Locator, Page } from '@playwright/test';
 import type {
@@ -83,9 +84,10 @@ async function drawShape(
 ) {
 	const shape = settings.getByRole( 'group', { name: 'Shape' } );
 	await shape.getByRole( 'button', { name: button } ).click();
-	// The drawing library is loaded on demand: drawing has begun once "Finish" is offered.
+	// The drawing library is loaded on demand (two chunks from Playground's single PHP worker):
+	// drawing has begun once "Finish" is offered.
 	const finish = shape.getByRole( 'button', { name: 'Finish' } );
-	await expect( finish ).toBeVisible();
+	await expect( finish ).toBeVisible( { timeout: 60_000 } );
 	const canvas = settings.locator(
 		'.cairn-maps-location-map canvas.mapboxgl-canvas'
 	);
@@ -235,12 +237,25 @@ test.describe( 'shapes in the marker editor', () => {
 		} ) ) as MarkerRecord[];
 		expect( published ).toEqual( [] );
 
-		// Without the shape it publishes as a point-less marker with no shape.
+		// Without the shape, and with a point, it publishes: a point, no shape.
 		await shape.getByRole( 'button', { name: 'Delete shape' } ).click();
+		await expect(
+			shape.getByText( 'No shape: the marker is a point.' )
+		).toBeVisible();
+		await settings
+			.getByRole( 'textbox', { name: 'Latitude' } )
+			.fill( '45.9' );
+		await settings
+			.getByRole( 'textbox', { name: 'Longitude' } )
+			.fill( '6.1' );
 		const stored = await storedMarker(
 			requestUtils,
 			await publish( page, PUBLISH_TIMEOUT )
 		);
-		expect( stored.meta.cairn_geometry ).toBeNull();
+		expect( stored.meta ).toMatchObject( {
+			cairn_lat: 45.9,
+			cairn_lng: 6.1,
+			cairn_geometry: null,
+		} );
 	} );
 } );
