@@ -15,6 +15,7 @@ import { expect, test } from './fixtures/maps-service';
 import {
 	clickPublish,
 	mapSettled,
+	pixelOf,
 	publish,
 	watchLocationPage,
 } from './utils/location-panel';
@@ -180,6 +181,83 @@ test.describe( 'shapes in the marker editor', () => {
 		expect( ring ).toHaveLength( 4 );
 		expect( ring[ 3 ] ).toEqual( ring[ 0 ] );
 		expect( stored.meta.cairn_lat ).not.toBeNull();
+	} );
+
+	test( 'moves a vertex of the route, and Ctrl+Z undoes the move', async ( {
+		admin,
+		editor,
+		page,
+	} ) => {
+		const settings = await newMarker( page, editor, admin, 'Moved route' );
+		const shape = await drawShape( settings, 'Draw a route', [
+			[ 0.3, 0.5 ],
+			[ 0.5, 0.35 ],
+			[ 0.7, 0.55 ],
+		] );
+		await expect(
+			shape.getByText( 'A route of 3 vertices.' )
+		).toBeVisible();
+		const edited = () =>
+			page.evaluate(
+				() =>
+					(
+						window as unknown as {
+							wp: {
+								data: {
+									select: ( store: string ) => {
+										getEditedPostAttribute: (
+											name: string
+										) => Record< string, unknown >;
+									};
+								};
+							};
+						}
+					 ).wp.data
+						.select( 'core/editor' )
+						.getEditedPostAttribute( 'meta' ).cairn_geometry as {
+						coordinates: Array< [ number, number ] >;
+					}
+			);
+		const drawn = await edited();
+
+		await shape.getByRole( 'button', { name: 'Edit shape' } ).click();
+		await expect(
+			shape.getByRole( 'button', { name: 'Done' } )
+		).toBeVisible();
+		const canvas = settings.locator(
+			'.cairn-maps-location-map canvas.mapboxgl-canvas'
+		);
+		const box = ( await canvas.boundingBox() )!;
+		const [ lng, lat ] = drawn.coordinates[ 1 ]!;
+		const at = await pixelOf( page, { lng, lat } );
+		await page.mouse.move( box.x + at.x, box.y + at.y );
+		await page.mouse.down();
+		await page.mouse.move( box.x + at.x + 15, box.y + at.y + 10, {
+			steps: 4,
+		} );
+		await page.mouse.move( box.x + at.x + 30, box.y + at.y + 20, {
+			steps: 4,
+		} );
+		await page.mouse.up();
+		// The middle vertex moved (right and down: east and south); the ends stayed.
+		await expect
+			.poll( async () => ( await edited() ).coordinates[ 1 ]![ 0 ] )
+			.toBeGreaterThan( lng );
+		const moved = await edited();
+		expect( moved.coordinates ).toHaveLength( 3 );
+		expect( moved.coordinates[ 1 ]![ 1 ] ).toBeLessThan( lat );
+		expect( moved.coordinates[ 0 ] ).toEqual( drawn.coordinates[ 0 ] );
+
+		await page.keyboard.press( 'ControlOrMeta+z' );
+		await expect.poll( edited ).toEqual( drawn );
+		// The editor's own undo did not run: the title is still there.
+		await expect(
+			editor.canvas.getByRole( 'textbox', { name: 'Add title' } )
+		).toHaveText( 'Moved route' );
+		await shape.getByRole( 'button', { name: 'Done' } ).click();
+		await expect(
+			shape.getByRole( 'button', { name: 'Edit shape' } )
+		).toBeVisible();
 	} );
 
 	test( 'pasted GeoJSON that is no shape is refused at once and nothing is saved', async ( {

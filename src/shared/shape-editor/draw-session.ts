@@ -141,13 +141,23 @@ export function startDrawSession(
 			setMode( 'idle' );
 		},
 		show: ( geometry ) => {
+			// An edit under way goes on with the shape shown (an undo while editing).
+			const editing = mode === 'editing';
 			// Off first, so leaving a drawing mode reports nothing.
 			draw.deleteAll();
-			if ( mode !== 'idle' ) {
+			if ( mode === 'drawing' ) {
+				draw.changeMode( 'simple_select' );
+			}
+			show( geometry );
+			const [ feature ] = draw.getAll().features;
+			if ( editing && feature?.id ) {
+				draw.changeMode( 'direct_select', {
+					featureId: String( feature.id ),
+				} );
+			} else if ( mode !== 'idle' ) {
 				draw.changeMode( 'simple_select' );
 				setMode( 'idle' );
 			}
-			show( geometry );
 		},
 		remove: () => {
 			map.off( 'draw.create', created );
