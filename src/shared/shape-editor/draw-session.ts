@@ -67,7 +67,17 @@ export function startDrawSession(
 	);
 
 	let mode: DrawMode = 'idle';
+	// The library marks its modes with classes for its own stylesheet, which we do not load:
+	// the crosshair while drawing is set here, and the map's own cursor put back after.
+	const canvas = map.getCanvas();
+	let cursor = canvas.style.cursor;
 	const setMode = ( next: DrawMode ) => {
+		if ( next === 'drawing' && mode !== 'drawing' ) {
+			cursor = canvas.style.cursor;
+			canvas.style.cursor = 'crosshair';
+		} else if ( next !== 'drawing' && mode === 'drawing' ) {
+			canvas.style.cursor = cursor;
+		}
 		mode = next;
 		options.onMode( next );
 	};
