@@ -3,7 +3,8 @@
  * finished, an area closed by the drawing library, both published and read back through the REST
  * API (`meta.cairn_geometry`); pasted GeoJSON that is no shape refused at once with nothing saved,
  * and a crossed area the browser accepts refused by the server with its message (nothing
- * published), then published as a plain point once the shape is deleted.
+ * published), then published as a plain point once the shape is deleted; and on the map block's
+ * live preview, "Draw a route" from the toolbar creates a marker with that route.
  */
 import type { Locator, Page } from '@playwright/test';
 import type {
@@ -19,7 +20,11 @@ import {
 	publish,
 	watchLocationPage,
 } from './utils/location-panel';
-import { FAKE_PUBLIC_TOKEN, setToken } from './utils/map-page';
+import {
+	FAKE_PUBLIC_TOKEN,
+	dismissWelcomeGuide,
+	setToken,
+} from './utils/map-page';
 
 /** How long publishing may take (Playground's single PHP worker). */
 const PUBLISH_TIMEOUT = 90_000;
@@ -335,5 +340,73 @@ test.describe( 'shapes in the marker editor', () => {
 			cairn_lng: 6.1,
 			cairn_geometry: null,
 		} );
+	} );
+
+	test( 'on the block’s live map, "Draw a route" creates a marker with the route', async ( {
+		admin,
+		editor,
+		page,
+		requestUtils,
+	} ) => {
+		await admin.createNewPost( { postType: 'page', title: 'Trail map' } );
+		await dismissWelcomeGuide( page );
+		await editor.insertBlock( { name: 'cairn/map' } );
+		const preview = editor.canvas.locator( '.wp-block-cairn-map__preview' );
+		await expect( preview ).toHaveAttribute( 'data-cairn-state', 'ready', {
+			timeout: 60_000,
+		} );
+		await editor.clickBlockToolbarButton( 'Draw a route' );
+		const form = editor.canvas.getByRole( 'group', {
+			name: 'New marker with a shape',
+		} );
+		await expect(
+			form.getByRole( 'button', { name: 'Finish' } )
+		).toBeVisible( { timeout: 60_000 } );
+		const canvas = preview.locator( 'canvas.mapboxgl-canvas' );
+		const box = ( await canvas.boundingBox() )!;
+		// Below the block toolbar, which sits over the top of the map.
+		for ( const [ x, y ] of [
+			[ 0.3, 0.6 ],
+			[ 0.5, 0.7 ],
+			[ 0.7, 0.6 ],
+		] as const ) {
+			await canvas.click( {
+				position: {
+					x: Math.round( box.width * x ),
+					y: Math.round( box.height * y ),
+				},
+			} );
+		}
+		await form.getByRole( 'button', { name: 'Finish' } ).click();
+		await expect(
+			form.getByText( 'A route of 3 vertices.' )
+		).toBeVisible();
+		await form
+			.getByRole( 'textbox', { name: 'Marker title' } )
+			.fill( 'Coast path' );
+		await form.getByRole( 'button', { name: 'Save marker' } ).click();
+
+		const created = async () =>
+			( await requestUtils.rest( {
+				path: '/wp/v2/cairn-markers',
+				params: { search: 'Coast path', context: 'edit' },
+			} ) ) as MarkerRecord[];
+		await expect
+			.poll( async () => ( await created() ).length, {
+				timeout: PUBLISH_TIMEOUT,
+			} )
+			.toBe( 1 );
+		const [ marker ] = await created();
+		expect( marker!.meta.cairn_geometry?.type ).toBe( 'LineString' );
+		expect( marker!.meta.cairn_geometry?.coordinates ).toHaveLength( 3 );
+		// Its point is the route's start.
+		const [ lng, lat ] = marker!.meta.cairn_geometry!.coordinates[ 0 ] as [
+			number,
+			number,
+		];
+		expect( marker!.meta.cairn_lat ).toBeCloseTo( lat, 5 );
+		expect( marker!.meta.cairn_lng ).toBeCloseTo( lng, 5 );
+		// The form is gone once the marker exists.
+		await expect( form ).toHaveCount( 0 );
 	} );
 } );

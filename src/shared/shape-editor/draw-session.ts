@@ -42,8 +42,11 @@ export interface DrawSessionOptions {
 	onMode: ( mode: DrawMode ) => void;
 }
 
+/** The session on each map: a map has one drawing tool at most (two would add the same sources). */
+const sessions = new WeakMap< MapboxMap, DrawSession >();
+
 /**
- * Adds the drawing tool to `map`.
+ * Adds the drawing tool to `map` (taking off one a previous session left there).
  * @param map     The ready map.
  * @param shape   The shape to show at first.
  * @param options Where changes and mode switches go.
@@ -53,6 +56,7 @@ export function startDrawSession(
 	shape: ShapeGeometry | null,
 	options: DrawSessionOptions
 ): DrawSession {
+	sessions.get( map )?.remove();
 	const draw = new MapboxDraw( {
 		displayControlsDefault: false,
 		// Our own buttons; the library's keys stay on (Enter finishes, Escape cancels,
@@ -120,7 +124,7 @@ export function startDrawSession(
 	map.on( 'draw.delete', changed );
 	map.on( 'draw.modechange', modeChanged );
 
-	return {
+	const session: DrawSession = {
 		draw: ( kind ) => {
 			draw.deleteAll();
 			setMode( 'drawing' );
@@ -188,6 +192,11 @@ export function startDrawSession(
 					>[ 0 ]
 				);
 			}
+			if ( sessions.get( map ) === session ) {
+				sessions.delete( map );
+			}
 		},
 	};
+	sessions.set( map, session );
+	return session;
 }

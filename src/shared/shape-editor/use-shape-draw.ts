@@ -27,6 +27,12 @@ export function useShapeDraw(
 	const starting = useRef< Promise< DrawSession > | null >( null );
 	const latest = useRef( { shape, onChange } );
 	latest.current = { shape, onChange };
+	/**
+	 * Counts the lives of the tools on a map (a new map, the tools gone, or React running the
+	 * effect again in strict mode): a session that finishes loading in a life that has ended is
+	 * taken off at once.
+	 */
+	const life = useRef( 0 );
 
 	/** A new shape (or none): the one before becomes an undo step. */
 	const commit = useCallback( ( next: ShapeGeometry | null ) => {
@@ -37,13 +43,17 @@ export function useShapeDraw(
 
 	// The session lives as long as the map; the preview stands in for it until it starts.
 	useEffect( () => {
+		life.current += 1;
 		if ( ! map ) {
 			return undefined;
 		}
 		return () => {
+			life.current += 1;
 			session.current?.remove();
 			session.current = null;
 			starting.current = null;
+			// The tools may go while the map stays (a marker deselected on the block's preview).
+			removeShapePreview( map );
 			setMode( 'idle' );
 		};
 	}, [ map ] );
@@ -70,6 +80,7 @@ export function useShapeDraw(
 				return;
 			}
 			if ( ! starting.current ) {
+				const started = life.current;
 				setLoading( true );
 				// The session and the drawing library: one chunk, loaded the first time.
 				starting.current = import(
@@ -81,9 +92,14 @@ export function useShapeDraw(
 					} )
 				);
 				starting.current.then(
-					( started ) => {
+					( ready ) => {
+						// The map went (or the tools did) while the library loaded.
+						if ( life.current !== started ) {
+							ready.remove();
+							return;
+						}
 						removeShapePreview( map );
-						session.current = started;
+						session.current = ready;
 						setLoading( false );
 					},
 					() => {
