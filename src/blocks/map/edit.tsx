@@ -9,6 +9,7 @@ import { ToolbarButton, ToolbarGroup } from '@wordpress/components';
 import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
+import type { ShapeKind } from '../../shared/shape-editor';
 import { getEditorData } from './editor-data';
 import { blockGapStyle } from './block-gap';
 import { Inspector } from './inspector';
@@ -30,11 +31,15 @@ export default function Edit( {
 	const token = useTokenStatus();
 	const [ map, setMap ] = useState< MapboxMap | null >( null );
 	const [ adding, setAdding ] = useState( false );
-	const { markersUrl, postsUrl, groupStyles, refresh } = usePreviewFeeds(
-		attributes,
-		context,
-		data
-	);
+	const [ newShape, setNewShape ] = useState< ShapeKind | null >( null );
+	const {
+		markersUrl,
+		postsUrl,
+		shapesUrl,
+		groupStyles,
+		refresh,
+		refreshShapes,
+	} = usePreviewFeeds( attributes, context, data );
 	const onCreated = useCreatedMarkers( attributes.markers, refresh );
 
 	if ( token.status !== 'ok' ) {
@@ -46,6 +51,10 @@ export default function Edit( {
 	}
 
 	const addMarker = __( 'Add marker', 'cairn-maps' );
+	const drawTools = [
+		[ 'line', __( 'Draw a route', 'cairn-maps' ), 'chart-line' ],
+		[ 'area', __( 'Draw an area', 'cairn-maps' ), 'admin-site-alt3' ],
+	] as const;
 	return (
 		<div { ...blockProps }>
 			<BlockControls>
@@ -55,10 +64,28 @@ export default function Edit( {
 						label={ addMarker }
 						isPressed={ adding }
 						disabled={ ! map }
-						onClick={ () => setAdding( ! adding ) }
+						onClick={ () => {
+							setAdding( ! adding );
+							setNewShape( null );
+						} }
 					>
 						{ addMarker }
 					</ToolbarButton>
+					{ drawTools.map( ( [ kind, label, icon ] ) => (
+						<ToolbarButton
+							key={ kind }
+							icon={ icon }
+							label={ label }
+							isPressed={ newShape === kind }
+							disabled={ ! map }
+							onClick={ () => {
+								setNewShape( newShape === kind ? null : kind );
+								setAdding( false );
+							} }
+						>
+							{ label }
+						</ToolbarButton>
+					) ) }
 				</ToolbarGroup>
 			</BlockControls>
 			<Inspector
@@ -73,6 +100,7 @@ export default function Edit( {
 				accessToken={ token.accessToken }
 				markersUrl={ markersUrl }
 				postsUrl={ postsUrl }
+				shapesUrl={ shapesUrl }
 				markerUrl={ data.markerUrl }
 				groupStyles={ groupStyles }
 				onMap={ setMap }
@@ -82,10 +110,13 @@ export default function Edit( {
 				markers={ attributes.markers }
 				setMarkers={ ( markers ) => setAttributes( { markers } ) }
 				onChanged={ refresh }
+				onShapesChanged={ refreshShapes }
 				onCreated={ onCreated }
 				editUrl={ data.markerEditUrl }
 				adding={ adding }
 				setAdding={ setAdding }
+				newShape={ newShape }
+				setNewShape={ setNewShape }
 			/>
 		</div>
 	);

@@ -10,6 +10,8 @@ export interface EditorData {
 	canManageOptions: boolean;
 	settingsUrl: string;
 	markersUrl: string;
+	/** The shapes feed's address (`…/cairn/v1/shapes`), for the preview's routes and areas. */
+	shapesUrl: string;
 	markerUrl: string;
 	markerEditUrl: string;
 	/** Group colours and icons, so the preview draws markers as visitors see them. */
@@ -98,6 +100,7 @@ export function getEditorData(): EditorData {
 		canManageOptions: data.canManageOptions === true,
 		settingsUrl: text( data.settingsUrl ),
 		markersUrl: text( data.markersUrl ),
+		shapesUrl: text( data.shapesUrl ),
 		markerUrl: text( data.markerUrl ),
 		markerEditUrl: text( data.markerEditUrl ),
 		groupStyles: groupStyles( data.groupStyles ),

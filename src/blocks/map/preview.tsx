@@ -22,6 +22,8 @@ export interface MapPreviewProps {
 	markersUrl: string;
 	/** Feed URL of the block's posts ('' for none). Changing it reloads the places in place. */
 	postsUrl?: string;
+	/** Feed URL of the block's routes and areas ('' for none). Changing it rebuilds the map. */
+	shapesUrl?: string;
 	markerUrl: string;
 	/** Group colours and icons (the site's, as on the front end). */
 	groupStyles?: GroupStyle[];
@@ -34,6 +36,7 @@ export function MapPreview( {
 	accessToken,
 	markersUrl,
 	postsUrl = '',
+	shapesUrl = '',
 	markerUrl,
 	groupStyles = [],
 	onMap,
@@ -70,6 +73,7 @@ export function MapPreview( {
 			groupStyles,
 			attributes.places,
 			attributes.languages,
+			shapesUrl,
 		] ),
 		config: () => {
 			placesUrl.current = feedsKey;
@@ -79,6 +83,7 @@ export function MapPreview( {
 				accessToken,
 				markersUrl,
 				postsUrl,
+				shapesUrl,
 				markerUrl,
 				groupStyles,
 				// The editor never takes over the address bar or page scrolling.

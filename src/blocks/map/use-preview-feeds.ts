@@ -6,7 +6,7 @@ import { store as coreStore } from '@wordpress/core-data';
 import { useSelect } from '@wordpress/data';
 import { useCallback, useMemo, useState } from '@wordpress/element';
 
-import { parseContentSelection } from '@cairn-maps/map/plugin';
+import { parseContentSelection, shapesFeedUrl } from '@cairn-maps/map/plugin';
 import type { GroupStyle } from '@cairn-maps/map';
 import {
 	markersFeedUrl,
@@ -27,10 +27,14 @@ export interface PreviewFeeds {
 	markersUrl: string;
 	/** The posts feed ('' for none). */
 	postsUrl: string;
+	/** The shapes feed of the block's markers ('' for none). */
+	shapesUrl: string;
 	/** The site's group looks, then the legend of the posts' terms. */
 	groupStyles: GroupStyle[];
 	/** Reads both feeds again (after a marker was saved). */
 	refresh: () => void;
+	/** Reads the shapes again (after a shape was saved or its marker trashed). */
+	refreshShapes: () => void;
 }
 
 /**
@@ -107,6 +111,20 @@ export function usePreviewFeeds(
 		[]
 	);
 
+	// Shapes change less often than points: their own version, so a moved point does not
+	// reload them (the preview rebuilds its map for new shapes).
+	const [ shapesVersion, setShapesVersion ] = useState( 0 );
+	const refreshShapes = useCallback(
+		() => setShapesVersion( ( version ) => version + 1 ),
+		[]
+	);
+	const shapes = data.shapesUrl
+		? shapesFeedUrl( data.shapesUrl, attributes.markers )
+		: '';
+	const shapesUrl = shapes
+		? `${ shapes }${ shapes.includes( '?' ) ? '&' : '?' }cairn_v=${ shapesVersion }`
+		: '';
+
 	const feed = markersFeedUrl( data.markersUrl, attributes.markers );
 	const markersUrl = feed
 		? `${ feed }${ feed.includes( '?' ) ? '&' : '?' }cairn_v=${ feedVersion }`
@@ -160,5 +178,12 @@ export function usePreviewFeeds(
 		? `${ posts }&cairn_v=${ feedVersion }-${ encodeURIComponent( saved ) }`
 		: '';
 
-	return { markersUrl, postsUrl, groupStyles, refresh };
+	return {
+		markersUrl,
+		postsUrl,
+		shapesUrl,
+		groupStyles,
+		refresh,
+		refreshShapes,
+	};
 }

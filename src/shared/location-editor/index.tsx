@@ -8,6 +8,7 @@
  * typed, flagged here, and refused with a 400 when the post is saved, so the editor shows the
  * server's message.
  */
+import type { Map as MapboxMap } from 'mapbox-gl';
 import { TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import type { ReactNode } from 'react';
@@ -46,6 +47,14 @@ export interface LocationEditorProps {
 	pinLabel: string;
 	/** More controls, after the fields. */
 	children?: ReactNode;
+	/**
+	 * Tools that work on the map (the shape tools), shown under it: given the ready map (null
+	 * while there is none) and a switch that keeps clicks from placing the point while set.
+	 */
+	mapTools?: (
+		map: MapboxMap | null,
+		setBusy: ( busy: boolean ) => void
+	) => ReactNode;
 }
 
 function positionText( position: LngLat ): string {
@@ -66,9 +75,12 @@ export function LocationEditor( {
 	mapLabel,
 	pinLabel,
 	children,
+	mapTools,
 }: LocationEditorProps ) {
 	const { accessToken } = getEditorData();
 	const [ status, setStatus ] = useState( '' );
+	const [ map, setMap ] = useState< MapboxMap | null >( null );
+	const [ toolBusy, setToolBusy ] = useState( false );
 
 	const lat = coordinate( latitude, LIMITS.markerLatitude );
 	const lng = coordinate( longitude, LIMITS.longitude );
@@ -99,10 +111,13 @@ export function LocationEditor( {
 					onChange={ place }
 					label={ mapLabel }
 					pinLabel={ pinLabel }
+					picking={ ! toolBusy }
+					onMap={ mapTools ? setMap : undefined }
 				/>
 			) : (
 				<TokenNotice />
 			) }
+			{ mapTools?.( map, setToolBusy ) }
 			<AddressSearch onSelect={ choose } />
 			<div className="cairn-maps-location-panel__fields">
 				<CoordinateField

@@ -5,7 +5,11 @@
  * The same `createMap` runtime and map lifecycle as the block's preview (`useCairnMap`). The
  * container sits in the editor's own document (the sidebar), not in the canvas iframe.
  */
-import type { MapMouseEvent, Marker as MapboxMarker } from 'mapbox-gl';
+import type {
+	Map as MapboxMap,
+	MapMouseEvent,
+	Marker as MapboxMarker,
+} from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
 import type { LngLat } from '@cairn-maps/map';
 
@@ -23,6 +27,10 @@ export interface LocationMapProps {
 	label: string;
 	/** The pin's accessible name. */
 	pinLabel: string;
+	/** Whether a click places the point (not while a shape is drawn on the map). Default true. */
+	picking?: boolean;
+	/** Told of the ready map, and of null when it goes (for tools that work on it). */
+	onMap?: ( map: MapboxMap | null ) => void;
 }
 
 /** Zoom for a marker that has a position; the whole world otherwise. */
@@ -42,6 +50,8 @@ export function LocationMap( {
 	onChange,
 	label,
 	pinLabel,
+	picking = true,
+	onMap,
 }: LocationMapProps ) {
 	const marker = useRef< MapboxMarker | null >( null );
 	// The latest callback, for the pin the map keeps.
@@ -86,9 +96,13 @@ export function LocationMap( {
 		},
 	} );
 
+	useEffect( () => {
+		onMap?.( map );
+	}, [ map, onMap ] );
+
 	// Clicks place the marker.
 	useEffect( () => {
-		if ( ! map ) {
+		if ( ! map || ! picking ) {
 			return undefined;
 		}
 		const onClick = ( event: MapMouseEvent ) => {
@@ -99,7 +113,7 @@ export function LocationMap( {
 		return () => {
 			map.off( 'click', onClick );
 		};
-	}, [ map ] );
+	}, [ map, picking ] );
 
 	// The marker follows the position. A position typed or pasted elsewhere is brought into view
 	// (close up); one picked on this map leaves the view as it is.

@@ -8,11 +8,18 @@ import { useDispatch, useSelect } from '@wordpress/data';
 import { useCallback, useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
+import type { ShapeGeometry } from '../../../shared/shape-editor';
+
 export interface MarkerRecord {
 	id: number;
 	title: { raw?: string; rendered: string };
 	content: { raw?: string; rendered: string };
-	meta: { cairn_lat?: number; cairn_lng?: number };
+	meta: {
+		cairn_lat?: number;
+		cairn_lng?: number;
+		/** The marker's shape (a GeoJSON geometry), null or absent for none. */
+		cairn_geometry?: unknown;
+	};
 	'cairn-marker-groups'?: number[];
 }
 
@@ -24,7 +31,10 @@ export interface Position {
 export interface NewMarker {
 	title: string;
 	content: string;
-	position: Position;
+	/** Where it is; a marker with a shape may leave it to the server (the shape's anchor). */
+	position?: Position;
+	/** A route's or an area's geometry. */
+	geometry?: ShapeGeometry;
 	groups: number[];
 }
 
@@ -106,8 +116,13 @@ export function useMarkerWrites() {
 					content: marker.content,
 					status: 'publish',
 					meta: {
-						cairn_lat: marker.position.lat,
-						cairn_lng: marker.position.lng,
+						...( marker.position && {
+							cairn_lat: marker.position.lat,
+							cairn_lng: marker.position.lng,
+						} ),
+						...( marker.geometry && {
+							cairn_geometry: marker.geometry,
+						} ),
 					},
 					'cairn-marker-groups': marker.groups,
 				} ) as Promise< MarkerRecord >,
@@ -123,6 +138,9 @@ export function useMarkerWrites() {
 					id,
 					meta: { cairn_lat: position.lat, cairn_lng: position.lng },
 				} ),
+			/** Sets the marker's shape (null: none); its point stays. */
+			reshape: ( id: number, geometry: ShapeGeometry | null ) =>
+				save( { id, meta: { cairn_geometry: geometry } } ),
 			/** Moves the marker to the trash (core's DELETE without `force`). */
 			trash: ( id: number ) =>
 				deleteEntityRecord(

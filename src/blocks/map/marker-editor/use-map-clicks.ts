@@ -13,11 +13,13 @@ import type { Position } from './marker-data';
  * @param map        The preview's map, null until it is ready.
  * @param adding     Whether "Add marker" mode is on.
  * @param clearError Called when a click picks a new place (the last failure no longer applies).
+ * @param paused     Whether clicks belong to a shape being drawn or edited (then they do nothing here).
  */
 export function useMapClicks(
 	map: MapboxMap | null,
 	adding: boolean,
-	clearError: ( message: '' ) => void
+	clearError: ( message: '' ) => void,
+	paused = false
 ) {
 	/** Where the marker being added goes, once the editor clicked. */
 	const [ pending, setPending ] = useState< Position | null >( null );
@@ -26,7 +28,7 @@ export function useMapClicks(
 	const [ selections, setSelections ] = useState( 0 );
 
 	useEffect( () => {
-		if ( ! map ) {
+		if ( ! map || paused ) {
 			return undefined;
 		}
 		const onClick = ( event: MapMouseEvent ) => {
@@ -56,7 +58,7 @@ export function useMapClicks(
 			map.off( 'click', onClick );
 			canvas.style.cursor = '';
 		};
-	}, [ map, adding, clearError ] );
+	}, [ map, adding, clearError, paused ] );
 
 	return { pending, setPending, selectedId, setSelectedId, selections };
 }
