@@ -23,6 +23,7 @@ use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Feed\Post_Places_Feed;
+use Cairn\Maps\Feed\Shapes_Feed;
 use Cairn\Maps\Geocoding\Geocoder;
 use Cairn\Maps\Geocoding\Geocoding;
 use Cairn\Maps\Groups\Group_Creation;
@@ -47,6 +48,7 @@ use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Rest\Method_Override_Guard;
 use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Rest\Post_Maps_Field;
+use Cairn\Maps\Rest\Shapes_Controller;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
@@ -130,6 +132,7 @@ final class Plugin {
 				$repository,
 				new Post_Places_Feed( new Post_Places_Repository(), $places_version, new Feed_Cache() )
 			),
+			'shapes'             => new Shapes_Controller( new Shapes_Feed( $markers_version, new Feed_Cache() ) ),
 			'method_override'    => new Method_Override_Guard(),
 			'group_styles'       => $group_styles,
 			'group_term_screen'  => new Group_Term_Screen(),

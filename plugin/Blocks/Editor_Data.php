@@ -71,6 +71,7 @@ class Editor_Data implements Inline_Script {
 			'canManageOptions' => current_user_can( 'manage_options' ),
 			'settingsUrl'      => admin_url( 'options-general.php?page=cairn-maps' ),
 			'markersUrl'       => Feed_Url::base(),
+			'shapesUrl'        => Feed_Url::shapes_base(),
 			'markerUrl'        => Rest_Routes::url( 'markers/' ),
 			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
 			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),

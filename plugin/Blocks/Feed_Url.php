@@ -13,8 +13,9 @@ use Cairn\Maps\Support\Rest_Routes;
 
 /**
  * The one rule for a map's feed URLs, as the editor's preview builds them too (the package's
- * feed-url.ts): the markers feed of a marker selection (`config.markersUrl`) and the posts feed of
- * a post selection (`config.postsUrl`). tests/fixtures/feed-urls.json holds the vectors both sides
+ * feed-url.ts): the markers feed of a marker selection (`config.markersUrl`), the shapes feed of
+ * the same selection (`config.shapesUrl`, when it holds shapes: see Map_Block) and the posts feed
+ * of a post selection (`config.postsUrl`). tests/fixtures/feed-urls.json holds the vectors both sides
  * are tested against, so the two cannot drift.
  *
  * The query values are written as they always were (lists of slugs and ids as they are, lists of
@@ -33,12 +34,44 @@ final class Feed_Url {
 	}
 
 	/**
+	 * The shapes feed's address (`GET /cairn/v1/shapes`), without a selection.
+	 *
+	 * @since 0.5.0
+	 */
+	public static function shapes_base(): string {
+		return Rest_Routes::url( 'shapes' );
+	}
+
+	/**
+	 * The shapes feed URL for a marker selection: the markers feed's query (markers()) on the
+	 * shapes route; '' when the selection shows no markers. Whether the selection holds a shape at
+	 * all is the caller's question (Map_Block: `shapesUrl` is '' then).
+	 *
+	 * @since 0.5.0
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
+	 */
+	public static function shapes( array $selection ): string {
+		return self::selection_url( $selection, self::shapes_base() );
+	}
+
+	/**
 	 * The feed URL for a marker selection: `group` or `include` as the source says, nothing for
 	 * all markers; '' when the selection shows no markers (source `none`, or no groups or ids).
 	 *
 	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
 	 */
 	public static function markers( array $selection ): string {
+		return self::selection_url( $selection, self::base() );
+	}
+
+	/**
+	 * A marker selection's query on a feed's address (see markers()).
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
+	 * @param string                                              $base      The feed's address.
+	 */
+	private static function selection_url( array $selection, string $base ): string {
 		if ( 'none' === $selection['source'] ) {
 			return '';
 		}
@@ -55,7 +88,7 @@ final class Feed_Url {
 			}
 			$args['include'] = implode( ',', $selection['ids'] );
 		}
-		return add_query_arg( $args, self::base() );
+		return add_query_arg( $args, $base );
 	}
 
 	/**

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Feed\Shape_Presence;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Settings\Consent_Api;
@@ -67,6 +68,13 @@ class Map_Block {
 	 * @var Content_Places
 	 */
 	private Content_Places $content;
+
+	/**
+	 * Whether a marker selection holds shapes (made on first use).
+	 *
+	 * @var Shape_Presence|null
+	 */
+	private ?Shape_Presence $shapes = null;
 
 	/**
 	 * Creates the block.
@@ -231,6 +239,8 @@ class Map_Block {
 				array(
 					'accessToken' => $token['token'],
 					'markersUrl'  => Feed_Url::markers( $config['markers'] ),
+					// The selection's lines and areas: '' when it holds none (no request, no shapes code).
+					'shapesUrl'   => $this->shapes_url( $config['markers'], $filters ),
 					// The map's posts: a second feed, drawn with the markers as one source.
 					'postsUrl'    => $this->content->posts_url( $config['content'], $current ),
 					'markerUrl'   => Rest_Routes::url( 'markers/' ),
@@ -246,6 +256,23 @@ class Map_Block {
 			),
 			'error'  => '' !== $token['error'] ? $token['error'] : $parsed['error'],
 		);
+	}
+
+	/**
+	 * The shapes feed URL of a marker selection (Feed_Url::shapes()), or '' when the selection
+	 * shows no markers or none of them carries a shape (Shape_Presence, no query in the common case).
+	 *
+	 * @since 0.5.0
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $markers The map's `markers`.
+	 * @param array{groups?: string[], ids?: int[]}|null          $filters Its filters (filters()), null for none.
+	 */
+	private function shapes_url( array $markers, ?array $filters ): string {
+		if ( null === $filters ) {
+			return '';
+		}
+		$this->shapes = $this->shapes ?? new Shape_Presence();
+		return $this->shapes->has_shapes( $filters ) ? Feed_Url::shapes( $markers ) : '';
 	}
 
 	/**

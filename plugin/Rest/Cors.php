@@ -17,7 +17,7 @@ use WP_REST_Request;
 
 /**
  * The one home of the CORS rules for the public `cairn/v1` GET routes (the marker feed, a marker's
- * popup details, a post's maps), so that a front end on another origin can read them.
+ * popup details, the shapes feed, a post's maps), so that a front end on another origin can read them.
  *
  * Default mode (option `cairn_maps_allowed_origins` empty): every answer carries
  * `Access-Control-Allow-Origin: *` and exposes `ETag`, whatever the request's Origin, and no
@@ -47,6 +47,7 @@ class Cors {
 	public const PUBLIC_ROUTES = array(
 		'/' . Rest_Routes::NAMESPACE . '/markers',
 		'/' . Rest_Routes::NAMESPACE . '/markers/\d+',
+		'/' . Rest_Routes::NAMESPACE . '/shapes',
 		'/' . Rest_Routes::NAMESPACE . '/posts/\d+/maps',
 	);
 

@@ -106,7 +106,7 @@ final class Early_Not_Modified {
 		}
 		/**
 		 * Filters whether a matching conditional request from an anonymous visitor for a public
-		 * Cairn Maps route (the marker feed, the maps of a post) is answered with 304 before
+		 * Cairn Maps route (the marker feed, the shapes feed, the maps of a post) is answered with 304 before
 		 * `init` (true), or by the REST server (false).
 		 *
 		 * @since 0.1.0

@@ -364,4 +364,93 @@ class Feed_Schema {
 			),
 		);
 	}
+
+	/**
+	 * The JSON schema of the shapes feed, for discovery (`OPTIONS /cairn/v1/shapes`).
+	 *
+	 * @since 0.5.0
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_shapes_schema(): array {
+		$number  = array( 'type' => 'number' );
+		$integer = array( 'type' => 'integer' );
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'cairn-shapes-feature-collection',
+			'type'       => 'object',
+			'properties' => array(
+				'type'     => array(
+					'type' => 'string',
+					'enum' => array( 'FeatureCollection' ),
+				),
+				'features' => array(
+					'type'  => 'array',
+					'items' => array(
+						'type'       => 'object',
+						'properties' => array(
+							'type'       => array(
+								'type' => 'string',
+								'enum' => array( 'Feature' ),
+							),
+							'id'         => array(
+								'description' => __( 'The marker\'s post id.', 'cairn-maps' ),
+								'type'        => 'integer',
+							),
+							'geometry'   => array(
+								'description' => __( 'The shape simplified for the map: positions [longitude, latitude], at most 6 decimals.', 'cairn-maps' ),
+								'type'        => 'object',
+								'properties'  => array(
+									'type'        => array(
+										'type' => 'string',
+										'enum' => array( 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon' ),
+									),
+									'coordinates' => array( 'type' => 'array' ),
+								),
+							),
+							'properties' => array(
+								'type'       => 'object',
+								'properties' => array(
+									'title'     => array(
+										'description' => __( 'Title as plain text.', 'cairn-maps' ),
+										'type'        => 'string',
+									),
+									'groups'    => array(
+										'description' => __( 'Marker group slugs.', 'cairn-maps' ),
+										'type'        => 'array',
+										'items'       => array( 'type' => 'string' ),
+									),
+									'bbox'      => array(
+										'description' => __( 'The shape\'s bounding box [west, south, east, north] in degrees.', 'cairn-maps' ),
+										'type'        => 'array',
+										'items'       => $number,
+									),
+									'length_m'  => array(
+										'description' => __( 'For lines: length in metres.', 'cairn-maps' ),
+										'type'        => 'integer',
+									),
+									'ascent_m'  => array(
+										'description' => __( 'Total ascent in metres, when every position has an elevation.', 'cairn-maps' ),
+										'type'        => 'integer',
+									),
+									'descent_m' => array(
+										'description' => __( 'Total descent in metres, when every position has an elevation.', 'cairn-maps' ),
+										'type'        => 'integer',
+									),
+									'profile'   => array(
+										'description' => __( 'Elevation profile: at most 100 [distance in metres, elevation in metres] pairs.', 'cairn-maps' ),
+										'type'        => 'array',
+										'items'       => array(
+											'type'  => 'array',
+											'items' => $integer,
+										),
+									),
+								),
+							),
+						),
+					),
+				),
+			),
+		);
+	}
 }

@@ -59,11 +59,6 @@ class Markers_Controller {
 	private const EARLY_PARAMS = array( 'rest_route', 'group', 'include', 'bbox', 'post_type', 'terms' );
 
 	/**
-	 * Global REST parameters that would force the whole feed into PHP arrays.
-	 */
-	private const UNSUPPORTED_GLOBALS = array( '_fields', '_envelope', '_jsonp' );
-
-	/**
 	 * The feed.
 	 *
 	 * @var Geojson_Feed
@@ -169,20 +164,7 @@ class Markers_Controller {
 		if ( ! Early_Not_Modified::allowed( $route ) ) {
 			return null;
 		}
-		$etag = $this->feed_for( $filters )->etag( $filters );
-		if ( ! Cache_Headers::etag_matches( $match, $etag ) ) {
-			return null;
-		}
-		// An Origin is no credential: the answer carries the same CORS headers as the REST route's.
-		return Cors::with_public_headers(
-			array(
-				'Content-Type'  => 'application/json; charset=' . get_option( 'blog_charset' ),
-				'ETag'          => Cache_Headers::representation_etag( $etag, (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) ),
-				'Cache-Control' => Cache_Headers::cache_control( false, false ),
-				'Vary'          => 'Accept-Encoding',
-			),
-			(string) ( $server['HTTP_ORIGIN'] ?? '' )
-		);
+		return Feed_Answer::early_headers( $this->feed_for( $filters ), $filters, $match, $server );
 	}
 
 	/**
@@ -223,18 +205,10 @@ class Markers_Controller {
 	 * @return WP_REST_Response|WP_Error
 	 */
 	public function get_items( WP_REST_Request $request ) {
-		foreach ( self::UNSUPPORTED_GLOBALS as $name ) {
-			if ( null !== $request->get_param( $name ) ) {
-				return new WP_Error(
-					'rest_invalid_param',
-					/* translators: %s: a global REST parameter such as _fields. */
-					sprintf( __( '%s is not supported by the marker feed: it is served as one pre-built GeoJSON document.', 'cairn-maps' ), $name ),
-					array(
-						'status' => 400,
-						'params' => array( $name => __( 'Not supported by this route.', 'cairn-maps' ) ),
-					)
-				);
-			}
+		/* translators: %s: a global REST parameter such as _fields. */
+		$error = Feed_Answer::unsupported_global( $request, __( '%s is not supported by the marker feed: it is served as one pre-built GeoJSON document.', 'cairn-maps' ) );
+		if ( null !== $error ) {
+			return $error;
 		}
 		$params = array(
 			'group'     => $request['group'],
@@ -247,44 +221,8 @@ class Markers_Controller {
 		if ( null !== $error ) {
 			return $error;
 		}
-		$filters   = Feed_Schema::filters( $params );
-		$feed      = $this->feed_for( $filters );
-		$etag      = $feed->etag( $filters );
-		$logged_in = is_user_logged_in();
-		$headers   = array(
-			'ETag'          => $etag,
-			'Cache-Control' => Cache_Headers::cache_control( $logged_in, false ),
-			'Vary'          => 'Accept-Encoding',
-		);
-		$condition = $request->get_header( 'If-None-Match' );
-		if ( Cache_Headers::etag_matches( $condition, $etag ) ) {
-			return $this->not_modified( $headers, $request );
-		}
-		if ( 'HEAD' === Method_Override_Guard::answered_method( $request ) ) {
-			return new WP_REST_Response( null, 200, $headers );
-		}
-		// Anonymous visitors may get the previous build while another request makes the new one.
-		$payload = $feed->payload( $filters, ! $logged_in );
-		if ( '' !== $payload->version() && $feed->etag( $filters, $payload->version() ) !== $etag ) {
-			$headers['ETag']          = $feed->etag( $filters, $payload->version() );
-			$headers['Cache-Control'] = Cache_Headers::cache_control( $logged_in, true );
-			if ( Cache_Headers::etag_matches( $condition, $headers['ETag'] ) ) {
-				return $this->not_modified( $headers, $request );
-			}
-		}
-		return new Geojson_Response( $payload, 200, $headers );
-	}
-
-	/**
-	 * A 304 with the ETag of the representation the client would get (the gzip one when it accepts
-	 * gzip).
-	 *
-	 * @param array<string, string> $headers Headers of the answer.
-	 * @param WP_REST_Request       $request The request.
-	 */
-	private function not_modified( array $headers, WP_REST_Request $request ): WP_REST_Response {
-		$headers['ETag'] = Cache_Headers::representation_etag( $headers['ETag'], (string) $request->get_header( 'Accept-Encoding' ) );
-		return new WP_REST_Response( null, 304, $headers );
+		$filters = Feed_Schema::filters( $params );
+		return Feed_Answer::respond( $this->feed_for( $filters ), $filters, $request );
 	}
 
 	/**

@@ -143,6 +143,10 @@ final class Post_Maps_Schema {
 					'style'       => $string,
 					'hashName'    => $string,
 					'markersUrl'  => $string,
+					'shapesUrl'   => array(
+						'description' => __( 'The shapes feed (GET /cairn/v1/shapes) of the map\'s marker selection: its lines and areas. Empty when the selection holds no shape: then there is nothing to ask for.', 'cairn-maps' ),
+						'type'        => 'string',
+					),
 					'markerUrl'   => $string,
 					'consent'     => array(
 						'description' => __( 'Whether the map waits for the visitor\'s consent before it contacts Mapbox, and the WP Consent API category that counts as consent (empty without the API).', 'cairn-maps' ),

@@ -91,3 +91,19 @@ export function postsFeedUrl(
 			: null
 	);
 }
+
+/**
+ * The shapes feed URL for a marker selection: the markers feed's query on the shapes route
+ * (`…/cairn/v1/shapes`); '' when the selection shows no markers. Mirrors the server's
+ * `Feed_Url::shapes()`; the server's `config.shapesUrl` is also '' when the selection holds no
+ * shape, which only the server knows.
+ *
+ * @param base      The shapes feed's address.
+ * @param selection The map's `markers` attribute.
+ */
+export function shapesFeedUrl(
+	base: string,
+	selection: Pick< MarkerSelection, 'groups' | 'ids' > & { source: string }
+): string {
+	return markersFeedUrl( base, selection );
+}

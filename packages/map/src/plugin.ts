@@ -33,6 +33,11 @@ export type { TokenCheck } from './token';
 
 // The feed addresses of a map's selection (the rule the server's Feed_Url keeps too; shared test
 // vectors in tests/fixtures/feed-urls.json), and the height rule of the schema.
-export { feedUrl, markersFeedUrl, postsFeedUrl } from './feed-url';
+export {
+	feedUrl,
+	markersFeedUrl,
+	postsFeedUrl,
+	shapesFeedUrl,
+} from './feed-url';
 export { height as HEIGHT_RULE } from './map-schema.json';
 export { isRecord } from './map-schema';

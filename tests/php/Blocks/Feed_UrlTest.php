@@ -46,6 +46,15 @@ final class Feed_UrlTest extends TestCase {
 	}
 
 	/**
+	 * Marker selections on the shapes feed.
+	 *
+	 * @return array<string, array{0: array<string, mixed>}>
+	 */
+	public static function shapes_vectors(): array {
+		return self::vectors( 'shapes' );
+	}
+
+	/**
 	 * Post selections.
 	 *
 	 * @return array<string, array{0: array<string, mixed>}>
@@ -57,14 +66,15 @@ final class Feed_UrlTest extends TestCase {
 	/**
 	 * The query parameters a URL adds to the feed's address, in order and decoded; null for no URL.
 	 *
-	 * @param string $url A feed URL, or ''.
+	 * @param string      $url  A feed URL, or ''.
+	 * @param string|null $base The feed's address it starts with; the markers feed's when null.
 	 * @return array<int, array{0: string, 1: string}>|null
 	 */
-	private function query( string $url ): ?array {
+	private function query( string $url, ?string $base = null ): ?array {
 		if ( '' === $url ) {
 			return null;
 		}
-		$this->assertStringStartsWith( Feed_Url::base(), $url );
+		$this->assertStringStartsWith( $base ?? Feed_Url::base(), $url );
 		$pairs = array();
 		foreach ( explode( '&', (string) wp_parse_url( $url, PHP_URL_QUERY ) ) as $pair ) {
 			list( $key, $value ) = array_pad( explode( '=', $pair, 2 ), 2, '' );
@@ -84,6 +94,29 @@ final class Feed_UrlTest extends TestCase {
 	 */
 	public function test_markers_url( array $vector ): void {
 		$this->assertSame( $vector['query'], $this->query( Feed_Url::markers( $vector['selection'] ) ) );
+	}
+
+	/**
+	 * A marker selection's shapes feed URL.
+	 *
+	 * @dataProvider shapes_vectors
+	 *
+	 * @param array<string, mixed> $vector Selection and expected query.
+	 */
+	public function test_shapes_url( array $vector ): void {
+		$this->assertSame( $vector['query'], $this->query( Feed_Url::shapes( $vector['selection'] ), Feed_Url::shapes_base() ) );
+	}
+
+	/**
+	 * The shapes feed is asked what the markers feed is asked, on its own route.
+	 *
+	 * @dataProvider markers_vectors
+	 *
+	 * @param array<string, mixed> $vector Selection and expected query.
+	 */
+	public function test_shapes_url_has_the_markers_query( array $vector ): void {
+		$this->assertSame( rest_url( 'cairn/v1/shapes' ), Feed_Url::shapes_base() );
+		$this->assertSame( $vector['query'], $this->query( Feed_Url::shapes( $vector['selection'] ), Feed_Url::shapes_base() ) );
 	}
 
 	/**
