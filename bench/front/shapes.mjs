@@ -9,7 +9,8 @@
  *
  * Environment: CAIRN_BENCH_SHAPES_POINTS (100000), CAIRN_BENCH_ROUTES (500),
  * CAIRN_BENCH_ROUTE_VERTICES (2000), CAIRN_BENCH_RUNS (3 of each page), CAIRN_BENCH_TIMEOUT
- * (s, 1200), CAIRN_BENCH_NO_RESULTS=1 (print only), CHROMIUM_PATH.
+ * (s, 1200), CAIRN_BENCH_PAGE_TIMEOUT (ms a page may take to its full draw, 120000),
+ * CAIRN_BENCH_NO_RESULTS=1 (print only), CHROMIUM_PATH.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

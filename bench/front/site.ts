@@ -342,10 +342,10 @@ function feedUrls(
 	count: number,
 	layout: Layout,
 	shapes = false
-): { markersUrl: string; postsUrl: string; shapesUrl: string } {
+): { markersUrl: string; shapesUrl: string; postsUrl: string } {
 	const base = `${ origin }/wp-json/cairn/v1/markers`;
 	if ( count === 0 ) {
-		return { markersUrl: '', postsUrl: '', shapesUrl: '' };
+		return { markersUrl: '', shapesUrl: '', postsUrl: '' };
 	}
 	const half = layout === 'mixed' ? '&half=1' : '';
 	// Issue 21: a map whose selection holds shapes gets the shapes feed; its points feed also
@@ -353,17 +353,18 @@ function feedUrls(
 	if ( shapes ) {
 		return {
 			markersUrl: `${ base }?n=${ count }&routes=1`,
-			postsUrl: '',
 			shapesUrl: `${ origin }/wp-json/cairn/v1/shapes?n=${ count }`,
+			postsUrl: '',
 		};
 	}
 	return {
 		markersUrl: layout === 'posts' ? '' : `${ base }?n=${ count }${ half }`,
+		// Map_Block's order: shapesUrl right after markersUrl.
+		shapesUrl: '',
 		postsUrl:
 			layout === 'markers'
 				? ''
 				: `${ base }?post_type=post&n=${ count }${ half }`,
-		shapesUrl: '',
 	};
 }
 
