@@ -41,6 +41,7 @@ use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Shape_Meta;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Import_Geocoding_Controller;
@@ -125,6 +126,7 @@ final class Plugin {
 			'markers_version'    => $markers_version,
 			'places_version'     => $places_version,
 			'marker_validation'  => new Marker_Validation(),
+			'shape_meta'         => new Shape_Meta(),
 			'admin_columns'      => new Admin_Columns(),
 			'cors'               => new Cors(),
 			'markers'            => new Markers_Controller(

@@ -17,7 +17,7 @@ use WP_Post;
  *
  * It is a random token in an autoloaded option, replaced at once whenever something the feed shows
  * may have changed: a published marker saved, published, unpublished, trashed or deleted; its
- * coordinates or groups changed; a group created, renamed or deleted, or its looks (colour, icon)
+ * coordinates, shape or groups changed; a group created, renamed or deleted, or its looks (colour, icon)
  * changed. Changes to drafts do not touch it, so editing never invalidates the public caches. An
  * import changes it once, in a batch() (see Version_Token).
  *
@@ -34,6 +34,11 @@ class Markers_Version extends Post_Version_Token {
 	 * Statuses whose markers the feed shows.
 	 */
 	private const VISIBLE = array( 'publish' );
+
+	/**
+	 * The meta keys of a marker's place: its coordinates, its shape and the shape's derived copy.
+	 */
+	private const PLACE_META_KEYS = array( Post_Type::META_LAT, Post_Type::META_LNG, Shape_Store::META_GEOMETRY, Shape_Store::META_SHAPE );
 
 	/**
 	 * The term meta keys of a group's looks (Groups\Group_Styles::META_KEYS, given by Plugin).
@@ -102,14 +107,14 @@ class Markers_Version extends Post_Version_Token {
 	}
 
 	/**
-	 * Coordinates of a published marker changed.
+	 * Coordinates or the shape of a published marker changed.
 	 *
 	 * @param int|int[] $meta_id   Meta id(s).
 	 * @param int       $object_id Post id.
 	 * @param string    $meta_key  Meta key.
 	 */
 	public function on_meta_change( $meta_id, $object_id, $meta_key ): void {
-		if ( ( Post_Type::META_LAT === $meta_key || Post_Type::META_LNG === $meta_key ) && $this->is_visible_marker( (int) $object_id ) ) {
+		if ( in_array( $meta_key, self::PLACE_META_KEYS, true ) && $this->is_visible_marker( (int) $object_id ) ) {
 			$this->bump();
 		}
 	}

@@ -207,7 +207,7 @@ class Post_Type {
 	}
 
 	/**
-	 * In core's REST answers, a password-protected marker's coordinates are hidden exactly when
+	 * In core's REST answers, a password-protected marker's coordinates (and shape) are hidden exactly when
 	 * core hides its content: the place is what the password protects, and the plugin's own feed
 	 * and popups leave such markers out. They read `null`, as a marker without a place does.
 	 *
@@ -235,7 +235,7 @@ class Post_Type {
 		if ( ! is_array( $data ) || ! isset( $data['meta'] ) || ! is_array( $data['meta'] ) ) {
 			return $response;
 		}
-		foreach ( array( self::META_LAT, self::META_LNG ) as $key ) {
+		foreach ( array( self::META_LAT, self::META_LNG, Shape_Store::META_GEOMETRY ) as $key ) {
 			if ( array_key_exists( $key, $data['meta'] ) ) {
 				$data['meta'][ $key ] = null;
 			}
