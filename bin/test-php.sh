@@ -32,7 +32,7 @@ log() { printf '[test-php] %s\n' "$*" >&2; }
 die() { printf '[test-php] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # --- Prerequisites --------------------------------------------------------------------------------
-PACKAGES="php-cli php-mysql php-xml php-mbstring php-intl php-gd php-curl mariadb-server"
+PACKAGES="php-cli php-mysql php-xml php-mbstring php-intl php-gd php-curl php-zip mariadb-server"
 command -v php >/dev/null || die "php is not installed (Debian: apt-get install $PACKAGES)"
 php -r 'exit( extension_loaded( "mysqli" ) ? 0 : 1 );' ||
 	die "PHP has no mysqli extension (Debian: apt-get install php-mysql)"

@@ -14,8 +14,9 @@ use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 
 /**
- * A plain admin page: upload a CSV or GeoJSON file (with "import only valid rows"), see the
- * report line by line, download the markers as CSV or GeoJSON.
+ * A plain admin page: upload a CSV, GeoJSON, GPX, KML or KMZ file (with "import only valid
+ * rows"), see the report line by line (with notices, e.g. a track without elevation), download
+ * the markers as CSV or GeoJSON (the page says how many routes and areas a CSV leaves out).
  *
  * The upload posts to admin-post.php with a nonce; the report is kept for the user for a few
  * minutes and shown after the redirect (so reloading the page never imports twice). The export
@@ -69,6 +70,13 @@ class Import_Export_Page {
 	private Geocode_Queue $queue;
 
 	/**
+	 * The exporter (how many shapes a CSV leaves out).
+	 *
+	 * @var Marker_Export
+	 */
+	private Marker_Export $export;
+
+	/**
 	 * The page's hook suffix, once added.
 	 *
 	 * @var string
@@ -80,10 +88,12 @@ class Import_Export_Page {
 	 *
 	 * @param Marker_Import      $import The importer.
 	 * @param Geocode_Queue|null $queue  The geocoding queue.
+	 * @param Marker_Export|null $export The exporter.
 	 */
-	public function __construct( Marker_Import $import, ?Geocode_Queue $queue = null ) {
+	public function __construct( Marker_Import $import, ?Geocode_Queue $queue = null, ?Marker_Export $export = null ) {
 		$this->import = $import;
 		$this->queue  = $queue ?? new Geocode_Queue();
+		$this->export = $export ?? new Marker_Export();
 	}
 
 	/**
@@ -248,7 +258,7 @@ class Import_Export_Page {
 		}
 		$path = (string) ( $upload['tmp_name'] ?? '' );
 		if ( UPLOAD_ERR_OK !== $error || '' === $path || ! is_uploaded_file( $path ) ) {
-			return new WP_Error( 'cairn_maps_import_upload', __( 'Choose a CSV or GeoJSON file to import.', 'cairn-maps' ) );
+			return new WP_Error( 'cairn_maps_import_upload', __( 'Choose a CSV, GeoJSON, GPX, KML or KMZ file to import.', 'cairn-maps' ) );
 		}
 		if ( (int) filesize( $path ) > Marker_Import::max_bytes() ) {
 			return Marker_Import::too_large();
@@ -263,17 +273,19 @@ class Import_Export_Page {
 	 * The report to show, from an import result.
 	 *
 	 * @param array<string, mixed>|WP_Error $result Result.
-	 * @return array{ok: bool, message: string, problems: array<int, string>, more: int}
+	 * @return array{ok: bool, message: string, problems: array<int, string>, more: int, notices: array<int, string>, more_notices: int}
 	 */
 	public static function report( $result ): array {
 		if ( is_wp_error( $result ) ) {
 			$data     = $result->get_error_data();
 			$problems = is_array( $data ) && isset( $data['errors'] ) && is_array( $data['errors'] ) ? $data['errors'] : array();
 			return array(
-				'ok'       => false,
-				'message'  => $result->get_error_message(),
-				'problems' => array_map( array( self::class, 'problem_text' ), array_slice( $problems, 0, self::REPORT_LINES ) ),
-				'more'     => max( 0, count( $problems ) - self::REPORT_LINES ),
+				'ok'           => false,
+				'message'      => $result->get_error_message(),
+				'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $problems, 0, self::REPORT_LINES ) ),
+				'more'         => max( 0, count( $problems ) - self::REPORT_LINES ),
+				'notices'      => array(),
+				'more_notices' => 0,
 			);
 		}
 		$skipped = is_array( $result['skipped'] ?? null ) ? $result['skipped'] : array();
@@ -282,6 +294,14 @@ class Import_Export_Page {
 			_n( '%s marker was imported.', '%s markers were imported.', (int) $result['imported'], 'cairn-maps' ),
 			number_format_i18n( (int) $result['imported'] )
 		);
+		$shapes = (int) ( $result['shapes'] ?? 0 );
+		if ( $shapes > 0 ) {
+			$message .= ' ' . sprintf(
+				/* translators: %s: number of markers. */
+				_n( '%s of them is a route or an area.', '%s of them are routes or areas.', $shapes, 'cairn-maps' ),
+				number_format_i18n( $shapes )
+			);
+		}
 		$geocoding = (int) ( $result['geocoding'] ?? 0 );
 		if ( $geocoding > 0 ) {
 			$message .= ' ' . sprintf(
@@ -302,22 +322,29 @@ class Import_Export_Page {
 				number_format_i18n( count( $skipped ) )
 			);
 		}
+		$notices = is_array( $result['notices'] ?? null ) ? $result['notices'] : array();
 		return array(
-			'ok'       => true,
-			'message'  => $message,
-			'problems' => array_map( array( self::class, 'problem_text' ), array_slice( $skipped, 0, self::REPORT_LINES ) ),
-			'more'     => max( 0, count( $skipped ) - self::REPORT_LINES ),
+			'ok'           => true,
+			'message'      => $message,
+			'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $skipped, 0, self::REPORT_LINES ) ),
+			'more'         => max( 0, count( $skipped ) - self::REPORT_LINES ),
+			'notices'      => array_map( array( self::class, 'problem_text' ), array_slice( $notices, 0, self::REPORT_LINES ) ),
+			'more_notices' => max( 0, count( $notices ) - self::REPORT_LINES ),
 		);
 	}
 
 	/**
-	 * One report line: "Line 4: …" or "Feature 2: …".
+	 * One report line: "Line 4: …", "Feature 2: …" or "Row 3 (track "Ridge loop"): …".
 	 *
-	 * @param mixed $problem A bad record: `line` or `feature`, and `message`.
+	 * @param mixed $problem A bad record: `line`, `feature` or `row` and `label`, and `message`.
 	 */
 	private static function problem_text( $problem ): string {
 		$problem = is_array( $problem ) ? $problem : array();
 		$message = (string) ( $problem['message'] ?? '' );
+		if ( isset( $problem['row'] ) ) {
+			/* translators: 1: place of the track, route, waypoint or placemark in the GPX or KML file (from 1), 2: what it is, e.g. track "Ridge loop", 3: what is wrong. */
+			return sprintf( __( 'Row %1$d (%2$s): %3$s', 'cairn-maps' ), (int) $problem['row'], (string) ( $problem['label'] ?? '' ), $message );
+		}
 		if ( isset( $problem['line'] ) ) {
 			/* translators: 1: line number in the CSV file, 2: what is wrong. */
 			return sprintf( __( 'Line %1$d: %2$s', 'cairn-maps' ), (int) $problem['line'], $message );
@@ -360,6 +387,19 @@ class Import_Export_Page {
 
 		printf( '<h2>%s</h2>', esc_html__( 'Export', 'cairn-maps' ) );
 		printf( '<p>%s</p>', esc_html__( 'Download all published markers. The files import back unchanged.', 'cairn-maps' ) );
+		$shapes = $this->export->count_shapes();
+		if ( $shapes > 0 ) {
+			printf(
+				'<p class="cairn-maps-export-shapes">%s</p>',
+				esc_html(
+					sprintf(
+						/* translators: %s: number of markers that are routes or areas. */
+						_n( '%s route or area is not in CSV (CSV keeps only its marker\'s point); export GeoJSON to keep it.', '%s routes and areas are not in CSV (CSV keeps only their marker\'s point); export GeoJSON to keep them.', $shapes, 'cairn-maps' ),
+						number_format_i18n( $shapes )
+					)
+				)
+			);
+		}
 		// A form posting to the REST route: the REST nonce travels in the body, never in an address
 		// that browsers keep in their history and servers in their logs.
 		printf( '<form method="post" action="%s"><p>', esc_url( Rest_Routes::url( 'markers/export' ) ) );
@@ -379,7 +419,7 @@ class Import_Export_Page {
 	private function render_import_form(): void {
 		printf(
 			'<p>%1$s</p><p>%2$s</p>',
-			esc_html__( 'A CSV file with a header line naming the columns title, lat, lng, address, group and description (title is required, and lat and lng or address), or a GeoJSON FeatureCollection of points with the properties title, groups and description. Groups are given by slug or name; several groups in one CSV cell are separated by "|". Groups that do not exist yet are created. Imported markers are published; a CSV row with an address and no coordinates is saved as a draft, its address is geocoded in the background (about one a second), and it is published once found.', 'cairn-maps' ),
+			esc_html__( 'A CSV file with a header line naming the columns title, lat, lng, address, group and description (title is required, and lat and lng or address); a GeoJSON FeatureCollection of points, lines and areas with the properties title, groups and description; or a GPX, KML or KMZ file (tracks, routes and waypoints; placemarks with points, lines and areas; names become titles, descriptions content, elevations are kept). Groups are given by slug or name; several groups in one CSV cell are separated by "|". Groups that do not exist yet are created. Imported markers are published; a CSV row with an address and no coordinates is saved as a draft, its address is geocoded in the background (about one a second), and it is published once found.', 'cairn-maps' ),
 			esc_html(
 				sprintf(
 					/* translators: 1: most markers per file, 2: largest file size. */
@@ -393,8 +433,9 @@ class Import_Export_Page {
 		printf( '<input type="hidden" name="action" value="%s" />', esc_attr( self::ACTION ) );
 		wp_nonce_field( self::ACTION );
 		printf(
-			'<p><label for="cairn-maps-import-file">%1$s</label><br /><input type="file" id="cairn-maps-import-file" name="cairn_maps_file" accept=".csv,.geojson,.json,text/csv,application/geo+json,application/json" required /></p>',
-			esc_html__( 'File (CSV or GeoJSON)', 'cairn-maps' )
+			'<p><label for="cairn-maps-import-file">%1$s</label><br /><input type="file" id="cairn-maps-import-file" name="cairn_maps_file" accept="%2$s" required /></p>',
+			esc_html__( 'File (CSV, GeoJSON, GPX, KML or KMZ)', 'cairn-maps' ),
+			esc_attr( '.csv,.geojson,.json,.gpx,.kml,.kmz,text/csv,application/geo+json,application/json,application/gpx+xml,application/vnd.google-earth.kml+xml,application/vnd.google-earth.kmz' )
 		);
 		printf(
 			'<p><label><input type="checkbox" name="valid_only" value="1" /> %s</label></p>',
@@ -426,6 +467,19 @@ class Import_Export_Page {
 		if ( $more > 0 ) {
 			/* translators: %s: number of further problems. */
 			printf( '<p>%s</p>', esc_html( sprintf( __( 'and %s more.', 'cairn-maps' ), number_format_i18n( $more ) ) ) );
+		}
+		$notices = is_array( $report['notices'] ?? null ) ? $report['notices'] : array();
+		if ( array() !== $notices ) {
+			printf( '<p>%s</p><ul class="cairn-maps-import-notices">', esc_html__( 'Notes:', 'cairn-maps' ) );
+			foreach ( $notices as $notice ) {
+				printf( '<li>%s</li>', esc_html( (string) $notice ) );
+			}
+			echo '</ul>';
+			$more = (int) ( $report['more_notices'] ?? 0 );
+			if ( $more > 0 ) {
+				/* translators: %s: number of further notes. */
+				printf( '<p>%s</p>', esc_html( sprintf( __( 'and %s more.', 'cairn-maps' ), number_format_i18n( $more ) ) ) );
+			}
 		}
 		echo '</div>';
 	}

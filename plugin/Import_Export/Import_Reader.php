@@ -9,6 +9,7 @@ namespace Cairn\Maps\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Markers\Geometry_Rule;
 use WP_Error;
 
 /**
@@ -23,14 +24,29 @@ use WP_Error;
  * A cell that starts with `'` followed by `=`, `+`, `-`, `@`, tab or carriage return loses that
  * `'`: it is how exports protect spreadsheets from formula injection.
  *
- * GeoJSON: a FeatureCollection of Point features; properties `title`, `groups` (array) or
- * `group` (string, `|`-separated), `description`.
+ * GeoJSON: a FeatureCollection of Point, LineString, MultiLineString, Polygon or MultiPolygon
+ * features; properties `title`, `groups` (array) or `group` (string, `|`-separated),
+ * `description`, and for a line or an area `anchor` (`[lng, lat]`, its marker's point, as
+ * exports write it; else Geometry_Measures::anchor() chooses it). A line or area record carries
+ * its raw `geometry` (Import_Row_Validator checks it).
+ *
+ * GPX, KML and KMZ: Xml_Track_Reader (records placed by `row`, from 1, with a `label`).
  *
  * @since 0.1.0
  */
 final class Import_Reader {
 
-	public const FORMATS = array( 'csv', 'geojson' );
+	public const FORMATS = array( 'csv', 'geojson', 'gpx', 'kml', 'kmz' );
+
+	/**
+	 * GeoJSON geometry types imported as shapes (lines and areas).
+	 */
+	public const SHAPE_TYPES = array( 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon' );
+
+	/**
+	 * Most coordinate positions in one GeoJSON file (counted as its `[`s, before decoding).
+	 */
+	public const MAX_GEOJSON_POSITIONS = 250000;
 
 	/**
 	 * Separator of several groups in one CSV cell (or a GeoJSON `group` string).
@@ -57,21 +73,42 @@ final class Import_Reader {
 	 * @param string $content_type Content type, if any.
 	 */
 	public static function detect_format( string $content, string $file_name = '', string $content_type = '' ): string {
-		$extension = strtolower( (string) pathinfo( $file_name, PATHINFO_EXTENSION ) );
-		if ( 'csv' === $extension || 'txt' === $extension ) {
-			return 'csv';
+		$extension  = strtolower( (string) pathinfo( $file_name, PATHINFO_EXTENSION ) );
+		$extensions = array(
+			'csv'     => 'csv',
+			'txt'     => 'csv',
+			'geojson' => 'geojson',
+			'json'    => 'geojson',
+			'gpx'     => 'gpx',
+			'kml'     => 'kml',
+			'kmz'     => 'kmz',
+		);
+		if ( isset( $extensions[ $extension ] ) ) {
+			return $extensions[ $extension ];
 		}
-		if ( 'geojson' === $extension || 'json' === $extension ) {
-			return 'geojson';
+		$types = array(
+			'text/csv'                             => 'csv',
+			'application/csv'                      => 'csv',
+			'text/plain'                           => 'csv',
+			'application/geo+json'                 => 'geojson',
+			'application/json'                     => 'geojson',
+			'application/gpx+xml'                  => 'gpx',
+			'application/vnd.google-earth.kml+xml' => 'kml',
+			'application/vnd.google-earth.kmz'     => 'kmz',
+		);
+		$type  = strtolower( trim( explode( ';', $content_type )[0] ) );
+		if ( isset( $types[ $type ] ) ) {
+			return $types[ $type ];
 		}
-		$type = strtolower( trim( explode( ';', $content_type )[0] ) );
-		if ( in_array( $type, array( 'text/csv', 'application/csv', 'text/plain' ), true ) ) {
-			return 'csv';
+		if ( Kmz_Archive::is_zip( $content ) ) {
+			return 'kmz';
 		}
-		if ( in_array( $type, array( 'application/geo+json', 'application/json' ), true ) ) {
-			return 'geojson';
+		$start = ltrim( self::strip_bom( $content ) );
+		if ( '<' === substr( $start, 0, 1 ) ) {
+			// The root element's name, past the prolog.
+			return 1 === preg_match( '/<(?:[\w.-]+:)?kml[\s>]/', substr( $start, 0, 4096 ) ) ? 'kml' : 'gpx';
 		}
-		return '{' === substr( ltrim( self::strip_bom( $content ) ), 0, 1 ) ? 'geojson' : 'csv';
+		return '{' === substr( $start, 0, 1 ) ? 'geojson' : 'csv';
 	}
 
 	/**
@@ -80,11 +117,27 @@ final class Import_Reader {
 	 * @param string $content  File content.
 	 * @param string $format   `csv` or `geojson`.
 	 * @param int    $max_rows Most records accepted; more is a 413.
-	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed}, error?: string}>|WP_Error
+	 * @return array<int, array{at: array<string, int|string>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string}>|WP_Error
 	 *         The records, or why the file as a whole cannot be read.
 	 */
 	public static function read( string $content, string $format, int $max_rows ) {
-		$records = 'geojson' === $format ? self::read_geojson( $content, $max_rows ) : self::read_csv( $content, $max_rows );
+		switch ( $format ) {
+			case 'geojson':
+				$records = self::read_geojson( $content, $max_rows );
+				break;
+			case 'gpx':
+				$records = Xml_Track_Reader::read_gpx( $content, $max_rows );
+				break;
+			case 'kml':
+			case 'kmz':
+				if ( 'kmz' === $format && ! Kmz_Archive::is_zip( $content ) ) {
+					return new WP_Error( 'cairn_maps_import_kmz', __( 'The KMZ file is not a zip archive. Export it again, or import the KML inside it.', 'cairn-maps' ), array( 'status' => 400 ) );
+				}
+				$records = Xml_Track_Reader::read_kml( $content, $max_rows );
+				break;
+			default:
+				$records = self::read_csv( $content, $max_rows );
+		}
 		if ( ! is_wp_error( $records ) && array() === $records ) {
 			return new WP_Error( 'cairn_maps_import_empty', __( 'The file holds no markers.', 'cairn-maps' ), array( 'status' => 400 ) );
 		}
@@ -113,7 +166,7 @@ final class Import_Reader {
 	 *
 	 * @param string $content  File content.
 	 * @param int    $max_rows Most records.
-	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed}, error?: string}>|WP_Error
+	 * @return array<int, array{at: array<string, int|string>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string}>|WP_Error
 	 */
 	private static function read_csv( string $content, int $max_rows ) {
 		$content = self::strip_bom( $content );
@@ -236,9 +289,25 @@ final class Import_Reader {
 	 *
 	 * @param string $content  File content.
 	 * @param int    $max_rows Most records.
-	 * @return array<int, array{at: array<string, int>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed}, error?: string}>|WP_Error
+	 * @return array<int, array{at: array<string, int|string>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string}>|WP_Error
 	 */
 	private static function read_geojson( string $content, int $max_rows ) {
+		// Decoded, each position costs ~200 bytes of PHP memory: count them (an upper bound, from
+		// the brackets) before decoding, so a file of a million tiny positions is refused cheaply.
+		$positions = substr_count( $content, '[' );
+		if ( $positions > self::MAX_GEOJSON_POSITIONS ) {
+			return new WP_Error(
+				'cairn_maps_import_too_large',
+				sprintf(
+					/* translators: 1: number of positions in the file, 2: most positions per file, 3: most vertices per shape. */
+					__( 'The file holds about %1$s coordinate positions; a GeoJSON import may hold at most %2$s (and a shape at most %3$s vertices). Simplify the shapes, or split the file and import the parts one by one.', 'cairn-maps' ),
+					number_format_i18n( $positions ),
+					number_format_i18n( self::MAX_GEOJSON_POSITIONS ),
+					number_format_i18n( Geometry_Rule::MAX_VERTICES )
+				),
+				array( 'status' => 413 )
+			);
+		}
 		$data = json_decode( self::strip_bom( $content ), true, 32 );
 		if ( JSON_ERROR_NONE !== json_last_error() ) {
 			return new WP_Error(
@@ -268,10 +337,12 @@ final class Import_Reader {
 				);
 				continue;
 			}
-			if ( ! is_array( $geometry ) || 'Point' !== ( $geometry['type'] ?? null ) || ! isset( $geometry['coordinates'] ) || ! is_array( $geometry['coordinates'] ) || count( $geometry['coordinates'] ) < 2 ) {
+			$type     = is_array( $geometry ) ? ( $geometry['type'] ?? null ) : null;
+			$is_shape = in_array( $type, self::SHAPE_TYPES, true );
+			if ( ! $is_shape && ( 'Point' !== $type || ! isset( $geometry['coordinates'] ) || ! is_array( $geometry['coordinates'] ) || count( $geometry['coordinates'] ) < 2 ) ) {
 				$records[] = array(
 					'at'    => $at,
-					'error' => __( 'Only Point geometries can be imported: "geometry": {"type": "Point", "coordinates": [longitude, latitude]}.', 'cairn-maps' ),
+					'error' => __( 'Only Point, LineString, MultiLineString, Polygon and MultiPolygon geometries can be imported, for example "geometry": {"type": "Point", "coordinates": [longitude, latitude]}.', 'cairn-maps' ),
 				);
 				continue;
 			}
@@ -296,16 +367,20 @@ final class Import_Reader {
 				);
 				continue;
 			}
+			// A shape's marker point: the export's `anchor`, else (null) the geometry's own.
+			$anchor    = $is_shape ? ( $properties['anchor'] ?? null ) : $geometry['coordinates'];
+			$anchor    = is_array( $anchor ) && array_is_list( $anchor ) && count( $anchor ) >= 2 ? $anchor : array( null, null );
+			$fields    = array(
+				'title'       => (string) $title,
+				'lat'         => $anchor[1],
+				'lng'         => $anchor[0],
+				'groups'      => array_values( array_filter( array_map( 'trim', $groups ), static fn( string $group ): bool => '' !== $group ) ),
+				'description' => (string) $description,
+				'address'     => '',
+			);
 			$records[] = array(
 				'at'     => $at,
-				'fields' => array(
-					'title'       => (string) $title,
-					'lat'         => $geometry['coordinates'][1],
-					'lng'         => $geometry['coordinates'][0],
-					'groups'      => array_values( array_filter( array_map( 'trim', $groups ), static fn( string $group ): bool => '' !== $group ) ),
-					'description' => (string) $description,
-					'address'     => '',
-				),
+				'fields' => $is_shape ? $fields + array( 'geometry' => $geometry ) : $fields,
 			);
 		}
 		return $records;

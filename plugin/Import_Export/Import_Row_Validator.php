@@ -9,6 +9,8 @@ namespace Cairn\Maps\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Markers\Geometry_Measures;
+use Cairn\Maps\Markers\Geometry_Rule;
 use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Post_Type;
 
@@ -22,7 +24,9 @@ use Cairn\Maps\Markers\Post_Type;
  *   (Geocode_Queue). A row with neither coordinates nor an address is refused as before;
  * - `description` is optional; HTML is kept as far as posts allow it (wp_kses_post);
  * - groups are slugs or names, resolved by Import_Groups; at most GROUPS_MAX per marker;
- * - text must be valid UTF-8.
+ * - text must be valid UTF-8;
+ * - `geometry` (a line or an area, when given) follows Geometry_Rule::check(); without `lat` and
+ *   `lng` the marker's point is Geometry_Measures::anchor() of it.
  *
  * @since 0.2.0
  */
@@ -55,9 +59,9 @@ class Import_Row_Validator {
 	/**
 	 * Checks one record.
 	 *
-	 * @param array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address?: mixed} $fields Raw fields.
-	 * @param Import_Groups                                                                                      $groups Groups seen so far.
-	 * @return array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string}|string The clean row, or why it is refused.
+	 * @param array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address?: mixed, geometry?: mixed} $fields Raw fields.
+	 * @param Import_Groups                                                                                                        $groups Groups seen so far.
+	 * @return array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, geometry?: array{type: string, coordinates: array<int, mixed>}}|string The clean row, or why it is refused.
 	 */
 	public static function check( array $fields, Import_Groups $groups ) {
 		$address = $fields['address'] ?? '';
@@ -79,7 +83,20 @@ class Import_Row_Validator {
 			Post_Type::META_LAT => null,
 			Post_Type::META_LNG => null,
 		);
-		$to_geocode  = '' !== $address && self::is_blank( $fields['lat'] ) && self::is_blank( $fields['lng'] );
+		$shape       = null;
+		if ( array_key_exists( 'geometry', $fields ) ) {
+			$shape = Geometry_Rule::check( $fields['geometry'] );
+			if ( is_wp_error( $shape ) ) {
+				return $shape->get_error_message();
+			}
+			if ( self::is_blank( $fields['lat'] ) && self::is_blank( $fields['lng'] ) ) {
+				$anchor        = Geometry_Measures::anchor( $shape );
+				$fields['lat'] = $anchor['lat'];
+				$fields['lng'] = $anchor['lng'];
+				$address       = ''; // A shape is placed by its geometry, never geocoded.
+			}
+		}
+		$to_geocode = '' !== $address && self::is_blank( $fields['lat'] ) && self::is_blank( $fields['lng'] );
 		foreach ( $to_geocode ? array() : array( Post_Type::META_LAT, Post_Type::META_LNG ) as $key ) {
 			$checked = Marker_Validation::coordinate( $key, Post_Type::META_LAT === $key ? $fields['lat'] : $fields['lng'] );
 			if ( is_wp_error( $checked ) ) {
@@ -99,7 +116,7 @@ class Import_Row_Validator {
 			}
 			$slugs[] = $slug;
 		}
-		return array(
+		$row = array(
 			'title'       => $title,
 			'lat'         => $coordinates[ Post_Type::META_LAT ],
 			'lng'         => $coordinates[ Post_Type::META_LNG ],
@@ -107,6 +124,23 @@ class Import_Row_Validator {
 			'description' => trim( wp_kses_post( (string) $fields['description'] ) ),
 			'address'     => $address,
 		);
+		return null === $shape ? $row : $row + array( 'geometry' => $shape );
+	}
+
+	/**
+	 * What a row's report should say although it was imported: a line without an elevation at
+	 * every vertex gets no ascent and no elevation profile.
+	 *
+	 * @since 0.5.0
+	 * @param array<string, mixed> $row A clean row.
+	 * @return string The notice, or ''.
+	 */
+	public static function notice( array $row ): string {
+		$geometry = $row['geometry'] ?? null;
+		if ( ! isset( $geometry['type'], $geometry['coordinates'] ) || ! Geometry_Measures::is_line( $geometry ) || Geometry_Measures::has_elevation( $geometry ) ) {
+			return '';
+		}
+		return __( 'This line has no elevation (or not at every point), so it shows no ascent and no elevation profile. It was imported.', 'cairn-maps' );
 	}
 
 	/**

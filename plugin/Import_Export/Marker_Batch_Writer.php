@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Shape_Store;
 use WP_Error;
 
 /**
@@ -19,7 +20,8 @@ use WP_Error;
  * filters wp_insert_post() applies (kses for users without unfiltered_html), with post names
  * unique as wp_unique_post_slug() makes them. A batch that cannot be completed is removed again.
  *
- * Rows with coordinates are published. Rows without (an address to geocode) are written as
+ * Rows with coordinates are published; a row with a shape (`geometry_json` and `shape_json`, see
+ * Marker_Import) gets its two meta rows beside its coordinates, in the same INSERT. Rows without (an address to geocode) are written as
  * drafts with their address (`geo_address`) and the geocoding queue's meta (Geocode_Queue): they
  * are published only once the background job has found their coordinates.
  *
@@ -37,7 +39,8 @@ class Marker_Batch_Writer {
 	public const BATCH = 500;
 
 	/**
-	 * Most text (titles and descriptions) per INSERT statement, in bytes.
+	 * Most text (titles, descriptions and shapes) per INSERT statement, in bytes. A shape larger
+	 * than that goes in a batch of its own.
 	 */
 	public const BATCH_BYTES = MB_IN_BYTES;
 
@@ -106,15 +109,15 @@ class Marker_Batch_Writer {
 	 * Rows in batches of at most BATCH markers and about BATCH_BYTES of text (far below MySQL's
 	 * `max_allowed_packet`), keyed by the offset of their first row.
 	 *
-	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int}> $rows Rows.
-	 * @return \Generator<int, array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int}>>
+	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int, geometry_json?: string, shape_json?: string}> $rows Rows.
+	 * @return \Generator<int, array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int, geometry_json?: string, shape_json?: string}>>
 	 */
 	public function batches( array $rows ): \Generator {
 		$batch  = array();
 		$bytes  = 0;
 		$offset = 0;
 		foreach ( $rows as $index => $row ) {
-			$size = strlen( $row['title'] ) + strlen( $row['description'] );
+			$size = strlen( $row['title'] ) + strlen( $row['description'] ) + strlen( $row['geometry_json'] ?? '' ) + strlen( $row['shape_json'] ?? '' );
 			if ( array() !== $batch && ( count( $batch ) >= self::BATCH || $bytes + $size > self::BATCH_BYTES ) ) {
 				yield $offset => $batch;
 				$batch  = array();
@@ -132,9 +135,9 @@ class Marker_Batch_Writer {
 	/**
 	 * Writes one batch: one multi-row INSERT each for posts, meta and group relationships.
 	 *
-	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int}> $batch  Rows.
-	 * @param string[]                                                                                                                                $slugs  Their post names.
-	 * @param array<string, int>                                                                                                                      $tt_ids Term taxonomy ids by group slug.
+	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int, geometry_json?: string, shape_json?: string}> $batch  Rows.
+	 * @param string[]                                                                                                                                                                             $slugs  Their post names.
+	 * @param array<string, int>                                                                                                                                                                   $tt_ids Term taxonomy ids by group slug.
 	 * @return int[]|WP_Error Ids of the new markers, in row order.
 	 */
 	public function insert_batch( array $batch, array $slugs, array $tt_ids ) {
@@ -255,6 +258,10 @@ class Marker_Batch_Writer {
 			}
 			if ( '' !== ( $row['address'] ?? '' ) ) {
 				array_push( $meta, $id, Location_Types::META_ADDRESS, $row['address'] );
+			}
+			if ( isset( $row['geometry_json'], $row['shape_json'] ) ) {
+				// The two meta rows Shape_Store::save() writes, as a batch.
+				array_push( $meta, $id, Shape_Store::META_GEOMETRY, $row['geometry_json'], $id, Shape_Store::META_SHAPE, $row['shape_json'] );
 			}
 			foreach ( $row['groups'] as $slug ) {
 				if ( isset( $tt_ids[ $slug ] ) ) {

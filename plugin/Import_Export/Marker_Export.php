@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Shape_Store;
 
 /**
  * Writes the published markers (with both coordinates) in id order, reading them in batches, so an
@@ -24,14 +25,23 @@ use Cairn\Maps\Markers\Post_Type;
  * would run as a formula (`=cmd`, `+`, `-`, `@`, …), at their start or after a line break, tab, `;` or
  * `,` inside them, get a `'` before it (Import_Reader::escape_cell()).
  *
- * GeoJSON: a FeatureCollection of Points; `id` = marker id; properties `title`, `groups`,
- * `description`.
+ * GeoJSON: a FeatureCollection; `id` = marker id; properties `title`, `groups`, `description`.
+ * A marker with a shape (a line or an area) is written with its full geometry as stored
+ * (elevations kept) and its point in `properties.anchor` (`[lng, lat]`), so the import restores
+ * both. CSV cannot hold shapes: it keeps their marker's point (count_shapes() says how many).
  *
  * @since 0.1.0
  */
 class Marker_Export {
 
 	public const BATCH = 500;
+
+	/**
+	 * Export formats.
+	 *
+	 * @since 0.5.0
+	 */
+	public const FORMATS = array( 'csv', 'geojson' );
 
 	public const CSV_COLUMNS = array( 'title', 'lat', 'lng', 'group', 'description' );
 
@@ -94,6 +104,13 @@ class Marker_Export {
 		foreach ( $this->batches() as $batch ) {
 			$piece = '';
 			foreach ( $batch as $marker ) {
+				if ( 'csv' !== $format && $marker['shape'] ) {
+					// A shape may be megabytes: written on its own, never gathered into a batch.
+					$write( $piece . ( $count > 0 ? ',' : '' ) . self::feature_json( $marker, $this->geometry( $marker['id'] ) ) );
+					$piece = '';
+					++$count;
+					continue;
+				}
 				if ( 'csv' === $format ) {
 					$piece .= self::csv_line(
 						array(
@@ -114,6 +131,37 @@ class Marker_Export {
 		if ( 'csv' !== $format ) {
 			$write( ']}' );
 		}
+	}
+
+	/**
+	 * How many published markers have a shape (what a CSV export leaves out of them).
+	 *
+	 * @since 0.5.0
+	 */
+	public function count_shapes(): int {
+		global $wpdb;
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- a count for the export's header; cached nowhere on purpose (exports are rare).
+		return (int) $wpdb->get_var(
+			$wpdb->prepare(
+				"SELECT COUNT(*) FROM {$wpdb->posts} p INNER JOIN {$wpdb->postmeta} m ON m.post_id = p.ID AND m.meta_key = %s
+				WHERE p.post_type = %s AND p.post_status = 'publish'",
+				Shape_Store::META_GEOMETRY,
+				Post_Type::POST_TYPE
+			)
+		);
+	}
+
+	/**
+	 * A marker's stored geometry, or null when it has none (or it is not readable).
+	 *
+	 * @param int $id Marker id.
+	 * @return array<string, mixed>|null
+	 */
+	private function geometry( int $id ): ?array {
+		global $wpdb;
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- one shape at a time: the meta cache would keep every shape of the export in memory.
+		$text = $wpdb->get_var( $wpdb->prepare( "SELECT meta_value FROM {$wpdb->postmeta} WHERE post_id = %d AND meta_key = %s LIMIT 1", $id, Shape_Store::META_GEOMETRY ) );
+		return Shape_Store::decode_geometry( $text );
 	}
 
 	/**
@@ -140,7 +188,7 @@ class Marker_Export {
 	 * primary key), then the coordinates of just those markers (the postmeta post_id index).
 	 * Markers without both coordinates are left out: no map shows them, and an import needs them.
 	 *
-	 * @return \Generator<int, array<int, array{id: int, title: string, lat: string, lng: string, groups: string[], description: string}>>
+	 * @return \Generator<int, array<int, array{id: int, title: string, lat: string, lng: string, groups: string[], description: string, shape: bool}>>
 	 */
 	private function batches(): \Generator {
 		global $wpdb;
@@ -171,6 +219,9 @@ class Marker_Export {
 			foreach ( is_array( $meta ) ? $meta : array() as $row ) {
 				$coordinates[ (int) $row['id'] ][ (string) $row['field'] ] = (string) $row['degrees'];
 			}
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare, WordPress.DB.PreparedSQLPlaceholders.ReplacementsWrongNumber -- the id list holds only placeholders; post_id is indexed.
+			$shapes = $wpdb->get_col( $wpdb->prepare( "SELECT post_id FROM {$wpdb->postmeta} WHERE post_id IN ($in) AND meta_key = %s", array_merge( $ids, array( Shape_Store::META_GEOMETRY ) ) ) );
+			$shapes = array_flip( array_map( 'intval', is_array( $shapes ) ? $shapes : array() ) );
 			$groups = $this->repository->groups_of( $ids );
 			$batch  = array();
 			foreach ( $posts as $post ) {
@@ -185,6 +236,7 @@ class Marker_Export {
 					'lng'         => $coordinates[ $id ][ Post_Type::META_LNG ],
 					'groups'      => $groups[ $id ] ?? array(),
 					'description' => (string) $post['post_content'],
+					'shape'       => isset( $shapes[ $id ] ),
 				);
 			}
 			if ( array() !== $batch ) {
@@ -194,25 +246,31 @@ class Marker_Export {
 	}
 
 	/**
-	 * One feature as JSON.
+	 * One feature as JSON: a point, or a shape with its point as `properties.anchor`.
 	 *
-	 * @param array{id: int, title: string, lat: string, lng: string, groups: string[], description: string} $marker Marker.
+	 * @param array{id: int, title: string, lat: string, lng: string, groups: string[], description: string, shape: bool} $marker   Marker.
+	 * @param array<string, mixed>|null                                                                                   $geometry Its shape, if any.
 	 */
-	private static function feature_json( array $marker ): string {
-		$flags = JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE | JSON_HEX_TAG;
+	private static function feature_json( array $marker, ?array $geometry = null ): string {
+		$flags      = JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_INVALID_UTF8_SUBSTITUTE | JSON_HEX_TAG;
+		$point      = array( (float) $marker['lng'], (float) $marker['lat'] );
+		$properties = array(
+			'title'       => $marker['title'],
+			'groups'      => $marker['groups'],
+			'description' => $marker['description'],
+		);
+		if ( null !== $geometry ) {
+			$properties['anchor'] = $point;
+		}
 		return (string) wp_json_encode(
 			array(
 				'type'       => 'Feature',
 				'id'         => $marker['id'],
-				'geometry'   => array(
+				'geometry'   => $geometry ?? array(
 					'type'        => 'Point',
-					'coordinates' => array( (float) $marker['lng'], (float) $marker['lat'] ),
+					'coordinates' => $point,
 				),
-				'properties' => array(
-					'title'       => $marker['title'],
-					'groups'      => $marker['groups'],
-					'description' => $marker['description'],
-				),
+				'properties' => $properties,
 			),
 			$flags
 		);

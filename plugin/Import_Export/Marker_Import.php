@@ -1,6 +1,6 @@
 <?php
 /**
- * Imports markers from a CSV or GeoJSON file.
+ * Imports markers from a CSV, GeoJSON, GPX, KML or KMZ file.
  *
  * @package Cairn\Maps
  */
@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Shape_Store;
 use WP_Error;
 use WP_Term;
 
@@ -159,15 +160,21 @@ class Marker_Import {
 	 * Imports a file.
 	 *
 	 * @param string $content    File content.
-	 * @param string $format     `csv` or `geojson`.
+	 * @param string $format     `csv`, `geojson`, `gpx`, `kml` or `kmz`.
 	 * @param bool   $valid_only Import the good records of a file that has bad ones.
-	 * @return array{imported: int, geocoding: int, groups_created: string[], skipped: array<int, array<string, int|string>>}|WP_Error
-	 *         What was done (`geocoding`: how many of the imported markers are drafts waiting for
-	 *         their address to be geocoded), or why nothing was (`data.errors` lists the bad records).
+	 * @return array{imported: int, shapes: int, geocoding: int, groups_created: string[], skipped: array<int, array<string, int|string>>, notices: array<int, array<string, int|string>>}|WP_Error
+	 *         What was done (`shapes`: how many of the imported markers are lines or areas;
+	 *         `geocoding`: how many are drafts waiting for their address to be geocoded;
+	 *         `notices`: rows imported with a remark, e.g. a track without elevation), or why
+	 *         nothing was (`data.errors` lists the bad records).
 	 */
 	public function import( string $content, string $format, bool $valid_only = false ) {
 		if ( strlen( $content ) > self::max_bytes() ) {
 			return self::too_large();
+		}
+		if ( 'csv' !== $format ) {
+			// Shapes are held as PHP arrays while they are checked: as much room as the admin gets.
+			wp_raise_memory_limit( 'cairn_maps_import' );
 		}
 		$records = Import_Reader::read( $content, $format, self::max_rows() );
 		if ( is_wp_error( $records ) ) {
@@ -184,7 +191,8 @@ class Marker_Import {
 				continue;
 			}
 			$row['line'] = (int) ( $record['at']['line'] ?? 0 );
-			$rows[]      = $row;
+			$row['at']   = $record['at'];
+			$rows[]      = self::with_shape_text( $row );
 		}
 
 		if ( array() !== $errors && ( ! $valid_only || array() === $rows ) ) {
@@ -212,19 +220,46 @@ class Marker_Import {
 		if ( is_wp_error( $created ) ) {
 			return $created;
 		}
+		$written = array_slice( $rows, 0, $created['imported'] );
+		$notices = array();
+		foreach ( $written as $row ) {
+			if ( '' !== $row['notice'] ) {
+				$notices[] = $row['at'] + array( 'message' => $row['notice'] );
+			}
+		}
 		return array(
 			'imported'       => $created['imported'],
+			'shapes'         => count( array_filter( $written, static fn( array $row ): bool => isset( $row['geometry_json'] ) ) ),
 			'geocoding'      => $created['geocoding'],
 			'groups_created' => $created['groups_created'],
 			'skipped'        => array_merge( $errors, $created['failed'] ),
+			'notices'        => $notices,
 		);
+	}
+
+	/**
+	 * A clean row with its shape (if any) as the two texts stored (`cairn_geometry` and the
+	 * derived `_cairn_shape`) instead of arrays, and its report notice.
+	 *
+	 * @since 0.5.0
+	 * @param array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, line: int, at: array<string, int|string>, geometry?: array{type: string, coordinates: array<int, mixed>}} $row A clean row.
+	 * @return array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, line: int, at: array<string, int|string>, notice: string, geometry_json?: string, shape_json?: string}
+	 */
+	private static function with_shape_text( array $row ): array {
+		$row['notice'] = Import_Row_Validator::notice( $row );
+		if ( isset( $row['geometry'] ) ) {
+			$row['geometry_json'] = Shape_Store::encode( $row['geometry'] );
+			$row['shape_json']    = Shape_Store::derive( $row['geometry'] );
+		}
+		unset( $row['geometry'] );
+		return $row;
 	}
 
 	/**
 	 * Creates the groups and markers.
 	 *
-	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, line: int}> $rows   Clean rows.
-	 * @param Import_Groups                                                                                                                         $groups Groups seen.
+	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address: string, line: int, at: array<string, int|string>, notice: string, geometry_json?: string, shape_json?: string}> $rows   Clean rows.
+	 * @param Import_Groups                                                                                                                                                                                                                     $groups Groups seen.
 	 * @return array{imported: int, geocoding: int, groups_created: string[], failed: array<int, array<string, int|string>>}|WP_Error
 	 */
 	private function write( array $rows, Import_Groups $groups ) {

@@ -59,6 +59,9 @@ class Export_Response extends WP_REST_Response {
 				'X-Content-Type-Options' => 'nosniff',
 			)
 		);
+		if ( 'csv' === $format ) {
+			$this->header( 'X-Cairn-Shapes-Omitted', (string) $export->count_shapes() );
+		}
 		$this->export   = $export;
 		$this->format   = $format;
 		$this->replaced = false; // The parent constructor went through set_data().

@@ -24,10 +24,17 @@ use WP_REST_Server;
  * page's download form sends the cookie's REST nonce in its body, not in the address.
  *
  * The import takes the file as a multipart upload named `file`, or as the raw request body
- * (`Content-Type: text/csv` or `application/geo+json`). The format comes from `format`, else the
- * file name, else the content type, else the content. Answers: 200 with what was imported, 400
- * listing every bad record (`data.errors`, each with `line` (CSV) or `feature` (GeoJSON) and a
- * `message`), 413 when the file is too large or holds too many markers.
+ * (`Content-Type: text/csv`, `application/geo+json`, `application/gpx+xml`,
+ * `application/vnd.google-earth.kml+xml` or `application/vnd.google-earth.kmz`). The format
+ * (`csv`, `geojson`, `gpx`, `kml`, `kmz`) comes from `format`, else the file name, else the content
+ * type, else the content. Answers: 200 with what was imported (`shapes`: how many are lines or
+ * areas; `notices`: rows imported with a remark, e.g. a track without elevation), 400 listing
+ * every bad record (`data.errors`, each with `line` (CSV), `feature` (GeoJSON) or `row` and
+ * `label` (GPX, KML), and a `message`) or saying why the file cannot be read at all, 413 when the
+ * file is too large or holds too many markers.
+ *
+ * The CSV export cannot hold lines and areas (it keeps their marker's point): its response says
+ * how many it left out in the header `X-Cairn-Shapes-Omitted`.
  *
  * @since 0.1.0
  */
@@ -103,7 +110,7 @@ class Import_Export_Controller {
 					'format' => array(
 						'description' => __( 'File format.', 'cairn-maps' ),
 						'type'        => 'string',
-						'enum'        => Import_Reader::FORMATS,
+						'enum'        => Marker_Export::FORMATS,
 						'default'     => 'csv',
 					),
 				),
@@ -195,7 +202,7 @@ class Import_Export_Controller {
 			return Marker_Import::too_large();
 		}
 		if ( '' === trim( $body ) ) {
-			return new WP_Error( 'cairn_maps_import_no_file', __( 'Send a CSV or GeoJSON file: as the request body, or as a multipart upload named "file".', 'cairn-maps' ), array( 'status' => 400 ) );
+			return new WP_Error( 'cairn_maps_import_no_file', __( 'Send a CSV, GeoJSON, GPX, KML or KMZ file: as the request body, or as a multipart upload named "file".', 'cairn-maps' ), array( 'status' => 400 ) );
 		}
 		return array(
 			'content' => $body,

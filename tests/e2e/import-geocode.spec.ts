@@ -87,7 +87,7 @@ test.describe( 'import with addresses', () => {
 			'tools.php',
 			'page=cairn-maps-import-export'
 		);
-		await page.getByLabel( 'File (CSV or GeoJSON)' ).setInputFiles( {
+		await page.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' ).setInputFiles( {
 			name: 'addresses.csv',
 			mimeType: 'text/csv',
 			buffer: Buffer.from( csv ),
@@ -228,7 +228,7 @@ test.describe( 'import with addresses', () => {
 			'tools.php',
 			'page=cairn-maps-import-export'
 		);
-		await page.getByLabel( 'File (CSV or GeoJSON)' ).setInputFiles( {
+		await page.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' ).setInputFiles( {
 			name: 'addresses.csv',
 			mimeType: 'text/csv',
 			buffer: Buffer.from(

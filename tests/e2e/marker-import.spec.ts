@@ -2,6 +2,9 @@
  * Tools → Import/export markers: a real file upload with its line-by-line report, "import only
  * valid rows", the export form (a download), and a multipart upload to the REST route.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 
 import { expect, test } from './fixtures/maps-service';
@@ -9,7 +12,25 @@ import { expect, test } from './fixtures/maps-service';
 interface MarkerRecord {
 	id: number;
 	title: { rendered: string };
-	meta: { cairn_lat: number | null; cairn_lng: number | null };
+	meta: {
+		cairn_lat: number | null;
+		cairn_lng: number | null;
+		cairn_geometry?: { type: string; coordinates: unknown[] } | null;
+	};
+}
+
+/**
+ * A file of tests/fixtures/shapes with its names made unique for this run.
+ *
+ * @param name File name.
+ * @param run  Unique suffix.
+ */
+function shapesFixture( name: string, run: string ): Buffer {
+	const text = readFileSync(
+		join( __dirname, '..', 'fixtures', 'shapes', name ),
+		'utf8'
+	).replace( /<name>([^<]+)<\/name>/g, `<name>$1 ${ run }</name>` );
+	return Buffer.from( text );
 }
 
 async function publishedMarkers(
@@ -54,7 +75,9 @@ lines"`,
 		).toBeVisible();
 
 		// A file with a bad row imports nothing and says which line is wrong.
-		await page.getByLabel( 'File (CSV or GeoJSON)' ).setInputFiles( file );
+		await page
+			.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' )
+			.setInputFiles( file );
 		await page.getByRole( 'button', { name: 'Import markers' } ).click();
 		const report = page.locator( '.cairn-maps-import-report' );
 		await expect( report ).toContainText( 'nothing was imported', {
@@ -70,7 +93,9 @@ lines"`,
 		await expect( report ).toHaveCount( 0 );
 
 		// Only the valid rows.
-		await page.getByLabel( 'File (CSV or GeoJSON)' ).setInputFiles( file );
+		await page
+			.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' )
+			.setInputFiles( file );
 		await page
 			.getByLabel(
 				'Import only the valid rows (skip the rows with errors)'
@@ -171,5 +196,101 @@ lines"`,
 			cairn_lat: 55.95,
 			cairn_lng: -3.2,
 		} );
+	} );
+
+	test( 'imports a GPX track with elevation and a KML area from the Tools screen, and refuses a hostile file', async ( {
+		admin,
+		page,
+		requestUtils,
+	} ) => {
+		const run = `S${ Date.now() }`;
+		await admin.visitAdminPage(
+			'tools.php',
+			'page=cairn-maps-import-export'
+		);
+		const input = page.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' );
+		const report = page.locator( '.cairn-maps-import-report' );
+		const importFile = async ( name: string, buffer: Buffer ) => {
+			await input.setInputFiles( {
+				name,
+				mimeType: 'application/octet-stream',
+				buffer,
+			} );
+			await page
+				.getByRole( 'button', { name: 'Import markers' } )
+				.click();
+			await expect( report ).toBeVisible( { timeout: 60_000 } );
+		};
+
+		// A GPX: a waypoint, a track with elevation, a route without (a notice, not an error).
+		await importFile(
+			'ridge-loop.gpx',
+			shapesFixture( 'ridge-loop.gpx', run )
+		);
+		await expect( report ).toContainText(
+			'3 markers were imported. 2 of them are routes or areas.'
+		);
+		await expect(
+			report.locator( '.cairn-maps-import-notices li' )
+		).toHaveText( [
+			`Row 3 (route "Road back ${ run }"): This line has no elevation (or not at every point), so it shows no ascent and no elevation profile. It was imported.`,
+		] );
+		const [ track ] = await publishedMarkers(
+			requestUtils,
+			`Ridge loop ${ run }`
+		);
+		expect( track?.meta.cairn_geometry?.type ).toBe( 'MultiLineString' );
+		expect( track?.meta.cairn_geometry?.coordinates[ 0 ] ).toEqual( [
+			[ -5.05, 56.8, 120 ],
+			[ -5.04, 56.801, 260.5 ],
+			[ -5.03, 56.802, 410 ],
+			[ -5.02, 56.803, 395 ],
+		] );
+		expect( track?.meta ).toMatchObject( {
+			cairn_lat: 56.8,
+			cairn_lng: -5.05,
+		} );
+		const [ summit ] = await publishedMarkers(
+			requestUtils,
+			`Summit cairn ${ run }`
+		);
+		expect( summit?.meta.cairn_geometry ?? null ).toBeNull();
+
+		// A KML area with a hole.
+		await importFile(
+			'town-zones.kml',
+			shapesFixture( 'town-zones.kml', run )
+		);
+		await expect( report ).toContainText(
+			'3 markers were imported. 2 of them are routes or areas.'
+		);
+		const [ zone ] = await publishedMarkers(
+			requestUtils,
+			`Old town ${ run }`
+		);
+		expect( zone?.meta.cairn_geometry?.type ).toBe( 'Polygon' );
+		expect( zone?.meta.cairn_geometry?.coordinates ).toHaveLength( 2 );
+
+		// The export says what a CSV leaves out.
+		await expect(
+			page.locator( '.cairn-maps-export-shapes' )
+		).toContainText(
+			/\d+ routes and areas are not in CSV .*; export GeoJSON to keep them\./
+		);
+
+		// A hostile file: its message, nothing imported.
+		await importFile(
+			'evil.gpx',
+			Buffer.from(
+				`<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><gpx><wpt lat="1" lon="2"><name>Evil ${ run } &xxe;</name></wpt></gpx>`
+			)
+		);
+		await expect( report ).toHaveClass( /notice-error/ );
+		await expect( report ).toContainText(
+			'The file contains a DOCTYPE; Cairn does not read DOCTYPEs or external entities.'
+		);
+		expect(
+			await publishedMarkers( requestUtils, `Evil ${ run }` )
+		).toEqual( [] );
 	} );
 } );

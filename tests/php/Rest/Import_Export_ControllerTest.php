@@ -305,10 +305,11 @@ final class Import_Export_ControllerTest extends TestCase {
 			array(
 				'type'       => 'Feature',
 				'geometry'   => array(
-					'type'        => 'LineString',
+					// Lines and areas are imported (Shape_ImportTest); several points in one are not.
+					'type'        => 'MultiPoint',
 					'coordinates' => array( array( 0, 0 ), array( 1, 1 ) ),
 				),
-				'properties' => array( 'title' => 'A line' ),
+				'properties' => array( 'title' => 'Two points' ),
 			),
 			$point( 1, 1, array( 'description' => 'No title' ) ),
 			$point(
@@ -355,7 +356,7 @@ final class Import_Export_ControllerTest extends TestCase {
 			'header only'              => array( "title,lat,lng\n", array(), 'holds no markers' ),
 			'broken json'              => array( '{"type":"FeatureCollection","features":[', array( 'format' => 'geojson' ), 'not valid GeoJSON' ),
 			'not a feature collection' => array( '{"type":"Feature"}', array( 'format' => 'geojson' ), 'FeatureCollection' ),
-			'empty body'               => array( '', array(), 'Send a CSV or GeoJSON file' ),
+			'empty body'               => array( '', array(), 'Send a CSV, GeoJSON, GPX, KML or KMZ file' ),
 		);
 	}
 
