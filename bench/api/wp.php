@@ -400,7 +400,8 @@ function cairn_bench_seed_shapes( int $routes, int $vertices ): int {
 			}
 			$anchor = $measures::anchor( $checked );
 			$shape  = $clock( 'derive_ms', static fn() => $store::derive( $checked ) );
-			$text   = (string) wp_json_encode( $checked );
+			// As Shape_Store::save() stores it (JSON, floats kept as floats).
+			$text   = method_exists( $store, 'encode' ) ? $store::encode( $checked ) : (string) wp_json_encode( $checked );
 			$decoded = json_decode( $shape, true );
 			foreach ( (array) ( $decoded['geometry']['coordinates'] ?? array() ) as $position ) {
 				$shape_vertices += is_array( $position ) ? 1 : 0;
