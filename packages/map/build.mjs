@@ -118,10 +118,7 @@ for ( const name of fs.readdirSync( typesDir, { recursive: true } ) ) {
 	const fixed = text.replace(
 		/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.\.?\/[^"']+)\2/g,
 		( whole, before, quote, specifier ) =>
-			`${ before }${ quote }${ withExtension(
-				file,
-				specifier
-			) }${ quote }`
+			`${ before }${ quote }${ withExtension( file, specifier ) }${ quote }`
 	);
 	if ( fixed !== text ) {
 		fs.writeFileSync( file, fixed );
@@ -169,17 +166,35 @@ const bytes = Buffer.concat(
 	[ ...entryFiles ].map( ( name ) => Buffer.from( outputs.get( name ) ) )
 );
 const gzip = zlib.gzipSync( bytes, { level: 9 } ).length;
-const lazy = Buffer.concat(
+// The shapes chunk (routes and areas) loads only for a map that has some: measured apart.
+const shapesFiles = new Set(
 	[ ...outputs.keys() ]
-		.filter(
-			( name ) => ! entryFiles.has( name ) && name.endsWith( '.js' )
-		)
-		.map( ( name ) => Buffer.from( outputs.get( name ) ) )
+		.filter( ( name ) => name.startsWith( 'load-shapes-' ) )
+		.flatMap( ( name ) => [ ...staticClosure( name ) ] )
+		.filter( ( name ) => ! entryFiles.has( name ) )
 );
+const lazyOf = ( keep ) =>
+	Buffer.concat(
+		[ ...outputs.keys() ]
+			.filter(
+				( name ) =>
+					! entryFiles.has( name ) &&
+					name.endsWith( '.js' ) &&
+					keep( name )
+			)
+			.map( ( name ) => Buffer.from( outputs.get( name ) ) )
+	);
 const sizes = {
 	minified: bytes.length,
 	gzip,
-	placesChunkGzip: zlib.gzipSync( lazy, { level: 9 } ).length,
+	placesChunkGzip: zlib.gzipSync(
+		lazyOf( ( name ) => ! name.startsWith( 'load-shapes-' ) ),
+		{ level: 9 }
+	).length,
+	shapesChunkGzip: zlib.gzipSync(
+		lazyOf( ( name ) => shapesFiles.has( name ) ),
+		{ level: 9 }
+	).length,
 };
 fs.writeFileSync(
 	path.join( dist, 'size.json' ),
@@ -192,5 +207,7 @@ console.log(
 		1
 	) } kB gzip (without mapbox-gl); places chunk ${ (
 		sizes.placesChunkGzip / 1024
-	).toFixed( 1 ) } kB gzip, loaded when a map starts`
+	).toFixed( 1 ) } kB gzip, loaded when a map starts; shapes chunk ${ (
+		sizes.shapesChunkGzip / 1024
+	).toFixed( 1 ) } kB gzip, only for maps with routes or areas`
 );

@@ -18,8 +18,8 @@ defined( 'ABSPATH' ) || exit;
  * decoded: `_cairn_shape` text starts with it (`{"geometry":{…},"bbox":…`), and a geometry
  * holds only its type and numbers. What is spliced is checked first (parse()): a geometry type
  * the feed serves, then only numbers, commas and brackets, as many `[` as `]`. Text in another
- * member order is decoded whole instead (slower, same answer); text that is not a shape at all
- * (a broken row) is left out of the feed.
+ * member order, or with other members in its geometry, is decoded whole instead (slower, same
+ * answer); text that is not a shape at all (a broken row) is left out of the feed.
  *
  * @since 0.5.0
  */
@@ -59,13 +59,14 @@ final class Shape_Writer {
 	 */
 	public static function parse( string $text ): ?array {
 		$end = 0 === strncmp( $text, self::START, strlen( self::START ) ) ? strpos( $text, self::AFTER_GEOMETRY, strlen( self::START ) ) : false;
-		if ( false !== $end ) {
+		if ( false !== $end && self::is_geometry( substr( $text, strlen( self::START ), $end - strlen( self::START ) ) ) ) {
 			$geometry = substr( $text, strlen( self::START ), $end - strlen( self::START ) );
 			$rest     = json_decode( '{' . substr( $text, $end + 1 ), true );
 		} else {
-			$whole    = json_decode( $text, true );
-			$geometry = is_array( $whole ) && is_array( $whole['geometry'] ?? null ) ? (string) wp_json_encode( $whole['geometry'], self::FLAGS ) : '';
-			$rest     = $whole;
+			// Another member order, or members the feed does not splice (a geometry's own bbox):
+			// decoded, and only its type and coordinates written again.
+			$rest     = json_decode( $text, true );
+			$geometry = is_array( $rest ) ? self::geometry_json( $rest['geometry'] ?? null ) : '';
 		}
 		if ( ! is_array( $rest ) || ! self::is_geometry( $geometry ) ) {
 			return null;
@@ -103,6 +104,24 @@ final class Shape_Writer {
 		) + $shape['measures'];
 		// phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- flags chosen for size; wp_json_encode adds nothing here.
 		return '{"type":"Feature","id":' . $id . ',"geometry":' . $shape['geometry'] . ',"properties":' . json_encode( $properties, self::FLAGS ) . '}';
+	}
+
+	/**
+	 * A decoded geometry's type and coordinates as JSON ('' when it has none).
+	 *
+	 * @param mixed $geometry Decoded geometry.
+	 */
+	private static function geometry_json( $geometry ): string {
+		if ( ! is_array( $geometry ) || ! is_string( $geometry['type'] ?? null ) || ! is_array( $geometry['coordinates'] ?? null ) ) {
+			return '';
+		}
+		return (string) wp_json_encode(
+			array(
+				'type'        => $geometry['type'],
+				'coordinates' => $geometry['coordinates'],
+			),
+			self::FLAGS
+		);
 	}
 
 	/**

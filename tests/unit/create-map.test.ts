@@ -11,6 +11,7 @@ import mapboxgl from 'mapbox-gl';
 
 import { createMap as createRuntimeMap } from '../../src/blocks/map/runtime';
 import { firstGroupIs } from '../../packages/map/src/markers-layer';
+import shapesFeed from '../fixtures/shapes-feed.json';
 import type { MapErrorCode } from '../../packages/map/src/types';
 
 /**
@@ -63,6 +64,8 @@ interface MockMapbox {
 	images: Record< string, Error | null >;
 	/** The options of each ScaleControl made. */
 	scales: unknown[];
+	/** Each popup opened: where, and its content. */
+	popups: Array< { lngLat: unknown; content: HTMLElement | null } >;
 }
 
 class MockMap {
@@ -161,16 +164,49 @@ class MockMap {
 		return true;
 	}
 	setLanguage() {}
-	addLayer( layer: {
-		id: string;
-		paint?: Record< string, unknown >;
-		layout?: Record< string, unknown >;
-	} ) {
+	addLayer(
+		layer: {
+			id: string;
+			paint?: Record< string, unknown >;
+			layout?: Record< string, unknown >;
+			filter?: unknown;
+		},
+		beforeId?: string
+	) {
 		this.layers[ layer.id ] = {
 			paint: { ...layer.paint },
 			layout: { ...layer.layout },
 		};
+		this.filters[ layer.id ] = layer.filter;
+		// The style's layer order, as mapbox-gl keeps it (beneath `beforeId`, else on top).
+		const order = this.style.layers as Array< { id: string } > | undefined;
+		if ( Array.isArray( order ) ) {
+			const at = order.findIndex( ( item ) => item.id === beforeId );
+			order.splice( at < 0 ? order.length : at, 0, {
+				id: layer.id,
+			} );
+		}
 		return this;
+	}
+	filters: Record< string, unknown > = {};
+	featureState: Record< string, Record< string, unknown > > = {};
+	fitted: unknown[] = [];
+	setFeatureState(
+		feature: { source: string; id: number },
+		state: Record< string, unknown >
+	) {
+		const key = `${ feature.source }/${ feature.id }`;
+		this.featureState[ key ] = { ...this.featureState[ key ], ...state };
+	}
+	queryRenderedFeatures() {
+		return [];
+	}
+	fitBounds( bounds: unknown, _options?: unknown, eventData?: object ) {
+		this.fitted.push( bounds );
+		later( () => this.fire( 'moveend', { ...eventData } ) );
+	}
+	getCanvasContainer() {
+		return this.getContainer();
 	}
 	getLayer( id: string ) {
 		return this.layers[ id ];
@@ -181,7 +217,9 @@ class MockMap {
 			layer.paint[ name ] = value;
 		}
 	}
-	setFilter() {}
+	setFilter( id: string, filter: unknown ) {
+		this.filters[ id ] = filter;
+	}
 	setLayoutProperty() {}
 	getLayoutProperty() {
 		return undefined;
@@ -224,12 +262,41 @@ jest.mock( 'mapbox-gl', () => {
 		maps: [],
 		images: {},
 		scales: [],
+		popups: [],
 	};
 	( globalThis as unknown as { fakeMapbox: MockMapbox } ).fakeMapbox = state;
+	class Popup {
+		private opened: { lngLat: unknown; content: HTMLElement | null } = {
+			lngLat: null,
+			content: null,
+		};
+		setLngLat( lngLat: unknown ) {
+			this.opened.lngLat = lngLat;
+			return this;
+		}
+		setDOMContent( content: HTMLElement ) {
+			this.opened.content = content;
+			return this;
+		}
+		on() {
+			return this;
+		}
+		getElement() {
+			return null;
+		}
+		addTo() {
+			state.popups.push( this.opened );
+			return this;
+		}
+		remove() {
+			return this;
+		}
+	}
 	return {
 		__esModule: true,
 		default: {
 			supported: () => state.supported,
+			Popup,
 			// Constructors that hand back the stand-ins (classes are read when called: the
 			// factory runs before they are defined).
 			Map: class {
@@ -321,6 +388,7 @@ beforeEach( () => {
 	fake().maps.length = 0;
 	fake().images = {};
 	fake().scales.length = 0;
+	fake().popups.length = 0;
 	document.body.innerHTML = '';
 } );
 
@@ -831,5 +899,232 @@ describe( 'the scale bar', () => {
 			{ host }
 		);
 		expect( fake().scales ).toEqual( [] );
+	} );
+} );
+
+// How often the shapes chunk was loaded (a dynamic import of it runs this factory once).
+jest.mock( '../../packages/map/src/shapes/load-shapes', () => {
+	const loads = globalThis as unknown as { shapesChunkLoads: number };
+	loads.shapesChunkLoads = ( loads.shapesChunkLoads ?? 0 ) + 1;
+	return jest.requireActual( '../../packages/map/src/shapes/load-shapes' );
+} );
+
+describe( 'routes and areas on the map', () => {
+	const MARKERS = 'https://example.test/markers';
+	const SHAPES = 'https://example.test/shapes?group=trails';
+	/** The anchors of the shapes in the points feed, and one point. */
+	const POINTS = {
+		type: 'FeatureCollection',
+		features: [
+			[ 101, 'Ridge trail', [ 7.0, 46.0 ], [ 'trails' ] ],
+			[ 102, 'Quiet zone', [ 7.15, 46.15 ], [ 'zones' ] ],
+			[ 5, 'Hut', [ 7.5, 46.5 ], [ 'trails' ] ],
+		].map( ( [ id, title, coordinates, groups ] ) => ( {
+			type: 'Feature',
+			id,
+			geometry: { type: 'Point', coordinates },
+			properties: { title, groups },
+		} ) ),
+	};
+	let shapesAnswer: () => {
+		ok: boolean;
+		status: number;
+		json: () => unknown;
+	};
+
+	beforeEach( () => {
+		fetched = [];
+		shapesAnswer = () => ( {
+			ok: true,
+			status: 200,
+			json: () => shapesFeed,
+		} );
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async ( url: string ) => {
+				fetched.push( url );
+				if ( url === SHAPES ) {
+					return shapesAnswer();
+				}
+				if ( url.startsWith( 'https://example.test/marker/' ) ) {
+					return {
+						ok: true,
+						status: 200,
+						json: async () => ( {
+							id: 101,
+							title: 'Ridge trail',
+							content: '<p>Along the ridge.</p>',
+							link: '',
+							lng: 7,
+							lat: 46,
+						} ),
+					};
+				}
+				return { ok: true, status: 200, json: async () => POINTS };
+			}
+		);
+	} );
+
+	function start( config: Record< string, unknown > ) {
+		const parts = block();
+		const cairn = createMap(
+			parts.container,
+			{
+				accessToken: PUBLIC,
+				markersUrl: MARKERS,
+				markerUrl: 'https://example.test/marker/',
+				groupStyles: [
+					{ slug: 'trails', color: '#00aa00', lineWidth: 5 },
+					{ slug: 'zones', color: '#aa0000', fillOpacity: 0.4 },
+				],
+				...config,
+			},
+			{ host: parts.host }
+		);
+		const map = fake().maps[ 0 ] as MockMap;
+		map.style = { layers: [] };
+		map.fire( 'style.load' );
+		map.fire( 'load' );
+		return { ...parts, cairn, map };
+	}
+
+	const chunkLoads = () =>
+		( globalThis as unknown as { shapesChunkLoads?: number } )
+			.shapesChunkLoads ?? 0;
+
+	it( 'a map of points only asks for no shapes and loads no shapes code', async () => {
+		const { map, cairn, host } = start( {} );
+		await cairn.ready;
+		expect( fetched ).toEqual( [ MARKERS ] );
+		expect( map.sources ).not.toHaveProperty( 'cairn-shapes' );
+		expect( chunkLoads() ).toBe( 0 );
+		expect( host.dataset.cairnState ).toBe( 'ready' );
+	} );
+
+	it( 'a bad shapes address is no feed at all', async () => {
+		const { cairn, map } = start( { shapesUrl: 'javascript:alert(1)' } );
+		await cairn.ready;
+		expect( fetched ).toEqual( [ MARKERS ] );
+		expect( map.sources ).not.toHaveProperty( 'cairn-shapes' );
+	} );
+
+	it( 'draws the shapes beneath the points, painted by group, and is ready once they are on the map', async () => {
+		const { map, cairn, host } = start( { shapesUrl: SHAPES } );
+		await cairn.ready;
+		expect( fetched ).toEqual(
+			expect.arrayContaining( [ MARKERS, SHAPES ] )
+		);
+		const data = map.sources[ 'cairn-shapes' ]!.data as {
+			features: Array< {
+				id: number;
+				properties: Record< string, unknown >;
+			} >;
+		};
+		expect(
+			data.features.map( ( feature ) => [
+				feature.id,
+				feature.properties.group,
+				feature.properties.kind,
+			] )
+		).toEqual( [
+			[ 101, 'trails', 'line' ],
+			[ 102, 'zones', 'area' ],
+			[ 103, '', 'line' ],
+		] );
+		const order = ( map.style.layers as Array< { id: string } > ).map(
+			( layer ) => layer.id
+		);
+		const lowestPoint = order.indexOf( 'cairn-clusters' );
+		expect( lowestPoint ).toBeGreaterThan( -1 );
+		for ( const id of [
+			'cairn-shapes-fill',
+			'cairn-shapes-halo',
+			'cairn-shapes-line',
+		] ) {
+			expect( order.indexOf( id ) ).toBeGreaterThan( -1 );
+			expect( order.indexOf( id ) ).toBeLessThan( lowestPoint );
+		}
+		expect(
+			map.layers[ 'cairn-shapes-line' ]!.paint[ 'line-width' ]
+		).toEqual( [ 'match', [ 'get', 'group' ], 'trails', 5, 3 ] );
+		expect( host.dataset.cairnState ).toBe( 'ready' );
+	} );
+
+	it( 'a shapes feed that fails leaves the points map working and says so politely', async () => {
+		shapesAnswer = () => ( { ok: false, status: 500, json: () => ( {} ) } );
+		const { map, cairn, host } = start( { shapesUrl: SHAPES } );
+		await expect( cairn.ready ).resolves.toBe( map );
+		expect( host.dataset.cairnState ).toBe( 'ready' );
+		expect( alerts( host ) ).toEqual( [] );
+		expect( map.sources ).not.toHaveProperty( 'cairn-shapes' );
+		expect( map.sources ).toHaveProperty( 'cairn-markers' );
+		expect(
+			host.querySelector( '.wp-block-cairn-map__notice' )?.textContent
+		).toBe(
+			'The routes and areas of this map could not be loaded. Its places are shown.'
+		);
+	} );
+
+	it( 'group toggles and search hide the shapes the places filter hides', async () => {
+		const { cairn, map } = start( { shapesUrl: SHAPES } );
+		await cairn.ready;
+		await until( () => cairn.places?.getState().shapes );
+		const places = cairn.places!;
+		places.toggleGroup( 'zones' );
+		expect( map.filters[ 'cairn-shapes-line' ] ).toEqual( [
+			'in',
+			[ 'id' ],
+			[ 'literal', [ 101, 103 ] ],
+		] );
+		expect( map.filters[ 'cairn-shapes-fill' ] ).toEqual( [
+			'all',
+			[ '==', [ 'get', 'kind' ], 'area' ],
+			[ 'in', [ 'id' ], [ 'literal', [ 101, 103 ] ] ],
+		] );
+		places.showAllGroups();
+		places.setSearch( 'ridge' );
+		expect( map.filters[ 'cairn-shapes-line' ] ).toEqual( [
+			'in',
+			[ 'id' ],
+			[ 'literal', [ 101 ] ],
+		] );
+		places.setSearch( '' );
+		expect( map.filters[ 'cairn-shapes-line' ] ).toBeNull();
+	} );
+
+	it( 'choosing a route in the list fits the map to it and opens its popup with its facts and profile', async () => {
+		const { cairn, map } = start( { shapesUrl: SHAPES } );
+		await cairn.ready;
+		await until( () => cairn.places?.getState().shapes );
+		expect( cairn.places!.shapeSummary( 101 ) ).toBe(
+			'12.4 km, 650 m ascent'
+		);
+		expect( cairn.places!.shapeSummary( 5 ) ).toBe( '' );
+		await cairn.places!.choose( 101 );
+		await until( () => fake().popups.length > 0 );
+		expect( map.fitted ).toEqual( [
+			[
+				[ 7.0, 46.0 ],
+				[ 7.08, 46.03 ],
+			],
+		] );
+		const { content } = fake().popups[ 0 ]!;
+		expect( content?.querySelector( 'h2' )?.textContent ).toBe(
+			'Ridge trail'
+		);
+		expect( content?.querySelector( 'dl' )?.textContent ).toBe(
+			'Length12.4 kmAscent650 mDescent600 m'
+		);
+		expect(
+			content
+				?.querySelector( 'svg[role="img"]' )
+				?.getAttribute( 'aria-label' )
+		).toBe( 'Elevation profile' );
+		expect( content?.querySelector( 'figcaption' )?.textContent ).toMatch(
+			/^Elevation profile: lowest point 1,200 m, highest point 1,850 m/
+		);
+		// The route stands out while its popup is open.
+		expect( map.featureState[ 'cairn-shapes/101' ] ).toEqual( {
+			focus: true,
+		} );
 	} );
 } );

@@ -7,6 +7,9 @@ afterEach( () => {
 	delete ( window as { cairnMapsEditor?: unknown } ).cairnMapsEditor;
 } );
 
+/** The looks of routes and areas a group without its own gets (limits.json `groupLine`). */
+const DEFAULT_LINE = { lineColor: '', lineWidth: 3, fillOpacity: 0.25 };
+
 describe( 'getEditorData', () => {
 	it( 'keeps well-formed group looks for the preview and drops the rest', () => {
 		( window as { cairnMapsEditor?: unknown } ).cairnMapsEditor = {
@@ -30,14 +33,27 @@ describe( 'getEditorData', () => {
 		};
 		expect( getEditorData().groupStyles ).toEqual( [
 			// The name is plain text (React renders it as such); a missing one is the slug.
-			{ slug: 'peaks', name: 'Peaks <b>', color: '#aa0000', icon: '' },
+			{
+				slug: 'peaks',
+				name: 'Peaks <b>',
+				color: '#aa0000',
+				icon: '',
+				...DEFAULT_LINE,
+			},
 			{
 				slug: 'huts',
 				name: 'huts',
 				color: '',
 				icon: 'https://example.test/hut.png',
+				...DEFAULT_LINE,
 			},
-			{ slug: 'x', name: 'x', color: '#000000', icon: '' },
+			{
+				slug: 'x',
+				name: 'x',
+				color: '#000000',
+				icon: '',
+				...DEFAULT_LINE,
+			},
 		] );
 	} );
 

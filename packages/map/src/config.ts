@@ -75,6 +75,28 @@ export function parseMarkerSelection( value: unknown ): MarkerSelection {
 }
 
 /**
+ * The shapes feed's address: an http(s) URL, absolute or relative to the page; anything else
+ * (another scheme, not a string, a malformed address) is no feed at all.
+ * @param value Untrusted input.
+ */
+export function shapesUrl( value: unknown ): string {
+	if ( typeof value !== 'string' || value.trim() === '' ) {
+		return '';
+	}
+	try {
+		const url = new URL(
+			value.trim(),
+			globalThis.location?.href ?? 'https://invalid.example/'
+		);
+		return url.protocol === 'https:' || url.protocol === 'http:'
+			? value.trim()
+			: '';
+	} catch {
+		return '';
+	}
+}
+
+/**
  * Parses a configuration.
  *
  * @param input
@@ -125,6 +147,7 @@ export function parseMapConfig( input: unknown ): MapConfig {
 		markersUrl:
 			typeof value.markersUrl === 'string' ? value.markersUrl : '',
 		postsUrl: typeof value.postsUrl === 'string' ? value.postsUrl : '',
+		shapesUrl: shapesUrl( value.shapesUrl ),
 		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
 		groupStyles: groupStyles( value.groupStyles ),
 		places: attribute< PlacesConfig >( rules.places, value.places ),

@@ -24,6 +24,7 @@ import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
 import type { PlacesClient } from './places/client';
 import type { LoadResult } from './places/engine';
+import type { ShapesHandle } from './shapes/handle';
 import { compilesShadersInParallel } from './webgl';
 import { checkToken } from './token';
 import type { MapConfig, MapErrorCode, MapLib, MapLibSource } from './types';
@@ -429,10 +430,14 @@ function startMap(
 	giveUpOnSlowStyle( life, options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT );
 	localizeEachStyle( life.map, language );
 	reportMapErrors( life );
-	const firstDraw =
+	// Routes and areas: their chunk and feed load beside the points, only for a map that has some.
+	life.shapes = config.shapesUrl ? addShapes( life, config ) : null;
+	const firstDraw = Promise.all( [
 		config.markersUrl || config.postsUrl
 			? addPlacesOnceStyled( mapboxgl, life, config, options )
-			: Promise.resolve();
+			: undefined,
+		life.shapes,
+	] ).then( () => undefined );
 	announceReadyAfterLoad( life, view, firstDraw );
 	addInteraction( mapboxgl, life, config, view );
 	return life.handle();
@@ -548,6 +553,8 @@ class MapLife {
 	removed = false;
 	/** The map's places, once known. */
 	places: PlacesController | null = null;
+	/** The map's routes and areas once drawn (null: none, or not drawn); null without `shapesUrl`. */
+	shapes: Promise< ShapesHandle | null > | null = null;
 	readonly ready: Promise< MapboxMap >;
 	private destroyed = false;
 	private shown: MapErrorCode | null = null;
@@ -732,6 +739,46 @@ function addPlacesOnceStyled(
 	);
 }
 
+/**
+ * The shapes chunk, which fetches the map's shapes feed at once and draws the shapes once the
+ * style is in, beneath the points. Resolves with their handle; never rejects (a chunk that cannot
+ * be downloaded is the non-fatal `markers` failure: the points map works).
+ * @param life
+ * @param config
+ */
+function addShapes(
+	life: MapLife,
+	config: MapConfig
+): Promise< ShapesHandle | null > {
+	const styled = new Promise< void >( ( resolve ) =>
+		life.map.once( 'style.load', () => resolve() )
+	);
+	return import(
+		/* webpackChunkName: "cairn-map-shapes" */ './shapes/load-shapes'
+	)
+		.then( ( { startShapes } ) =>
+			startShapes( life.map, {
+				config,
+				lang: life.host.ownerDocument.documentElement.lang || undefined,
+				styled,
+				removed: () => life.removed,
+				onClick: ( id, lngLat ) => life.places?.openShape( id, lngLat ),
+			} )
+		)
+		.then(
+			( shapes ) => {
+				if ( shapes ) {
+					life.onStop( shapes.remove );
+				}
+				return shapes;
+			},
+			() => {
+				life.fail( 'markers' );
+				return null;
+			}
+		);
+}
+
 /** A places worker already reading its feed. */
 interface StartedPlaces {
 	setup: typeof import( './places/setup' );
@@ -839,6 +886,9 @@ function addPlaces(
 		onFirstDraw: drawn,
 	} );
 	life.places = controller;
+	life.shapes?.then(
+		( shapes ) => shapes && controller.attachShapes( shapes )
+	);
 	let unmount: ( () => void ) | undefined;
 	// The panel takes over the server's list once the places are known: while they load, and if
 	// the feed cannot be read, the server's list stays as it is.

@@ -34,7 +34,7 @@ export {
 	POINTS_LAYER,
 };
 
-const DEFAULT_COLOR = '#d1495b';
+export const DEFAULT_COLOR = '#d1495b';
 const POINT_RADIUS = 7;
 /** Icons are drawn this many CSS pixels across (their longer side). */
 const ICON_SIZE = 28;

@@ -305,18 +305,29 @@ export class PopupController {
 
 	/**
 	 * Opens the popup of a place.
-	 * @param id                  The place.
-	 * @param fallback            Where to open it when its details cannot be read.
-	 * @param fallback.lng        Its longitude.
-	 * @param fallback.lat        Its latitude.
+	 * @param id                   The place.
+	 * @param fallback             Where to open it when its details cannot be read.
+	 * @param fallback.lng         Its longitude.
+	 * @param fallback.lat         Its latitude.
 	 * @param options
-	 * @param options.returnFocus Where focus goes when the visitor closes the popup (the list
-	 *                            entry that opened it); looked up at that moment.
+	 * @param options.returnFocus  Where focus goes when the visitor closes the popup (the list
+	 *                             entry that opened it); looked up at that moment.
+	 * @param options.position     Where to open it instead of the place's point (a route clicked
+	 *                             along its way).
+	 * @param options.position.lng Its longitude.
+	 * @param options.position.lat Its latitude.
+	 * @param options.extra        What follows the place's details (a route's facts and profile).
+	 * @param options.onClose      Called when this popup closes.
 	 */
 	async open(
 		id: number,
 		fallback?: { lng: number; lat: number },
-		options: { returnFocus?: ( () => HTMLElement | null ) | null } = {}
+		options: {
+			returnFocus?: ( () => HTMLElement | null ) | null;
+			position?: { lng: number; lat: number };
+			extra?: ( doc: Document ) => HTMLElement | null;
+			onClose?: () => void;
+		} = {}
 	) {
 		const request = ++this.request;
 		const doc = this.map.getContainer().ownerDocument;
@@ -339,7 +350,7 @@ export class PopupController {
 		if ( request !== this.request ) {
 			return; // A newer popup was asked for meanwhile.
 		}
-		const position = details ?? fallback;
+		const position = options.position ?? details ?? fallback;
 		if ( ! position ) {
 			return;
 		}
@@ -352,6 +363,10 @@ export class PopupController {
 				'The details of this place could not be loaded.',
 				'cairn-maps'
 			);
+		}
+		const extra = options.extra?.( doc );
+		if ( extra ) {
+			content.appendChild( extra );
 		}
 		this.replacing = true;
 		this.popup?.remove();
@@ -382,6 +397,7 @@ export class PopupController {
 			if ( popup === this.popup ) {
 				this.popup = null;
 			}
+			options.onClose?.();
 			if ( ! focusWasHere || this.replacing ) {
 				return;
 			}

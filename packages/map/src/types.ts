@@ -51,6 +51,12 @@ export interface GroupStyle {
 	color: string;
 	/** URL of a PNG or JPEG icon, or '' for the default symbol. */
 	icon: string;
+	/** Colour of the group's routes and area outlines, `#rrggbb`, or '' for the group's colour. */
+	lineColor: string;
+	/** Width of the group's routes and area outlines, in CSS pixels (limits.json `groupLine`). */
+	lineWidth: number;
+	/** Opacity of the group's areas, 0–1. */
+	fillOpacity: number;
 }
 
 /** What the places panel offers visitors (block attribute `places`). */
@@ -95,6 +101,11 @@ export interface MapConfig {
 	 * the markers as one source: their ids never collide (both are post ids).
 	 */
 	postsUrl: string;
+	/**
+	 * GeoJSON feed of the selection's routes and areas (`/cairn/v1/shapes`); '' when the
+	 * selection holds none: then no request is made and no shapes code is loaded.
+	 */
+	shapesUrl: string;
 	/** Base URL of the single-marker route, ending in `/`. */
 	markerUrl: string;
 	/** Looks of the marker groups (the first group of a marker decides). */

@@ -148,5 +148,8 @@ export function termStyle(
 		name: name || slug,
 		color: palette[ crc32( key ) % palette.length ] ?? '',
 		icon: '',
+		lineColor: '',
+		lineWidth: LIMITS.groupLine.width,
+		fillOpacity: LIMITS.groupLine.fillOpacity,
 	};
 }

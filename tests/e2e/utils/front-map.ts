@@ -236,6 +236,8 @@ export interface SeedMarker {
 	content?: string;
 	/** Term ids of `cairn_marker_group`. */
 	groups?: number[];
+	/** A route's or an area's GeoJSON geometry (`meta.cairn_geometry`). */
+	geometry?: Record< string, unknown >;
 }
 
 /** Publishes markers through the core controller, 25 to a `/batch/v1` request; returns their ids. */
@@ -251,7 +253,13 @@ export async function seedMarkers(
 				title: marker.title,
 				content: marker.content ?? '',
 				status: 'publish',
-				meta: { cairn_lng: marker.lng, cairn_lat: marker.lat },
+				meta: {
+					cairn_lng: marker.lng,
+					cairn_lat: marker.lat,
+					...( marker.geometry
+						? { cairn_geometry: marker.geometry }
+						: {} ),
+				},
 				...( marker.groups
 					? { 'cairn-marker-groups': marker.groups }
 					: {} ),

@@ -138,6 +138,8 @@ final class Cors_HttpTest extends TestCase {
 			'feed, streamed gzip'         => array( '/?rest_route=/cairn/v1/markers', array( 'Accept-Encoding' => 'gzip' ), 'accept-encoding' ),
 			'feed, HEAD'                  => array( '/wp-json/cairn/v1/markers', array( 'X-Cairn-Method' => 'HEAD' ), 'accept-encoding' ),
 			'feed, error from the server' => array( '/wp-json/cairn/v1/markers?bbox=0,0,200,10', array(), '' ),
+			'shapes feed, streamed'       => array( '/wp-json/cairn/v1/shapes', array(), 'accept-encoding' ),
+			'shapes feed, streamed gzip'  => array( '/?rest_route=/cairn/v1/shapes', array( 'Accept-Encoding' => 'gzip' ), 'accept-encoding' ),
 			'marker details'              => array( '/wp-json/cairn/v1/markers/{marker}', array(), '' ),
 			'marker details, rest_route'  => array( '/?rest_route=/cairn/v1/markers/{marker}', array(), '' ),
 			'maps of a post'              => array( '/wp-json/cairn/v1/posts/{post}/maps', array(), '' ),
@@ -203,6 +205,7 @@ final class Cors_HttpTest extends TestCase {
 	public static function early_routes(): array {
 		return array(
 			'feed'           => array( '/wp-json/cairn/v1/markers', 'accept-encoding' ),
+			'shapes feed'    => array( '/wp-json/cairn/v1/shapes', 'accept-encoding' ),
 			'maps of a post' => array( '/wp-json/cairn/v1/posts/{post}/maps', '' ),
 		);
 	}
@@ -224,11 +227,11 @@ final class Cors_HttpTest extends TestCase {
 			array(
 				'Origin'        => self::ORIGIN,
 				'If-None-Match' => $etag,
-				'X-Cairn-Probe' => 'cors-early',
+				'X-Cairn-Probe' => 'cors-early-' . md5( $path ),
 			)
 		);
 		$this->assertSame( 304, $early['status'] );
-		$this->assertSame( 0, $this->probe( 'cors-early' )['init'], 'answered before init' );
+		$this->assertSame( 0, $this->probe( 'cors-early-' . md5( $path ) )['init'], 'answered before init' );
 		$this->assert_readable_by_any_origin( $early, $vary );
 		$this->assertSame( $etag, $early['headers']['etag'] );
 
@@ -238,11 +241,11 @@ final class Cors_HttpTest extends TestCase {
 			array(
 				'Origin'        => self::ORIGIN,
 				'If-None-Match' => $etag,
-				'X-Cairn-Probe' => 'cors-late',
+				'X-Cairn-Probe' => 'cors-late-' . md5( $path ),
 			)
 		);
 		$this->assertSame( 304, $late['status'] );
-		$this->assertGreaterThan( 0, $this->probe( 'cors-late' )['rest'], 'served by the REST server' );
+		$this->assertGreaterThan( 0, $this->probe( 'cors-late-' . md5( $path ) )['rest'], 'served by the REST server' );
 		$this->assert_readable_by_any_origin( $late, $vary );
 	}
 
@@ -322,11 +325,11 @@ final class Cors_HttpTest extends TestCase {
 				$path,
 				array(
 					'If-None-Match' => $etag,
-					'X-Cairn-Probe' => "cors-restricted-{$i}",
+					'X-Cairn-Probe' => "cors-restricted-{$i}-" . md5( $path ),
 				) + ( '' === $origin ? array() : array( 'Origin' => $origin ) )
 			);
 			$this->assertSame( 304, $answer['status'], "304 for '{$origin}'" );
-			$this->assertSame( 0, $this->probe( "cors-restricted-{$i}" )['init'], "answered before init for '{$origin}'" );
+			$this->assertSame( 0, $this->probe( "cors-restricted-{$i}-" . md5( $path ) )['init'], "answered before init for '{$origin}'" );
 			$this->assertSame( $etag, $answer['headers']['etag'] );
 			$this->assertSame( array_values( array_filter( array( $vary, 'origin' ) ) ), self::header_items( $answer, 'vary' ) );
 			$this->assertArrayNotHasKey( 'access-control-allow-credentials', $answer['headers'] );

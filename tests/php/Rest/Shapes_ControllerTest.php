@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Tests\Feed\Plugin_Feed;
 use Cairn\Maps\Tests\Feed\Shape_Fixtures;
 use Cairn\Maps\Tests\TestCase;
 
@@ -22,6 +23,7 @@ use Cairn\Maps\Tests\TestCase;
  */
 final class Shapes_ControllerTest extends TestCase {
 
+	use Plugin_Feed;
 	use Shape_Fixtures;
 
 	private const ROUTE = '/cairn/v1/shapes';
@@ -161,20 +163,26 @@ final class Shapes_ControllerTest extends TestCase {
 	}
 
 	/**
-	 * Text in another member order is decoded instead of spliced: the same feature.
+	 * Text in another member order, or whose geometry has members of its own, is decoded instead
+	 * of spliced: the same feature, its geometry's type and coordinates only.
 	 */
 	public function test_text_in_another_order_is_read_too(): void {
-		$id = $this->create_marker( array( 'post_title' => 'Loop' ) );
-		$this->store_shape_text( $id, '{"bbox":[1,2,3,4],"length_m":5,"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}' );
+		$loop = $this->create_marker( array( 'post_title' => 'Loop' ) );
+		$this->store_shape_text( $loop, '{"bbox":[1,2,3,4],"length_m":5,"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}' );
+		$boxed = $this->create_marker( array( 'post_title' => 'Boxed' ) );
+		$this->store_shape_text( $boxed, '{"geometry":{"type":"LineString","bbox":[1,2,3,4],"coordinates":[[1,2],[3,4]]},"bbox":[1,2,3,4],"length_m":6}' );
 		$features = $this->features();
-		$this->assertSame(
-			array(
-				'type'        => 'LineString',
-				'coordinates' => array( array( 1, 2 ), array( 3, 4 ) ),
-			),
-			$features[0]['geometry']
-		);
-		$this->assertSame( 5, $features[0]['properties']['length_m'] );
+		$this->assertCount( 2, $features );
+		foreach ( $features as $feature ) {
+			$this->assertSame(
+				array(
+					'type'        => 'LineString',
+					'coordinates' => array( array( 1, 2 ), array( 3, 4 ) ),
+				),
+				$feature['geometry']
+			);
+		}
+		$this->assertSame( array( 5, 6 ), array_column( array_column( $features, 'properties' ), 'length_m' ) );
 	}
 
 	/**

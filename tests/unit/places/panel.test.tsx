@@ -15,11 +15,19 @@ import type { ListedPlace } from '../../../packages/map/src/places/engine';
 import { PlacesPanel } from '../../../packages/map/src/places/panel';
 import { mountPlacesPanel } from '../../../src/blocks/map/runtime';
 
+const LINE = { lineColor: '', lineWidth: 3, fillOpacity: 0.25 };
 const HOSTILE = '<img src=x onerror="window.pwned=1">';
 
 const GROUPS: PlacesGroup[] = [
-	{ slug: 'huts', name: 'Huts', color: '#aa3300', icon: '', count: 2 },
-	{ slug: 'lakes', name: HOSTILE, color: '', icon: '', count: 1 },
+	{
+		slug: 'huts',
+		name: 'Huts',
+		color: '#aa3300',
+		icon: '',
+		count: 2,
+		...LINE,
+	},
+	{ slug: 'lakes', name: HOSTILE, color: '', icon: '', count: 1, ...LINE },
 ];
 
 function place( id: number, extra: Partial< ListedPlace > = {} ): ListedPlace {
@@ -40,6 +48,7 @@ const READY: PlacesState = {
 	search: '',
 	hidden: [],
 	matches: 3,
+	shapes: false,
 	mode: 'view',
 	list: {
 		total: 3,

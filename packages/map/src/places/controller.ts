@@ -16,6 +16,7 @@ import type {
 } from './engine';
 import type { PlacesClient } from './client';
 import type { PopupController } from '../popup';
+import type { ShapesHandle } from '../shapes/handle';
 import type { GroupStyle, MapConfig } from '../types';
 import { MARKERS_SOURCE } from '../markers-layer';
 import { LIMITS } from '../limits';
@@ -44,6 +45,8 @@ export interface PlacesState {
 	origin: { lng: number; lat: number } | null;
 	/** The label language chosen by the visitor ('' before any choice). */
 	language: string;
+	/** The map's routes and areas are known (their list entries show their facts). */
+	shapes: boolean;
 }
 
 /** Sent by the map's wrapper once the list and the map both show a new filter or view. */
@@ -190,6 +193,8 @@ export class PlacesController {
 	private drawn: Promise< void > = Promise.resolve();
 	/** The bounding box of the places that pass the filter ("Show all results on the map"). */
 	private resultBounds: [ number, number, number, number ] | null = null;
+	/** The map's routes and areas, once drawn (the shapes chunk: only maps that have some). */
+	private shapes: ShapesHandle | null = null;
 
 	constructor( options: PlacesControllerOptions ) {
 		this.map = options.map;
@@ -208,6 +213,7 @@ export class PlacesController {
 			list: EMPTY_LIST,
 			origin: null,
 			language: '',
+			shapes: false,
 		};
 		this.region = this.statusRegion();
 		this.restoreLanguage();
@@ -476,6 +482,7 @@ export class PlacesController {
 	private async applyFilter(): Promise< void > {
 		const seq = ++this.filterSeq;
 		const { search, hidden } = this.state;
+		this.shapes?.filter( hidden, search );
 		let result;
 		try {
 			result = await this.client.filter( { search, hidden } );
@@ -593,11 +600,87 @@ export class PlacesController {
 		);
 	};
 
+	// --- Routes and areas -----------------------------------------------------------------------
+
+	/**
+	 * The map's shapes are drawn: they follow the filter from now on, and their list entries
+	 * show their facts.
+	 * @param shapes
+	 */
+	attachShapes = ( shapes: ShapesHandle ): void => {
+		if ( this.destroyed ) {
+			return;
+		}
+		this.shapes = shapes;
+		shapes.filter( this.state.hidden, this.state.search );
+		this.set( { shapes: true } );
+	};
+
+	/**
+	 * A route's line for its list entry ("12.4 km, 650 m ascent"); '' for other places.
+	 * @param id
+	 */
+	shapeSummary = ( id: number ): string => this.shapes?.summary( id ) ?? '';
+
+	/**
+	 * Highlights a shape while its list entry has focus (null: none).
+	 * @param id
+	 */
+	highlight = ( id: number | null ): void => {
+		this.shapes?.highlight( id );
+	};
+
+	/**
+	 * Opens a shape's popup where it was clicked, with the route's facts and profile.
+	 * @param id
+	 * @param at
+	 * @param at.lng
+	 * @param at.lat
+	 */
+	openShape = ( id: number, at: { lng: number; lat: number } ): void => {
+		this.openShapePopup( id, at, null );
+	};
+
+	private openShapePopup(
+		id: number,
+		at: { lng: number; lat: number },
+		returnFocus: ( () => HTMLElement | null ) | null
+	): void {
+		const shapes = this.shapes;
+		shapes?.highlight( id );
+		this.popups.open( id, at, {
+			position: at,
+			returnFocus,
+			extra: ( doc ) => shapes?.details( doc, id ) ?? null,
+			onClose: () => shapes?.highlight( null ),
+		} );
+	}
+
 	private flyAndOpen(
 		place: ListedPlace & { zoom: number },
 		returnFocus: ( () => HTMLElement | null ) | null
 	): void {
 		const map = this.map;
+		const bbox = this.shapes?.bbox( place.id );
+		if ( bbox ) {
+			// A route or an area: the whole shape in view, its popup at its anchor.
+			map.once( 'moveend', () =>
+				this.openShapePopup(
+					place.id,
+					{ lng: place.lng, lat: place.lat },
+					returnFocus
+				)
+			);
+			map.fitBounds(
+				[
+					[ bbox[ 0 ], bbox[ 1 ] ],
+					[ bbox[ 2 ], bbox[ 3 ] ],
+				],
+				{ padding: 40, maxZoom: CLOSE_ZOOM + 2, essential: true },
+				OWN_MOVE
+			);
+			return;
+		}
 		const zoom = Math.min(
 			map.getMaxZoom(),
 			Math.max( place.zoom, map.getZoom(), CLOSE_ZOOM )
@@ -705,6 +788,7 @@ export class PlacesController {
 
 	destroy(): void {
 		this.destroyed = true;
+		this.shapes = null;
 		this.listeners.clear();
 		this.cleanups.forEach( ( cleanup ) => cleanup() );
 	}

@@ -15,6 +15,11 @@
 import KDBush from 'kdbush';
 import Supercluster, { type Options as ClusterOptions } from 'supercluster';
 
+import { fold, queryWords } from './words';
+
+// The search's words, which the shapes on the map (shapes/) match alike.
+export { fold, queryWords };
+
 export interface PlaceGroup {
 	slug: string;
 	name: string;
@@ -107,23 +112,6 @@ export type MapFeature =
 
 /** How many filtered indexes are kept (the unfiltered one always is). */
 const KEPT_INDEXES = 4;
-
-/**
- * Lower case without accents: "Café Ålesund" → "cafe alesund".
- * @param text Any text.
- */
-export function fold( text: string ): string {
-	return text.normalize( 'NFKD' ).replace( /\p{M}/gu, '' ).toLowerCase();
-}
-
-/** Query words, folded; at most 16 of at most 100 characters each. */
-export function queryWords( search: string ): string[] {
-	return fold( search.slice( 0, 1000 ) )
-		.split( /[\s,.;:!?()"'«»“”‘’/\\-]+/u )
-		.filter( Boolean )
-		.slice( 0, 16 )
-		.map( ( word ) => word.slice( 0, 100 ) );
-}
 
 /**
  * A thumbnail address the list may show: an absolute http(s) URL of sensible length, else null.

@@ -286,7 +286,15 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 										)
 							}
 							locale={ lang }
+							route={
+								state.shapes
+									? places.shapeSummary( item.id )
+									: ''
+							}
 							onChoose={ places.choose }
+							onFocus={
+								state.shapes ? places.highlight : undefined
+							}
 						/>
 					) ) }
 				</ul>

@@ -20,7 +20,11 @@ export interface PlaceCardProps {
 	distance: string;
 	/** The page's language, for the list of group names. */
 	locale?: string;
+	/** A route's length and ascent ("12.4 km, 650 m ascent"), '' for other places. */
+	route?: string;
 	onChoose: ( id: number ) => void;
+	/** The entry has focus (its id) or lost it (null): its shape is highlighted on the map. */
+	onFocus?: ( id: number | null ) => void;
 }
 
 /**
@@ -139,7 +143,9 @@ export function PlaceCard( {
 	groups,
 	distance,
 	locale,
+	route = '',
 	onChoose,
+	onFocus,
 }: PlaceCardProps ) {
 	const title = place.title || __( '(no title)', 'cairn-maps' );
 	const own = placeGroups( place, groups );
@@ -157,13 +163,26 @@ export function PlaceCard( {
 				className="wp-block-cairn-map__list-button wp-block-cairn-map__card-button"
 				aria-label={ entryLabel( place.title, distance ) }
 				onClick={ () => onChoose( place.id ) }
+				onFocus={ onFocus && ( () => onFocus( place.id ) ) }
+				onBlur={ onFocus && ( () => onFocus( null ) ) }
 			>
 				<span className="wp-block-cairn-map__card-title">
 					{ title }
 				</span>
 			</button>
-			{ ( own.length > 0 || distance ) && (
+			{ ( own.length > 0 || distance || route ) && (
 				<span className="wp-block-cairn-map__card-meta">
+					{ route && (
+						<span className="wp-block-cairn-map__card-route">
+							{ route }
+							<span
+								className="wp-block-cairn-map__distance-sep"
+								aria-hidden="true"
+							>
+								{ ' — ' }
+							</span>
+						</span>
+					) }
 					{ own.length > 0 && (
 						<span className="wp-block-cairn-map__card-group">
 							{ listNames(
