@@ -45,7 +45,8 @@
 #                                    GET /cairn/v1/shapes cold / warm / 304 / bytes; then a GPX of
 #                                    BENCH_GPX_POINTS points imported BENCH_GPX_RUNS times through
 #                                    POST /cairn/v1/markers/import?format=gpx, and its shape's feed
-#                                    bytes. No posts are seeded unless BENCH_POSTS=1.
+#                                    bytes. No posts are seeded unless BENCH_POSTS=1; BENCH_SIZES
+#                                    defaults to 100000 here.
 #   BENCH_ROUTES=500 BENCH_ROUTE_VERTICES=2000 BENCH_GPX_POINTS=50000 BENCH_GPX_RUNS=3
 set -euo pipefail
 
@@ -65,6 +66,7 @@ DB_PASSWORD=cairn_bench
 SIZES="${BENCH_SIZES:-1000,10000,100000}"
 ONLY="${BENCH_ONLY:-}"
 if [[ "$ONLY" == shapes ]]; then
+	SIZES="${BENCH_SIZES:-100000}"        # One size unless asked: the routes are the same at each.
 	export BENCH_POSTS="${BENCH_POSTS:-0}" # The posts feed is not what this run measures.
 	ROUTES="${BENCH_ROUTES:-500}"
 	ROUTE_VERTICES="${BENCH_ROUTE_VERTICES:-2000}"
