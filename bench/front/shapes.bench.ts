@@ -63,6 +63,8 @@ interface Run {
 	shapesRendered?: number;
 	longTasks: number;
 	longestTask: number;
+	/** When each response finished arriving, ms from navigation (where the time goes). */
+	arrived?: Record< string, number | null >;
 	bytes?: {
 		markersFeed: number | null;
 		shapesFeed: number | null;
@@ -409,6 +411,25 @@ async function measure(
 					Math.max( 0, ...tasks.map( ( [ , d ] ) => d ) )
 				),
 				shapesRendered: bench.shapesRendered,
+				arrived: Object.fromEntries(
+					(
+						[
+							[ 'markersFeed', /\/wp-json\/cairn\/v1\/markers$/ ],
+							[ 'shapesFeed', /\/wp-json\/cairn\/v1\/shapes$/ ],
+							[ 'mapboxGl', /\/mapbox-gl\.js$/ ],
+							[ 'runtimeChunk', /\/cairn-map-runtime\.js$/ ],
+							[ 'shapesChunk', /\/cairn-map-shapes\.js$/ ],
+						] as Array< [ string, RegExp ] >
+					 ).map( ( [ key, pattern ] ) => {
+						const entry = entries.find( ( e ) =>
+							pattern.test( new URL( e.name ).pathname )
+						);
+						return [
+							key,
+							entry ? Math.round( entry.responseEnd ) : null,
+						];
+					} )
+				),
 			};
 		}, PLUGIN_PATH );
 		let world: Pan | null = null;
@@ -434,6 +455,7 @@ async function measure(
 				] )
 			),
 			shapesRendered: measured.shapesRendered,
+			arrived: measured.arrived,
 			longTasks: measured.longTasks,
 			longestTask: measured.longestTask,
 			bytes: {

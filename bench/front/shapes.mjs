@@ -150,6 +150,20 @@ export function summarize( runs ) {
 		pluginJs: js,
 		pluginJsBytes: js.reduce( ( sum, file ) => sum + file.encoded, 0 ),
 		pans: { world: panOf( 'world' ), routes: panOf( 'routes' ) },
+		arrived: Object.fromEntries(
+			[
+				'mapboxGl',
+				'runtimeChunk',
+				'markersFeed',
+				'shapesChunk',
+				'shapesFeed',
+			].map( ( key ) => [ key, pick( ( r ) => r.arrived?.[ key ] ) ] )
+		),
+		marks: Object.fromEntries(
+			[ 'mapCreated', 'sourceLoaded', 'shapesSourceLoaded', 'ready' ].map(
+				( key ) => [ key, pick( ( r ) => r.marks?.[ key ] ) ]
+			)
+		),
 	};
 }
 
@@ -348,6 +362,19 @@ function table( raw, points, shapes, extra ) {
 		pad( head ),
 		pad( widths.map( ( w ) => '-'.repeat( w ) ) ),
 		...rows.map( pad ),
+		'',
+		'Where the time goes (medians, ms from navigation; a response counts when its last byte arrived):',
+		...[
+			[ 'points only', points ],
+			[ 'with routes', shapes ],
+		].map(
+			( [ name, side ] ) =>
+				`  ${ name }: mapbox-gl ${ ms( side.arrived.mapboxGl ) }, runtime chunk ${ ms( side.arrived.runtimeChunk ) }, map created ${ ms( side.marks.mapCreated ) }, points feed ${ ms( side.arrived.markersFeed ) }, points source loaded ${ ms( side.marks.sourceLoaded ) }` +
+				( side.arrived.shapesFeed === null
+					? ''
+					: `, shapes chunk ${ ms( side.arrived.shapesChunk ) }, shapes feed ${ ms( side.arrived.shapesFeed ) }, shapes source loaded ${ ms( side.marks.shapesSourceLoaded ) }` ) +
+				`, cairn:map-ready ${ ms( side.marks.ready ) }`
+		),
 		'',
 	];
 }
