@@ -129,21 +129,21 @@ export function frontNumbers( result ) {
 
 /**
  * The headline numbers of a `bench:front:shapes` result (issue 21; its row says
- * `"only": "shapes"`): for the points-only page and the same page with routes (keyed by the
- * number of routes, 0 for points only), the medians of first clusters and first full draw, the
- * pan's frames per second at the first view and over routes, and the feeds' gzip bytes.
+ * `"only": "shapes"`): for the points-only page and the same page with routes (keyed
+ * `points_only` and `with_routes`, not by size), the medians of first clusters and first full
+ * draw, the pan's frames per second at the first view and over routes, and the feeds' gzip bytes.
  * @param {Object} result What shapes.mjs writes to front-shapes-latest.json.
  */
 export function shapesFrontNumbers( result ) {
 	const { points = {}, shapes = {} } = result.summary ?? {};
-	const routes = String( result.routes ?? 'routes' );
 	const pair = ( pick ) =>
 		bySize( [
-			[ '0', pick( points ) ],
-			[ routes, pick( shapes ) ],
+			[ 'points_only', pick( points ) ],
+			[ 'with_routes', pick( shapes ) ],
 		] );
 	return {
 		points: result.points ?? null,
+		routes: result.routes ?? null,
 		vertices: result.vertices ?? null,
 		first_clusters_ms: pair( ( side ) => side.firstClusters ),
 		full_draw_ms: pair( ( side ) => side.full ),
