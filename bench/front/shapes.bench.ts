@@ -11,7 +11,7 @@
  * Per page: time to the first clusters (as bench:front), time to the first full draw (the map
  * `idle` after a frame in which the clusters and, on the shapes page, the `cairn-shapes` layers
  * have rendered features), long tasks until then, the feeds' and the plugin scripts' bytes as
- * transferred, requests to the shapes feed; then two scripted pans (400 px in 2 s at the first
+ * transferred, requests to the shapes feed; then two scripted pans (800 px in 4 s at the first
  * view, and at zoom 8 over the routes of the first city), with frame times and long tasks.
  * Writes its raw results to CAIRN_BENCH_OUT; shapes.mjs reports them.
  */
@@ -208,8 +208,8 @@ async function newPage( browser: Browser, site: BenchSite ) {
 }
 
 /**
- * A scripted pan of the loaded map: 400 px east in 2 s, linear; frame times from
- * requestAnimationFrame and the long tasks in that window.
+ * A scripted pan of the loaded map: 800 px east in 4 s, linear (bench:front's speed, twice the
+ * frames); frame times from requestAnimationFrame and the long tasks in that window.
  *
  * @param page The page.
  */
@@ -287,10 +287,10 @@ function pan( page: Page ): Promise< Pan | null > {
 					} );
 				};
 				benchMap.once( 'moveend', finish );
-				// A page too busy to finish the pan is measured over 8 s.
-				setTimeout( finish, 8000 );
-				benchMap.panBy( [ 400, 0 ], {
-					duration: 2000,
+				// A page too busy to finish the pan is measured over 12 s.
+				setTimeout( finish, 12000 );
+				benchMap.panBy( [ 800, 0 ], {
+					duration: 4000,
 					easing: ( t: number ) => t,
 				} );
 				requestAnimationFrame( tick );
