@@ -389,6 +389,22 @@ function main() {
 	const shapes = summarize( raw.runsByKind?.shapes ?? [] );
 	const { list, extra } = checks( raw, points, shapes );
 	const lines = table( raw, points, shapes, extra );
+	// The points-only map before issue 21, as bench:front last measured it (another run, another
+	// load: a pointer for the eye, not a target).
+	try {
+		const before = JSON.parse(
+			fs.readFileSync( path.join( RESULTS, 'front-latest.json' ), 'utf8' )
+		);
+		const then = before.sizes?.[ raw.points ]?.ours?.done;
+		if ( typeof then === 'number' ) {
+			lines.push(
+				`bench:front's last run at ${ raw.points.toLocaleString( 'en' ) } points (${ before.date }, commit ${ before.commit ?? '?' }, load ${ before.loadAverageBefore?.join( ' ' ) ?? '?' }): first clusters ${ ms( then ) }; points only here: ${ ms( points.firstClusters ) }.`,
+				''
+			);
+		}
+	} catch {
+		// No earlier bench:front result.
+	}
 	for ( const [ name, side ] of [
 		[ 'points only', points ],
 		[ 'with routes', shapes ],
