@@ -128,6 +128,34 @@ export function frontNumbers( result ) {
 }
 
 /**
+ * The headline numbers of a `bench:front:shapes` result (issue 21; its row says
+ * `"only": "shapes"`): for the points-only page and the same page with routes (keyed
+ * `points_only` and `with_routes`, not by size), the medians of first clusters and first full
+ * draw, the pan's frames per second at the first view and over routes, and the feeds' gzip bytes.
+ * @param {Object} result What shapes.mjs writes to front-shapes-latest.json.
+ */
+export function shapesFrontNumbers( result ) {
+	const { points = {}, shapes = {} } = result.summary ?? {};
+	const pair = ( pick ) =>
+		bySize( [
+			[ 'points_only', pick( points ) ],
+			[ 'with_routes', pick( shapes ) ],
+		] );
+	return {
+		points: result.points ?? null,
+		routes: result.routes ?? null,
+		vertices: result.vertices ?? null,
+		first_clusters_ms: pair( ( side ) => side.firstClusters ),
+		full_draw_ms: pair( ( side ) => side.full ),
+		pan_fps_world: pair( ( side ) => side.pans?.world?.fps ),
+		pan_fps_routes: pair( ( side ) => side.pans?.routes?.fps ),
+		points_feed_bytes: pair( ( side ) => side.markersFeed ),
+		shapes_feed_bytes: shapes.shapesFeed ?? null,
+		targets_failed: failedTargets( result.targets ),
+	};
+}
+
+/**
  * The headline numbers of a `bench:api` result (bench/api/README.md), per marker count: the
  * feed's cold, warm and 304 p95, core's one page p95, a post's maps warm p95, and for a flood run
  * real visitors' warm p95 after it.
@@ -154,6 +182,23 @@ export function apiNumbers( result ) {
 		posts_warm_p95_ms: p95( ( entry ) => entry.posts?.warm?.p95_ms ),
 		posts_not_modified_p95_ms: p95(
 			( entry ) => entry.posts?.not_modified?.p95_ms
+		),
+		// Issue 21 (BENCH_ONLY=shapes): the shapes feed of the seeded routes, the GPX import and
+		// its track's gzip bytes; `{}` in other runs.
+		shapes_warm_p95_ms: p95(
+			( entry ) => entry.shapes?.routes?.warm?.p95_ms
+		),
+		shapes_not_modified_p95_ms: p95(
+			( entry ) => entry.shapes?.routes?.not_modified?.p95_ms
+		),
+		shapes_gzip_bytes: p95(
+			( entry ) => entry.shapes?.routes?.bytes?.gzip
+		),
+		gpx_import_max_ms: p95(
+			( entry ) => entry.shapes?.gpx?.import?.max_ms
+		),
+		gpx_track_gzip_bytes: p95(
+			( entry ) => entry.shapes?.gpx?.track?.gzip
 		),
 		targets_failed: failedTargets( result.targets ),
 	};

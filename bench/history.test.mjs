@@ -15,6 +15,7 @@ import {
 	historyRow,
 	parseLoadAverage,
 	recordRun,
+	shapesFrontNumbers,
 } from './history.mjs';
 
 const front = {
@@ -103,8 +104,69 @@ test( 'api: the headline p95s per marker count', () => {
 		flood_real_after_warm_p95_ms: {},
 		posts_warm_p95_ms: {},
 		posts_not_modified_p95_ms: {},
+		shapes_warm_p95_ms: {},
+		shapes_not_modified_p95_ms: {},
+		shapes_gzip_bytes: {},
+		gpx_import_max_ms: {},
+		gpx_track_gzip_bytes: {},
 		targets_failed: [ 'peak_memory' ],
 	} );
+} );
+
+test( 'front shapes (issue 21): points only against the same map with routes', () => {
+	const result = {
+		points: 100000,
+		routes: 500,
+		vertices: 2000,
+		summary: {
+			points: {
+				firstClusters: 3000,
+				full: 3400,
+				markersFeed: 1500000,
+				shapesFeed: null,
+				pans: { world: { fps: 6 }, routes: { fps: 7 } },
+			},
+			shapes: {
+				firstClusters: 3020,
+				full: 4100,
+				markersFeed: 1507000,
+				shapesFeed: 3000000,
+				pans: { world: { fps: 5.8 }, routes: { fps: null } },
+			},
+		},
+		targets: [ { id: 'shapes_full_draw_added', pass: true } ],
+	};
+	assert.deepEqual( shapesFrontNumbers( result ), {
+		points: 100000,
+		routes: 500,
+		vertices: 2000,
+		first_clusters_ms: { points_only: 3000, with_routes: 3020 },
+		full_draw_ms: { points_only: 3400, with_routes: 4100 },
+		pan_fps_world: { points_only: 6, with_routes: 5.8 },
+		pan_fps_routes: { points_only: 7 },
+		points_feed_bytes: { points_only: 1500000, with_routes: 1507000 },
+		shapes_feed_bytes: 3000000,
+		targets_failed: [],
+	} );
+	assert.deepEqual( shapesFrontNumbers( {} ).first_clusters_ms, {} );
+} );
+
+test( 'api: a shapes run (issue 21) gives its shapes numbers', () => {
+	const run = structuredClone( api );
+	run.sizes[ 0 ].shapes = {
+		routes: {
+			warm: { p95_ms: 80 },
+			not_modified: { p95_ms: 12 },
+			bytes: { gzip: 2900000 },
+		},
+		gpx: { import: { max_ms: 4200 }, track: { gzip: 41000 } },
+	};
+	const numbers = apiNumbers( run );
+	assert.deepEqual( numbers.shapes_warm_p95_ms, { 1000: 80 } );
+	assert.deepEqual( numbers.shapes_not_modified_p95_ms, { 1000: 12 } );
+	assert.deepEqual( numbers.shapes_gzip_bytes, { 1000: 2900000 } );
+	assert.deepEqual( numbers.gpx_import_max_ms, { 1000: 4200 } );
+	assert.deepEqual( numbers.gpx_track_gzip_bytes, { 1000: 41000 } );
 } );
 
 test( 'load averages from /proc/loadavg text or a list', () => {

@@ -11,12 +11,20 @@
  *
  * `/?cairn_bench_info=1` answers with the PHP runtime facts (SAPI, OPcache, memory limit).
  *
+ * Issue 21: the bench site accepts application passwords over plain HTTP on 127.0.0.1 (core
+ * wants HTTPS or a 'local' environment), so that the shapes bench can POST a GPX file to
+ * `/cairn/v1/markers/import` as an administrator; and each logged request counts the SQL that
+ * reads stored shapes (`_cairn_shape`), as `shape_reads`.
+ *
  * @package Cairn\Maps
  */
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
+
+// The bench site serves 127.0.0.1 over HTTP only: let the shapes bench authenticate its import.
+add_filter( 'wp_is_application_passwords_available', '__return_true' );
 
 if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) ) {
 	$cairn_bench_id    = preg_replace( '/[^A-Za-z0-9_.:-]/', '', (string) $_SERVER['HTTP_X_BENCH_ID'] );
@@ -38,12 +46,17 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 	// SQL that reads marker coordinates: how a request that rebuilt the feed is told from one served
 	// from the cache (the cached answers read no coordinates).
 	$GLOBALS['cairn_bench_marker_reads'] = 0;
+	$GLOBALS['cairn_bench_shape_reads']  = 0;
 	add_filter(
 		'query',
 		static function ( $query ) {
 			// Markers' coordinates, or posts' places (geo_public is in every read of them).
 			if ( is_string( $query ) && ( false !== strpos( $query, 'cairn_lng' ) || false !== strpos( $query, 'geo_public' ) ) ) {
 				++$GLOBALS['cairn_bench_marker_reads'];
+			}
+			// Stored shapes (issue 21): a shapes feed answered from its cache reads none.
+			if ( is_string( $query ) && false !== strpos( $query, '_cairn_shape' ) ) {
+				++$GLOBALS['cairn_bench_shape_reads'];
 			}
 			return $query;
 		}
@@ -61,6 +74,7 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 					'queries'   => isset( $GLOBALS['wpdb'] ) ? (int) $GLOBALS['wpdb']->num_queries : null,
 					'marks'     => $GLOBALS['cairn_bench_marks'] ?? array(),
 					'reads'     => $GLOBALS['cairn_bench_marker_reads'],
+					'shape_reads' => $GLOBALS['cairn_bench_shape_reads'],
 				)
 			);
 			file_put_contents( CAIRN_BENCH_PEAK_LOG, $line . "\n", FILE_APPEND | LOCK_EX );

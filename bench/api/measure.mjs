@@ -15,6 +15,13 @@
  * (`wp.php feed-cache`), and the real visitors' warm latency is measured before, during and after.
  * BENCH_ONLY=flood runs the warm 200 and the flood alone (a quick check of the scenario).
  *
+ * BENCH_ONLY=shapes (issue 21, with --shapes-seed and --gpx from run.sh): after the markers feed's
+ * warm 200, GET /cairn/v1/shapes for the seeded routes (cold, warm, 304, bytes, PHP peak, what a
+ * cold or warm request read), then the GPX file imported BENCH_GPX_RUNS times through
+ * POST /cairn/v1/markers/import?format=gpx (as the administrator, CAIRN_BENCH_AUTH `user:password`
+ * of an application password), each import's time to the answer, and the shapes feed of the
+ * imported track alone (`include=<its id>`, what a map of that track loads): bytes raw and gzip.
+ *
  * Latency is time to the last byte of the body as received (gzip when accepted, not decoded),
  * from a keep-alive agent with at most BENCH_CONCURRENCY sockets. Percentiles are nearest-rank.
  * PHP peak memory comes from the bench mu-plugin's shutdown log (CAIRN_BENCH_PEAK_LOG), matched by
@@ -48,6 +55,8 @@ const WARM_REQUESTS = env( 'BENCH_WARM_REQUESTS', 40 );
 const NOT_MODIFIED_REQUESTS = env( 'BENCH_304_REQUESTS', 200 );
 const FLOOD_REQUESTS = env( 'BENCH_FLOOD_REQUESTS', 200 );
 const FLOOD_ONLY = 'flood' === ( process.env.BENCH_ONLY || '' ).trim();
+const SHAPES_ONLY = 'shapes' === ( process.env.BENCH_ONLY || '' ).trim();
+const GPX_RUNS = env( 'BENCH_GPX_RUNS', 3 );
 const CORE_REQUESTS = env( 'BENCH_CORE_REQUESTS', 40 );
 const CORE_SAMPLE_PAGES = env( 'BENCH_CORE_SAMPLE_PAGES', 25 );
 const CORE_ALL_PAGES_MAX = 100; // read every page up to this many, else sample and extrapolate
@@ -60,6 +69,8 @@ if ( ! SIZE || ! BASE || ! args.out || ! PEAK_LOG ) {
 }
 
 const OURS = '/?rest_route=/cairn/v1/markers';
+// The shapes feed of issue 21.
+const SHAPES = '/?rest_route=/cairn/v1/shapes';
 // The posts feed of issue 24 (BENCH_POSTS=0: not seeded, not measured).
 const POSTS = '/?rest_route=/cairn/v1/markers&post_type=post';
 const WITH_POSTS = '0' !== ( process.env.BENCH_POSTS ?? '1' ).trim();
@@ -98,6 +109,43 @@ function get( pathname, headers = {}, label = 'req' ) {
 		);
 		request.setTimeout( REQUEST_TIMEOUT_MS, () => request.destroy( new Error( `timeout after ${ REQUEST_TIMEOUT_MS } ms: ${ pathname }` ) ) );
 		request.on( 'error', reject );
+	} );
+}
+
+/**
+ * One POST of a file as the request body, authenticated with CAIRN_BENCH_AUTH (an application
+ * password). Resolves like get().
+ */
+function post( pathname, body, contentType, label = 'post' ) {
+	const id = `${ runId }-${ label }-${ ++counter }`;
+	return new Promise( ( resolve, reject ) => {
+		const started = process.hrtime.bigint();
+		const request = http.request(
+			BASE + pathname,
+			{
+				method: 'POST',
+				agent,
+				headers: {
+					'X-Bench-Id': id,
+					'User-Agent': 'cairn-bench',
+					'Content-Type': contentType,
+					'Content-Length': body.length,
+					Authorization: `Basic ${ Buffer.from( process.env.CAIRN_BENCH_AUTH || '' ).toString( 'base64' ) }`,
+				},
+			},
+			( response ) => {
+				const chunks = [];
+				response.on( 'data', ( chunk ) => chunks.push( chunk ) );
+				response.on( 'end', () => {
+					const ms = Number( process.hrtime.bigint() - started ) / 1e6;
+					resolve( { id, status: response.statusCode, headers: response.headers, body: Buffer.concat( chunks ), ms } );
+				} );
+				response.on( 'error', reject );
+			}
+		);
+		request.setTimeout( REQUEST_TIMEOUT_MS, () => request.destroy( new Error( `timeout after ${ REQUEST_TIMEOUT_MS } ms: POST ${ pathname }` ) ) );
+		request.on( 'error', reject );
+		request.end( body );
 	} );
 }
 
@@ -189,6 +237,8 @@ async function peaks( results ) {
 		queries: Math.max( ...entries.map( ( e ) => e.queries ?? 0 ) ),
 		// How many of these requests read marker coordinates from the database (rebuilt the feed).
 		rebuilt: entries.filter( ( e ) => e.reads > 0 ).length,
+		// How many read stored shapes (`_cairn_shape`: a shapes feed not served from a cache).
+		shape_reads: entries.filter( ( e ) => e.shape_reads > 0 ).length,
 		// p50 of the time (ms since the request started) at which PHP reached each WordPress stage.
 		marks_p50: Object.fromEntries(
 			[ ...new Set( entries.flatMap( ( e ) => Object.keys( e.marks || {} ) ) ) ].map( ( key ) => [
@@ -488,6 +538,133 @@ async function measureFlood( groups ) {
 	return result;
 }
 
+/**
+ * Positions in a GeoJSON geometry (any type).
+ */
+function vertices( geometry ) {
+	const walk = ( value ) => ( Array.isArray( value ) && 'number' === typeof value[ 0 ] ? 1 : Array.isArray( value ) ? value.reduce( ( sum, part ) => sum + walk( part ), 0 ) : 0 );
+	return walk( geometry?.coordinates );
+}
+
+const decoded = ( response ) => JSON.parse( ( 'gzip' === response.headers[ 'content-encoding' ] ? zlib.gunzipSync( response.body ) : response.body ).toString( 'utf8' ) );
+
+/**
+ * Issue 21: the shapes feed of the seeded routes (cold, warm, 304, bytes), then the GPX import and
+ * the shapes feed of the imported track alone.
+ */
+async function measureShapes() {
+	const seeded = JSON.parse( fs.readFileSync( args[ 'shapes-seed' ], 'utf8' ) );
+	const prime = await get( SHAPES, GZIP, 'shapes-prime' );
+	expectStatus( [ prime ], 200, 'prime shapes' );
+	log( `shapes feed (${ seeded.routes } routes of ${ seeded.vertices } positions): cold x${ COLD_RUNS }` );
+	const cold = [];
+	for ( let i = 0; i < COLD_RUNS; i++ ) {
+		bump();
+		cold.push( await get( SHAPES, GZIP, 'shapes-cold' ) );
+	}
+	expectStatus( cold, 200, 'shapes cold' );
+	log( `shapes feed warm x${ WARM_REQUESTS } at c${ CONCURRENCY }` );
+	const warm = await load( WARM_REQUESTS, CONCURRENCY, () => get( SHAPES, GZIP, 'shapes-warm' ) );
+	expectStatus( warm.results, 200, 'shapes warm' );
+	const sample = warm.results[ 0 ];
+	const etag = sample.headers.etag;
+	log( `shapes feed 304 x${ NOT_MODIFIED_REQUESTS } at c${ CONCURRENCY }` );
+	const notModified = await load( NOT_MODIFIED_REQUESTS, CONCURRENCY, () => get( SHAPES, { ...GZIP, 'If-None-Match': etag }, 'shapes-nm' ) );
+	expectStatus( notModified.results, 304, 'shapes 304 with If-None-Match' );
+	const raw = await get( SHAPES, {}, 'shapes-raw' );
+	expectStatus( [ raw ], 200, 'shapes raw' );
+	const document = decoded( raw );
+	const features = Array.isArray( document.features ) ? document.features : [];
+	const servedGzip = 'gzip' === sample.headers[ 'content-encoding' ];
+	const routes = {
+		routes: seeded.routes,
+		seed: seeded,
+		cold: { ...stats( cold ), memory: await peaks( cold ) },
+		warm: { ...stats( warm.results, warm.seconds ), memory: await peaks( warm.results ) },
+		not_modified: { ...stats( notModified.results, notModified.seconds ), memory: await peaks( notModified.results ) },
+		raw_request: { ms: round( raw.ms ), memory: await peaks( [ raw ] ) },
+		bytes: {
+			raw: raw.body.length,
+			gzip: servedGzip ? sample.body.length : zlib.gzipSync( raw.body, { level: 9 } ).length,
+			gzip_source: servedGzip ? 'as served (Content-Encoding: gzip)' : 'computed: gzip -9 of the raw body',
+			features: features.length,
+			vertices: features.reduce( ( sum, f ) => sum + vertices( f.geometry ), 0 ),
+		},
+		headers: { etag: etag || null, cache_control: sample.headers[ 'cache-control' ] || null, vary: sample.headers.vary || null },
+	};
+	routes.bytes.vertices_per_route = features.length ? Math.round( routes.bytes.vertices / features.length ) : null;
+
+	// The GPX import, as the administrator.
+	const gpx = fs.readFileSync( args.gpx );
+	const name = /<name>([^<]*)<\/name>/.exec( gpx.toString( 'utf8', 0, 2000 ) )?.[ 1 ] ?? '';
+	const points = ( gpx.toString( 'utf8' ).match( /<trkpt /g ) || [] ).length;
+	const imports = [];
+	for ( let i = 0; i < GPX_RUNS; i++ ) {
+		log( `GPX import ${ i + 1 } of ${ GPX_RUNS }: ${ points } points, ${ ( gpx.length / 1048576 ).toFixed( 2 ) } MiB` );
+		const answer = await post( '/?rest_route=/cairn/v1/markers/import&format=gpx', gpx, 'application/gpx+xml', 'gpx-import' );
+		if ( 200 !== answer.status ) {
+			throw new Error( `GPX import: expected HTTP 200, got ${ answer.status }: ${ answer.body.toString( 'utf8', 0, 400 ) }` );
+		}
+		imports.push( answer );
+	}
+	const importMemory = await peaks( imports );
+	const report = JSON.parse( imports[ imports.length - 1 ].body.toString( 'utf8' ) );
+	// The imported track: the newest shape of that title.
+	const after = await get( SHAPES, GZIP, 'shapes-after-import' );
+	expectStatus( [ after ], 200, 'shapes after the import' );
+	const tracks = decoded( after ).features.filter( ( f ) => f.properties?.title === name );
+	const trackId = tracks.length ? Math.max( ...tracks.map( ( f ) => Number( f.id ) ) ) : null;
+	let track = null;
+	if ( trackId ) {
+		const path1 = `${ SHAPES }&include=${ trackId }`;
+		const gz = await get( path1, GZIP, 'track-gzip' );
+		const plain = await get( path1, {}, 'track-raw' );
+		expectStatus( [ gz, plain ], 200, 'the track\'s shapes feed' );
+		const feature = decoded( plain ).features?.[ 0 ] ?? null;
+		track = {
+			id: trackId,
+			features: decoded( plain ).features?.length ?? 0,
+			raw: plain.body.length,
+			gzip: 'gzip' === gz.headers[ 'content-encoding' ] ? gz.body.length : zlib.gzipSync( plain.body, { level: 9 } ).length,
+			gzip_source: 'gzip' === gz.headers[ 'content-encoding' ] ? 'as served' : 'computed: gzip -9 of the raw body',
+			vertices: vertices( feature?.geometry ),
+			type: feature?.geometry?.type ?? null,
+			length_m: feature?.properties?.length_m ?? null,
+			ascent_m: feature?.properties?.ascent_m ?? null,
+			descent_m: feature?.properties?.descent_m ?? null,
+			profile_points: Array.isArray( feature?.properties?.profile ) ? feature.properties.profile.length : null,
+			ms: round( gz.ms ),
+		};
+	}
+	const gpxResult = {
+		points,
+		file_bytes: gpx.length,
+		runs: imports.length,
+		import: { ...stats( imports ), memory: importMemory },
+		answer: report,
+		tracks_found: tracks.length,
+		track,
+	};
+	const result = { routes, gpx: gpxResult };
+	result.checks = {
+		shapes_features_match: features.length === seeded.routes,
+		shapes_all_lines: features.every( ( f ) => 'LineString' === f.geometry?.type || 'MultiLineString' === f.geometry?.type ),
+		shapes_etag: Boolean( etag ),
+		shapes_cache_control_public: /\bpublic\b/.test( sample.headers[ 'cache-control' ] || '' ),
+		shapes_no_set_cookie: ! sample.headers[ 'set-cookie' ],
+		shapes_not_modified_all_304: true,
+		gpx_imports_all_200: true,
+		gpx_each_import_made_its_track: tracks.length === imports.length,
+		gpx_track_has_profile: Boolean( track && track.profile_points > 0 && null !== track.ascent_m ),
+	};
+	log(
+		`shapes: cold p95 ${ routes.cold.p95_ms } ms, warm p95 ${ routes.warm.p95_ms } ms, 304 p95 ${ routes.not_modified.p95_ms } ms, ` +
+			`${ ( routes.bytes.gzip / 1024 ).toFixed( 1 ) } KiB gzip (${ routes.bytes.vertices } vertices); GPX import max ${ gpxResult.import.max_ms } ms, ` +
+			`track feed ${ track ? `${ track.gzip } B gzip, ${ track.vertices } vertices` : 'NOT FOUND' }`
+	);
+	return result;
+}
+
 async function main() {
 	const out = { markers: SIZE, concurrency: CONCURRENCY, seed: null, runtime: null, ours: {}, core: {}, checks: {} };
 	if ( args.seed && fs.existsSync( args.seed ) ) {
@@ -528,6 +705,13 @@ async function main() {
 	out.ours.warm = { ...stats( warm.results, warm.seconds ), memory: await peaks( warm.results ) };
 	const sample = warm.results[ 0 ];
 	const etag = sample.headers.etag;
+
+	if ( SHAPES_ONLY ) {
+		out.shapes = await measureShapes();
+		out.checks = { etag: Boolean( etag ), warm_served_from_cache: 0 === out.ours.warm.memory.rebuilt, ...out.shapes.checks };
+		fs.writeFileSync( args.out, JSON.stringify( out, null, '\t' ) + '\n' );
+		return;
+	}
 
 	if ( FLOOD_ONLY ) {
 		out.flood = await measureFlood( out.seed?.groups || [ 'huts', 'peaks', 'springs', 'viewpoints', 'bridges' ] );

@@ -41,7 +41,7 @@ try {
 const previousWarmP95 = ( markers ) => previous?.sizes?.find( ( r ) => r.markers === markers )?.ours?.warm?.p95_ms ?? null;
 
 const MiB = 1024 * 1024;
-const TARGETS = { markers: 100000, not_modified_p95_ms: 50, cold_ms: 1500, peak_mib: 32, gzip_per_marker: 16, maps_304_vs_feed: 1.1, posts_vs_markers: 1.2 };
+const TARGETS = { markers: 100000, not_modified_p95_ms: 50, cold_ms: 1500, peak_mib: 32, gzip_per_marker: 16, maps_304_vs_feed: 1.1, posts_vs_markers: 1.2, gpx_import_ms: 10000, track_gzip_bytes: 100000 };
 
 const ms = ( v ) => ( null === v || undefined === v ? '–' : v >= 10000 ? `${ ( v / 1000 ).toFixed( 1 ) } s` : `${ Math.round( v ) }` );
 const pair = ( a, b ) => `${ ms( a ) } / ${ ms( b ) }`;
@@ -88,6 +88,20 @@ const rows = [
 	[ 'posts feed gzip bytes / post', ( r ) => ( r.posts ? String( r.posts.bytes.gzip_per_post ) : '–' ) ],
 	[ 'posts feed PHP peak MiB cold / warm / 304', ( r ) => ( r.posts ? [ r.posts.cold, r.posts.warm, r.posts.not_modified ].map( ( m ) => mib( m.memory.peak_bytes ) ).join( ' / ' ) : '–' ) ],
 	[ 'posts terms=category first / second (ms)', ( r ) => ( r.posts ? pair( r.posts.terms.first_ms, r.posts.terms.second_ms ) : '–' ) ],
+	[ 'shapes feed: routes x positions seeded (seconds)', ( r ) => ( r.shapes ? `${ r.shapes.routes.routes } x ${ r.shapes.routes.seed.vertices } (${ r.shapes.routes.seed.seconds } s)` : '–' ) ],
+	[ 'shapes seed: check / derive / insert (ms)', ( r ) => ( r.shapes ? `${ r.shapes.routes.seed.check_ms } / ${ r.shapes.routes.seed.derive_ms } / ${ r.shapes.routes.seed.insert_ms }` : '–' ) ],
+	[ 'shapes feed features / vertices served', ( r ) => ( r.shapes ? `${ r.shapes.routes.bytes.features } / ${ r.shapes.routes.bytes.vertices } (${ r.shapes.routes.bytes.vertices_per_route } a route)` : '–' ) ],
+	[ 'shapes feed cold p50 / p95 (ms)', ( r ) => ( r.shapes ? pair( r.shapes.routes.cold.p50_ms, r.shapes.routes.cold.p95_ms ) : '–' ) ],
+	[ 'shapes feed warm 200 p50 / p95 (ms, c4)', ( r ) => ( r.shapes ? pair( r.shapes.routes.warm.p50_ms, r.shapes.routes.warm.p95_ms ) : '–' ) ],
+	[ 'shapes feed 304 p50 / p95 (ms, c4)', ( r ) => ( r.shapes ? pair( r.shapes.routes.not_modified.p50_ms, r.shapes.routes.not_modified.p95_ms ) : '–' ) ],
+	[ 'shapes feed bytes raw / gzip', ( r ) => ( r.shapes ? `${ kb( r.shapes.routes.bytes.raw ) } / ${ kb( r.shapes.routes.bytes.gzip ) }` : '–' ) ],
+	[ 'shapes feed PHP peak MiB cold / warm / 304', ( r ) => ( r.shapes ? [ r.shapes.routes.cold, r.shapes.routes.warm, r.shapes.routes.not_modified ].map( ( m ) => mib( m.memory.peak_bytes ) ).join( ' / ' ) : '–' ) ],
+	[ 'shapes requests reading _cairn_shape c / w / 304', ( r ) => ( r.shapes ? [ r.shapes.routes.cold, r.shapes.routes.warm, r.shapes.routes.not_modified ].map( ( m ) => `${ m.memory.shape_reads ?? '–' } of ${ m.n }` ).join( ' / ' ) : '–' ) ],
+	[ 'GPX import p50 / max (ms)', ( r ) => ( r.shapes ? `${ pair( r.shapes.gpx.import.p50_ms, r.shapes.gpx.import.max_ms ) } (${ r.shapes.gpx.runs } x ${ r.shapes.gpx.points } points, ${ kb( r.shapes.gpx.file_bytes ) })` : '–' ) ],
+	[ 'GPX import PHP peak MiB / SQL queries', ( r ) => ( r.shapes ? `${ mib( r.shapes.gpx.import.memory.peak_bytes ) } / ${ r.shapes.gpx.import.memory.queries ?? '–' }` : '–' ) ],
+	[ 'GPX track shapes feed gzip / raw', ( r ) => ( r.shapes?.gpx.track ? `${ kb( r.shapes.gpx.track.gzip ) } / ${ kb( r.shapes.gpx.track.raw ) }` : 'track not found' ) ],
+	[ 'GPX track vertices served (of points)', ( r ) => ( r.shapes?.gpx.track ? `${ r.shapes.gpx.track.vertices } of ${ r.shapes.gpx.points }` : '–' ) ],
+	[ 'GPX track length / ascent / profile', ( r ) => ( r.shapes?.gpx.track ? `${ ( r.shapes.gpx.track.length_m / 1000 ).toFixed( 1 ) } km / ${ r.shapes.gpx.track.ascent_m ?? '–' } m / ${ r.shapes.gpx.track.profile_points ?? '–' } points` : '–' ) ],
 	[ 'whole set warm p95 vs core 1 page p95', ( r ) => `${ ( r.core.page.p95_ms / r.ours.warm.p95_ms ).toFixed( 1 ) }x faster` ],
 	[ 'whole set warm p95 vs core all pages', ( r ) => `${ ( r.core.all_pages.total_ms / r.ours.warm.p95_ms ).toFixed( 0 ) }x faster` ],
 	[ 'flood: random-filter requests (distinct)', ( r ) => `${ r.flood.requests } (${ r.flood.distinct })` ],
@@ -225,6 +239,31 @@ if ( flooded.length ) {
 		pass: last.flood.real_after.whole.p95_ms <= reference,
 	} );
 }
+if ( big.shapes ) {
+	// Issue 21: a 50,000-point GPX imports in < 10 s (every run) and its track is served to the map
+	// in <= 100 kB gzip (100,000 bytes); the shapes feed revalidates as fast as the points feed.
+	const { gpx, routes: shapes } = big.shapes;
+	targets.push(
+		{
+			id: 'gpx_import_time',
+			label: `a ${ gpx.points.toLocaleString( 'en-US' ) }-point GPX imports through POST /cairn/v1/markers/import?format=gpx in < ${ TARGETS.gpx_import_ms / 1000 } s (slowest of ${ gpx.runs })`,
+			value: `${ gpx.import.max_ms } ms (p50 ${ gpx.import.p50_ms } ms)`,
+			pass: gpx.import.max_ms < TARGETS.gpx_import_ms,
+		},
+		{
+			id: 'gpx_track_feed_gzip',
+			label: `that track's shapes feed (include=<id>, the map's default view) <= ${ TARGETS.track_gzip_bytes.toLocaleString( 'en-US' ) } bytes gzip`,
+			value: gpx.track ? `${ gpx.track.gzip } B (${ gpx.track.vertices } vertices, raw ${ kb( gpx.track.raw ) })` : 'the imported track was not found in the shapes feed',
+			pass: Boolean( gpx.track ) && gpx.track.gzip <= TARGETS.track_gzip_bytes,
+		},
+		{
+			id: 'shapes_304_p95',
+			label: `shapes feed 304 p95 <= ${ TARGETS.not_modified_p95_ms } ms, as the points feed's (${ shapes.routes } routes)`,
+			value: `${ shapes.not_modified.p95_ms } ms`,
+			pass: shapes.not_modified.p95_ms <= TARGETS.not_modified_p95_ms,
+		}
+	);
+}
 if ( big.markers !== TARGETS.markers ) {
 	targets.forEach( ( t ) => ( t.note = `targets are set for ${ TARGETS.markers } markers; largest size measured: ${ big.markers }` ) );
 }
@@ -270,6 +309,11 @@ const notes = [
 		  ]
 		: [] ),
 	`Data: ${ runs[ 0 ].seed?.data || 'see bench/api/seed.php' }.`,
+	...( runs[ 0 ].shapes
+		? [
+				`Shapes (issue 21): ${ runs[ 0 ].shapes.routes.seed.data }; seeded through the plugin's Geometry_Rule, Geometry_Measures::anchor() and Shape_Store::derive() with batched INSERTs (wp.php seed-shapes). Cold: the markers version bumped before each request. The GPX (bench/api/trails.php, elevation and time on every point) is POSTed as the body with format=gpx by the administrator (application password); "track" is the shapes feed with include=<the imported marker>.`,
+		  ]
+		: [] ),
 ];
 
 const out = [];
@@ -279,6 +323,10 @@ out.push( `ours: GET /cairn/v1/markers (whole set)   core: GET /wp/v2/cairn-mark
 if ( runs[ 0 ].posts ) {
 	out.push( 'posts feed: GET /cairn/v1/markers?post_type=post (as many posts with public places as markers), interleaved with the markers feed' );
 }
+if ( runs[ 0 ].shapes ) {
+	out.push( `shapes: GET /cairn/v1/shapes (${ runs[ 0 ].shapes.routes.routes } routes) cold / warm / 304; a ${ runs[ 0 ].shapes.gpx.points }-point GPX through POST /cairn/v1/markers/import?format=gpx` );
+}
+out.push( `load average at the start: ${ process.env.BENCH_LOAD_BEFORE || '?' } (${ os.cpus().length } CPUs)` );
 if ( runs[ 0 ].maps ) {
 	out.push( `post maps: GET /cairn/v1/posts/${ runs[ 0 ].maps.post }/maps (a page with 3 maps) beside core's GET /wp/v2/pages/${ runs[ 0 ].maps.post } and the feed's 304, interleaved` );
 }
@@ -336,7 +384,7 @@ if ( profile && ! profile.error ) {
 	out.push( `Cold rebuild profile failed: ${ profile.error }` );
 }
 out.push( '' );
-out.push( `Targets (${ [ full ? 'issue 3' : null, big.maps ? 'issue 10' : null, flooded.length ? 'issue 12' : null, big.posts ? 'issue 24' : null ].filter( Boolean ).join( ', ' ) }):` );
+out.push( `Targets (${ [ full ? 'issue 3' : null, big.maps ? 'issue 10' : null, flooded.length ? 'issue 12' : null, big.shapes ? 'issue 21' : null, big.posts ? 'issue 24' : null ].filter( Boolean ).join( ', ' ) }):` );
 for ( const t of targets ) {
 	out.push( `  ${ t.pass ? 'PASS' : 'FAIL' }  ${ t.label }: ${ t.value }` );
 }

@@ -39,6 +39,15 @@
 #                                    markers feed (warm 200 and 304 interleaved, cold, PHP peak)
 #   BENCH_ONLY=flood                 only the warm 200 and the flood (a quick check of that scenario;
 #                                    writes api-only-flood-latest.json, never api-latest.json)
+#   BENCH_ONLY=shapes                issue 21 (`npm run bench:api:shapes`): the markers feed's warm 200,
+#                                    then BENCH_ROUTES routes of BENCH_ROUTE_VERTICES positions seeded
+#                                    through the plugin's Shape_Store (wp.php seed-shapes) and
+#                                    GET /cairn/v1/shapes cold / warm / 304 / bytes; then a GPX of
+#                                    BENCH_GPX_POINTS points imported BENCH_GPX_RUNS times through
+#                                    POST /cairn/v1/markers/import?format=gpx, and its shape's feed
+#                                    bytes. No posts are seeded unless BENCH_POSTS=1; BENCH_SIZES
+#                                    defaults to 100000 here.
+#   BENCH_ROUTES=500 BENCH_ROUTE_VERTICES=2000 BENCH_GPX_POINTS=50000 BENCH_GPX_RUNS=3
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -55,6 +64,14 @@ DB_USER=cairn_bench
 DB_PASSWORD=cairn_bench
 
 SIZES="${BENCH_SIZES:-1000,10000,100000}"
+ONLY="${BENCH_ONLY:-}"
+if [[ "$ONLY" == shapes ]]; then
+	SIZES="${BENCH_SIZES:-100000}"        # One size unless asked: the routes are the same at each.
+	export BENCH_POSTS="${BENCH_POSTS:-0}" # The posts feed is not what this run measures.
+	ROUTES="${BENCH_ROUTES:-500}"
+	ROUTE_VERTICES="${BENCH_ROUTE_VERTICES:-2000}"
+	GPX_POINTS="${BENCH_GPX_POINTS:-50000}"
+fi
 SERVER="${BENCH_SERVER:-auto}"
 WORKERS="${BENCH_WORKERS:-4}"
 TOTAL_TIMEOUT="${BENCH_TIMEOUT:-1500}"
@@ -130,6 +147,7 @@ fi
 
 START_TIME=$SECONDS
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)"
+log "load average at the start: ${LOAD_BEFORE:-unknown} ($(nproc 2>/dev/null || echo '?') CPUs)"
 PIDS=()        # every server this run started, stopped in reverse order
 # Stops one server we started: by pid, or by its own process group ("-PID") for PHP's built-in
 # server, whose workers outlive their parent otherwise.
@@ -364,8 +382,23 @@ for size in "${SIZE_LIST[@]}"; do
 	fi
 	t1=$(date +%s%N)
 	log "seeded and invalidated in $(((t1 - t0) / 1000000)) ms; measuring"
+	SHAPES_ARGS=()
+	if [[ "$ONLY" == shapes ]]; then
+		# Issue 21: routes through the plugin's Shape_Store (cumulative), a GPX file, an application
+		# password for the import (the bench mu-plugin allows them over HTTP).
+		log "seeding $ROUTES routes of $ROUTE_VERTICES positions (wp.php seed-shapes)"
+		timeout --foreground 600 php -d memory_limit=1G "$HERE/wp.php" seed-shapes "$ROUTES" "$ROUTE_VERTICES" >"$RUN_DIR/shapes-seed-$size.json" ||
+			die "seeding routes failed (is the geo branch's Shape_Store merged?)"
+		log "routes: $(cat "$RUN_DIR/shapes-seed-$size.json")"
+		[[ -f "$RUN_DIR/track-$GPX_POINTS.gpx" ]] ||
+			php "$HERE/trails.php" gpx "$GPX_POINTS" "$RUN_DIR/track-$GPX_POINTS.gpx" 21 >&2 || die "writing the GPX file failed"
+		[[ -n "${CAIRN_BENCH_AUTH:-}" ]] || CAIRN_BENCH_AUTH="$(timeout --foreground 60 php "$HERE/wp.php" app-password)" ||
+			die "creating an application password failed"
+		export CAIRN_BENCH_AUTH
+		SHAPES_ARGS=(--shapes-seed "$RUN_DIR/shapes-seed-$size.json" --gpx "$RUN_DIR/track-$GPX_POINTS.gpx")
+	fi
 	timeout --foreground 900 node "$HERE/measure.mjs" --size "$size" --url "$SITE_URL" --seed "$RUN_DIR/seed-$size.json" \
-		--maps-post "$MAPS_POST" --out "$RUN_DIR/size-$size.json" || die "measuring $size markers failed"
+		--maps-post "$MAPS_POST" "${SHAPES_ARGS[@]}" --out "$RUN_DIR/size-$size.json" || die "measuring $size markers failed"
 done
 
 # Where a cold rebuild's time goes, at the largest size (CLI, plugin classes, after all HTTP runs).

@@ -11,6 +11,17 @@
  *                                   places version, the posts feed rebuilds; issue 24)
  *   php bench/api/wp.php maps-page  a published page with three map blocks (two hashed, one
  *                                   showing a group) and a public token; prints its id
+ *   php bench/api/wp.php seed-shapes ROUTES VERTICES
+ *                                   issue 21: brings the site to ROUTES published markers that are
+ *                                   routes of VERTICES positions with elevation (bench/api/trails.php),
+ *                                   started at random places of the seed's area (BENCH_DATA), one of
+ *                                   the seed's groups each: every geometry goes through the plugin's
+ *                                   Geometry_Rule::check(), Geometry_Measures::anchor() and
+ *                                   Shape_Store::derive(), then batched INSERTs of the posts and
+ *                                   their meta (cairn_lat/lng, cairn_geometry, _cairn_shape); then
+ *                                   `cairn_maps_markers_changed`. Cumulative; prints a JSON summary
+ *   php bench/api/wp.php app-password  an application password of the administrator (the bench
+ *                                   mu-plugin allows them over HTTP); prints `admin:<password>`
  *   php bench/api/wp.php info       plugin/WordPress facts as JSON
  *   php bench/api/wp.php feed-cache what the feed cache holds in the options table, as JSON: rows
  *                                   and bytes of the whole feed, of the filtered copies and of
@@ -269,6 +280,26 @@ switch ( $cairn_bench_command ) {
 		echo (int) $id . "\n";
 		exit( 0 );
 
+	case 'seed-shapes':
+		require $cairn_bench_root . '/wp-load.php';
+		require __DIR__ . '/trails.php';
+		exit( cairn_bench_seed_shapes( max( 0, (int) ( $argv[2] ?? 500 ) ), max( 2, (int) ( $argv[3] ?? 2000 ) ) ) );
+
+	case 'app-password':
+		require $cairn_bench_root . '/wp-load.php';
+		$user = get_user_by( 'login', 'admin' );
+		if ( ! $user ) {
+			fwrite( STDERR, "wp.php app-password: no user 'admin'\n" );
+			exit( 1 );
+		}
+		$created = WP_Application_Passwords::create_new_application_password( $user->ID, array( 'name' => 'cairn-bench-' . wp_generate_password( 6, false ) ) );
+		if ( is_wp_error( $created ) ) {
+			fwrite( STDERR, 'wp.php app-password: ' . $created->get_error_message() . "\n" );
+			exit( 1 );
+		}
+		echo 'admin:' . $created[0] . "\n";
+		exit( 0 );
+
 	case 'info':
 		require $cairn_bench_root . '/wp-load.php';
 		echo wp_json_encode(
@@ -281,6 +312,158 @@ switch ( $cairn_bench_command ) {
 		exit( 0 );
 
 	default:
-		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|maps-page|profile|info|feed-cache\n" );
+		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|bump-places|maps-page|profile|info|feed-cache|seed-shapes|app-password\n" );
 		exit( 2 );
+}
+
+/**
+ * The plugin's class of that short name in the Markers folder (issue 21's shapes model).
+ *
+ * @param string $name Class name.
+ */
+function cairn_bench_markers_class( string $name ): string {
+	foreach ( array( 'Cairn\\Maps\\Markers\\', 'Cairn_Maps\\Markers\\' ) as $namespace ) {
+		if ( class_exists( $namespace . $name ) ) {
+			return $namespace . $name;
+		}
+	}
+	fwrite( STDERR, "wp.php seed-shapes: the plugin has no Markers\\{$name} (issue 21's shapes model is not merged)\n" );
+	exit( 1 );
+}
+
+/**
+ * `seed-shapes`: ROUTES routes of VERTICES positions, through the plugin's rule, anchor and
+ * derive(), written with batched INSERTs (see the header).
+ *
+ * @param int $routes   Routes wanted in all.
+ * @param int $vertices Positions per route.
+ * @return int Exit status.
+ */
+function cairn_bench_seed_shapes( int $routes, int $vertices ): int {
+	global $wpdb;
+	$rule     = cairn_bench_markers_class( 'Geometry_Rule' );
+	$measures = cairn_bench_markers_class( 'Geometry_Measures' );
+	$store    = cairn_bench_markers_class( 'Shape_Store' );
+	$started  = microtime( true );
+	$before   = (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = 'cairn_marker' AND post_name LIKE 'route-%'" );
+	$groups   = array_values(
+		array_filter(
+			array_map(
+				static function ( $slug ) {
+					$term = get_term_by( 'slug', $slug, 'cairn_marker_group' );
+					return $term ? (int) $term->term_taxonomy_id : 0;
+				},
+				array( 'huts', 'peaks', 'springs', 'viewpoints', 'bridges' )
+			)
+		)
+	);
+	$data = getenv( 'BENCH_DATA' ) ?: 'world';
+	// As seed.php: [ west, width, south, height ] in degrees; routes start 0.5° inside.
+	$box      = 'country' === $data ? array( -7.5, 9, 50.5, 7 ) : array( -179.5, 359, -59.5, 129 );
+	$base     = strtotime( '2025-01-01 00:00:00 UTC' );
+	$times    = array(
+		'check_ms'  => 0.0,
+		'derive_ms' => 0.0,
+		'insert_ms' => 0.0,
+	);
+	$bytes    = array(
+		'cairn_geometry' => 0,
+		'_cairn_shape'   => 0,
+	);
+	$shape_vertices = 0;
+	$clock          = static function ( string $key, callable $work ) use ( &$times ) {
+		$start          = hrtime( true );
+		$value          = $work();
+		$times[ $key ] += ( hrtime( true ) - $start ) / 1e6;
+		return $value;
+	};
+	$words_a = array( 'Ridge', 'Loch', 'Glen', 'Coast', 'Forest', 'Moor', 'River', 'Summit' );
+	$words_b = array( 'Walk', 'Trail', 'Round', 'Way', 'Traverse', 'Loop' );
+	$batch   = 25;
+	for ( $from = $before + 1; $from <= $routes; $from += $batch ) {
+		$to    = min( $routes, $from + $batch - 1 );
+		$posts = array();
+		$meta  = array();
+		$rels  = array();
+		$ids   = array();
+		for ( $n = $from; $n <= $to; $n++ ) {
+			$lng      = $box[0] + $box[1] * ( crc32( "route:{$n}:lng" ) / 4294967296 );
+			$lat      = $box[2] + $box[3] * ( crc32( "route:{$n}:lat" ) / 4294967296 );
+			$geometry = array(
+				'type'        => 'LineString',
+				'coordinates' => cairn_bench_trail( $lng, $lat, $vertices, 15.0, 2100 + $n ),
+			);
+			$checked  = $clock( 'check_ms', static fn() => $rule::check( $geometry ) );
+			if ( is_wp_error( $checked ) ) {
+				fwrite( STDERR, "wp.php seed-shapes: route {$n} refused: " . $checked->get_error_message() . "\n" );
+				return 1;
+			}
+			$anchor = $measures::anchor( $checked );
+			$shape  = $clock( 'derive_ms', static fn() => $store::derive( $checked ) );
+			// As Shape_Store::save() stores it (JSON, floats kept as floats).
+			$text   = method_exists( $store, 'encode' ) ? $store::encode( $checked ) : (string) wp_json_encode( $checked );
+			$decoded = json_decode( $shape, true );
+			foreach ( (array) ( $decoded['geometry']['coordinates'] ?? array() ) as $position ) {
+				$shape_vertices += is_array( $position ) ? 1 : 0;
+			}
+			$bytes['cairn_geometry'] += strlen( $text );
+			$bytes['_cairn_shape']   += strlen( $shape );
+			$id    = (int) $wpdb->get_var( "SELECT COALESCE(MAX(ID), 0) + 1 FROM {$wpdb->posts}" ) + count( $ids );
+			$ids[] = $id;
+			$title = $words_a[ $n % 8 ] . ' ' . $words_b[ intdiv( $n, 8 ) % 6 ] . ' ' . $n;
+			$date  = gmdate( 'Y-m-d H:i:s', $base + 60 * $n );
+			$posts[] = $wpdb->prepare( '(%d,1,%s,%s,%s,%s,\'\',\'publish\',\'closed\',\'closed\',\'\',%s,\'\',\'\',%s,%s,\'\',0,\'\',0,\'cairn_marker\',\'\',0)', $id, $date, $date, "<!-- wp:paragraph -->\n<p>{$title}: a generated route of {$vertices} points.</p>\n<!-- /wp:paragraph -->", $title, "route-{$n}", $date, $date );
+			$format = static fn( float $degrees ): string => rtrim( rtrim( number_format( $degrees, 7, '.', '' ), '0' ), '.' );
+			$meta[] = $wpdb->prepare( '(%d,%s,%s)', $id, 'cairn_lat', $format( (float) $anchor['lat'] ) );
+			$meta[] = $wpdb->prepare( '(%d,%s,%s)', $id, 'cairn_lng', $format( (float) $anchor['lng'] ) );
+			$meta[] = $wpdb->prepare( '(%d,%s,%s)', $id, 'cairn_geometry', $text );
+			$meta[] = $wpdb->prepare( '(%d,%s,%s)', $id, '_cairn_shape', $shape );
+			if ( $groups ) {
+				$rels[] = $wpdb->prepare( '(%d,%d,0)', $id, $groups[ $n % count( $groups ) ] );
+			}
+		}
+		$clock(
+			'insert_ms',
+			static function () use ( $wpdb, $posts, $meta, $rels ) {
+				// phpcs:disable WordPress.DB.PreparedSQL.NotPrepared -- every value above went through prepare().
+				$wpdb->query( "INSERT INTO {$wpdb->posts} (ID, post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status, comment_status, ping_status, post_password, post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, guid, menu_order, post_type, post_mime_type, comment_count) VALUES " . implode( ',', $posts ) );
+				$wpdb->query( "INSERT INTO {$wpdb->postmeta} (post_id, meta_key, meta_value) VALUES " . implode( ',', $meta ) );
+				if ( $rels ) {
+					$wpdb->query( "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id, term_order) VALUES " . implode( ',', $rels ) );
+				}
+				// phpcs:enable
+			}
+		);
+		if ( '' !== $wpdb->last_error ) {
+			fwrite( STDERR, 'wp.php seed-shapes: ' . $wpdb->last_error . "\n" );
+			return 1;
+		}
+	}
+	$wpdb->query( "UPDATE {$wpdb->term_taxonomy} tt SET count = (SELECT COUNT(*) FROM {$wpdb->term_relationships} tr WHERE tr.term_taxonomy_id = tt.term_taxonomy_id) WHERE tt.taxonomy = 'cairn_marker_group'" );
+	wp_cache_flush();
+	// Announced as any code writing markers behind WordPress' back must.
+	do_action( 'cairn_maps_markers_changed' );
+	$after = (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = 'cairn_marker' AND post_status = 'publish' AND post_name LIKE 'route-%'" );
+	$added = max( 0, $after - $before );
+	echo wp_json_encode(
+		array(
+			'routes'                 => $after,
+			'added'                  => $added,
+			'vertices'               => $vertices,
+			'seconds'                => round( microtime( true ) - $started, 2 ),
+			'check_ms'               => round( $times['check_ms'] ),
+			'derive_ms'              => round( $times['derive_ms'] ),
+			'insert_ms'              => round( $times['insert_ms'] ),
+			'stored_geometry_bytes'  => $bytes['cairn_geometry'],
+			'derived_shape_bytes'    => $bytes['_cairn_shape'],
+			'derived_vertices'       => $shape_vertices,
+			'derived_vertices_each'  => $added ? round( $shape_vertices / $added ) : null,
+			'data'                   => sprintf( 'routes: random-walk trails (bench/api/trails.php) of %d positions with elevation, a position every 15 m on average, starting uniformly over BENCH_DATA=%s, one of 5 groups each', $vertices, $data ),
+		)
+	) . "\n";
+	if ( $after !== $routes ) {
+		fwrite( STDERR, "wp.php seed-shapes: expected {$routes} routes, found {$after}\n" );
+		return 1;
+	}
+	return 0;
 }

@@ -1,6 +1,8 @@
 /**
  * Playwright configuration of `npm run bench:front` (started by bench/front/run.mjs): one test,
- * the suite's browser (Debian's Chromium, WebGL through SwiftShader), no WordPress.
+ * the suite's browser (Debian's Chromium, WebGL through SwiftShader), no WordPress. With
+ * CAIRN_BENCH_SPEC=shapes (bench/front/shapes.mjs, `npm run bench:front:shapes`), issue 21's
+ * shapes.bench.ts instead.
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -9,7 +11,10 @@ import suite from '../../playwright.config';
 
 export default defineConfig( {
 	testDir: __dirname,
-	testMatch: /front\.bench\.ts$/,
+	testMatch:
+		process.env.CAIRN_BENCH_SPEC === 'shapes'
+			? /shapes\.bench\.ts$/
+			: /front\.bench\.ts$/,
 	outputDir: path.join( __dirname, '..', '..', 'artifacts', 'bench-front' ),
 	workers: 1,
 	retries: 0,

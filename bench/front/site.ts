@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
+import { routes as makeRoutes, shapesFeed, type Route } from './routes';
+
 export const ROOT = path.resolve( __dirname, '..', '..' );
 export const PLUGIN_PATH = '/wp-content/plugins/cairn-maps/';
 const BUILD = path.join( ROOT, 'build' );
@@ -162,6 +164,63 @@ export function places( count: number ): Place[] {
 	return generated.get( count )!;
 }
 
+/**
+ * The 60 "cities" of the places (the first draws of generate()'s sequence), [lng, lat]: where the
+ * routes of issue 21 start too.
+ */
+export function cityCentres(): Array< [ number, number ] > {
+	const next = random( 20261122 );
+	return Array.from( { length: 60 }, () => {
+		const lng = -170 + 340 * next();
+		return [ lng, -45 + 110 * next() ] as [ number, number ];
+	} );
+}
+
+/** Issue 21: how many routes of how many positions the shapes pages draw. */
+export interface ShapesOptions {
+	routes: number;
+	vertices: number;
+}
+
+const generatedRoutes = new Map< string, Route[] >();
+
+/**
+ * The routes of the shapes pages (routes.ts), the same at every call.
+ *
+ * @param options Routes and positions.
+ */
+export function benchRoutes( options: ShapesOptions ): Route[] {
+	const key = `${ options.routes }x${ options.vertices }`;
+	if ( ! generatedRoutes.has( key ) ) {
+		generatedRoutes.set(
+			key,
+			makeRoutes(
+				cityCentres(),
+				GROUPS.map( ( group ) => group.slug ),
+				options.routes,
+				options.vertices
+			)
+		);
+	}
+	return generatedRoutes.get( key )!;
+}
+
+/**
+ * The routes' markers as the points feed carries them: each at its anchor (a route's first
+ * position), 5 decimals like every place.
+ *
+ * @param list Routes.
+ */
+export function routeAnchors( list: Route[] ): Place[] {
+	return list.map( ( route ) => ( {
+		id: route.id,
+		title: route.title,
+		lng: Math.round( route.coordinates[ 0 ]![ 0 ] * 1e5 ) / 1e5,
+		lat: Math.round( route.coordinates[ 0 ]![ 1 ] * 1e5 ) / 1e5,
+		group: route.group,
+	} ) );
+}
+
 function generate( count: number ): Place[] {
 	const next = random( 20261122 );
 	const cities = Array.from( { length: 60 }, () => [
@@ -281,15 +340,27 @@ export function layoutPlaces(
 function feedUrls(
 	origin: string,
 	count: number,
-	layout: Layout
-): { markersUrl: string; postsUrl: string } {
+	layout: Layout,
+	shapes = false
+): { markersUrl: string; shapesUrl: string; postsUrl: string } {
 	const base = `${ origin }/wp-json/cairn/v1/markers`;
 	if ( count === 0 ) {
-		return { markersUrl: '', postsUrl: '' };
+		return { markersUrl: '', shapesUrl: '', postsUrl: '' };
 	}
 	const half = layout === 'mixed' ? '&half=1' : '';
+	// Issue 21: a map whose selection holds shapes gets the shapes feed; its points feed also
+	// carries the routes' markers at their anchors. A points-only map: `shapesUrl` ''.
+	if ( shapes ) {
+		return {
+			markersUrl: `${ base }?n=${ count }&routes=1`,
+			shapesUrl: `${ origin }/wp-json/cairn/v1/shapes?n=${ count }`,
+			postsUrl: '',
+		};
+	}
 	return {
 		markersUrl: layout === 'posts' ? '' : `${ base }?n=${ count }${ half }`,
+		// Map_Block's order: shapesUrl right after markersUrl.
+		shapesUrl: '',
 		postsUrl:
 			layout === 'markers'
 				? ''
@@ -338,7 +409,8 @@ function escapeHtml( value: string ): string {
 export function blockMarkup(
 	origin: string,
 	count: number,
-	layout: Layout = 'markers'
+	layout: Layout = 'markers',
+	shapes = false
 ): string {
 	const shown = layoutPlaces( count, layout );
 	const list = [ ...shown.markers, ...shown.posts ].slice( 0, LIST_MAX );
@@ -350,6 +422,10 @@ export function blockMarkup(
 					name,
 					color,
 					icon: '',
+					// Issue 21's group looks, at their defaults (the group's colour).
+					lineColor: '',
+					lineWidth: 3,
+					fillOpacity: 0.25,
 				} ) );
 	const termStyles =
 		layout === 'markers'
@@ -391,7 +467,7 @@ export function blockMarkup(
 			current: false,
 		},
 		accessToken: TOKEN,
-		...feedUrls( origin, count, layout ),
+		...feedUrls( origin, count, layout, shapes ),
 		markerUrl: `${ origin }/wp-json/cairn/v1/markers/`,
 		hashName: '',
 		groupStyles: [ ...markerStyles, ...termStyles ],
@@ -455,7 +531,8 @@ function blockPage(
 	origin: string,
 	count: number,
 	spacer: boolean,
-	layout: Layout = 'markers'
+	layout: Layout = 'markers',
+	shapes = false
 ): string {
 	// Blocks\View_Script: React (WordPress's, for the places panel) is not a dependency of the
 	// view script; the loader gets its addresses, dependencies first, and loads them with the map.
@@ -492,12 +569,12 @@ function blockPage(
 		mixed: 'places (half markers, half posts)',
 	}[ layout ];
 	return page(
-		`Map with ${ count } ${ what }`,
+		`Map with ${ count } ${ what }${ shapes ? ' and routes' : '' }`,
 		head,
 		( spacer
 			? '<div style="height:2400px" aria-hidden="true"></div>'
 			: '' ) +
-			blockMarkup( origin, count, layout ) +
+			blockMarkup( origin, count, layout, shapes ) +
 			footer
 	);
 }
@@ -567,11 +644,14 @@ const I18N_STUB = `window.wp=window.wp||{};wp.i18n={__:function(s){return s},_x:
  * @param sizes     Place counts whose feeds (and pages) it serves.
  * @param buildDir  The plugin's build.
  * @param withPosts Also the posts feeds of issue 24 (posts-only and mixed pages).
+ * @param shapes    Issue 21: routes for `/page/shapes-<n>.html` (the map of `n` places plus
+ *                  these routes: the points feed with their anchors, and the shapes feed).
  */
 export async function startSite(
 	sizes: number[],
 	buildDir: string = BUILD,
-	withPosts = true
+	withPosts = true,
+	shapes: ShapesOptions | null = null
 ): Promise< BenchSite > {
 	const cache = new Map< string, Served >();
 	const hasCore = fs.existsSync( path.join( CORE_DIST, 'i18n.min.js' ) );
@@ -583,6 +663,20 @@ export async function startSite(
 		for ( const size of sizes.filter( ( n ) => n > 0 ) ) {
 			const json = TYPES[ '.json' ]!;
 			feeds.set( `${ size }`, served( feed( places( size ) ), json ) );
+			if ( shapes ) {
+				const list = benchRoutes( shapes );
+				feeds.set(
+					`routes-${ size }`,
+					served(
+						feed( [ ...places( size ), ...routeAnchors( list ) ] ),
+						json
+					)
+				);
+				feeds.set(
+					`shapes-${ size }`,
+					served( shapesFeed( list ), json )
+				);
+			}
 			if ( ! withPosts ) {
 				continue;
 			}
@@ -662,6 +756,23 @@ export async function startSite(
 		) {
 			return file( path.join( MAPBOX_DIST, path.basename( p ) ) );
 		}
+		if ( p === '/wp-json/cairn/v1/shapes' ) {
+			return (
+				feeds.get(
+					`shapes-${ Number( url.searchParams.get( 'n' ) ) }`
+				) ?? null
+			);
+		}
+		if (
+			p === '/wp-json/cairn/v1/markers' &&
+			url.searchParams.get( 'routes' ) === '1'
+		) {
+			return (
+				feeds.get(
+					`routes-${ Number( url.searchParams.get( 'n' ) ) }`
+				) ?? null
+			);
+		}
 		if ( p === '/wp-json/cairn/v1/markers' ) {
 			const posts = url.searchParams.get( 'post_type' ) === 'post';
 			const half = url.searchParams.get( 'half' ) === '1';
@@ -706,6 +817,20 @@ export async function startSite(
 					Number( match[ 2 ] ),
 					false,
 					match[ 1 ] as Layout
+				),
+				TYPES[ '.html' ]!
+			);
+		}
+		// Issue 21: the same places plus the routes (served when startSite() was given them).
+		match = /^\/page\/shapes-(\d+)\.html$/.exec( p );
+		if ( match && shapes ) {
+			return served(
+				blockPage(
+					origin,
+					Number( match[ 1 ] ),
+					false,
+					'markers',
+					true
 				),
 				TYPES[ '.html' ]!
 			);
