@@ -230,7 +230,7 @@ export function routeFeature( route: Route ): string {
 		[ bbox[ 0 ], bbox[ 1 ], 0 ],
 		[ bbox[ 2 ], bbox[ 3 ], 0 ]
 	);
-	const simplified = simplify( line, Math.max( 1, diagonal / 20000 ) );
+	const simplified = simplify( line, Math.max( 5, diagonal / 20000 ) );
 	let length = 0;
 	const along = [ 0 ];
 	for ( let i = 1; i < line.length; i++ ) {
