@@ -8,6 +8,11 @@
  * the package's dist/). Its limits.json is copied into build/ for the PHP side, so a release
  * needs build/ only.
  *
+ * Third-party code bundled into build/ (supercluster, kdbush, @mapbox/mapbox-gl-draw and theirs)
+ * keeps its notices: license-webpack-plugin writes each bundled package's name, version, licence
+ * and licence text to build/third-party-licenses.txt, which the zip ships. Only GPL-compatible
+ * licences may be bundled: anything else fails the build.
+ *
  * mapbox-gl is never bundled (its licence forbids redistributing it in the plugin): the plugin
  * loads it from Mapbox's distribution (src/blocks/map/load-mapbox-gl.ts). The build writes
  * build/mapbox-gl.json, the pinned version and the Subresource Integrity hashes of the release's
@@ -18,6 +23,7 @@ const crypto = require( 'crypto' );
 const fs = require( 'fs' );
 const path = require( 'path' );
 const CopyWebpackPlugin = require( 'copy-webpack-plugin' );
+const { LicenseWebpackPlugin } = require( 'license-webpack-plugin' );
 const defaultConfig = require( '@wordpress/scripts/config/webpack.config' );
 
 const MAPBOX_GL = path.dirname( require.resolve( 'mapbox-gl/package.json' ) );
@@ -85,6 +91,37 @@ class NoMapboxGlCode {
 }
 
 const PACKAGE_SOURCES = path.resolve( __dirname, 'packages/map/src' );
+
+/**
+ * The standard text of a permissive licence, for a package that names its licence but ships no
+ * licence file.
+ *
+ * @param {'ISC'|'BSD-2-Clause'} type   SPDX identifier.
+ * @param {string}               holder The copyright holder.
+ * @return {string} The licence text.
+ */
+function standardLicence( type, holder ) {
+	const disclaimer =
+		type === 'ISC'
+			? 'THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.'
+			: 'THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.';
+	const grant =
+		type === 'ISC'
+			? 'Permission to use, copy, modify, and/or distribute this software for any purpose with or without fee is hereby granted, provided that the above copyright notice and this permission notice appear in all copies.'
+			: 'Redistribution and use in source and binary forms, with or without modification, are permitted provided that the following conditions are met:\n\n1. Redistributions of source code must retain the above copyright notice, this list of conditions and the following disclaimer.\n\n2. Redistributions in binary form must reproduce the above copyright notice, this list of conditions and the following disclaimer in the documentation and/or other materials provided with the distribution.';
+	return `${ type } License\n\nCopyright (c) ${ holder }\n\n${ grant }\n\n${ disclaimer }`;
+}
+
+/** The licences (SPDX) of the third-party code the zip may ship: permissive, GPL-compatible. */
+const GPL_COMPATIBLE = new Set( [
+	'MIT',
+	'ISC',
+	'BSD-2-Clause',
+	'BSD-3-Clause',
+	'Apache-2.0',
+	'0BSD',
+	'GPL-2.0-or-later',
+] );
 
 /**
  * A JSON module of the runtime's sources without its top-level `$comment` (limits.json,
@@ -174,5 +211,44 @@ module.exports = {
 			],
 		} ),
 		new NoMapboxGlCode(),
+		new LicenseWebpackPlugin( {
+			outputFilename: 'third-party-licenses.txt',
+			perChunkOutput: false,
+			addBanner: false,
+			// One block per package, each opened by a `Package:` line, so a reader (or the
+			// release test) can tell where one licence text ends and the next begins.
+			renderLicenses: ( modules ) =>
+				modules
+					.slice()
+					.sort( ( a, b ) => a.name.localeCompare( b.name ) )
+					.map(
+						( module ) =>
+							`Package: ${ module.name }@${ module.packageJson.version }\nLicense: ${ module.licenseId }\n\n${ String(
+								module.licenseText ?? ''
+							).trim() }\n`
+					)
+					.join( '\n' + '-'.repeat( 72 ) + '\n\n' ),
+			// The packages of this repository itself (the npm package's sources, under
+			// packages/) are the plugin's own code, GPL-2.0-or-later.
+			excludedPackageTest: ( name ) => name.startsWith( '@cairn-maps/' ),
+			// Two of mapbox-gl-draw's small dependencies publish no licence file: their licence
+			// (package.json) in its standard wording, with the author their package.json names.
+			licenseTextOverrides: {
+				'@mapbox/geojson-normalize': standardLicence(
+					'ISC',
+					'Tom MacWright'
+				),
+				wgs84: standardLicence( 'BSD-2-Clause', 'Tom MacWright' ),
+			},
+			unacceptableLicenseTest: ( type ) =>
+				! GPL_COMPATIBLE.has( String( type ) ),
+			handleUnacceptableLicense: ( name, type ) => {
+				throw new Error(
+					`${ name } is licensed ${ type }, which the plugin's zip may not ship (GPL-compatible licences only: ${ [
+						...GPL_COMPATIBLE,
+					].join( ', ' ) }).`
+				);
+			},
+		} ),
 	],
 };

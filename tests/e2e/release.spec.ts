@@ -907,6 +907,48 @@ test.describe( 'release zip and mapbox-gl’s licence', () => {
 		);
 	} );
 
+	test( 'the zip credits the third-party code it bundles, each under a GPL-compatible licence', async () => {
+		await pluginZip();
+		const current = unpack( CURRENT_ZIP );
+		expect( current.files ).toContain( 'build/third-party-licenses.txt' );
+		const text = fs.readFileSync(
+			path.join( current.folder, 'build', 'third-party-licenses.txt' ),
+			'utf8'
+		);
+		// One block per package (webpack.config.js): `Package: name@version`, `License: id`, the text.
+		const entries = text
+			.split( /^(?=Package: )/m )
+			.filter( ( block ) => block.startsWith( 'Package: ' ) )
+			.map( ( block ) => {
+				const [ , name, licence, notice ] =
+					/^Package: (.+)@[^@\n]+\nLicense: (.*)\n([\s\S]*)$/.exec(
+						block
+					) ?? [];
+				return [ name, licence, notice ];
+			} );
+		const names = entries.map( ( [ name ] ) => name );
+		// The runtime's clustering and the editor's drawing tool are bundled: their notices ship.
+		expect( names ).toEqual(
+			expect.arrayContaining( [
+				'supercluster',
+				'kdbush',
+				'@mapbox/mapbox-gl-draw',
+			] )
+		);
+		for ( const [ name, licence, notice ] of entries ) {
+			expect( [ name, licence ] ).toEqual( [
+				name,
+				expect.stringMatching(
+					/^(MIT|ISC|BSD-2-Clause|BSD-3-Clause|Apache-2\.0|0BSD)$/
+				),
+			] );
+			expect( [ name, notice ] ).toEqual( [
+				name,
+				expect.stringMatching( /Copyright/i ),
+			] );
+		}
+	} );
+
 	test( 'plugin-zip refuses to package mapbox-gl code, whatever its file is called', () => {
 		const source = fs.mkdtempSync( path.join( os.tmpdir(), 'cairn-src-' ) );
 		for ( const file of [
