@@ -8,6 +8,14 @@ import { join } from 'node:path';
 import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 
 import { expect, test } from './fixtures/maps-service';
+import { recordMapEvents, waitForIdle } from './utils/front-map';
+import {
+	FAKE_PUBLIC_TOKEN,
+	mapBlock,
+	publishPage,
+	setToken,
+} from './utils/map-page';
+import { mapBounds, tabTo } from './utils/places';
 
 interface MarkerRecord {
 	id: number;
@@ -292,5 +300,75 @@ lines"`,
 		expect(
 			await publishedMarkers( requestUtils, `Evil ${ run }` )
 		).toEqual( [] );
+
+		// What was imported reaches the visitor's map: the track drawn as a line, the area as a
+		// fill; chosen in the places list by keyboard, the track fills the map and its popup
+		// tells its length, ascent and elevation profile.
+		await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		const url = await publishPage(
+			requestUtils,
+			`Imported shapes ${ run }`,
+			mapBlock( {
+				center: { lng: -4.12, lat: 56.37 },
+				zoom: 7.5,
+				height: '600px',
+				markers: {
+					source: 'ids',
+					groups: [],
+					ids: [ track!.id, zone!.id ],
+				},
+				cluster: { enabled: false, radius: 80 },
+				places: { search: true, groupFilter: false, followMap: false },
+			} )
+		);
+		const pageErrors: string[] = [];
+		page.on( 'pageerror', ( error ) => pageErrors.push( error.message ) );
+		await recordMapEvents( page );
+		await page.goto( url );
+		await waitForIdle( page );
+		await page.waitForFunction( () => {
+			const map = window.cairnMap( 0 );
+			return (
+				Boolean( map.getSource( 'cairn-shapes' ) ) &&
+				map.isSourceLoaded( 'cairn-shapes' )
+			);
+		} );
+		const drawn = await page.evaluate( () => {
+			const map = window.cairnMap( 0 );
+			const on = ( layer: string ) => [
+				...new Set(
+					map
+						.queryRenderedFeatures( { layers: [ layer ] } )
+						.map( ( feature ) => Number( feature.id ) )
+				),
+			];
+			return {
+				lines: on( 'cairn-shapes-line' ),
+				fills: on( 'cairn-shapes-fill' ),
+			};
+		} );
+		expect( drawn.lines ).toContain( track!.id );
+		expect( drawn.fills ).toEqual( [ zone!.id ] );
+		await tabTo(
+			page,
+			`li[data-cairn-marker-id="${ track!.id }"] > button`
+		);
+		await page.keyboard.press( 'Enter' );
+		const popup = page.locator( '.mapboxgl-popup' );
+		await expect( popup.locator( 'h2' ) ).toHaveText(
+			`Ridge loop ${ run }`
+		);
+		await expect(
+			popup.locator( '.cairn-map-popup__facts dt' )
+		).toHaveText( [ 'Length', 'Ascent', 'Descent' ] );
+		await expect(
+			popup.getByRole( 'img', { name: 'Elevation profile' } )
+		).toBeVisible();
+		// The whole track (-5.05…-5.00, 56.800…56.805) in view, closer than the first view.
+		const bounds = await mapBounds( page );
+		expect( bounds.west ).toBeLessThanOrEqual( -5.05 + 1e-9 );
+		expect( bounds.east ).toBeGreaterThanOrEqual( -5.0 - 1e-9 );
+		expect( bounds.east - bounds.west ).toBeLessThan( 1 );
+		expect( pageErrors ).toEqual( [] );
 	} );
 } );
