@@ -10,14 +10,13 @@
  * the 60 "cities" of the bench's places (within 1.5°, where two thirds of the places are), one
  * route in five anywhere in the places' latitudes.
  *
- * What the feed carries is what `Shape_Store::derive()` stores in `_cairn_shape` and the feed
- * splices in (COMMON.md / DESIGN.md "Routes and areas"): the geometry simplified for the map
- * (Douglas–Peucker, 2D, 6 decimals, tolerance = the shape's bbox diagonal / 20,000 with a 1 m
- * floor, the rule of the geo helper's simplifier), `bbox`, `length_m`, `ascent_m`/`descent_m`
- * (3 m hysteresis) and a 100-point `profile`. The simplification runs here, in Node, with the
- * same rule: the front bench needs no PHP. `npm run bench:api:shapes` measures the real PHP
- * derivation and prints its vertex counts, to compare.
+ * The feed's features are not computed here: the plugin's own PHP makes them (shapes.php, run
+ * once per list of routes by routeFeatures()), so the geometry the map gets is the one
+ * `Shape_Store::derive()` stores in `_cairn_shape` (simplified by `Markers\Line_Simplifier`), with
+ * its `bbox`, `length_m`, `ascent_m`/`descent_m` and `profile`, in `Shape_Writer`'s feature JSON.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 
 /** mulberry32 (the same as site.ts's). */
 function random( seed: number ): () => number {
@@ -153,138 +152,57 @@ export function routes(
 	} );
 }
 
-/** Metres between two positions (haversine). */
-function distance( a: Position, b: Position ): number {
-	const rad = Math.PI / 180;
-	const dLat = ( b[ 1 ] - a[ 1 ] ) * rad;
-	const dLng = ( b[ 0 ] - a[ 0 ] ) * rad;
-	const h =
-		Math.sin( dLat / 2 ) ** 2 +
-		Math.cos( a[ 1 ] * rad ) *
-			Math.cos( b[ 1 ] * rad ) *
-			Math.sin( dLng / 2 ) ** 2;
-	return 2 * 6371008.8 * Math.asin( Math.min( 1, Math.sqrt( h ) ) );
-}
+/** The PHP filter that makes the features (bench/front/shapes.php). */
+const SHAPES_PHP = path.join( __dirname, 'shapes.php' );
+
+const features = new WeakMap< Route[], string[] >();
 
 /**
- * Douglas–Peucker without recursion, on a local equirectangular projection in metres.
+ * The shapes feed's features for these routes, as the plugin serves them, in order: made by the
+ * plugin's own PHP (`Geometry_Rule::check()`, `Shape_Store::derive()` — `Line_Simplifier` and
+ * `Geometry_Measures` —, then `Shape_Writer::feature_json()`) in one run of bench/front/shapes.php,
+ * a route a line in and a feature a line out. `CAIRN_BENCH_PHP` names the PHP binary (`php`).
  *
- * @param line       Positions.
- * @param toleranceM Tolerance, m.
+ * @param list Routes.
  */
-function simplify( line: Position[], toleranceM: number ): Position[] {
-	const lat0 =
-		( line.reduce( ( sum, p ) => sum + p[ 1 ], 0 ) / line.length ) *
-		( Math.PI / 180 );
-	const xs = line.map( ( p ) => p[ 0 ] * M_PER_DEGREE * Math.cos( lat0 ) );
-	const ys = line.map( ( p ) => p[ 1 ] * M_PER_DEGREE );
-	const keep = new Uint8Array( line.length );
-	keep[ 0 ] = 1;
-	keep[ line.length - 1 ] = 1;
-	const stack: Array< [ number, number ] > = [ [ 0, line.length - 1 ] ];
-	const squared = toleranceM * toleranceM;
-	while ( stack.length ) {
-		const [ first, last ] = stack.pop()!;
-		const dx = xs[ last ]! - xs[ first ]!;
-		const dy = ys[ last ]! - ys[ first ]!;
-		const length = dx * dx + dy * dy;
-		let worst = 0;
-		let index = -1;
-		for ( let i = first + 1; i < last; i++ ) {
-			let px = xs[ i ]! - xs[ first ]!;
-			let py = ys[ i ]! - ys[ first ]!;
-			if ( length > 0 ) {
-				const t = Math.max(
-					0,
-					Math.min( 1, ( px * dx + py * dy ) / length )
-				);
-				px -= t * dx;
-				py -= t * dy;
-			}
-			const d = px * px + py * py;
-			if ( d > worst ) {
-				worst = d;
-				index = i;
-			}
-		}
-		if ( index > 0 && worst > squared ) {
-			keep[ index ] = 1;
-			stack.push( [ first, index ], [ index, last ] );
-		}
+export function routeFeatures( list: Route[] ): string[] {
+	const known = features.get( list );
+	if ( known ) {
+		return known;
 	}
-	return line.filter( ( _, i ) => keep[ i ] === 1 );
-}
-
-/** What `_cairn_shape` holds for a line (COMMON.md), as the feed's feature JSON text. */
-export function routeFeature( route: Route ): string {
-	const line = route.coordinates;
-	const lngs = line.map( ( p ) => p[ 0 ] );
-	const lats = line.map( ( p ) => p[ 1 ] );
-	const bbox: [ number, number, number, number ] = [
-		Math.min( ...lngs ),
-		Math.min( ...lats ),
-		Math.max( ...lngs ),
-		Math.max( ...lats ),
-	];
-	const diagonal = distance(
-		[ bbox[ 0 ], bbox[ 1 ], 0 ],
-		[ bbox[ 2 ], bbox[ 3 ], 0 ]
+	const input = list
+		.map( ( route ) =>
+			JSON.stringify( {
+				id: route.id,
+				title: route.title,
+				group: route.group,
+				coordinates: route.coordinates,
+			} )
+		)
+		.join( '\n' );
+	const output = execFileSync(
+		process.env.CAIRN_BENCH_PHP || 'php',
+		[ SHAPES_PHP ],
+		{
+			input: input + '\n',
+			encoding: 'utf8',
+			maxBuffer: 2 ** 30,
+			stdio: [ 'pipe', 'pipe', 'inherit' ],
+		}
 	);
-	const simplified = simplify( line, Math.max( 5, diagonal / 20000 ) );
-	let length = 0;
-	const along = [ 0 ];
-	for ( let i = 1; i < line.length; i++ ) {
-		length += distance( line[ i - 1 ]!, line[ i ]! );
-		along.push( length );
+	const lines = output.split( '\n' ).filter( ( line ) => line !== '' );
+	if ( lines.length !== list.length ) {
+		throw new Error(
+			`bench/front/shapes.php gave ${ lines.length } features for ${ list.length } routes`
+		);
 	}
-	// Ascent and descent with a 3 m hysteresis (GPS noise does not climb).
-	let ascent = 0;
-	let descent = 0;
-	let reference = line[ 0 ]![ 2 ];
-	for ( const [ , , ele ] of line ) {
-		if ( ele - reference >= 3 ) {
-			ascent += ele - reference;
-			reference = ele;
-		} else if ( reference - ele >= 3 ) {
-			descent += reference - ele;
-			reference = ele;
-		}
-	}
-	const profile: Array< [ number, number ] > = [];
-	for ( let k = 0, i = 0; k < 100; k++ ) {
-		const at = ( length * k ) / 99;
-		while ( i < line.length - 1 && along[ i + 1 ]! < at ) {
-			i++;
-		}
-		profile.push( [ Math.round( at ), Math.round( line[ i ]![ 2 ] ) ] );
-	}
-	const six = ( value: number ) => Math.round( value * 1e6 ) / 1e6;
-	const geometry = {
-		type: 'LineString',
-		coordinates: simplified.map( ( p ) => [
-			six( p[ 0 ] ),
-			six( p[ 1 ] ),
-		] ),
-	};
-	return JSON.stringify( {
-		type: 'Feature',
-		id: route.id,
-		geometry,
-		properties: {
-			title: route.title,
-			groups: [ route.group ],
-			bbox: bbox.map( six ),
-			length_m: Math.round( length ),
-			ascent_m: Math.round( ascent ),
-			descent_m: Math.round( descent ),
-			profile,
-		},
-	} );
+	features.set( list, lines );
+	return lines;
 }
 
-/** The shapes feed document for these routes. */
+/** The shapes feed document for these routes (`Geojson_Writer::compress()`'s text, uncompressed). */
 export function shapesFeed( list: Route[] ): string {
-	return `{"type":"FeatureCollection","features":[${ list
-		.map( routeFeature )
-		.join( ',' ) }]}`;
+	return `{"type":"FeatureCollection","features":[${ routeFeatures(
+		list
+	).join( ',' ) }]}`;
 }

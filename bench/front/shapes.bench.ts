@@ -502,7 +502,7 @@ test( 'front-end map: points only against the same map with routes', async ( {
 		siteStartMs: Date.now() - started,
 	};
 	try {
-		// The shapes feed as the bench serves it (what the routes' simplification gave).
+		// The shapes feed as the bench serves it (the plugin's PHP made its features: routes.ts).
 		const feed = await fetch(
 			`${ site.origin }/wp-json/cairn/v1/shapes?n=${ SIZE }`
 		);

@@ -3,7 +3,8 @@
  * under the plugin's URL path (gzip, as a production server would), WordPress core's two script
  * dependencies of the view script (wp-hooks, wp-i18n), mapbox-gl's own bundle for the baseline,
  * the marker feed (gzip, the feed's exact feature shape) and generated pages whose block markup is
- * what `Map_Block::render()` prints. No PHP and no database: the bench times the browser side.
+ * what `Map_Block::render()` prints. No WordPress and no database: the bench times the browser
+ * side (the shapes feed's features alone come from the plugin's PHP: routes.ts).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
