@@ -302,66 +302,48 @@ class Feed_Schema {
 	 * @return array<string, mixed>
 	 */
 	public function get_feed_schema(): array {
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'cairn-markers-feature-collection',
-			'type'       => 'object',
-			'properties' => array(
-				'type'     => array(
-					'type' => 'string',
-					'enum' => array( 'FeatureCollection' ),
-				),
-				'features' => array(
-					'type'  => 'array',
-					'items' => array(
-						'type'       => 'object',
-						'properties' => array(
-							'type'       => array(
-								'type' => 'string',
-								'enum' => array( 'Feature' ),
-							),
-							'id'         => array( 'type' => 'integer' ),
-							'geometry'   => array(
-								'type'       => 'object',
-								'properties' => array(
-									'type'        => array(
-										'type' => 'string',
-										'enum' => array( 'Point' ),
-									),
-									'coordinates' => array(
-										'description' => __( '[longitude, latitude] in degrees, 5 decimals.', 'cairn-maps' ),
-										'type'        => 'array',
-										'items'       => array( 'type' => 'number' ),
-									),
-								),
-							),
-							'properties' => array(
-								'type'       => 'object',
-								'properties' => array(
-									'title'  => array(
-										'description' => __( 'Title as plain text.', 'cairn-maps' ),
-										'type'        => 'string',
-									),
-									'groups' => array(
-										'description' => __( 'Marker group slugs; for posts, "taxonomy:slug" of their terms in public hierarchical taxonomies (categories).', 'cairn-maps' ),
-										'type'        => 'array',
-										'items'       => array( 'type' => 'string' ),
-									),
-									'type'   => array(
-										'description' => __( 'The post type, for posts (absent for markers).', 'cairn-maps' ),
-										'type'        => 'string',
-									),
-									'thumb'  => array(
-										'description' => __( 'For posts with a featured image: its URL at thumbnail size.', 'cairn-maps' ),
-										'type'        => 'string',
-										'format'      => 'uri',
-									),
-								),
-							),
+		return self::feature_collection(
+			'cairn-markers-feature-collection',
+			array(
+				'id'         => array( 'type' => 'integer' ),
+				'geometry'   => array(
+					'type'       => 'object',
+					'properties' => array(
+						'type'        => array(
+							'type' => 'string',
+							'enum' => array( 'Point' ),
+						),
+						'coordinates' => array(
+							'description' => __( '[longitude, latitude] in degrees, 5 decimals.', 'cairn-maps' ),
+							'type'        => 'array',
+							'items'       => array( 'type' => 'number' ),
 						),
 					),
 				),
-			),
+				'properties' => array(
+					'type'       => 'object',
+					'properties' => array(
+						'title'  => array(
+							'description' => __( 'Title as plain text.', 'cairn-maps' ),
+							'type'        => 'string',
+						),
+						'groups' => array(
+							'description' => __( 'Marker group slugs; for posts, "taxonomy:slug" of their terms in public hierarchical taxonomies (categories).', 'cairn-maps' ),
+							'type'        => 'array',
+							'items'       => array( 'type' => 'string' ),
+						),
+						'type'   => array(
+							'description' => __( 'The post type, for posts (absent for markers).', 'cairn-maps' ),
+							'type'        => 'string',
+						),
+						'thumb'  => array(
+							'description' => __( 'For posts with a featured image: its URL at thumbnail size.', 'cairn-maps' ),
+							'type'        => 'string',
+							'format'      => 'uri',
+						),
+					),
+				),
+			)
 		);
 	}
 
@@ -375,9 +357,78 @@ class Feed_Schema {
 	public function get_shapes_schema(): array {
 		$number  = array( 'type' => 'number' );
 		$integer = array( 'type' => 'integer' );
+		return self::feature_collection(
+			'cairn-shapes-feature-collection',
+			array(
+				'id'         => array(
+					'description' => __( 'The marker\'s post id.', 'cairn-maps' ),
+					'type'        => 'integer',
+				),
+				'geometry'   => array(
+					'description' => __( 'The shape simplified for the map: positions [longitude, latitude], at most 6 decimals.', 'cairn-maps' ),
+					'type'        => 'object',
+					'properties'  => array(
+						'type'        => array(
+							'type' => 'string',
+							'enum' => array( 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon' ),
+						),
+						'coordinates' => array( 'type' => 'array' ),
+					),
+				),
+				'properties' => array(
+					'type'       => 'object',
+					'properties' => array(
+						'title'     => array(
+							'description' => __( 'Title as plain text.', 'cairn-maps' ),
+							'type'        => 'string',
+						),
+						'groups'    => array(
+							'description' => __( 'Marker group slugs.', 'cairn-maps' ),
+							'type'        => 'array',
+							'items'       => array( 'type' => 'string' ),
+						),
+						'bbox'      => array(
+							'description' => __( 'The shape\'s bounding box [west, south, east, north] in degrees.', 'cairn-maps' ),
+							'type'        => 'array',
+							'items'       => $number,
+						),
+						'length_m'  => array(
+							'description' => __( 'For lines: length in metres.', 'cairn-maps' ),
+							'type'        => 'integer',
+						),
+						'ascent_m'  => array(
+							'description' => __( 'Total ascent in metres, when every position has an elevation.', 'cairn-maps' ),
+							'type'        => 'integer',
+						),
+						'descent_m' => array(
+							'description' => __( 'Total descent in metres, when every position has an elevation.', 'cairn-maps' ),
+							'type'        => 'integer',
+						),
+						'profile'   => array(
+							'description' => __( 'Elevation profile: at most 100 [distance in metres, elevation in metres] pairs.', 'cairn-maps' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type'  => 'array',
+								'items' => $integer,
+							),
+						),
+					),
+				),
+			)
+		);
+	}
+
+	/**
+	 * A GeoJSON FeatureCollection's schema whose features have these members besides `type`.
+	 *
+	 * @param string               $title   The schema's title.
+	 * @param array<string, mixed> $members The features' members (id, geometry, properties).
+	 * @return array<string, mixed>
+	 */
+	private static function feature_collection( string $title, array $members ): array {
 		return array(
 			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'cairn-shapes-feature-collection',
+			'title'      => $title,
 			'type'       => 'object',
 			'properties' => array(
 				'type'     => array(
@@ -389,65 +440,11 @@ class Feed_Schema {
 					'items' => array(
 						'type'       => 'object',
 						'properties' => array(
-							'type'       => array(
+							'type' => array(
 								'type' => 'string',
 								'enum' => array( 'Feature' ),
 							),
-							'id'         => array(
-								'description' => __( 'The marker\'s post id.', 'cairn-maps' ),
-								'type'        => 'integer',
-							),
-							'geometry'   => array(
-								'description' => __( 'The shape simplified for the map: positions [longitude, latitude], at most 6 decimals.', 'cairn-maps' ),
-								'type'        => 'object',
-								'properties'  => array(
-									'type'        => array(
-										'type' => 'string',
-										'enum' => array( 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon' ),
-									),
-									'coordinates' => array( 'type' => 'array' ),
-								),
-							),
-							'properties' => array(
-								'type'       => 'object',
-								'properties' => array(
-									'title'     => array(
-										'description' => __( 'Title as plain text.', 'cairn-maps' ),
-										'type'        => 'string',
-									),
-									'groups'    => array(
-										'description' => __( 'Marker group slugs.', 'cairn-maps' ),
-										'type'        => 'array',
-										'items'       => array( 'type' => 'string' ),
-									),
-									'bbox'      => array(
-										'description' => __( 'The shape\'s bounding box [west, south, east, north] in degrees.', 'cairn-maps' ),
-										'type'        => 'array',
-										'items'       => $number,
-									),
-									'length_m'  => array(
-										'description' => __( 'For lines: length in metres.', 'cairn-maps' ),
-										'type'        => 'integer',
-									),
-									'ascent_m'  => array(
-										'description' => __( 'Total ascent in metres, when every position has an elevation.', 'cairn-maps' ),
-										'type'        => 'integer',
-									),
-									'descent_m' => array(
-										'description' => __( 'Total descent in metres, when every position has an elevation.', 'cairn-maps' ),
-										'type'        => 'integer',
-									),
-									'profile'   => array(
-										'description' => __( 'Elevation profile: at most 100 [distance in metres, elevation in metres] pairs.', 'cairn-maps' ),
-										'type'        => 'array',
-										'items'       => array(
-											'type'  => 'array',
-											'items' => $integer,
-										),
-									),
-								),
-							),
-						),
+						) + $members,
 					),
 				),
 			),
