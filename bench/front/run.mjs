@@ -13,10 +13,13 @@
  * Environment: CAIRN_BENCH_SIZES (default 0,1000,10000,100000), CAIRN_BENCH_RUNS (3),
  * CAIRN_BENCH_BASELINE_CAP (ms, 60000), CAIRN_BENCH_POSTS (0: no posts pages), CHROMIUM_PATH.
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import {
+	ensureBuild as ensureSharedBuild,
+	runPlaywright as runSharedPlaywright,
+} from './runner.mjs';
 
 import {
 	HISTORY_FILE,
@@ -71,57 +74,24 @@ function log( message ) {
 }
 
 function ensureBuild() {
-	const needed = [
-		'build/blocks/map/view.js',
-		'build/blocks/map/style-index.css',
-	];
-	if (
-		needed.every( ( file ) => fs.existsSync( path.join( ROOT, file ) ) )
-	) {
-		return;
-	}
-	log( 'build/ is missing: running npm run build' );
-	const build = spawnSync( 'npm', [ 'run', 'build' ], {
-		cwd: ROOT,
-		stdio: 'inherit',
+	ensureSharedBuild( {
+		root: ROOT,
+		needed: [
+			'build/blocks/map/view.js',
+			'build/blocks/map/style-index.css',
+		],
+		log,
 	} );
-	if ( build.status !== 0 ) {
-		log( 'ERROR: the build failed' );
-		process.exit( 1 );
-	}
 }
 
 function runPlaywright() {
-	fs.rmSync( RAW, { force: true } );
-	const started = Date.now();
-	const run = spawnSync(
-		'npx',
-		[
-			'--no-install',
-			'playwright',
-			'test',
-			'-c',
-			'bench/front/playwright.config.ts',
-		],
-		{
-			cwd: ROOT,
-			stdio: 'inherit',
-			timeout: TIMEOUT_S * 1000,
-			killSignal: 'SIGTERM',
-			env: { ...process.env, CAIRN_BENCH_OUT: RAW },
-		}
-	);
-	log( `measured in ${ Math.round( ( Date.now() - started ) / 1000 ) } s` );
-	if ( run.error ) {
-		log( `ERROR: ${ run.error.message }` );
-	}
-	if ( ! fs.existsSync( RAW ) ) {
-		log( 'ERROR: no results were written' );
-		process.exit( 1 );
-	}
-	const raw = JSON.parse( fs.readFileSync( RAW, 'utf8' ) );
-	fs.rmSync( RAW, { force: true } );
-	return { raw, status: run.status };
+	return runSharedPlaywright( {
+		root: ROOT,
+		raw: RAW,
+		timeoutS: TIMEOUT_S,
+		env: {},
+		log,
+	} );
 }
 
 const ms = ( value ) =>

@@ -12,10 +12,14 @@
  * (s, 1200), CAIRN_BENCH_PAGE_TIMEOUT (ms a page may take to its full draw, 120000),
  * CAIRN_BENCH_NO_RESULTS=1 (print only), CHROMIUM_PATH.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import {
+	ensureBuild as ensureSharedBuild,
+	runPlaywright as runSharedPlaywright,
+} from './runner.mjs';
 
 import {
 	HISTORY_FILE,
@@ -53,55 +57,21 @@ function log( message ) {
 }
 
 function ensureBuild() {
-	if ( fs.existsSync( path.join( ROOT, 'build/blocks/map/view.js' ) ) ) {
-		return;
-	}
-	log( 'build/ is missing: running npm run build' );
-	const build = spawnSync( 'npm', [ 'run', 'build' ], {
-		cwd: ROOT,
-		stdio: 'inherit',
+	ensureSharedBuild( {
+		root: ROOT,
+		needed: [ 'build/blocks/map/view.js' ],
+		log,
 	} );
-	if ( build.status !== 0 ) {
-		log( 'ERROR: the build failed' );
-		process.exit( 1 );
-	}
 }
 
 function runPlaywright() {
-	fs.rmSync( RAW, { force: true } );
-	const started = Date.now();
-	const run = spawnSync(
-		'npx',
-		[
-			'--no-install',
-			'playwright',
-			'test',
-			'-c',
-			'bench/front/playwright.config.ts',
-		],
-		{
-			cwd: ROOT,
-			stdio: 'inherit',
-			timeout: TIMEOUT_S * 1000,
-			killSignal: 'SIGTERM',
-			env: {
-				...process.env,
-				CAIRN_BENCH_SPEC: 'shapes',
-				CAIRN_BENCH_OUT: RAW,
-			},
-		}
-	);
-	log( `measured in ${ Math.round( ( Date.now() - started ) / 1000 ) } s` );
-	if ( run.error ) {
-		log( `ERROR: ${ run.error.message }` );
-	}
-	if ( ! fs.existsSync( RAW ) ) {
-		log( 'ERROR: no results were written' );
-		process.exit( 1 );
-	}
-	const raw = JSON.parse( fs.readFileSync( RAW, 'utf8' ) );
-	fs.rmSync( RAW, { force: true } );
-	return { raw, status: run.status };
+	return runSharedPlaywright( {
+		root: ROOT,
+		raw: RAW,
+		timeoutS: TIMEOUT_S,
+		env: { CAIRN_BENCH_SPEC: 'shapes' },
+		log,
+	} );
 }
 
 /**
