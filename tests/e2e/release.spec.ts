@@ -691,9 +691,22 @@ test.describe( 'release zip', () => {
 				page.locator( 'input#cairn_maps_version' )
 			).toHaveValue( CURRENT_VERSION );
 
-			// Every marker, the group's looks, every setting, the page: unchanged.
+			// Every marker, the group's looks, every setting, the page: unchanged. The group gains
+			// this version's line looks (routes and areas) at their defaults, nothing else.
+			const upgraded = {
+				...before,
+				group: {
+					...before.group,
+					meta: {
+						...before.group.meta,
+						cairn_line_color: '',
+						cairn_line_width: 3,
+						cairn_fill_opacity: 0.25,
+					},
+				},
+			};
 			const after = await snapshot();
-			expect( after ).toEqual( before );
+			expect( after ).toEqual( upgraded );
 			const settingsNow = await rest.rest( { path: '/wp/v2/settings' } );
 			expect( settingsNow ).toMatchObject( settings );
 			const media = ( await rest.rest( {
@@ -823,7 +836,7 @@ test.describe( 'release zip', () => {
 				owner.page.locator( 'input#cairn_maps_version' )
 			).toHaveValue( NEXT_VERSION );
 			await owner.context.close();
-			expect( await snapshot() ).toEqual( before );
+			expect( await snapshot() ).toEqual( upgraded );
 			expect(
 				await rest.rest( { path: '/wp/v2/settings' } )
 			).toMatchObject( settings );
