@@ -11,6 +11,7 @@ import { __, _n, sprintf } from '@wordpress/i18n';
 
 import type { PlacesController, PlacesGroup, PlacesState } from './controller';
 import { PlaceCard } from './place-card';
+import { FEET_PER_METRE, METRES_PER_MILE, formatUnit } from '../shapes/units';
 
 export interface PlacesPanelProps {
 	places: PlacesController;
@@ -31,26 +32,25 @@ export function formatDistance(
 	units: 'metric' | 'imperial',
 	lang?: string
 ): string {
-	const format = ( value: number, unit: string, digits: number ) => {
-		try {
-			return new Intl.NumberFormat( lang, {
-				style: 'unit',
-				unit,
-				maximumFractionDigits: digits,
-			} ).format( value );
-		} catch {
-			return `${ value.toFixed( digits ) } ${ unit }`;
-		}
-	};
 	if ( units === 'imperial' ) {
-		const miles = metres / 1609.344;
+		const miles = metres / METRES_PER_MILE;
 		return miles < 0.1
-			? format( Math.round( metres * 3.28084 ), 'foot', 0 )
-			: format( miles, 'mile', miles < 10 ? 1 : 0 );
+			? formatUnit(
+					Math.round( metres * FEET_PER_METRE ),
+					'foot',
+					0,
+					lang
+				)
+			: formatUnit( miles, 'mile', miles < 10 ? 1 : 0, lang );
 	}
 	return metres < 1000
-		? format( Math.round( metres / 10 ) * 10, 'meter', 0 )
-		: format( metres / 1000, 'kilometer', metres < 10_000 ? 1 : 0 );
+		? formatUnit( Math.round( metres / 10 ) * 10, 'meter', 0, lang )
+		: formatUnit(
+				metres / 1000,
+				'kilometer',
+				metres < 10_000 ? 1 : 0,
+				lang
+			);
 }
 
 function languageName( tag: string, lang?: string ): string {

@@ -7,10 +7,18 @@ import type { MapConfig } from '../types';
 
 type Units = MapConfig[ 'units' ];
 
-const FEET_PER_METRE = 3.28084;
-const METRES_PER_MILE = 1609.344;
+export const FEET_PER_METRE = 3.28084;
+export const METRES_PER_MILE = 1609.344;
 
-function format(
+/**
+ * A number with its unit in the page's language ("12.4 km"); a plain "12.4 kilometer" where the
+ * browser's Intl does not know the unit.
+ * @param value
+ * @param unit   An Intl unit identifier (`meter`, `kilometer`, `foot`, `mile`).
+ * @param digits The most fraction digits.
+ * @param lang   The page's language.
+ */
+export function formatUnit(
 	value: number,
 	unit: string,
 	digits: number,
@@ -41,12 +49,22 @@ export function formatLength(
 	if ( units === 'imperial' ) {
 		const miles = metres / METRES_PER_MILE;
 		return miles < 0.1
-			? format( Math.round( metres * FEET_PER_METRE ), 'foot', 0, lang )
-			: format( miles, 'mile', miles < 100 ? 1 : 0, lang );
+			? formatUnit(
+					Math.round( metres * FEET_PER_METRE ),
+					'foot',
+					0,
+					lang
+				)
+			: formatUnit( miles, 'mile', miles < 100 ? 1 : 0, lang );
 	}
 	return metres < 1000
-		? format( Math.round( metres ), 'meter', 0, lang )
-		: format( metres / 1000, 'kilometer', metres < 100_000 ? 1 : 0, lang );
+		? formatUnit( Math.round( metres ), 'meter', 0, lang )
+		: formatUnit(
+				metres / 1000,
+				'kilometer',
+				metres < 100_000 ? 1 : 0,
+				lang
+			);
 }
 
 /**
@@ -61,6 +79,6 @@ export function formatHeight(
 	lang?: string
 ): string {
 	return units === 'imperial'
-		? format( Math.round( metres * FEET_PER_METRE ), 'foot', 0, lang )
-		: format( Math.round( metres ), 'meter', 0, lang );
+		? formatUnit( Math.round( metres * FEET_PER_METRE ), 'foot', 0, lang )
+		: formatUnit( Math.round( metres ), 'meter', 0, lang );
 }
