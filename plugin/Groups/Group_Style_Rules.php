@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Groups;
 
+use Cairn\Maps\Support\Limits;
+
 defined( 'ABSPATH' ) || exit;
 
 use WP_Error;
@@ -35,26 +37,42 @@ class Group_Style_Rules {
 	public const ICON_PIXELS = 64;
 
 	/**
-	 * Line width of a group's routes and area outlines when the group sets none, in pixels.
+	 * Line width of a group's routes and area outlines when the group sets none, in pixels
+	 * (limits.json `groupLine.width`, which the runtime reads too).
 	 *
 	 * @since 0.5.0
 	 */
-	public const LINE_WIDTH_DEFAULT = 3;
+	public static function line_width_default(): int {
+		return (int) Limits::get( 'groupLine.width' );
+	}
 
 	/**
-	 * Narrowest and widest lines a group may draw, in pixels.
+	 * Narrowest line a group may draw, in pixels (limits.json `groupLine.minWidth`).
 	 *
 	 * @since 0.5.0
 	 */
-	public const LINE_WIDTH_MIN = 1;
-	public const LINE_WIDTH_MAX = 12;
+	public static function line_width_min(): int {
+		return (int) Limits::get( 'groupLine.minWidth' );
+	}
 
 	/**
-	 * Fill opacity of a group's areas when the group sets none (0 transparent, 1 opaque).
+	 * Widest line a group may draw, in pixels (limits.json `groupLine.maxWidth`).
 	 *
 	 * @since 0.5.0
 	 */
-	public const FILL_OPACITY_DEFAULT = 0.25;
+	public static function line_width_max(): int {
+		return (int) Limits::get( 'groupLine.maxWidth' );
+	}
+
+	/**
+	 * Fill opacity of a group's areas when the group sets none, 0 transparent to 1 opaque
+	 * (limits.json `groupLine.fillOpacity`).
+	 *
+	 * @since 0.5.0
+	 */
+	public static function fill_opacity_default(): float {
+		return (float) Limits::get( 'groupLine.fillOpacity' );
+	}
 
 	/**
 	 * Checks a colour.
@@ -116,7 +134,7 @@ class Group_Style_Rules {
 	 */
 	public static function check_line_width( $value ) {
 		$number = self::number( $value );
-		if ( null === $number || floor( $number ) !== $number || $number < self::LINE_WIDTH_MIN || $number > self::LINE_WIDTH_MAX ) {
+		if ( null === $number || floor( $number ) !== $number || $number < self::line_width_min() || $number > self::line_width_max() ) {
 			return new WP_Error( 'cairn_maps_invalid_line_width', self::line_width_message(), array( 'status' => 400 ) );
 		}
 		return (int) $number;
@@ -174,8 +192,8 @@ class Group_Style_Rules {
 		return sprintf(
 			/* translators: 1: narrowest line width, 2: widest line width, in pixels. */
 			__( 'The line width must be a whole number of pixels from %1$d to %2$d.', 'cairn-maps' ),
-			self::LINE_WIDTH_MIN,
-			self::LINE_WIDTH_MAX
+			self::line_width_min(),
+			self::line_width_max()
 		);
 	}
 

@@ -195,12 +195,12 @@ class Group_Styles {
 				'type'              => 'integer',
 				'description'       => __( 'Width of the group\'s routes and area outlines, in pixels (1 to 12).', 'cairn-maps' ),
 				'single'            => true,
-				'default'           => Group_Style_Rules::LINE_WIDTH_DEFAULT,
+				'default'           => Group_Style_Rules::line_width_default(),
 				'show_in_rest'      => array(
 					'schema' => array(
 						'type'    => 'integer',
-						'minimum' => Group_Style_Rules::LINE_WIDTH_MIN,
-						'maximum' => Group_Style_Rules::LINE_WIDTH_MAX,
+						'minimum' => Group_Style_Rules::line_width_min(),
+						'maximum' => Group_Style_Rules::line_width_max(),
 					),
 				),
 				'sanitize_callback' => array( $this, 'sanitize_number' ),
@@ -214,7 +214,7 @@ class Group_Styles {
 				'type'              => 'number',
 				'description'       => __( 'Fill opacity of the group\'s areas, from 0 (transparent) to 1 (opaque).', 'cairn-maps' ),
 				'single'            => true,
-				'default'           => Group_Style_Rules::FILL_OPACITY_DEFAULT,
+				'default'           => Group_Style_Rules::fill_opacity_default(),
 				'show_in_rest'      => array(
 					'schema' => array(
 						'type'    => 'number',
@@ -523,12 +523,12 @@ class Group_Styles {
 	 */
 	public static function line_looks( int $term_id ): array {
 		$color   = Group_Style_Rules::check_line_color( self::stored( $term_id, self::META_LINE_COLOR ) ?? '' );
-		$width   = Group_Style_Rules::check_line_width( self::stored( $term_id, self::META_LINE_WIDTH ) ?? Group_Style_Rules::LINE_WIDTH_DEFAULT );
-		$opacity = Group_Style_Rules::check_fill_opacity( self::stored( $term_id, self::META_FILL_OPACITY ) ?? Group_Style_Rules::FILL_OPACITY_DEFAULT );
+		$width   = Group_Style_Rules::check_line_width( self::stored( $term_id, self::META_LINE_WIDTH ) ?? Group_Style_Rules::line_width_default() );
+		$opacity = Group_Style_Rules::check_fill_opacity( self::stored( $term_id, self::META_FILL_OPACITY ) ?? Group_Style_Rules::fill_opacity_default() );
 		return array(
 			'lineColor'   => is_wp_error( $color ) ? '' : $color,
-			'lineWidth'   => is_wp_error( $width ) ? Group_Style_Rules::LINE_WIDTH_DEFAULT : $width,
-			'fillOpacity' => is_wp_error( $opacity ) ? Group_Style_Rules::FILL_OPACITY_DEFAULT : $opacity,
+			'lineWidth'   => is_wp_error( $width ) ? Group_Style_Rules::line_width_default() : $width,
+			'fillOpacity' => is_wp_error( $opacity ) ? Group_Style_Rules::fill_opacity_default() : $opacity,
 		);
 	}
 

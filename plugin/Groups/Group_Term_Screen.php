@@ -101,9 +101,9 @@ class Group_Term_Screen {
 		echo '</div><div class="form-field term-cairn-line-color-wrap">';
 		$this->render_line_color_input( '' );
 		echo '</div><div class="form-field term-cairn-line-width-wrap">';
-		$this->render_line_width_input( Group_Style_Rules::LINE_WIDTH_DEFAULT );
+		$this->render_line_width_input( Group_Style_Rules::line_width_default() );
 		echo '</div><div class="form-field term-cairn-fill-opacity-wrap">';
-		$this->render_fill_opacity_input( Group_Style_Rules::FILL_OPACITY_DEFAULT );
+		$this->render_fill_opacity_input( Group_Style_Rules::fill_opacity_default() );
 		echo '</div>';
 	}
 
@@ -168,15 +168,15 @@ class Group_Term_Screen {
 		printf(
 			'<input type="number" id="cairn-maps-line-width" name="cairn_maps_line_width" value="%1$d" min="%2$d" max="%3$d" step="1" class="small-text" aria-describedby="cairn-maps-line-width-description" /><p class="description" id="cairn-maps-line-width-description">%4$s</p>',
 			(int) $width,
-			(int) Group_Style_Rules::LINE_WIDTH_MIN,
-			(int) Group_Style_Rules::LINE_WIDTH_MAX,
+			(int) Group_Style_Rules::line_width_min(),
+			(int) Group_Style_Rules::line_width_max(),
 			esc_html(
 				sprintf(
 					/* translators: 1: narrowest, 2: widest, 3: default line width, in pixels. */
 					__( 'Width of this group\'s routes and area outlines, in pixels from %1$d to %2$d (default %3$d).', 'cairn-maps' ),
-					Group_Style_Rules::LINE_WIDTH_MIN,
-					Group_Style_Rules::LINE_WIDTH_MAX,
-					Group_Style_Rules::LINE_WIDTH_DEFAULT
+					Group_Style_Rules::line_width_min(),
+					Group_Style_Rules::line_width_max(),
+					Group_Style_Rules::line_width_default()
 				)
 			)
 		);
@@ -199,7 +199,7 @@ class Group_Term_Screen {
 				sprintf(
 					/* translators: %s: default fill opacity, a number such as 0.25. */
 					__( 'How strongly this group\'s areas are filled, from 0 (transparent) to 1 (opaque); default %s.', 'cairn-maps' ),
-					number_format_i18n( Group_Style_Rules::FILL_OPACITY_DEFAULT, 2 )
+					number_format_i18n( Group_Style_Rules::fill_opacity_default(), 2 )
 				)
 			)
 		);
@@ -291,8 +291,8 @@ class Group_Term_Screen {
 			'color'        => '',
 			'icon'         => '0',
 			'line_color'   => '',
-			'line_width'   => (string) Group_Style_Rules::LINE_WIDTH_DEFAULT,
-			'fill_opacity' => (string) Group_Style_Rules::FILL_OPACITY_DEFAULT,
+			'line_width'   => (string) Group_Style_Rules::line_width_default(),
+			'fill_opacity' => (string) Group_Style_Rules::fill_opacity_default(),
 		);
 		$form     = array();
 		foreach ( $defaults as $field => $default ) {
@@ -368,8 +368,8 @@ class Group_Term_Screen {
 			Group_Styles::META_COLOR        => '',
 			Group_Styles::META_ICON         => 0,
 			Group_Styles::META_LINE_COLOR   => '',
-			Group_Styles::META_LINE_WIDTH   => Group_Style_Rules::LINE_WIDTH_DEFAULT,
-			Group_Styles::META_FILL_OPACITY => Group_Style_Rules::FILL_OPACITY_DEFAULT,
+			Group_Styles::META_LINE_WIDTH   => Group_Style_Rules::line_width_default(),
+			Group_Styles::META_FILL_OPACITY => Group_Style_Rules::fill_opacity_default(),
 		);
 		foreach ( $checked['values'] as $meta_key => $value ) {
 			if ( $defaults[ $meta_key ] === $value ) {
@@ -478,7 +478,7 @@ class Group_Term_Screen {
 	 */
 	private function line_looks_summary( int $term_id ): string {
 		$looks = Group_Styles::line_looks( $term_id );
-		if ( '' === $looks['lineColor'] && Group_Style_Rules::LINE_WIDTH_DEFAULT === $looks['lineWidth'] && Group_Style_Rules::FILL_OPACITY_DEFAULT === $looks['fillOpacity'] ) {
+		if ( '' === $looks['lineColor'] && Group_Style_Rules::line_width_default() === $looks['lineWidth'] && Group_Style_Rules::fill_opacity_default() === $looks['fillOpacity'] ) {
 			return '';
 		}
 		$sample = '' === $looks['lineColor'] ? '' : sprintf(
