@@ -303,7 +303,7 @@ final class Import_Reader {
 					__( 'The file holds about %1$s coordinate positions; a GeoJSON import may hold at most %2$s (and a shape at most %3$s vertices). Simplify the shapes, or split the file and import the parts one by one.', 'cairn-maps' ),
 					number_format_i18n( $positions ),
 					number_format_i18n( self::MAX_GEOJSON_POSITIONS ),
-					number_format_i18n( Geometry_Rule::MAX_VERTICES )
+					number_format_i18n( Geometry_Rule::max_vertices() )
 				),
 				array( 'status' => 413 )
 			);

@@ -57,7 +57,7 @@ final class Xml_Track_Item {
 	public array $parts = array();
 
 	/**
-	 * Vertices seen (kept up to Geometry_Rule::MAX_VERTICES, counted beyond).
+	 * Vertices seen (kept up to Geometry_Rule::max_vertices(), counted beyond).
 	 *
 	 * @var int
 	 */
@@ -130,7 +130,7 @@ final class Xml_Track_Item {
 	public function add_position( array $position ): void {
 		++$this->vertices;
 		$last = count( $this->parts ) - 1;
-		if ( $last < 0 || $this->vertices > Geometry_Rule::MAX_VERTICES ) {
+		if ( $last < 0 || $this->vertices > Geometry_Rule::max_vertices() ) {
 			return;
 		}
 		$ring = (int) ( $this->parts[ $last ]['ring'] ?? 0 );
@@ -228,12 +228,12 @@ final class Xml_Track_Item {
 	 * @return array{type: string, coordinates: array<int, mixed>}|string
 	 */
 	private function geometry() {
-		if ( $this->vertices > Geometry_Rule::MAX_VERTICES ) {
+		if ( $this->vertices > Geometry_Rule::max_vertices() ) {
 			return sprintf(
 				/* translators: 1: number of vertices, 2: most vertices per shape. */
 				__( 'This shape has %1$s vertices; the most a shape may have is %2$s. Simplify it (most GPS tools can) and import it again.', 'cairn-maps' ),
 				number_format_i18n( $this->vertices ),
-				number_format_i18n( Geometry_Rule::MAX_VERTICES )
+				number_format_i18n( Geometry_Rule::max_vertices() )
 			);
 		}
 		// Empty track segments and placemark parts without coordinates are nothing to draw.

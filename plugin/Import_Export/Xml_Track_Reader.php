@@ -29,7 +29,7 @@ use XMLReader;
  * LIBXML_NOENT or DTDLOAD, an external entity loader that loads nothing, and a file with a DOCTYPE
  * is refused as a whole (seen by the reader as a node, and in the prolog when the parser stops on
  * it before). A file that is not well-formed is refused as a whole: nothing of it is imported.
- * A shape's vertices beyond Geometry_Rule::MAX_VERTICES are counted, not kept, so a file with a
+ * A shape's vertices beyond Geometry_Rule::max_vertices() are counted, not kept, so a file with a
  * million of them is refused with its count and without holding them.
  *
  * @since 0.5.0
@@ -396,7 +396,7 @@ final class Xml_Track_Reader {
 	private function read_coordinates( Xml_Track_Item $item, string $text ): void {
 		$tuple = strtok( $text, " \t\r\n" );
 		while ( false !== $tuple ) {
-			if ( $item->vertices >= Geometry_Rule::MAX_VERTICES ) {
+			if ( $item->vertices >= Geometry_Rule::max_vertices() ) {
 				++$item->vertices; // Counted, not kept.
 			} else {
 				$item->add_position( array_map( array( self::class, 'number' ), explode( ',', $tuple, 4 ) ) );

@@ -7,6 +7,8 @@
 
 namespace Cairn\Maps\Markers;
 
+use Cairn\Maps\Support\Limits;
+
 defined( 'ABSPATH' ) || exit;
 
 use WP_Error;
@@ -14,7 +16,7 @@ use WP_Error;
 /**
  * What a shape must be: a GeoJSON geometry of type LineString, MultiLineString, Polygon or
  * MultiPolygon (RFC 7946), with positions of finite numbers `[longitude, latitude]` or
- * `[longitude, latitude, elevation]` within range, at most MAX_VERTICES positions in MAX_PARTS
+ * `[longitude, latitude, elevation]` within range, at most max_vertices() positions in max_parts()
  * parts; lines with at least two different positions; polygon rings closed, of at least four
  * positions, that neither cross nor touch themselves or the other rings of their polygon.
  *
@@ -34,14 +36,22 @@ final class Geometry_Rule {
 	public const ERROR_CODE = 'cairn_invalid_geometry';
 
 	/**
-	 * The most positions a shape may have, over all its parts.
+	 * The most positions a shape may have, over all its parts (limits.json `shape.maxVertices`,
+	 * which the editor's paste check reads too).
 	 */
-	public const MAX_VERTICES = 100000;
+	public static function max_vertices(): int {
+		static $max   = null; // Read once: the importers ask for every position.
+		return $max ??= (int) Limits::get( 'shape.maxVertices' );
+	}
 
 	/**
-	 * The most parts (lines, or rings over all polygons) a shape may have.
+	 * The most parts (lines, or rings over all polygons) a shape may have (limits.json
+	 * `shape.maxParts`).
 	 */
-	public const MAX_PARTS = 1000;
+	public static function max_parts(): int {
+		static $max   = null;
+		return $max ??= (int) Limits::get( 'shape.maxParts' );
+	}
 
 	/**
 	 * The geometry types a shape may have.
@@ -137,7 +147,7 @@ final class Geometry_Rule {
 		}
 		$parts = array();
 		if ( 'MultiLineString' === $type || 'Polygon' === $type ) {
-			if ( count( $coordinates ) > self::MAX_PARTS ) {
+			if ( count( $coordinates ) > self::max_parts() ) {
 				return self::too_many_parts( count( $coordinates ) );
 			}
 			foreach ( $coordinates as $i => $positions ) {
@@ -159,7 +169,7 @@ final class Geometry_Rule {
 					sprintf( __( 'Polygon %s has no rings: it must be a non-empty list of rings.', 'cairn-maps' ), number_format_i18n( $p + 1 ) )
 				);
 			}
-			if ( count( $parts ) + count( $rings ) > self::MAX_PARTS ) {
+			if ( count( $parts ) + count( $rings ) > self::max_parts() ) {
 				return self::too_many_parts( count( $parts ) + count( $rings ) );
 			}
 			foreach ( $rings as $r => $positions ) {
@@ -190,7 +200,7 @@ final class Geometry_Rule {
 			}
 			$total += count( $positions );
 		}
-		if ( $total > self::MAX_VERTICES ) {
+		if ( $total > self::max_vertices() ) {
 			return self::too_many_vertices( $total );
 		}
 		return $total;
@@ -207,7 +217,7 @@ final class Geometry_Rule {
 				/* translators: 1: the number of positions given, 2: the most allowed. */
 				__( 'This shape has %1$s vertices; the most a shape may have is %2$s. Simplify it first (most GPS and GIS tools can).', 'cairn-maps' ),
 				number_format_i18n( $count ),
-				number_format_i18n( self::MAX_VERTICES )
+				number_format_i18n( self::max_vertices() )
 			)
 		);
 	}
@@ -223,7 +233,7 @@ final class Geometry_Rule {
 				/* translators: 1: the number of parts given, 2: the most allowed. */
 				__( 'This shape has %1$s parts (lines or rings); the most a shape may have is %2$s.', 'cairn-maps' ),
 				number_format_i18n( $count ),
-				number_format_i18n( self::MAX_PARTS )
+				number_format_i18n( self::max_parts() )
 			)
 		);
 	}

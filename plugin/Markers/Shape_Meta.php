@@ -124,11 +124,11 @@ final class Shape_Meta {
 		// Null when the request has no body, whatever the stubs say.
 		$body = (string) $request->get_body();
 		// 100,000 positions take at least 600 kB of JSON ("[1,2],"): smaller bodies are let through.
-		if ( strlen( $body ) < 6 * Geometry_Rule::MAX_VERTICES || 1 !== preg_match( '@^/wp/v2/cairn-markers(?:/\d+)?/?$@', $request->get_route() ) ) {
+		if ( strlen( $body ) < 6 * Geometry_Rule::max_vertices() || 1 !== preg_match( '@^/wp/v2/cairn-markers(?:/\d+)?/?$@', $request->get_route() ) ) {
 			return $result;
 		}
 		$positions = (int) preg_match_all( '/\[\s*-?[0-9.]/', $body );
-		if ( $positions <= Geometry_Rule::MAX_VERTICES + Geometry_Rule::MAX_PARTS ) {
+		if ( $positions <= Geometry_Rule::max_vertices() + Geometry_Rule::max_parts() ) {
 			return $result;
 		}
 		$error = Geometry_Rule::too_many_vertices( $positions );

@@ -12,15 +12,15 @@ import type {
 	Position,
 } from 'geojson';
 import { __, _n, sprintf } from '@wordpress/i18n';
-import { isRecord } from '@cairn-maps/map/plugin';
+import { LIMITS, isRecord } from '@cairn-maps/map/plugin';
 
 export type ShapeGeometry =
 	LineString | MultiLineString | Polygon | MultiPolygon;
 
 export type ShapeKind = 'line' | 'area';
 
-/** The most vertices a shape may have (Geometry_Rule::MAX_VERTICES). */
-export const MAX_VERTICES = 100000;
+/** The most vertices a shape may have (limits.json, which the server's Geometry_Rule reads too). */
+export const MAX_VERTICES = LIMITS.shape.maxVertices;
 
 const TYPES = [ 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon' ];
 
