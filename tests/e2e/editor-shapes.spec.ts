@@ -23,8 +23,11 @@ import {
 import {
 	FAKE_PUBLIC_TOKEN,
 	dismissWelcomeGuide,
+	mapBlock,
+	publishPage,
 	setToken,
 } from './utils/map-page';
+import { recordMapEvents, waitForIdle } from './utils/front-map';
 
 /** How long publishing may take (Playground's single PHP worker). */
 const PUBLISH_TIMEOUT = 90_000;
@@ -49,6 +52,61 @@ async function storedMarker(
 		path: `/wp/v2/cairn-markers/${ id }`,
 		params: { context: 'edit' },
 	} ) ) as MarkerRecord;
+}
+
+/**
+ * The marker's shape as a visitor's map draws it: a page with a map of that marker, fitted to the
+ * shape; the ids drawn on the given layer of the shapes.
+ */
+async function drawnForVisitors(
+	page: Page,
+	requestUtils: RequestUtils,
+	id: number,
+	layer: 'cairn-shapes-line' | 'cairn-shapes-fill'
+): Promise< number[] > {
+	const url = await publishPage(
+		requestUtils,
+		`Drawn shape ${ id }`,
+		mapBlock( {
+			height: '480px',
+			markers: { source: 'ids', groups: [], ids: [ id ] },
+			cluster: { enabled: false, radius: 80 },
+		} )
+	);
+	await recordMapEvents( page );
+	await page.goto( url );
+	await waitForIdle( page );
+	await page.waitForFunction( () => {
+		const map = window.cairnMap( 0 );
+		return (
+			Boolean( map.getSource( 'cairn-shapes' ) ) &&
+			map.isSourceLoaded( 'cairn-shapes' )
+		);
+	} );
+	return page.evaluate(
+		async ( [ shapeId, layerId ] ) => {
+			const map = window.cairnMap( 0 );
+			const [ feature ] = map.querySourceFeatures( 'cairn-shapes', {
+				filter: [ '==', [ 'id' ], shapeId ],
+			} );
+			const bbox = feature?.properties?.bbox;
+			const box = (
+				typeof bbox === 'string' ? JSON.parse( bbox ) : bbox
+			) as [ number, number, number, number ] | undefined;
+			if ( box ) {
+				map.fitBounds( box, { animate: false, padding: 40 } );
+				await new Promise( ( resolve ) => map.once( 'idle', resolve ) );
+			}
+			return [
+				...new Set(
+					map
+						.queryRenderedFeatures( { layers: [ layerId ] } )
+						.map( ( drawn ) => Number( drawn.id ) )
+				),
+			];
+		},
+		[ id, layer ] as const
+	);
 }
 
 /** A new marker's editor with its "Location" panel open and its map ready; returns the panel. */
@@ -158,6 +216,15 @@ test.describe( 'shapes in the marker editor', () => {
 		const [ lng, lat ] = geometry.coordinates[ 0 ] as [ number, number ];
 		expect( stored.meta.cairn_lat ).toBeCloseTo( lat, 5 );
 		expect( stored.meta.cairn_lng ).toBeCloseTo( lng, 5 );
+		// A visitor's map draws it.
+		expect(
+			await drawnForVisitors(
+				page,
+				requestUtils,
+				stored.id,
+				'cairn-shapes-line'
+			)
+		).toContain( stored.id );
 	} );
 
 	test( 'draws an area, closed by the tool, and publishes it', async ( {
@@ -186,6 +253,15 @@ test.describe( 'shapes in the marker editor', () => {
 		expect( ring ).toHaveLength( 4 );
 		expect( ring[ 3 ] ).toEqual( ring[ 0 ] );
 		expect( stored.meta.cairn_lat ).not.toBeNull();
+		// A visitor's map fills it.
+		expect(
+			await drawnForVisitors(
+				page,
+				requestUtils,
+				stored.id,
+				'cairn-shapes-fill'
+			)
+		).toEqual( [ stored.id ] );
 	} );
 
 	test( 'moves a vertex of the route, and Ctrl+Z undoes the move', async ( {
