@@ -368,16 +368,14 @@ final class Place_Store {
 	 */
 	public function begin(): void {
 		global $wpdb;
-		$this->open = '';
-		if ( Wpdb_Rows::is_sqlite() ) {
-			return;
-		}
-		if ( '0' === (string) $wpdb->get_var( 'SELECT @@autocommit' ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- session state.
+		$this->open = 'transaction';
+		// SQLite's drop-in nests START TRANSACTION itself (savepoints); MySQL would commit an open
+		// transaction instead, so inside one (autocommit off) a savepoint is used.
+		if ( ! Wpdb_Rows::is_sqlite() && '0' === (string) $wpdb->get_var( 'SELECT @@autocommit' ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- session state.
 			$this->open = 'savepoint';
 			$wpdb->query( 'SAVEPOINT cairn_maps_index' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- transaction control.
 			return;
 		}
-		$this->open = 'transaction';
 		$wpdb->query( 'START TRANSACTION' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- transaction control.
 	}
 
