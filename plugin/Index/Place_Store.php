@@ -155,6 +155,30 @@ final class Place_Store {
 	}
 
 	/**
+	 * Gives combinations new lists of slugs (a group's slug changed).
+	 *
+	 * @param array<int, string[]> $changes Sorted slugs by combination id.
+	 */
+	public function rename_combos( array $changes ): void {
+		global $wpdb;
+		foreach ( $changes as $id => $slugs ) {
+			$joined = implode( ',', $slugs );
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the plugin's own table.
+			$wpdb->update(
+				$this->table( 'cairn_place_combos' ),
+				array(
+					'slugs' => $joined,
+					'hash'  => md5( $joined ),
+				),
+				array( 'id' => $id ),
+				array( '%s', '%s' ),
+				array( '%d' )
+			);
+		}
+		$this->forget_combos();
+	}
+
+	/**
 	 * Writes a place's row (inserted, or updated when $exists).
 	 *
 	 * @param int                                                                 $post_id Post id.
