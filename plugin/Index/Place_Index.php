@@ -493,15 +493,14 @@ class Place_Index {
 	}
 
 	/**
-	 * Moves a place between cell aggregates (the levels a pending rebuild has not recounted yet
-	 * are left to it).
+	 * Moves a place between cell aggregates. While a rebuild is pending this is wasted but
+	 * harmless: it recounts every level from the places once they are all written.
 	 *
 	 * @param array{code: int, lat: float, lng: float, combo: int, title: string}|null $old Stored row.
 	 * @param array{code: int, lat: float, lng: float, combo: int, title: string}|null $new New row.
 	 */
 	private function move_in_cells( ?array $old, ?array $new ): void {
-		$levels = Index_Rebuild::counted_levels( get_option( self::REBUILD_OPTION, false ) );
-		foreach ( $levels as $level ) {
+		foreach ( self::CELL_LEVELS as $level ) {
 			$from = null === $old ? null : array( Morton::cell( $old['code'], $level ), $old['combo'] );
 			$to   = null === $new ? null : array( Morton::cell( $new['code'], $level ), $new['combo'] );
 			if ( null !== $from && $from === $to ) {

@@ -179,12 +179,12 @@ final class Place_IndexTest extends TestCase {
 		$bad = array();
 		foreach ( array( array( '', '1' ), array( 'north', '1' ), array( '95', '1' ), array( '1', '-180.5' ), array( 'NAN', '1' ), array( '1e999', '1' ) ) as $values ) {
 			$id = $this->create_marker();
-			$wpdb->update( $wpdb->postmeta, array( 'meta_value' => $values[0] ), array( 'post_id' => $id, 'meta_key' => Post_Type::META_LAT ) );
-			$wpdb->update( $wpdb->postmeta, array( 'meta_value' => $values[1] ), array( 'post_id' => $id, 'meta_key' => Post_Type::META_LNG ) );
+			$wpdb->query( $wpdb->prepare( "UPDATE $wpdb->postmeta SET meta_value = %s WHERE post_id = %d AND meta_key = %s", $values[0], $id, Post_Type::META_LAT ) );
+			$wpdb->query( $wpdb->prepare( "UPDATE $wpdb->postmeta SET meta_value = %s WHERE post_id = %d AND meta_key = %s", $values[1], $id, Post_Type::META_LNG ) );
 			$this->index->sync( $id );
 			$bad[] = $id;
 		}
-		$shown     = $this->create_marker( array( 'post_title' => 'Shown' ) );
+		$shown = $this->create_marker( array( 'post_title' => 'Shown' ) );
 		$this->assertSame( array( $shown ), $this->indexed() );
 		foreach ( array_merge( array( $draft, $private, $protected, $no_lng ), $bad ) as $id ) {
 			$this->assertSame( '', (string) get_post_meta( $id, '_never', true ) ); // The posts exist.
