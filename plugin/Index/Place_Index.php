@@ -385,12 +385,20 @@ class Place_Index {
 	 * A whole rebuild in this request (benchmarks, admins, tests).
 	 *
 	 * @param int $batch Markers per batch.
+	 * @return bool Whether it ended (false: the database refused the same step three times; the
+	 *              rebuild stays pending for WP-Cron).
 	 */
-	public function rebuild_now( int $batch = 5000 ): void {
+	public function rebuild_now( int $batch = 5000 ): bool {
 		update_option( self::REBUILD_OPTION, array( 'phase' => 'start' ), false );
-		while ( ! $this->rebuild( $batch ) ) {
-			continue;
+		$refused = 0;
+		while ( $refused < 3 ) {
+			$before = get_option( self::REBUILD_OPTION );
+			if ( $this->rebuild( $batch ) ) {
+				return true;
+			}
+			$refused = get_option( self::REBUILD_OPTION ) === $before ? $refused + 1 : 0;
 		}
+		return false;
 	}
 
 	/**

@@ -569,6 +569,35 @@ final class Place_IndexTest extends TestCase {
 	}
 
 	/**
+	 * A write the database refuses leaves no half change: the place's change is rolled back and a
+	 * rebuild is started; a refused rebuild step is tried again, and rebuild_now() gives up after
+	 * three refusals of the same step instead of looping.
+	 */
+	public function test_a_refused_write_rolls_back_and_rebuilds(): void {
+		global $wpdb;
+		$kept   = $this->create_marker( array( 'post_title' => 'Kept' ) );
+		$before = $this->state();
+		$refuse = static function ( $sql ) {
+			// A write into the words table goes to a table that does not exist (a failing disk,
+			// a lost connection: any refusal).
+			return preg_match( '/^INSERT IGNORE INTO \S*cairn_place_words/', (string) $sql ) ? 'INSERT INTO cairn_no_such_table VALUES (1)' : $sql;
+		};
+		$errors = $wpdb->suppress_errors( true );
+		add_filter( 'query', $refuse );
+		$id = $this->create_marker( array( 'post_title' => 'Refused' ) );
+		$this->assertSame( $before, $this->state(), 'nothing of the refused change stayed' );
+		$this->assertFalse( $this->index->is_ready(), 'a rebuild was started' );
+		$this->assertFalse( $this->index->rebuild_now(), 'the same step refused three times' );
+		$this->assertFalse( $this->index->is_ready() );
+		remove_filter( 'query', $refuse );
+		$wpdb->suppress_errors( $errors );
+
+		$this->assertTrue( $this->index->rebuild_now() );
+		$this->assertSame( array( $kept, $id ), $this->indexed() );
+		$this->assertSame( $this->recounted_cells(), $this->state()['cells'] );
+	}
+
+	/**
 	 * Deleting the plugin drops the five tables and the rebuild's event, whatever the owner chose
 	 * for the markers (the index is derived from them). DROP TABLE runs as DROP TEMPORARY TABLE
 	 * inside a test's transaction, so the statements are what is checked.
