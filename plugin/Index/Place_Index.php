@@ -290,22 +290,30 @@ class Place_Index {
 	}
 
 	/**
-	 * How many places a selection holds.
+	 * How many places a selection holds. When the index is ready, from the cell counts at the
+	 * coarsest level (a few hundred rows, whatever the number of places; maps ask on every page
+	 * render); while a rebuild is pending, by counting the places (about 0.1 s at a million).
 	 *
 	 * @param string[] $group_slugs Group slugs (places in any of them); none for all places.
 	 */
 	public function count( array $group_slugs = array() ): int {
 		global $wpdb;
-		$table = Index_Schema::table( 'cairn_places' );
-		if ( array() === $group_slugs ) {
-			return (int) $wpdb->get_var( "SELECT COUNT(*) FROM $table" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+		$where = '';
+		if ( array() !== $group_slugs ) {
+			$ids = $this->combos_with( $group_slugs );
+			if ( array() === $ids ) {
+				return 0;
+			}
+			$where = ' AND combo IN (' . implode( ',', array_map( 'intval', $ids ) ) . ')';
 		}
-		$ids = $this->combos_with( $group_slugs );
-		if ( array() === $ids ) {
-			return 0;
+		if ( $this->is_ready() ) {
+			$cells = Index_Schema::table( 'cairn_place_cells' );
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table; integers only.
+			return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COALESCE(SUM(n), 0) FROM $cells WHERE level = %d$where", self::CELL_LEVELS[0] ) );
 		}
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- integers only.
-		return (int) $wpdb->get_var( "SELECT COUNT(*) FROM $table WHERE combo IN (" . implode( ',', $ids ) . ')' );
+		$places = Index_Schema::table( 'cairn_places' );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; integers only.
+		return (int) $wpdb->get_var( "SELECT COUNT(*) FROM $places WHERE 1 = 1$where" );
 	}
 
 	/**

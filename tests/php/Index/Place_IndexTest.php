@@ -598,6 +598,45 @@ final class Place_IndexTest extends TestCase {
 	}
 
 	/**
+	 * Counting a ready index reads the coarsest cells, never every place, and agrees with a count
+	 * of the places; while a rebuild is pending it counts the places.
+	 */
+	public function test_count_reads_the_cells_when_ready(): void {
+		global $wpdb;
+		$this->create_marker( array( 'groups' => array( 'huts', 'alps' ) ) );
+		$this->create_marker(
+			array(
+				'groups' => array( 'huts' ),
+				'lat'    => -40,
+				'lng'    => 170,
+			)
+		);
+		$this->create_marker(
+			array(
+				'lat' => 10,
+				'lng' => 10,
+			)
+		);
+		$places  = Index_Schema::table( 'cairn_places' );
+		$queries = array();
+		$capture = static function ( $sql ) use ( &$queries ) {
+			$queries[] = (string) $sql;
+			return $sql;
+		};
+		add_filter( 'query', $capture );
+		$counts = array( $this->index->count(), $this->index->count( array( 'huts' ) ), $this->index->count( array( 'alps', 'lakes' ) ), $this->index->count( array( 'lakes' ) ) );
+		remove_filter( 'query', $capture );
+		$this->assertSame( array( 3, 2, 1, 0 ), $counts );
+		$this->assertSame( array(), preg_grep( '/\b' . preg_quote( $places, '/' ) . '\b/', $queries ), 'no read of every place' );
+		$this->assertSame( 3, (int) $wpdb->get_var( "SELECT COUNT(*) FROM $places" ) );
+
+		$this->index->start_rebuild();
+		$this->index->rebuild( 10 ); // Emptied: the cells are not counted yet.
+		$this->index->rebuild( 10 ); // The places are back.
+		$this->assertSame( array( 3, 2 ), array( $this->index->count(), $this->index->count( array( 'huts' ) ) ) );
+	}
+
+	/**
 	 * Deleting the plugin drops the five tables and the rebuild's event, whatever the owner chose
 	 * for the markers (the index is derived from them). DROP TABLE runs as DROP TEMPORARY TABLE
 	 * inside a test's transaction, so the statements are what is checked.
