@@ -14,9 +14,10 @@ use Cairn\Maps\Markers\Post_Type;
 /**
  * A tile's key names everything its content depends on: its coordinates, the cluster radius and
  * max zoom, the filter, the stamp of its cell (the index renews it whenever a place in it
- * changes: moved in or out, retitled, regrouped, published, unpublished, deleted; a full rebuild,
- * which a renamed group slug starts, renews them all) and, for a search, the group names (a
- * renamed group changes what a search finds without touching any place). A place that changes
+ * changes: moved in or out, retitled, regrouped, published, unpublished, deleted; a full rebuild
+ * renews them all), the group combinations (a group's new slug is written into them in place,
+ * with no new stamp) and, for a search, the group names (a renamed group changes what a search
+ * finds without touching any place). A place that changes
  * therefore changes the key of the one tile per zoom that holds it, and no other: every other
  * tile stays warm, in Tile_Cache and in the browsers and CDNs that keep it by its ETag.
  *
@@ -79,6 +80,7 @@ final class Tile_Service {
 			$maxzoom,
 			$filter->key(),
 			$this->index->stamp( $z, Morton::interleave( $x, $y ) ),
+			md5( (string) wp_json_encode( $this->index->combos() ) ),
 		);
 		if ( ! $filter->by_groups_only() ) {
 			$parts[] = md5( (string) wp_json_encode( self::group_names() ) );

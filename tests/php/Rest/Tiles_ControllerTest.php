@@ -554,4 +554,19 @@ final class Tiles_ControllerTest extends TestCase {
 			}
 		}
 	}
+
+	/**
+	 * A group's new slug is in every tile at once (the index renames it in place, no stamp).
+	 */
+	public function test_a_group_slug_change_changes_the_tiles(): void {
+		list( $x, $y ) = self::tile_of( 64.1, -21.9, 5 );
+		$before        = $this->tile( 5, $x, $y );
+		$this->assertSame( array( 'parks' ), $before->get_data()['features'][0]['properties']['groups'] );
+		$term = get_term_by( 'slug', 'parks', 'cairn_marker_group' );
+		$this->assertInstanceOf( \WP_Term::class, $term );
+		wp_update_term( $term->term_id, 'cairn_marker_group', array( 'slug' => 'gardens' ) );
+		$after = $this->tile( 5, $x, $y );
+		$this->assertNotSame( $before->get_headers()['ETag'], $after->get_headers()['ETag'] );
+		$this->assertSame( array( 'gardens' ), $after->get_data()['features'][0]['properties']['groups'] );
+	}
 }
