@@ -10,6 +10,7 @@ namespace Cairn\Maps\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Selection_Size;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Support\Limits;
 
@@ -94,6 +95,6 @@ final class Tile_Config {
 			return false;
 		}
 		$groups = 'groups' === $markers['source'] ? $markers['groups'] : array();
-		return $this->index->count( $groups ) >= Limits::tile_threshold();
+		return ( new Selection_Size( $this->index ) )->count( $groups ) >= Limits::tile_threshold();
 	}
 }

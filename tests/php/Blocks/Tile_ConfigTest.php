@@ -230,4 +230,25 @@ final class Tile_ConfigTest extends TestCase {
 		);
 		return get_post( (int) $id );
 	}
+
+	/**
+	 * A map's selection is sized from the stored cells, equal to counting the places, without
+	 * reading the places table.
+	 */
+	public function test_the_selection_is_sized_without_reading_the_places(): void {
+		$size    = new \Cairn\Maps\Index\Selection_Size( $this->index() );
+		$queries = array();
+		$log     = static function ( $sql ) use ( &$queries ) {
+			$queries[] = $sql;
+			return $sql;
+		};
+		add_filter( 'query', $log );
+		$all   = $size->count();
+		$cafes = $size->count( array( 'cafes' ) );
+		$none  = $size->count( array( 'no-such-group' ) );
+		remove_filter( 'query', $log );
+		$this->assertSame( array( 5, 4, 0 ), array( $all, $cafes, $none ) );
+		$this->assertSame( array( $this->index()->count(), $this->index()->count( array( 'cafes' ) ) ), array( $all, $cafes ) );
+		$this->assertSame( array(), preg_grep( '/cairn_places\b/', $queries ) );
+	}
 }
