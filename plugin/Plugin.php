@@ -50,6 +50,8 @@ use Cairn\Maps\Rest\Method_Override_Guard;
 use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Rest\Post_Maps_Field;
 use Cairn\Maps\Rest\Shapes_Controller;
+use Cairn\Maps\Rest\Places_Controller;
+use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
@@ -159,6 +161,8 @@ final class Plugin {
 		$this->parts['location_meta']    = new Location_Meta();
 		$this->parts['location_privacy'] = new Location_Privacy();
 		$this->parts['location_editor']  = new Location_Editor( $editor_data, $mapbox_gl );
+		// The places panel of tiled maps (issue 22): search and the list over the place index.
+		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}
