@@ -35,11 +35,6 @@ class Place_Search {
 	public const MAX_WORDS = 16;
 
 	/**
-	 * Most characters of a stored word (Place_Words): longer query words are cut alike.
-	 */
-	public const WORD_LENGTH = 32;
-
-	/**
 	 * Up to this many places in the list's box, distance order is exact (computed in PHP); above,
 	 * the database orders by a flat-earth approximation around the origin.
 	 */
@@ -61,7 +56,7 @@ class Place_Search {
 	 * The selection's totals, the places passing the filter, their bounds.
 	 *
 	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
-	 * @return array{total: int, groups: array<string, int>, matches: int, bounds: float[]|null}
+	 * @return array{total: int, groups: object, matches: int, bounds: float[]|null} `groups`: places per slug (an object, so that none is `{}` in JSON).
 	 */
 	public function summary( array $filter ): array {
 		$selection = $this->selection_combos( $filter['groups'] );
@@ -240,7 +235,7 @@ class Place_Search {
 	private function combos_named( string $word ): array {
 		$named = array();
 		foreach ( $this->group_names() as $slug => $name ) {
-			foreach ( self::words( $name ) as $name_word ) {
+			foreach ( Place_Words::words( $name ) as $name_word ) {
 				if ( 0 === strpos( $name_word, $word ) ) {
 					$named[ $slug ] = true;
 					break;
@@ -289,38 +284,13 @@ class Place_Search {
 	}
 
 	/**
-	 * The folded words of a search (at most MAX_WORDS, each cut at WORD_LENGTH characters).
+	 * The folded words of a search (at most MAX_WORDS, as Place_Words cuts them).
 	 *
 	 * @param string $search The search.
 	 * @return string[]
 	 */
 	private function query_words( string $search ): array {
-		$words = array();
-		foreach ( self::words( $search ) as $word ) {
-			$words[ $word ] = true;
-		}
-		return array_slice( array_keys( $words ), 0, self::MAX_WORDS );
-	}
-
-	/**
-	 * Folded words of a text (as the index stores them): runs of letters and digits, accents
-	 * removed, lower case, cut at WORD_LENGTH characters.
-	 *
-	 * @param string $text Text.
-	 * @return string[]
-	 */
-	public static function words( string $text ): array {
-		$folded = mb_strtolower( remove_accents( $text ), 'UTF-8' );
-		$words  = preg_split( '/[^\p{L}\p{N}]+/u', $folded, -1, PREG_SPLIT_NO_EMPTY );
-		if ( ! is_array( $words ) ) {
-			return array();
-		}
-		return array_map(
-			static function ( string $word ): string {
-				return mb_substr( $word, 0, self::WORD_LENGTH, 'UTF-8' );
-			},
-			$words
-		);
+		return array_slice( Place_Words::words( $search ), 0, self::MAX_WORDS );
 	}
 
 	/**
@@ -552,7 +522,6 @@ class Place_Search {
 	 * @param string $name Name without prefix.
 	 */
 	private function table( string $name ): string {
-		global $wpdb;
-		return $wpdb->prefix . $name;
+		return Index_Schema::table( $name );
 	}
 }
