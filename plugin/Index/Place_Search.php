@@ -9,7 +9,7 @@ namespace Cairn\Maps\Index;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Wpdb_Rows;
 
 /**
  * Answers what the places panel of a tiled map asks (packages/map/src/places/engine.ts: load,
@@ -18,27 +18,37 @@ use Cairn\Maps\Markers\Post_Type;
  * them, in a box or not, by title or by distance.
  *
  * Search matches word prefixes: every query word must start a word of the title
- * (`cairn_place_words`) or of the name of one of the place's groups (through the group
- * combinations, `cairn_place_combos`), accents and case folded. The whole-feed path of small maps
- * matches substrings instead.
+ * (`cairn_place_words`) or of the name of one of the place's groups (Search_Terms), accents and
+ * case folded. The whole-feed path of small maps matches substrings instead.
  *
- * Filters come validated and canonical (Rest\Search_Params): `groups` (the selection), `hidden`,
- * `q`; a list query `bbox`, `near`, `page` (1-based), `per_page`, `include`.
+ * How it stays fast at a million places, each answer reading a bounded part of the index:
+ * - counts without a search come from the grid's aggregates (Cell_Counts): totals, bounds, places
+ *   in a box (reading only the places along its edge);
+ * - a search is driven by its rarest title word (a range of `cairn_place_words`), the other words
+ *   checked per candidate; a one-word search that also names groups adds those groups' places
+ *   from the aggregates; only a search whose every word names a group reads all places;
+ * - a page by title walks the `sort_key` index when matches are dense, sorts the candidates when
+ *   they are few (the box's Morton ranges, or the driving word's places);
+ * - distance order is exact (PHP) up to NEAR_EXACT candidates, else a flat-earth order in SQL.
+ *
+ * Filters come validated and canonical (Rest\Search_Params): `groups`, `hidden`, `q`; a list
+ * query `bbox`, `near`, `page` (1-based), `per_page`, `include`.
  *
  * @since 0.6.0
  */
 class Place_Search {
 
 	/**
-	 * Most query words used (as the runtime's queryWords()).
-	 */
-	public const MAX_WORDS = 16;
-
-	/**
-	 * Up to this many places in the list's box, distance order is exact (computed in PHP); above,
-	 * the database orders by a flat-earth approximation around the origin.
+	 * Up to this many candidates, distance order is exact (computed in PHP); above, the database
+	 * orders by a flat-earth approximation around the origin.
 	 */
 	public const NEAR_EXACT = 5000;
+
+	/**
+	 * A search word starting more title words than this is "dense": a page walks the title order
+	 * instead of sorting the word's places.
+	 */
+	public const SPARSE = 20000;
 
 	/**
 	 * Mean Earth radius in metres (as engine.ts).
@@ -46,11 +56,29 @@ class Place_Search {
 	private const EARTH_RADIUS = 6371008.8;
 
 	/**
-	 * The group combinations, id => slugs, read once.
+	 * The filter's terms.
 	 *
-	 * @var array<int, string[]>|null
+	 * @var Search_Terms
 	 */
-	private ?array $combos = null;
+	private Search_Terms $terms;
+
+	/**
+	 * The grid's aggregates.
+	 *
+	 * @var Cell_Counts
+	 */
+	private Cell_Counts $cells;
+
+	/**
+	 * Creates the search.
+	 *
+	 * @param Search_Terms|null $terms The filter's terms.
+	 * @param Cell_Counts|null  $cells The grid's aggregates.
+	 */
+	public function __construct( ?Search_Terms $terms = null, ?Cell_Counts $cells = null ) {
+		$this->terms = $terms ?? new Search_Terms();
+		$this->cells = $cells ?? new Cell_Counts();
+	}
 
 	/**
 	 * The selection's totals, the places passing the filter, their bounds.
@@ -59,11 +87,12 @@ class Place_Search {
 	 * @return array{total: int, groups: object, matches: int, bounds: float[]|null} `groups`: places per slug (an object, so that none is `{}` in JSON).
 	 */
 	public function summary( array $filter ): array {
-		$selection = $this->selection_combos( $filter['groups'] );
+		$this->terms->forget();
+		$selection = $this->terms->selection( $filter['groups'] );
+		$combos    = $this->terms->combos();
 		$total     = 0;
 		$groups    = array();
-		$combos    = $this->combos();
-		foreach ( $this->counts_by_combo() as $combo => $n ) {
+		foreach ( $this->cells->by_combo() as $combo => $n ) {
 			if ( null !== $selection && ! in_array( $combo, $selection, true ) ) {
 				continue;
 			}
@@ -73,12 +102,12 @@ class Place_Search {
 			}
 		}
 		ksort( $groups );
-		list( $matches, $bounds ) = $this->matches( $filter );
+		$match = $this->match( $filter );
 		return array(
 			'total'   => $total,
 			'groups'  => (object) $groups,
-			'matches' => $matches,
-			'bounds'  => $bounds,
+			'matches' => null === $match ? 0 : $this->count( $match, null ),
+			'bounds'  => null === $match ? null : $this->bounds( $match ),
 		);
 	}
 
@@ -91,24 +120,25 @@ class Place_Search {
 	 * @return array{total: int, page: int, pages: int, items: array<int, array<string, mixed>>}
 	 */
 	public function list( array $filter, array $query ): array {
+		$this->terms->forget();
 		if ( $query['include'] > 0 ) {
 			return $this->one( $filter, $query['include'] );
 		}
-		$where    = $this->where( $filter, $query['bbox'] );
-		$total    = null === $where ? 0 : $this->count( $where );
+		$match    = $this->match( $filter );
+		$boxes    = null === $query['bbox'] ? null : Box_Cover::split( $query['bbox'] );
+		$total    = null === $match ? 0 : $this->count( $match, $boxes );
 		$per_page = $query['per_page'];
 		$pages    = max( 1, (int) ceil( $total / $per_page ) );
-		$page     = $query['page'];
 		$items    = array();
-		if ( null !== $where && $page <= $pages && $total > 0 ) {
-			$offset = ( $page - 1 ) * $per_page;
+		if ( null !== $match && $total > 0 && $query['page'] <= $pages ) {
+			$offset = ( $query['page'] - 1 ) * $per_page;
 			$items  = null === $query['near']
-				? $this->by_title( $where, $offset, $per_page )
-				: $this->by_distance( $where, $total, $query['near'], $offset, $per_page );
+				? $this->by_title( $match, $boxes, $total, $offset, $per_page )
+				: $this->by_distance( $match, $boxes, $total, $query['near'], $offset, $per_page );
 		}
 		return array(
 			'total' => $total,
-			'page'  => $page,
+			'page'  => $query['page'],
 			'pages' => $pages,
 			'items' => $items,
 		);
@@ -123,20 +153,11 @@ class Place_Search {
 	 * @return array{total: int, page: int, pages: int, items: array<int, array<string, mixed>>}
 	 */
 	private function one( array $filter, int $id ): array {
-		global $wpdb;
-		$where = $this->where(
-			array(
-				'groups' => $filter['groups'],
-				'hidden' => array(),
-				'q'      => '',
-			),
-			null
-		);
-		$items = array();
-		if ( null !== $where ) {
-			$where[0][] = 'p.post_id = %d';
-			$where[1][] = $id;
-			$items      = $this->rows( $where, '', 1, 0 );
+		$selection = $this->terms->selection( $filter['groups'] );
+		$items     = array();
+		if ( array() !== $selection ) {
+			$sql   = $this->from( new Place_Match( $selection, array(), array() ), null ) . sprintf( ' AND p.post_id = %d', $id );
+			$items = $this->items( 'SELECT ' . self::COLUMNS . $sql );
 		}
 		return array(
 			'total' => count( $items ),
@@ -147,269 +168,208 @@ class Place_Search {
 	}
 
 	/**
-	 * The number of places passing a filter, and their bounds `[west, south, east, north]` (null
-	 * when none).
+	 * Columns of a list item.
+	 */
+	private const COLUMNS = 'p.post_id, p.title, p.lng, p.lat, p.combo';
+
+	/**
+	 * The filter in the index's terms, or null when nothing can pass it.
 	 *
 	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
-	 * @return array{0: int, 1: float[]|null}
 	 */
-	private function matches( array $filter ): array {
-		global $wpdb;
-		$where = $this->where( $filter, null );
-		if ( null === $where ) {
-			return array( 0, null );
-		}
-		$table = $this->table( 'cairn_places' );
-		$sql   = "SELECT COUNT(*) AS n, MIN(p.lng) AS w, MIN(p.lat) AS s, MAX(p.lng) AS e, MAX(p.lat) AS nn FROM {$table} p" . $this->where_sql( $where );
-		$row   = $wpdb->get_row( $sql, ARRAY_A ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- prepared in where_sql(); the index has no object cache of its own.
-		$n     = is_array( $row ) ? (int) $row['n'] : 0;
-		if ( 0 === $n ) {
-			return array( 0, null );
-		}
-		return array( $n, array( (float) $row['w'], (float) $row['s'], (float) $row['e'], (float) $row['nn'] ) );
-	}
-
-	/**
-	 * The conditions of a filter and a box: SQL fragments with `%` placeholders and their values,
-	 * or null when nothing can pass (no combination of the selection left, a search without words).
-	 *
-	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
-	 * @param float[]|null                                         $bbox   The box, or null.
-	 * @return array{0: string[], 1: array<int, int|float|string>}|null
-	 */
-	private function where( array $filter, ?array $bbox ): ?array {
-		$parts  = array();
-		$values = array();
-		$combos = $this->passing_combos( $filter['groups'], $filter['hidden'] );
-		if ( null !== $combos ) {
-			if ( array() === $combos ) {
-				return null;
-			}
-			$parts[] = 'p.combo IN (' . implode( ',', array_map( 'intval', $combos ) ) . ')';
-		}
-		if ( '' !== $filter['q'] ) {
-			$words = $this->query_words( $filter['q'] );
-			if ( array() === $words ) {
-				return null;
-			}
-			foreach ( $words as $word ) {
-				list( $part, $value ) = $this->word_condition( $word );
-				$parts[]              = $part;
-				$values[]             = $value;
-			}
-		}
-		if ( null !== $bbox ) {
-			list( $west, $south, $east, $north ) = $bbox;
-			$parts[]                             = 'p.lat BETWEEN ' . self::number( $south ) . ' AND ' . self::number( $north );
-			$parts[]                             = $west <= $east
-				? 'p.lng BETWEEN ' . self::number( $west ) . ' AND ' . self::number( $east )
-				: '(p.lng >= ' . self::number( $west ) . ' OR p.lng <= ' . self::number( $east ) . ')';
-		}
-		return array( $parts, $values );
-	}
-
-	/**
-	 * The condition that one query word starts a word of the title or of a group name.
-	 *
-	 * @param string $word A folded query word.
-	 * @return array{0: string, 1: string}
-	 */
-	private function word_condition( string $word ): array {
-		global $wpdb;
-		$words   = $this->table( 'cairn_place_words' );
-		$title   = "p.post_id IN (SELECT w.post_id FROM {$words} w WHERE w.word LIKE %s)";
-		$by_name = $this->combos_named( $word );
-		$like    = $wpdb->esc_like( $word ) . '%';
-		if ( array() === $by_name ) {
-			return array( $title, $like );
-		}
-		return array( "({$title} OR p.combo IN (" . implode( ',', array_map( 'intval', $by_name ) ) . '))', $like );
-	}
-
-	/**
-	 * The combinations holding a group one of whose name's words starts with this word.
-	 *
-	 * @param string $word A folded query word.
-	 * @return int[]
-	 */
-	private function combos_named( string $word ): array {
-		$named = array();
-		foreach ( $this->group_names() as $slug => $name ) {
-			foreach ( Place_Words::words( $name ) as $name_word ) {
-				if ( 0 === strpos( $name_word, $word ) ) {
-					$named[ $slug ] = true;
-					break;
-				}
-			}
-		}
-		if ( array() === $named ) {
-			return array();
-		}
-		$ids = array();
-		foreach ( $this->combos() as $id => $slugs ) {
-			foreach ( $slugs as $slug ) {
-				if ( isset( $named[ $slug ] ) ) {
-					$ids[] = $id;
-					break;
-				}
-			}
-		}
-		return $ids;
-	}
-
-	/**
-	 * Group names by slug.
-	 *
-	 * @return array<string, string>
-	 */
-	private function group_names(): array {
-		$terms = get_terms(
-			array(
-				'taxonomy'   => Post_Type::TAXONOMY,
-				'hide_empty' => false,
-				'fields'     => 'id=>slug',
-			)
-		);
-		if ( ! is_array( $terms ) ) {
-			return array();
-		}
-		$names = array();
-		foreach ( array_keys( $terms ) as $term_id ) {
-			$term = get_term( (int) $term_id, Post_Type::TAXONOMY );
-			if ( $term instanceof \WP_Term ) {
-				$names[ $term->slug ] = $term->name;
-			}
-		}
-		return $names;
-	}
-
-	/**
-	 * The folded words of a search (at most MAX_WORDS, as Place_Words cuts them).
-	 *
-	 * @param string $search The search.
-	 * @return string[]
-	 */
-	private function query_words( string $search ): array {
-		return array_slice( Place_Words::words( $search ), 0, self::MAX_WORDS );
-	}
-
-	/**
-	 * The combinations of a selection and hidden groups: null when every place passes, else the
-	 * ids of the passing ones (0 = no group).
-	 *
-	 * @param string[] $groups The selection's slugs ([] = every place).
-	 * @param string[] $hidden Slugs switched off.
-	 * @return int[]|null
-	 */
-	private function passing_combos( array $groups, array $hidden ): ?array {
-		$selection = $this->selection_combos( $groups );
-		if ( array() === $hidden ) {
-			return $selection;
-		}
-		$passing = null === $selection ? array( 0 ) : array();
-		foreach ( $this->combos() as $id => $slugs ) {
-			if ( null !== $selection && ! in_array( $id, $selection, true ) ) {
-				continue;
-			}
-			if ( array() !== array_diff( $slugs, $hidden ) ) {
-				$passing[] = $id;
-			}
-		}
-		return $passing;
-	}
-
-	/**
-	 * The combinations of a selection: null for every place, else the ids holding one of the slugs.
-	 *
-	 * @param string[] $groups The selection's slugs.
-	 * @return int[]|null
-	 */
-	private function selection_combos( array $groups ): ?array {
-		if ( array() === $groups ) {
+	private function match( array $filter ): ?Place_Match {
+		$combos = $this->terms->passing( $filter['groups'], $filter['hidden'] );
+		$words  = $this->terms->words( $filter['q'] );
+		if ( array() === $combos || null === $words ) {
 			return null;
 		}
-		$ids = array();
-		foreach ( $this->combos() as $id => $slugs ) {
-			if ( array() !== array_intersect( $slugs, $groups ) ) {
-				$ids[] = $id;
+		$match = new Place_Match( $combos, array(), $words );
+		// The rarest word without group names drives (its places are the candidates); a lone word
+		// naming groups drives the titles part of its split (Place_Match::split_named()).
+		$best = null;
+		foreach ( $words as $index => $word ) {
+			if ( array() !== $word['named'] && count( $words ) > 1 ) {
+				continue;
+			}
+			$estimate = $this->estimate( $word['like'] );
+			if ( null === $best || $estimate < $best ) {
+				$best          = $estimate;
+				$match->driver = array() === $word['named'] ? $index : null;
 			}
 		}
-		return $ids;
+		$match->dense = null === $best || $best > self::SPARSE;
+		return $match;
 	}
 
 	/**
-	 * The group combinations: id => sorted slugs.
+	 * How many title words a LIKE pattern matches, counted up to SPARSE + 1.
 	 *
-	 * @return array<int, string[]>
+	 * @param string $like LIKE pattern.
 	 */
-	private function combos(): array {
+	private function estimate( string $like ): int {
 		global $wpdb;
-		if ( null === $this->combos ) {
-			$table        = $this->table( 'cairn_place_combos' );
-			$rows         = $wpdb->get_results( "SELECT id, slugs FROM {$table}", ARRAY_A ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name; the index has no object cache of its own.
-			$this->combos = array();
-			foreach ( is_array( $rows ) ? $rows : array() as $row ) {
-				$this->combos[ (int) $row['id'] ] = explode( ',', (string) $row['slugs'] );
+		$words = Index_Schema::table( 'cairn_place_words' );
+		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
+		return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM (SELECT 1 FROM {$words} WHERE word LIKE %s LIMIT %d) t", $like, self::SPARSE + 1 ) );
+	}
+
+	/**
+	 * How many places pass, in the boxes when given.
+	 *
+	 * @param Place_Match              $match The filter.
+	 * @param array<int, float[]>|null $boxes Boxes (west ≤ east), or null.
+	 */
+	private function count( Place_Match $match, ?array $boxes ): int {
+		if ( array() === $match->words ) {
+			return $this->cell_count( $match->combos, $boxes );
+		}
+		$split = $match->split_named();
+		if ( null !== $split ) {
+			// A word naming groups: their places (aggregates) and the other titles it starts.
+			return $this->cell_count( $split['named']->combos, $boxes ) + $this->sql_count( $split['titles'], $boxes );
+		}
+		return $this->sql_count( $match, $boxes );
+	}
+
+	/**
+	 * Places of combinations from the aggregates.
+	 *
+	 * @param int[]|null               $combos Combination ids; null for all.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 */
+	private function cell_count( ?array $combos, ?array $boxes ): int {
+		if ( array() === $combos ) {
+			return 0;
+		}
+		if ( null === $boxes ) {
+			return $this->cells->total( $combos );
+		}
+		$count = 0;
+		foreach ( $boxes as $box ) {
+			$count += $this->cells->in_box( $box, $combos );
+		}
+		return $count;
+	}
+
+	/**
+	 * Places passing, counted in SQL.
+	 *
+	 * @param Place_Match              $match The filter.
+	 * @param array<int, float[]>|null $boxes Boxes, or null.
+	 */
+	private function sql_count( Place_Match $match, ?array $boxes ): int {
+		global $wpdb;
+		if ( array() === $match->combos ) {
+			return 0;
+		}
+		return (int) $wpdb->get_var( 'SELECT COUNT(*)' . $this->from( $match, $boxes ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+	}
+
+	/**
+	 * The bounds of the places passing, or null when none.
+	 *
+	 * @param Place_Match $match The filter.
+	 * @return float[]|null
+	 */
+	private function bounds( Place_Match $match ): ?array {
+		if ( array() === $match->words ) {
+			return $this->cells->bounds( $match->combos );
+		}
+		$split = $match->split_named();
+		if ( null === $split ) {
+			return $this->sql_bounds( $match );
+		}
+		$named  = array() === $split['named']->combos ? null : $this->cells->bounds( $split['named']->combos );
+		$titles = $this->sql_bounds( $split['titles'] );
+		if ( null === $named || null === $titles ) {
+			return $named ?? $titles;
+		}
+		return array( min( $named[0], $titles[0] ), min( $named[1], $titles[1] ), max( $named[2], $titles[2] ), max( $named[3], $titles[3] ) );
+	}
+
+	/**
+	 * The bounds of the places passing, computed in SQL.
+	 *
+	 * @param Place_Match $match The filter.
+	 * @return float[]|null
+	 */
+	private function sql_bounds( Place_Match $match ): ?array {
+		global $wpdb;
+		if ( array() === $match->combos ) {
+			return null;
+		}
+		$row = $wpdb->get_row( 'SELECT COUNT(*), MIN(p.lng), MIN(p.lat), MAX(p.lng), MAX(p.lat)' . $this->from( $match, null ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		if ( ! is_array( $row ) || 0 === (int) $row[0] ) {
+			return null;
+		}
+		return array( (float) $row[1], (float) $row[2], (float) $row[3], (float) $row[4] );
+	}
+
+	/**
+	 * One page by folded title, then id.
+	 *
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param int                      $total  How many pass.
+	 * @param int                      $offset Places skipped.
+	 * @param int                      $limit  Places a page.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private function by_title( Place_Match $match, ?array $boxes, int $total, int $offset, int $limit ): array {
+		$order  = ' ORDER BY p.sort_key, p.post_id';
+		$window = sprintf( ' LIMIT %d OFFSET %d', $limit, $offset );
+		$split  = $match->split_named();
+		if ( null !== $split && array() !== $split['named']->combos ) {
+			// Two sorted runs, each cut at the page's end, then merged by the database.
+			$runs = array();
+			foreach ( $split as $part ) {
+				$runs[] = '(SELECT ' . self::COLUMNS . ', p.sort_key' . $this->from( $part, $boxes, $this->walks( $part, $boxes, $total, $offset + $limit ) ) . $order . sprintf( ' LIMIT %d', $offset + $limit ) . ')';
 			}
+			$sql = 'SELECT p.post_id, p.title, p.lng, p.lat, p.combo FROM (SELECT * FROM ' . $runs[0] . ' a UNION ALL SELECT * FROM ' . $runs[1] . ' b) p' . $order . $window;
+			return $this->items( $sql );
 		}
-		return $this->combos;
+		$walk = $this->walks( $match, $boxes, $total, $offset + $limit );
+		return $this->items( 'SELECT ' . self::COLUMNS . $this->from( $match, $boxes, $walk ) . $order . $window );
 	}
 
 	/**
-	 * Places per combination (0 = no group).
+	 * Whether a page is found sooner walking the title index (skipping what does not pass) than
+	 * sorting every candidate: the places walked to fill it ($needed × all / passing) against the
+	 * candidates.
 	 *
-	 * @return array<int, int>
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param int                      $total  How many pass.
+	 * @param int                      $needed Places up to the page's end.
 	 */
-	private function counts_by_combo(): array {
-		global $wpdb;
-		$table  = $this->table( 'cairn_places' );
-		$rows   = $wpdb->get_results( "SELECT combo, COUNT(*) AS n FROM {$table} GROUP BY combo", ARRAY_A ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
-		$counts = array();
-		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
-			$counts[ (int) $row['combo'] ] = (int) $row['n'];
+	private function walks( Place_Match $match, ?array $boxes, int $total, int $needed ): bool {
+		if ( array() !== $match->words ) {
+			return $match->dense;
 		}
-		return $counts;
+		if ( null === $boxes ) {
+			return true;
+		}
+		$all = max( 1, $this->cells->total( $match->combos ) );
+		return (float) $needed * $all / max( 1, $total ) < $total;
 	}
 
 	/**
-	 * How many places pass these conditions.
+	 * One page by distance from an origin, with the distance in metres.
 	 *
-	 * @param array{0: string[], 1: array<int, int|float|string>} $where Conditions.
-	 */
-	private function count( array $where ): int {
-		global $wpdb;
-		$table = $this->table( 'cairn_places' );
-		return (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$table} p" . $this->where_sql( $where ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name; prepared in where_sql().
-	}
-
-	/**
-	 * One page of places by folded title, then id.
-	 *
-	 * @param array{0: string[], 1: array<int, int|float|string>} $where  Conditions.
-	 * @param int                                                 $offset Places skipped.
-	 * @param int                                                 $limit  Places a page.
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param int                      $total  How many pass.
+	 * @param float[]                  $near   The origin [lng, lat].
+	 * @param int                      $offset Places skipped.
+	 * @param int                      $limit  Places a page.
 	 * @return array<int, array<string, mixed>>
 	 */
-	private function by_title( array $where, int $offset, int $limit ): array {
-		return $this->rows( $where, ' ORDER BY p.sort_key, p.post_id', $limit, $offset );
-	}
-
-	/**
-	 * One page of places by distance from an origin, with their distance in metres.
-	 *
-	 * @param array{0: string[], 1: array<int, int|float|string>} $where  Conditions.
-	 * @param int                                                 $total  How many pass them.
-	 * @param float[]                                             $near   The origin [lng, lat].
-	 * @param int                                                 $offset Places skipped.
-	 * @param int                                                 $limit  Places a page.
-	 * @return array<int, array<string, mixed>>
-	 */
-	private function by_distance( array $where, int $total, array $near, int $offset, int $limit ): array {
+	private function by_distance( Place_Match $match, ?array $boxes, int $total, array $near, int $offset, int $limit ): array {
 		global $wpdb;
 		list( $lng, $lat ) = $near;
-		$table             = $this->table( 'cairn_places' );
+		$from              = $this->from( $match, $boxes );
 		if ( $total <= self::NEAR_EXACT ) {
-			$rows      = $wpdb->get_results( "SELECT p.post_id, p.lat, p.lng FROM {$table} p" . $this->where_sql( $where ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name; prepared in where_sql().
+			$rows      = $wpdb->get_results( 'SELECT p.post_id, p.lat, p.lng' . $from, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
 			$distances = array();
 			foreach ( is_array( $rows ) ? $rows : array() as $row ) {
 				$distances[ (int) $row[0] ] = self::distance( $lng, $lat, (float) $row[2], (float) $row[1] );
@@ -425,9 +385,8 @@ class Place_Search {
 			if ( array() === $ids ) {
 				return array();
 			}
-			$where[0][] = 'p.post_id IN (' . implode( ',', $ids ) . ')';
-			$found      = array();
-			foreach ( $this->rows( $where, '', $limit, 0 ) as $item ) {
+			$found = array();
+			foreach ( $this->items( 'SELECT ' . self::COLUMNS . $from . ' AND p.post_id IN (' . implode( ',', $ids ) . ')' ) as $item ) {
 				$found[ $item['id'] ] = $item;
 			}
 			$items = array();
@@ -439,11 +398,10 @@ class Place_Search {
 			return $items;
 		}
 		// Flat-earth distance around the origin: close enough to order a page of a large set.
-		$scale = cos( deg2rad( $lat ) ) ** 2;
-		$d_lat = '(p.lat - ' . self::number( $lat ) . ')';
-		$d_lng = '(p.lng - ' . self::number( $lng ) . ')';
-		$order = " ORDER BY ({$d_lat} * {$d_lat} + {$d_lng} * {$d_lng} * " . self::number( $scale ) . '), p.post_id';
-		$items = $this->rows( $where, $order, $limit, $offset );
+		$d_lat = sprintf( '(p.lat - %.12F)', $lat );
+		$d_lng = sprintf( '(p.lng - %.12F)', $lng );
+		$order = sprintf( ' ORDER BY (%1$s * %1$s + %2$s * %2$s * %3$.12F), p.post_id', $d_lat, $d_lng, cos( deg2rad( $lat ) ) ** 2 );
+		$items = $this->items( 'SELECT ' . self::COLUMNS . $from . $order . sprintf( ' LIMIT %d OFFSET %d', $limit, $offset ) );
 		foreach ( $items as $index => $item ) {
 			$items[ $index ]['distance'] = round( self::distance( $lng, $lat, $item['lng'], $item['lat'] ), 1 );
 		}
@@ -466,62 +424,84 @@ class Place_Search {
 	}
 
 	/**
-	 * Places passing the conditions, as list items.
+	 * ` FROM … WHERE …` of the places passing a filter, in the boxes when given: driven by the
+	 * rarest word's places, or walking the title index ($walk), or over the boxes' Morton ranges.
 	 *
-	 * @param array{0: string[], 1: array<int, int|float|string>} $where  Conditions.
-	 * @param string                                              $order  ORDER BY clause (prepared) or ''.
-	 * @param int                                                 $limit  Most rows.
-	 * @param int                                                 $offset Rows skipped.
+	 * @param Place_Match              $match The filter.
+	 * @param array<int, float[]>|null $boxes Boxes, or null.
+	 * @param bool                     $walk  Walk the title index (MariaDB/MySQL is told to).
+	 */
+	private function from( Place_Match $match, ?array $boxes, bool $walk = false ): string {
+		global $wpdb;
+		$places = Index_Schema::table( 'cairn_places' );
+		$words  = Index_Schema::table( 'cairn_place_words' );
+		$hint   = $walk && ! Wpdb_Rows::is_sqlite() ? ' FORCE INDEX (sort_key)' : '';
+		$where  = array( '1 = 1' );
+		$driver = $walk ? null : $match->driver;
+		if ( null !== $driver ) {
+			$sql = (string) $wpdb->prepare( " FROM (SELECT DISTINCT post_id FROM {$words} WHERE word LIKE %s) m JOIN {$places} p ON p.post_id = m.post_id", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names.
+		} else {
+			$sql = " FROM {$places} p{$hint}";
+		}
+		if ( null !== $match->combos ) {
+			$where[] = 'p.combo IN (' . implode( ',', array_map( 'intval', $match->combos ) ) . ')';
+		}
+		if ( array() !== $match->excluded ) {
+			$where[] = 'p.combo NOT IN (' . implode( ',', array_map( 'intval', $match->excluded ) ) . ')';
+		}
+		foreach ( $match->words as $index => $word ) {
+			if ( $index === $driver ) {
+				continue;
+			}
+			$title   = (string) $wpdb->prepare( "EXISTS (SELECT 1 FROM {$words} w WHERE w.post_id = p.post_id AND w.word LIKE %s)", $word['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name.
+			$where[] = array() === $word['named'] ? $title : "({$title} OR p.combo IN (" . implode( ',', array_map( 'intval', $word['named'] ) ) . '))';
+		}
+		if ( null !== $boxes ) {
+			$where[] = $this->boxes_sql( $boxes, null === $driver && ! $walk );
+		}
+		return $sql . ' WHERE ' . implode( ' AND ', $where );
+	}
+
+	/**
+	 * The test of boxes; with $ranges, each also as the Morton ranges of a few tiles covering it,
+	 * so the database reads only the box's places.
+	 *
+	 * @param array<int, float[]> $boxes  Boxes (west ≤ east).
+	 * @param bool                $ranges Add the Morton ranges.
+	 */
+	private function boxes_sql( array $boxes, bool $ranges ): string {
+		$parts = array();
+		foreach ( $boxes as $box ) {
+			$test = Cell_Counts::box_sql( $box );
+			if ( $ranges ) {
+				$zoom = Box_Cover::zoom_for( $box, 4, 0, Morton::LEVEL );
+				$test = Cell_Counts::ranges_sql( 'p.code', Box_Cover::ranges( $box, $zoom ) ) . ' AND ' . $test;
+			}
+			$parts[] = '(' . $test . ')';
+		}
+		return '(' . implode( ' OR ', $parts ) . ')';
+	}
+
+	/**
+	 * Places as list items.
+	 *
+	 * @param string $sql A SELECT of COLUMNS (built by from()).
 	 * @return array<int, array{id: int, title: string, lng: float, lat: float, groups: string[]}>
 	 */
-	private function rows( array $where, string $order, int $limit, int $offset ): array {
+	private function items( string $sql ): array {
 		global $wpdb;
-		$table  = $this->table( 'cairn_places' );
-		$sql    = "SELECT p.post_id, p.title, p.lng, p.lat, p.combo FROM {$table} p" . $this->where_sql( $where ) . $order . sprintf( ' LIMIT %d OFFSET %d', $limit, $offset );
-		$rows   = $wpdb->get_results( $sql, ARRAY_A ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- prepared in where_sql(); ORDER BY prepared by the caller.
-		$combos = $this->combos();
+		$rows   = $wpdb->get_results( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		$combos = $this->terms->combos();
 		$items  = array();
 		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
 			$items[] = array(
-				'id'     => (int) $row['post_id'],
-				'title'  => (string) $row['title'],
-				'lng'    => (float) $row['lng'],
-				'lat'    => (float) $row['lat'],
-				'groups' => $combos[ (int) $row['combo'] ] ?? array(),
+				'id'     => (int) $row[0],
+				'title'  => (string) $row[1],
+				'lng'    => (float) $row[2],
+				'lat'    => (float) $row[3],
+				'groups' => $combos[ (int) $row[4] ] ?? array(),
 			);
 		}
 		return $items;
-	}
-
-	/**
-	 * The WHERE clause of conditions, prepared ('' without conditions).
-	 *
-	 * @param array{0: string[], 1: array<int, int|float|string>} $where Conditions.
-	 */
-	private function where_sql( array $where ): string {
-		global $wpdb;
-		if ( array() === $where[0] ) {
-			return '';
-		}
-		$sql = ' WHERE ' . implode( ' AND ', $where[0] );
-		return array() === $where[1] ? $sql : (string) $wpdb->prepare( $sql, $where[1] ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared -- the fragments hold placeholders only.
-	}
-
-	/**
-	 * A number written into SQL (never user text: a float parsed by the validation).
-	 *
-	 * @param float $value The number.
-	 */
-	private static function number( float $value ): string {
-		return sprintf( '%.12F', $value );
-	}
-
-	/**
-	 * A table's full name.
-	 *
-	 * @param string $name Name without prefix.
-	 */
-	private function table( string $name ): string {
-		return Index_Schema::table( $name );
 	}
 }

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Tests\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Plugin;
@@ -66,6 +67,11 @@ class Places_ControllerTest extends TestCase {
 				'lng'         => 2.0,
 			)
 		);
+		// The index as a site has it once built (its first build runs in the background).
+		$index = Plugin::instance()->get( 'place_index' );
+		$this->assertInstanceOf( Place_Index::class, $index );
+		$index->rebuild_now();
+		$this->assertTrue( $index->is_ready() );
 	}
 
 	/**
