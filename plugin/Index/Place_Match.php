@@ -12,8 +12,8 @@ defined( 'ABSPATH' ) || exit;
 /**
  * A filter in the index's terms (Search_Terms): the combinations that pass (`combos`, null for
  * all) and those left out (`excluded`), the search words, and how a query should read them: the
- * word whose places drive it (`driver`, the rarest title word without group names), and whether
- * even that word is common (`dense`).
+ * word whose places drive it (`driver`, the rarest title word without group names), and how
+ * common that word is (`estimate`).
  *
  * @since 0.6.0
  */
@@ -49,11 +49,12 @@ final class Place_Match {
 	public ?int $driver = null;
 
 	/**
-	 * Whether the driving word (or every word) is common: pages walk the title order.
+	 * How many title words the driving word starts (counted up to Place_Search::SPARSE + 1), or
+	 * null without one: pages walk the title order when it is common.
 	 *
-	 * @var bool
+	 * @var int|null
 	 */
-	public bool $dense = false;
+	public ?int $estimate = null;
 
 	/**
 	 * Creates the filter.
@@ -91,8 +92,8 @@ final class Place_Match {
 				),
 			)
 		);
-		$titles->driver = 0;
-		$titles->dense  = $this->dense;
+		$titles->driver   = 0;
+		$titles->estimate = $this->estimate;
 		return array(
 			'named'  => new self( $inside, $this->excluded, array() ),
 			'titles' => $titles,

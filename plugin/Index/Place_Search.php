@@ -45,8 +45,8 @@ class Place_Search {
 	public const NEAR_EXACT = 5000;
 
 	/**
-	 * A search word starting more title words than this is "dense": a page walks the title order
-	 * instead of sorting the word's places.
+	 * Title words of a search word are counted up to this many (beyond, the word is common
+	 * anyway: a page walks the title order rather than sorting the word's places).
 	 */
 	public const SPARSE = 20000;
 
@@ -102,12 +102,12 @@ class Place_Search {
 			}
 		}
 		ksort( $groups );
-		$match = $this->match( $filter );
+		list( $matches, $bounds ) = $this->matches( $this->match( $filter ) );
 		return array(
 			'total'   => $total,
 			'groups'  => (object) $groups,
-			'matches' => null === $match ? 0 : $this->count( $match, null ),
-			'bounds'  => null === $match ? null : $this->bounds( $match ),
+			'matches' => $matches,
+			'bounds'  => $bounds,
 		);
 	}
 
@@ -197,7 +197,7 @@ class Place_Search {
 				$match->driver = array() === $word['named'] ? $index : null;
 			}
 		}
-		$match->dense = null === $best || $best > self::SPARSE;
+		$match->estimate = $best;
 		return $match;
 	}
 
@@ -262,47 +262,59 @@ class Place_Search {
 		if ( array() === $match->combos ) {
 			return 0;
 		}
+		if ( null === $boxes && null === $match->combos && array() === $match->excluded && 1 === count( $match->words ) && 0 === $match->driver ) {
+			// One word, nothing else: its title words alone tell.
+			$words = Index_Schema::table( 'cairn_place_words' );
+			return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(DISTINCT post_id) FROM {$words} WHERE word LIKE %s", $match->words[0]['like'] ) ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
+		}
 		return (int) $wpdb->get_var( 'SELECT COUNT(*)' . $this->from( $match, $boxes ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
 	}
 
 	/**
-	 * The bounds of the places passing, or null when none.
+	 * How many places pass, and their bounds (null when none).
 	 *
-	 * @param Place_Match $match The filter.
-	 * @return float[]|null
+	 * @param Place_Match|null $match The filter, or null when nothing passes.
+	 * @return array{0: int, 1: float[]|null}
 	 */
-	private function bounds( Place_Match $match ): ?array {
+	private function matches( ?Place_Match $match ): array {
+		if ( null === $match ) {
+			return array( 0, null );
+		}
 		if ( array() === $match->words ) {
-			return $this->cells->bounds( $match->combos );
+			return array( $this->cells->total( $match->combos ), $this->cells->bounds( $match->combos ) );
 		}
 		$split = $match->split_named();
 		if ( null === $split ) {
-			return $this->sql_bounds( $match );
+			return $this->sql_matches( $match );
 		}
-		$named  = array() === $split['named']->combos ? null : $this->cells->bounds( $split['named']->combos );
-		$titles = $this->sql_bounds( $split['titles'] );
-		if ( null === $named || null === $titles ) {
-			return $named ?? $titles;
+		list( $count, $titles ) = $this->sql_matches( $split['titles'] );
+		$named                  = $split['named']->combos;
+		if ( array() === $named ) {
+			return array( $count, $titles );
 		}
-		return array( min( $named[0], $titles[0] ), min( $named[1], $titles[1] ), max( $named[2], $titles[2] ), max( $named[3], $titles[3] ) );
+		$bounds = $this->cells->bounds( $named );
+		if ( null !== $bounds && null !== $titles ) {
+			$bounds = array( min( $bounds[0], $titles[0] ), min( $bounds[1], $titles[1] ), max( $bounds[2], $titles[2] ), max( $bounds[3], $titles[3] ) );
+		}
+		return array( $count + $this->cells->total( $named ), $bounds ?? $titles );
 	}
 
 	/**
-	 * The bounds of the places passing, computed in SQL.
+	 * How many places pass, and their bounds, in one SQL query.
 	 *
 	 * @param Place_Match $match The filter.
-	 * @return float[]|null
+	 * @return array{0: int, 1: float[]|null}
 	 */
-	private function sql_bounds( Place_Match $match ): ?array {
+	private function sql_matches( Place_Match $match ): array {
 		global $wpdb;
 		if ( array() === $match->combos ) {
-			return null;
+			return array( 0, null );
 		}
 		$row = $wpdb->get_row( 'SELECT COUNT(*), MIN(p.lng), MIN(p.lat), MAX(p.lng), MAX(p.lat)' . $this->from( $match, null ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
 		if ( ! is_array( $row ) || 0 === (int) $row[0] ) {
-			return null;
+			return array( 0, null );
 		}
-		return array( (float) $row[1], (float) $row[2], (float) $row[3], (float) $row[4] );
+		return array( (int) $row[0], array( (float) $row[1], (float) $row[2], (float) $row[3], (float) $row[4] ) );
 	}
 
 	/**
@@ -334,8 +346,8 @@ class Place_Search {
 
 	/**
 	 * Whether a page is found sooner walking the title index (skipping what does not pass) than
-	 * sorting every candidate: the places walked to fill it ($needed × all / passing) against the
-	 * candidates.
+	 * sorting every candidate: the places walked to fill it (about $needed × all / passing)
+	 * against the candidates (the driving word's places, or the box's).
 	 *
 	 * @param Place_Match              $match  The filter.
 	 * @param array<int, float[]>|null $boxes  Boxes, or null.
@@ -343,14 +355,13 @@ class Place_Search {
 	 * @param int                      $needed Places up to the page's end.
 	 */
 	private function walks( Place_Match $match, ?array $boxes, int $total, int $needed ): bool {
+		$all    = max( 1, $this->cells->total( $match->combos ) );
+		$walked = (float) $needed * $all / max( 1, $total );
 		if ( array() !== $match->words ) {
-			return $match->dense;
+			// Sorted otherwise: the driving word's places.
+			return null === $match->estimate || $walked < $match->estimate;
 		}
-		if ( null === $boxes ) {
-			return true;
-		}
-		$all = max( 1, $this->cells->total( $match->combos ) );
-		return (float) $needed * $all / max( 1, $total ) < $total;
+		return null === $boxes || $walked < $total;
 	}
 
 	/**
@@ -439,7 +450,16 @@ class Place_Search {
 		$where  = array( '1 = 1' );
 		$driver = $walk ? null : $match->driver;
 		if ( null !== $driver ) {
-			$sql = (string) $wpdb->prepare( " FROM (SELECT DISTINCT post_id FROM {$words} WHERE word LIKE %s) m JOIN {$places} p ON p.post_id = m.post_id", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names.
+			// The driving word's places, narrowed by the other words' titles without reading a
+			// place, then the places: in that order, whatever the optimizer estimates.
+			$join   = Wpdb_Rows::is_sqlite() ? 'JOIN' : 'STRAIGHT_JOIN';
+			$narrow = '';
+			foreach ( $match->words as $index => $word ) {
+				if ( $index !== $driver && array() === $word['named'] ) {
+					$narrow .= ' AND ' . self::title_has( 'd.post_id', $word['like'] );
+				}
+			}
+			$sql = (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE d.word LIKE %s{$narrow}) m {$join} {$places} p ON p.post_id = m.post_id", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
 		} else {
 			$sql = " FROM {$places} p{$hint}";
 		}
@@ -450,16 +470,29 @@ class Place_Search {
 			$where[] = 'p.combo NOT IN (' . implode( ',', array_map( 'intval', $match->excluded ) ) . ')';
 		}
 		foreach ( $match->words as $index => $word ) {
-			if ( $index === $driver ) {
-				continue;
+			if ( null !== $driver && ( $index === $driver || array() === $word['named'] ) ) {
+				continue; // Checked in the driving table.
 			}
-			$title   = (string) $wpdb->prepare( "EXISTS (SELECT 1 FROM {$words} w WHERE w.post_id = p.post_id AND w.word LIKE %s)", $word['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name.
+			$title   = self::title_has( 'p.post_id', $word['like'] );
 			$where[] = array() === $word['named'] ? $title : "({$title} OR p.combo IN (" . implode( ',', array_map( 'intval', $word['named'] ) ) . '))';
 		}
 		if ( null !== $boxes ) {
 			$where[] = $this->boxes_sql( $boxes, null === $driver && ! $walk );
 		}
 		return $sql . ' WHERE ' . implode( ' AND ', $where );
+	}
+
+	/**
+	 * The test that a place's title has a word matching a LIKE pattern: a count per place over the
+	 * words' `post_id` key (not EXISTS, which MariaDB turns into a join it may read first).
+	 *
+	 * @param string $column The place's id column.
+	 * @param string $like   LIKE pattern.
+	 */
+	private static function title_has( string $column, string $like ): string {
+		global $wpdb;
+		$words = Index_Schema::table( 'cairn_place_words' );
+		return (string) $wpdb->prepare( "(SELECT COUNT(*) FROM {$words} w WHERE w.post_id = {$column} AND w.word LIKE %s) > 0", $like ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table and a column name.
 	}
 
 	/**
