@@ -80,9 +80,9 @@ final class Place_Match {
 		if ( 1 !== count( $this->words ) || array() === $this->words[0]['named'] ) {
 			return null;
 		}
-		$named          = $this->words[0]['named'];
-		$inside         = null === $this->combos ? $named : array_values( array_intersect( $this->combos, $named ) );
-		$titles         = new self(
+		$named            = $this->words[0]['named'];
+		$inside           = null === $this->combos ? $named : array_values( array_intersect( $this->combos, $named ) );
+		$titles           = new self(
 			$this->combos,
 			array_values( array_unique( array_merge( $this->excluded, $named ) ) ),
 			array(
