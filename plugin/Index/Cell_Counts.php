@@ -37,12 +37,29 @@ class Cell_Counts {
 	private const STEP = 2;
 
 	/**
+	 * Places per combination, read once per answer (see forget()).
+	 *
+	 * @var array<int, int>|null
+	 */
+	private ?array $by_combo = null;
+
+	/**
+	 * Forgets what was read.
+	 */
+	public function forget(): void {
+		$this->by_combo = null;
+	}
+
+	/**
 	 * Places per combination (0 = no group).
 	 *
 	 * @return array<int, int>
 	 */
 	public function by_combo(): array {
 		global $wpdb;
+		if ( null !== $this->by_combo ) {
+			return $this->by_combo;
+		}
 		$cells  = Index_Schema::table( 'cairn_place_cells' );
 		$rows   = $wpdb->get_results( $wpdb->prepare( "SELECT combo, SUM(n) AS n FROM {$cells} WHERE level = %d GROUP BY combo", min( Place_Index::CELL_LEVELS ) ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
 		$counts = array();
@@ -51,6 +68,7 @@ class Cell_Counts {
 				$counts[ (int) $row[0] ] = (int) $row[1];
 			}
 		}
+		$this->by_combo = $counts;
 		return $counts;
 	}
 

@@ -88,6 +88,7 @@ class Place_Search {
 	 */
 	public function summary( array $filter ): array {
 		$this->terms->forget();
+		$this->cells->forget();
 		$selection = $this->terms->selection( $filter['groups'] );
 		$combos    = $this->terms->combos();
 		$total     = 0;
@@ -121,6 +122,7 @@ class Place_Search {
 	 */
 	public function list( array $filter, array $query ): array {
 		$this->terms->forget();
+		$this->cells->forget();
 		if ( $query['include'] > 0 ) {
 			return $this->one( $filter, $query['include'] );
 		}
@@ -186,13 +188,17 @@ class Place_Search {
 		$match = new Place_Match( $combos, array(), $words );
 		// The rarest word without group names drives (its places are the candidates); a lone word
 		// naming groups drives the titles part of its split (Place_Match::split_named()).
-		$best = null;
-		foreach ( $words as $index => $word ) {
-			if ( array() !== $word['named'] && count( $words ) > 1 ) {
-				continue;
+		$best     = null;
+		$eligible = array_filter(
+			$words,
+			static function ( array $word ) use ( $words ): bool {
+				return array() === $word['named'] || 1 === count( $words );
 			}
-			$estimate = $this->estimate( $word['like'] );
-			if ( null === $best || $estimate < $best ) {
+		);
+		foreach ( $eligible as $index => $word ) {
+			// One candidate word needs no estimate: its places are then counted exactly anyway.
+			$estimate = count( $eligible ) > 1 ? $this->estimate( $word['like'] ) : null;
+			if ( null === $match->driver || ( null !== $best && null !== $estimate && $estimate < $best ) ) {
 				$best          = $estimate;
 				$match->driver = array() === $word['named'] ? $index : null;
 			}
@@ -267,7 +273,7 @@ class Place_Search {
 			$words = Index_Schema::table( 'cairn_place_words' );
 			return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(DISTINCT post_id) FROM {$words} WHERE word LIKE %s", $match->words[0]['like'] ) ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
 		}
-		return (int) $wpdb->get_var( 'SELECT COUNT(*)' . $this->from( $match, $boxes ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		return (int) $wpdb->get_var( 'SELECT COUNT(DISTINCT p.post_id)' . $this->from( $match, $boxes, false, true ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
 	}
 
 	/**
@@ -310,7 +316,7 @@ class Place_Search {
 		if ( array() === $match->combos ) {
 			return array( 0, null );
 		}
-		$row = $wpdb->get_row( 'SELECT COUNT(*), MIN(p.lng), MIN(p.lat), MAX(p.lng), MAX(p.lat)' . $this->from( $match, null ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		$row = $wpdb->get_row( 'SELECT COUNT(DISTINCT p.post_id), MIN(p.lng), MIN(p.lat), MAX(p.lng), MAX(p.lat)' . $this->from( $match, null, false, true ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
 		if ( ! is_array( $row ) || 0 === (int) $row[0] ) {
 			return array( 0, null );
 		}
@@ -358,8 +364,8 @@ class Place_Search {
 		$all    = max( 1, $this->cells->total( $match->combos ) );
 		$walked = (float) $needed * $all / max( 1, $total );
 		if ( array() !== $match->words ) {
-			// Sorted otherwise: the driving word's places.
-			return null === $match->estimate || $walked < $match->estimate;
+			// Sorted otherwise: the driving word's places (a lone word's: as many as pass).
+			return null === $match->driver || $walked < ( $match->estimate ?? $total );
 		}
 		return null === $boxes || $walked < $total;
 	}
@@ -438,16 +444,21 @@ class Place_Search {
 	 * ` FROM … WHERE …` of the places passing a filter, in the boxes when given: driven by the
 	 * rarest word's places, or walking the title index ($walk), or over the boxes' Morton ranges.
 	 *
-	 * @param Place_Match              $match The filter.
-	 * @param array<int, float[]>|null $boxes Boxes, or null.
-	 * @param bool                     $walk  Walk the title index (MariaDB/MySQL is told to).
+	 * With $aggregate, the driving word's rows join the places directly (a place whose title has
+	 * two words it starts comes twice: for COUNT(DISTINCT), MIN and MAX, which do not mind, and
+	 * no temporary table to make them unique).
+	 *
+	 * @param Place_Match              $match     The filter.
+	 * @param array<int, float[]>|null $boxes     Boxes, or null.
+	 * @param bool                     $walk      Walk the title index (MariaDB/MySQL is told to).
+	 * @param bool                     $aggregate For aggregates only.
 	 */
-	private function from( Place_Match $match, ?array $boxes, bool $walk = false ): string {
+	private function from( Place_Match $match, ?array $boxes, bool $walk = false, bool $aggregate = false ): string {
 		global $wpdb;
 		$places = Index_Schema::table( 'cairn_places' );
 		$words  = Index_Schema::table( 'cairn_place_words' );
 		$hint   = $walk && ! Wpdb_Rows::is_sqlite() ? ' FORCE INDEX (sort_key)' : '';
-		$where  = array( '1 = 1' );
+		$where  = array();
 		$driver = $walk ? null : $match->driver;
 		if ( null !== $driver ) {
 			// The driving word's places, narrowed by the other words' titles without reading a
@@ -459,9 +470,11 @@ class Place_Search {
 					$narrow .= ' AND ' . self::title_has( 'd.post_id', $word['like'] );
 				}
 			}
-			$sql = (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE d.word LIKE %s{$narrow}) m {$join} {$places} p ON p.post_id = m.post_id", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
+			$sql = $aggregate
+				? (string) $wpdb->prepare( " FROM {$words} d {$join} {$places} p ON p.post_id = d.post_id WHERE d.word LIKE %s{$narrow}", $match->words[ $driver ]['like'] ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
+				: (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE d.word LIKE %s{$narrow}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
 		} else {
-			$sql = " FROM {$places} p{$hint}";
+			$sql = " FROM {$places} p{$hint} WHERE 1 = 1";
 		}
 		if ( null !== $match->combos ) {
 			$where[] = 'p.combo IN (' . implode( ',', array_map( 'intval', $match->combos ) ) . ')';
@@ -479,7 +492,7 @@ class Place_Search {
 		if ( null !== $boxes ) {
 			$where[] = $this->boxes_sql( $boxes, null === $driver && ! $walk );
 		}
-		return $sql . ' WHERE ' . implode( ' AND ', $where );
+		return $sql . implode( '', array_map( static fn( string $part ): string => ' AND ' . $part, $where ) );
 	}
 
 	/**
