@@ -9,7 +9,6 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Support\Limits;
 use WP_Error;
 
 /**
@@ -17,19 +16,13 @@ use WP_Error;
  * a tiled map), their REST args and validation, and the canonical form of a valid request (what
  * its ETag and cache key are made of).
  *
- * Selection and filter (both routes): `group` (the selection's slugs, as the markers feed),
- * `hidden` (slugs switched off), `q` (search, at most MAX_QUERY characters once trimmed), `v`
- * (the data version the URL was made for). The list (`/places` only): `bbox` (the feed's rule),
+ * Selection and filter (both routes): `group`, `hidden`, `q`, `v`, validated as the tiles route
+ * does (Places_Params). The list (`/places` only): `bbox` (the feed's rule),
  * `near` ("lng,lat"), `page` (1-based), `per_page` (1…MAX_PER_PAGE), `include` (one post id).
  *
  * @since 0.6.0
  */
 final class Search_Params {
-
-	/**
-	 * Most characters of a search, once trimmed.
-	 */
-	public const MAX_QUERY = 200;
 
 	/**
 	 * Most places a page of the list holds (and the default).
@@ -52,7 +45,7 @@ final class Search_Params {
 	public const LIST_PARAMS = array( 'bbox', 'near', 'page', 'per_page', 'include' );
 
 	/**
-	 * The markers feed's rules (group, bbox).
+	 * The markers feed's rules (bbox).
 	 *
 	 * @var Feed_Schema
 	 */
@@ -72,28 +65,8 @@ final class Search_Params {
 	 * @return array<string, array<string, mixed>>
 	 */
 	public function args( bool $with_list ): array {
-		$args = array(
-			'group'  => array(
-				'description'       => __( 'Comma-separated marker group slugs: the map\'s selection, markers in any of them.', 'cairn-maps' ),
-				'type'              => 'string',
-				'validate_callback' => array( $this->feed, 'validate_slugs' ),
-			),
-			'hidden' => array(
-				'description'       => __( 'Comma-separated group slugs switched off: a place passes when it has no group or a group not listed.', 'cairn-maps' ),
-				'type'              => 'string',
-				'validate_callback' => array( $this, 'validate_hidden' ),
-			),
-			'q'      => array(
-				'description'       => __( 'Search: every word must start a word of the title or of a group name (accents and case ignored).', 'cairn-maps' ),
-				'type'              => 'string',
-				'validate_callback' => array( $this, 'validate_query' ),
-			),
-			'v'      => array(
-				'description'       => __( 'The data version the address was made for.', 'cairn-maps' ),
-				'type'              => 'string',
-				'validate_callback' => array( $this, 'validate_version' ),
-			),
-		);
+		// The selection and filter, as the tiles route has them.
+		$args = Places_Params::args();
 		if ( ! $with_list ) {
 			return $args;
 		}
@@ -125,51 +98,6 @@ final class Search_Params {
 				'validate_callback' => array( $this, 'validate_include' ),
 			),
 		);
-	}
-
-	/**
-	 * Validates `hidden`: empty, or a comma-separated slug list.
-	 *
-	 * @param mixed $value Parameter value.
-	 * @return true|WP_Error
-	 */
-	public function validate_hidden( $value ) {
-		$max = (int) Limits::get( 'markersQuery.maxGroups' );
-		if ( '' === $value ) {
-			return true;
-		}
-		if ( ! is_string( $value ) || 1 !== preg_match( '/^[a-z0-9_-]+(,[a-z0-9_-]+)*$/', $value ) || count( explode( ',', $value ) ) > $max ) {
-			/* translators: %d: most groups per request. */
-			return self::error( sprintf( __( 'hidden must be a comma-separated list of at most %d marker group slugs.', 'cairn-maps' ), $max ) );
-		}
-		return true;
-	}
-
-	/**
-	 * Validates `q`: text of at most MAX_QUERY characters once trimmed (valid UTF-8).
-	 *
-	 * @param mixed $value Parameter value.
-	 * @return true|WP_Error
-	 */
-	public function validate_query( $value ) {
-		if ( ! is_string( $value ) || ! mb_check_encoding( $value, 'UTF-8' ) || mb_strlen( trim( $value ), 'UTF-8' ) > self::MAX_QUERY ) {
-			/* translators: %d: most characters of a search. */
-			return self::error( sprintf( __( 'q must be a search of at most %d characters.', 'cairn-maps' ), self::MAX_QUERY ) );
-		}
-		return true;
-	}
-
-	/**
-	 * Validates `v`: at most 64 letters, digits, dots, underscores or hyphens.
-	 *
-	 * @param mixed $value Parameter value.
-	 * @return true|WP_Error
-	 */
-	public function validate_version( $value ) {
-		if ( ! is_string( $value ) || 1 !== preg_match( '/^[A-Za-z0-9._-]{0,64}$/', $value ) ) {
-			return self::error( __( 'v must be a version of at most 64 letters, digits, dots, underscores or hyphens.', 'cairn-maps' ) );
-		}
-		return true;
 	}
 
 	/**

@@ -143,6 +143,9 @@ final class Cors_HttpTest extends TestCase {
 			'marker details'              => array( '/wp-json/cairn/v1/markers/{marker}', array(), '' ),
 			'marker details, rest_route'  => array( '/?rest_route=/cairn/v1/markers/{marker}', array(), '' ),
 			'maps of a post'              => array( '/wp-json/cairn/v1/posts/{post}/maps', array(), '' ),
+			'tile'                        => array( '/wp-json/cairn/v1/tiles/1/0/1', array(), 'accept-encoding' ),
+			'tile, gzip'                  => array( '/?rest_route=/cairn/v1/tiles/1/0/1&hidden=x', array( 'Accept-Encoding' => 'gzip' ), 'accept-encoding' ),
+			'tile, error'                 => array( '/wp-json/cairn/v1/tiles/1/2/0', array(), '' ),
 		);
 	}
 
@@ -207,6 +210,7 @@ final class Cors_HttpTest extends TestCase {
 			'feed'           => array( '/wp-json/cairn/v1/markers', 'accept-encoding' ),
 			'shapes feed'    => array( '/wp-json/cairn/v1/shapes', 'accept-encoding' ),
 			'maps of a post' => array( '/wp-json/cairn/v1/posts/{post}/maps', '' ),
+			'tile'           => array( '/wp-json/cairn/v1/tiles/2/1/1', 'accept-encoding' ),
 		);
 	}
 
