@@ -196,6 +196,29 @@ class Places_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * Bounds are the places' own extremes, not their grid cells': places a few metres apart in
+	 * the outermost line of cells.
+	 */
+	public function test_bounds_are_exact(): void {
+		$this->create_marker(
+			array(
+				'post_title' => 'West twin',
+				'lat'        => -15.0,
+				'lng'        => -179.495,
+			)
+		);
+		$this->create_marker(
+			array(
+				'post_title' => 'North twin',
+				'lat'        => 59.9,
+				'lng'        => 10.7,
+			)
+		);
+		$this->assertEquals( array( -179.5, -17.0, 179.5, 59.91 ), $this->get( '/places/summary' )['data']['bounds'] );
+		$this->assertEquals( array( -179.5, -17.0, 179.5, 59.91 ), $this->get( '/places/summary', array( 'hidden' => 'huts' ) )['data']['bounds'] );
+	}
+
+	/**
 	 * Pages cover every place once, by folded title; past the last page the list is empty.
 	 */
 	public function test_pages_hold_every_place_once_in_title_order(): void {
@@ -327,6 +350,9 @@ class Places_ControllerTest extends TestCase {
 	 */
 	public function test_bbox_and_across_the_antimeridian(): void {
 		$this->assertSame( $this->of( 'flore', 'ecluse' ), $this->listed( array( 'bbox' => '1,45,4,49' ) ) );
+		$this->assertSame( 2, $this->get( '/places', array( 'bbox' => '1,45,4,49' ) )['data']['total'] );
+		$this->assertSame( 2, $this->get( '/places', array( 'bbox' => '170,-20,-170,-10' ) )['data']['total'] );
+		$this->assertSame( 8, $this->get( '/places', array( 'bbox' => '-180,-90,180,90' ) )['data']['total'], 'the whole world' );
 		$this->assertSame( $this->of( 'beta', 'art' ), $this->listed( array( 'bbox' => '170,-20,-170,-10' ) ) );
 		$this->assertSame( array(), $this->listed( array( 'bbox' => '-170,-20,170,-10' ) ), 'west < east: the box between, not across' );
 		$answer = $this->get(
@@ -337,6 +363,34 @@ class Places_ControllerTest extends TestCase {
 			)
 		);
 		$this->assertSame( 1, $answer['data']['total'] );
+	}
+
+	/**
+	 * Places just outside a box's edge, in grid cells the edge cuts, are not counted.
+	 */
+	public function test_a_box_counts_exactly_at_its_edges(): void {
+		$outside = array();
+		foreach ( array( array( 47.0, 4.0001 ), array( 49.0001, 2.0 ), array( 44.9999, 3.0 ), array( 47.0, 0.9999 ) ) as list( $lat, $lng ) ) {
+			$outside[] = $this->create_marker(
+				array(
+					'post_title' => 'Just outside',
+					'lat'        => $lat,
+					'lng'        => $lng,
+				)
+			);
+		}
+		$on_edge = $this->create_marker(
+			array(
+				'post_title' => 'On the edge',
+				'lat'        => 49.0,
+				'lng'        => 4.0,
+			)
+		);
+		$answer = $this->get( '/places', array( 'bbox' => '1,45,4,49' ) );
+		$this->assertSame( 3, $answer['data']['total'] );
+		$this->assertSame( array( $this->ids['flore'], $this->ids['ecluse'], $on_edge ), array_column( $answer['data']['items'], 'id' ) );
+		$this->assertSame( 8 + 5, $this->get( '/places', array( 'bbox' => '-180,-90,180,90' ) )['data']['total'] );
+		$this->assertNotEmpty( $outside );
 	}
 
 	/**
