@@ -386,7 +386,7 @@ class Places_ControllerTest extends TestCase {
 				'lng'        => 4.0,
 			)
 		);
-		$answer = $this->get( '/places', array( 'bbox' => '1,45,4,49' ) );
+		$answer  = $this->get( '/places', array( 'bbox' => '1,45,4,49' ) );
 		$this->assertSame( 3, $answer['data']['total'] );
 		$this->assertSame( array( $this->ids['flore'], $this->ids['ecluse'], $on_edge ), array_column( $answer['data']['items'], 'id' ) );
 		$this->assertSame( 8 + 5, $this->get( '/places', array( 'bbox' => '-180,-90,180,90' ) )['data']['total'] );
