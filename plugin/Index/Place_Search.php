@@ -29,7 +29,9 @@ use Cairn\Maps\Markers\Wpdb_Rows;
  *   from the aggregates; only a search whose every word names a group reads all places;
  * - a page by title walks the `sort_key` index when matches are dense, sorts the candidates when
  *   they are few (the box's Morton ranges, or the driving word's places);
- * - distance order is exact (PHP) up to NEAR_EXACT candidates, else a flat-earth order in SQL.
+ * - distance order is exact (PHP) over at most 2 × NEAR_EXACT candidates: all of them, or those
+ *   in a square around the origin grown until it holds the page; deeper or denser, a flat-earth
+ *   order in SQL.
  *
  * Filters come validated and canonical (Rest\Search_Params): `groups`, `hidden`, `q`; a list
  * query `bbox`, `near`, `page` (1-based), `per_page`, `include`.
@@ -70,14 +72,23 @@ class Place_Search {
 	private Cell_Counts $cells;
 
 	/**
+	 * Candidates ordered exactly by distance (NEAR_EXACT; smaller in tests).
+	 *
+	 * @var int
+	 */
+	private int $near_exact;
+
+	/**
 	 * Creates the search.
 	 *
-	 * @param Search_Terms|null $terms The filter's terms.
-	 * @param Cell_Counts|null  $cells The grid's aggregates.
+	 * @param Search_Terms|null $terms      The filter's terms.
+	 * @param Cell_Counts|null  $cells      The grid's aggregates.
+	 * @param int               $near_exact Candidates ordered exactly by distance.
 	 */
-	public function __construct( ?Search_Terms $terms = null, ?Cell_Counts $cells = null ) {
-		$this->terms = $terms ?? new Search_Terms();
-		$this->cells = $cells ?? new Cell_Counts();
+	public function __construct( ?Search_Terms $terms = null, ?Cell_Counts $cells = null, int $near_exact = self::NEAR_EXACT ) {
+		$this->terms      = $terms ?? new Search_Terms();
+		$this->cells      = $cells ?? new Cell_Counts();
+		$this->near_exact = max( 1, $near_exact );
 	}
 
 	/**
@@ -382,43 +393,165 @@ class Place_Search {
 	 * @return array<int, array<string, mixed>>
 	 */
 	private function by_distance( Place_Match $match, ?array $boxes, int $total, array $near, int $offset, int $limit ): array {
+		if ( $total <= $this->near_exact ) {
+			return $this->nearest( $match, $boxes, $near, $offset, $limit );
+		}
+		// Many places: the nearest lie in a box around the origin, grown until it holds the page;
+		// the page is exact once its last place is within the circle the box surely holds.
+		$needed = $offset + $limit;
+		$half   = $needed <= $this->near_exact ? $this->reach( $match, $boxes, $near, $needed ) : null;
+		if ( null !== $half ) {
+			$page = $this->nearest( $match, self::around( $near, $half, $boxes ), $near, $offset, $limit );
+			$last = end( $page );
+			if ( false === $last || $last['distance'] <= 0.999 * $half * self::METRES_PER_DEGREE ) {
+				return $page;
+			}
+			$square = self::around( $near, $last['distance'] / ( 0.999 * self::METRES_PER_DEGREE ), $boxes );
+			if ( $this->count( $match, $square ) <= 2 * $this->near_exact ) {
+				return $this->nearest( $match, $square, $near, $offset, $limit );
+			}
+		}
+		return $this->roughly_nearest( $match, $boxes, $near, $offset, $limit );
+	}
+
+	/**
+	 * The angle (degrees) of a box around the origin holding between $needed and twice the exact
+	 * limit of places: doubled from 0.05°, then halved between too few and too many. Null when
+	 * none is found (places piled at one distance).
+	 *
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param float[]                  $near   The origin [lng, lat].
+	 * @param int                      $needed Places up to the page's end.
+	 */
+	private function reach( Place_Match $match, ?array $boxes, array $near, int $needed ): ?float {
+		$low  = 0.0;
+		$high = null;
+		$half = 0.05;
+		for ( $step = 0; $step < 32; $step++ ) {
+			$square = self::around( $near, $half, $boxes );
+			$count  = array() === $square ? 0 : $this->count( $match, $square );
+			if ( $count >= $needed && $count <= 2 * $this->near_exact ) {
+				return $half;
+			}
+			if ( $count < $needed ) {
+				if ( $half >= 180.0 ) {
+					return null;
+				}
+				$low  = $half;
+				$half = null === $high ? min( 180.0, $half * 2 ) : ( $low + $high ) / 2;
+			} else {
+				$high = $half;
+				$half = ( $low + $high ) / 2;
+			}
+			if ( null !== $high && $high - $low < 1e-6 ) {
+				return null;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Metres in a degree of latitude (on the mean sphere).
+	 */
+	private const METRES_PER_DEGREE = self::EARTH_RADIUS * M_PI / 180;
+
+	/**
+	 * The box holding every position within an angle of $half degrees (great circle) of the
+	 * origin (J. P. Matuschek's bounds: the longitudes span asin(sin δ / cos φ), all of them when
+	 * the circle reaches a pole), as boxes (west ≤ east), within the given boxes when there are
+	 * some.
+	 *
+	 * @param float[]                  $near  The origin [lng, lat].
+	 * @param float                    $half  The angle, in degrees.
+	 * @param array<int, float[]>|null $boxes Boxes to stay within, or null.
+	 * @return array<int, float[]>
+	 */
+	private static function around( array $near, float $half, ?array $boxes ): array {
+		list( $lng, $lat ) = $near;
+		$south             = max( -90.0, $lat - $half );
+		$north             = min( 90.0, $lat + $half );
+		$ratio             = sin( deg2rad( min( 90.0, $half ) ) ) / max( 1e-12, cos( deg2rad( $lat ) ) );
+		$wide              = $south <= -90.0 || $north >= 90.0 || $ratio >= 1.0 ? 180.0 : rad2deg( asin( $ratio ) );
+		$square            = $wide >= 180.0
+			? array( array( -180.0, $south, 180.0, $north ) )
+			: Box_Cover::split( array( fmod( $lng - $wide + 540.0, 360.0 ) - 180.0, $south, fmod( $lng + $wide + 540.0, 360.0 ) - 180.0, $north ) );
+		if ( null === $boxes ) {
+			return $square;
+		}
+		$within = array();
+		foreach ( $square as $a ) {
+			foreach ( $boxes as $b ) {
+				$box = array( max( $a[0], $b[0] ), max( $a[1], $b[1] ), min( $a[2], $b[2] ), min( $a[3], $b[3] ) );
+				if ( $box[0] <= $box[2] && $box[1] <= $box[3] ) {
+					$within[] = $box;
+				}
+			}
+		}
+		return $within;
+	}
+
+	/**
+	 * One page by exact distance, every candidate's distance computed here (a bounded number).
+	 *
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param float[]                  $near   The origin [lng, lat].
+	 * @param int                      $offset Places skipped.
+	 * @param int                      $limit  Places a page.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private function nearest( Place_Match $match, ?array $boxes, array $near, int $offset, int $limit ): array {
 		global $wpdb;
 		list( $lng, $lat ) = $near;
 		$from              = $this->from( $match, $boxes );
-		if ( $total <= self::NEAR_EXACT ) {
-			$rows      = $wpdb->get_results( 'SELECT p.post_id, p.lat, p.lng' . $from, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
-			$distances = array();
-			foreach ( is_array( $rows ) ? $rows : array() as $row ) {
-				$distances[ (int) $row[0] ] = self::distance( $lng, $lat, (float) $row[2], (float) $row[1] );
-			}
-			uksort(
-				$distances,
-				static function ( int $a, int $b ) use ( $distances ): int {
-					$order = $distances[ $a ] <=> $distances[ $b ];
-					return 0 !== $order ? $order : $a <=> $b;
-				}
-			);
-			$ids = array_slice( array_keys( $distances ), $offset, $limit );
-			if ( array() === $ids ) {
-				return array();
-			}
-			$found = array();
-			foreach ( $this->items( 'SELECT ' . self::COLUMNS . $from . ' AND p.post_id IN (' . implode( ',', $ids ) . ')' ) as $item ) {
-				$found[ $item['id'] ] = $item;
-			}
-			$items = array();
-			foreach ( $ids as $id ) {
-				if ( isset( $found[ $id ] ) ) {
-					$items[] = $found[ $id ] + array( 'distance' => round( $distances[ $id ], 1 ) );
-				}
-			}
-			return $items;
+		$rows              = $wpdb->get_results( 'SELECT p.post_id, p.lat, p.lng' . $from, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		$distances         = array();
+		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
+			$distances[ (int) $row[0] ] = self::distance( $lng, $lat, (float) $row[2], (float) $row[1] );
 		}
-		// Flat-earth distance around the origin: close enough to order a page of a large set.
-		$d_lat = sprintf( '(p.lat - %.12F)', $lat );
-		$d_lng = sprintf( '(p.lng - %.12F)', $lng );
-		$order = sprintf( ' ORDER BY (%1$s * %1$s + %2$s * %2$s * %3$.12F), p.post_id', $d_lat, $d_lng, cos( deg2rad( $lat ) ) ** 2 );
-		$items = $this->items( 'SELECT ' . self::COLUMNS . $from . $order . sprintf( ' LIMIT %d OFFSET %d', $limit, $offset ) );
+		unset( $rows );
+		uksort(
+			$distances,
+			static function ( int $a, int $b ) use ( $distances ): int {
+				$order = $distances[ $a ] <=> $distances[ $b ];
+				return 0 !== $order ? $order : $a <=> $b;
+			}
+		);
+		$ids = array_slice( array_keys( $distances ), $offset, $limit );
+		if ( array() === $ids ) {
+			return array();
+		}
+		$found = array();
+		foreach ( $this->items( 'SELECT ' . self::COLUMNS . $from . ' AND p.post_id IN (' . implode( ',', $ids ) . ')' ) as $item ) {
+			$found[ $item['id'] ] = $item;
+		}
+		$items = array();
+		foreach ( $ids as $id ) {
+			if ( isset( $found[ $id ] ) ) {
+				$items[] = $found[ $id ] + array( 'distance' => round( $distances[ $id ], 1 ) );
+			}
+		}
+		return $items;
+	}
+
+	/**
+	 * One page by a flat-earth distance around the origin, ordered by the database: for pages
+	 * too deep or places too dense for nearest() (close enough to order a page of a large set).
+	 *
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param float[]                  $near   The origin [lng, lat].
+	 * @param int                      $offset Places skipped.
+	 * @param int                      $limit  Places a page.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private function roughly_nearest( Place_Match $match, ?array $boxes, array $near, int $offset, int $limit ): array {
+		list( $lng, $lat ) = $near;
+		$d_lat             = sprintf( '(p.lat - %.12F)', $lat );
+		$d_lng             = sprintf( '(p.lng - %.12F)', $lng );
+		$order             = sprintf( ' ORDER BY (%1$s * %1$s + %2$s * %2$s * %3$.12F), p.post_id', $d_lat, $d_lng, cos( deg2rad( $lat ) ) ** 2 );
+		$items             = $this->items( 'SELECT ' . self::COLUMNS . $this->from( $match, $boxes ) . $order . sprintf( ' LIMIT %d OFFSET %d', $limit, $offset ) );
 		foreach ( $items as $index => $item ) {
 			$items[ $index ]['distance'] = round( self::distance( $lng, $lat, $item['lng'], $item['lat'] ), 1 );
 		}

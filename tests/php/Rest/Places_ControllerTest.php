@@ -390,7 +390,7 @@ class Places_ControllerTest extends TestCase {
 		$this->assertSame( 3, $answer['data']['total'] );
 		$this->assertSame( array( $this->ids['flore'], $this->ids['ecluse'], $on_edge ), array_column( $answer['data']['items'], 'id' ) );
 		$this->assertSame( 8 + 5, $this->get( '/places', array( 'bbox' => '-180,-90,180,90' ) )['data']['total'] );
-		$this->assertNotEmpty( $outside );
+		$this->assertSame( array(), array_intersect( $outside, array_column( $answer['data']['items'], 'id' ) ) );
 	}
 
 	/**
@@ -410,6 +410,67 @@ class Places_ControllerTest extends TestCase {
 			)
 		);
 		$this->assertSame( $this->of( 'flore', 'ecluse', 'alpha', 'sale' ), array_column( $in_box['data']['items'], 'id' ) );
+	}
+
+	/**
+	 * With more places than are ordered at once, the nearest are found in a box around the
+	 * origin that surely holds them: the same pages, the same distances. (Pages past the limit,
+	 * and nearest places so far that their box reaches a pole while holding too many, are ordered
+	 * by a flat-earth distance instead.)
+	 */
+	public function test_near_beyond_the_exact_limit_gives_the_same_pages(): void {
+		// The corner of a small square around (100, 0), and just past its edge but nearer.
+		$corner = $this->create_marker(
+			array(
+				'post_title' => 'Corner',
+				'lat'        => 0.7,
+				'lng'        => 100.7,
+			)
+		);
+		$edge   = $this->create_marker(
+			array(
+				'post_title' => 'Past the edge',
+				'lat'        => 0.85,
+				'lng'        => 100.0,
+			)
+		);
+		$few    = new Place_Search( null, null, 4 );
+		$all    = new Place_Search();
+		$empty  = array(
+			'groups' => array(),
+			'hidden' => array(),
+			'q'      => '',
+		);
+		foreach ( array(
+			'2.35,48.86'  => 2,
+			'100,0'       => 2,
+			'179.9,-16.5' => 1,
+		) as $near => $pages ) {
+			for ( $page = 1; $page <= $pages; $page++ ) {
+				$query = array(
+					'bbox'     => null,
+					'near'     => array_map( 'floatval', explode( ',', $near ) ),
+					'page'     => $page,
+					'per_page' => 2,
+					'include'  => 0,
+				);
+				$this->assertSame( $all->list( $empty, $query ), $few->list( $empty, $query ), "near {$near}, page {$page}" );
+			}
+		}
+		$query = array(
+			'bbox'     => array( 170.0, -20.0, -170.0, -10.0 ),
+			'near'     => array( 179.9, -16.5 ),
+			'page'     => 1,
+			'per_page' => 1,
+			'include'  => 0,
+		);
+		$this->assertSame( $this->of( 'beta' ), array_column( $few->list( $empty, $query )['items'], 'id' ) );
+		$query['bbox']     = null;
+		$query['near']     = array( 100.0, 0.0 );
+		$query['per_page'] = 1;
+		$this->assertSame( array( $edge ), array_column( $few->list( $empty, $query )['items'], 'id' ), 'nearer than the corner of the first box holding a place' );
+		$query['page'] = 2;
+		$this->assertSame( array( $corner ), array_column( $few->list( $empty, $query )['items'], 'id' ) );
 	}
 
 	/**
