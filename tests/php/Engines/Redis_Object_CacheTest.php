@@ -1,0 +1,187 @@
+<?php
+/**
+ * The plugin on a persistent object cache: a real Redis behind the test drop-in.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Tests\Engines;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Feed\Feed_Cache;
+use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Tests\TestCase;
+
+/**
+ * Run with `bash bin/test-php.sh --redis` (group `redis`): WordPress keeps its object cache, and so
+ * the plugin's transients and options, in a private redis-server shared by every PHP process.
+ * Each "request" here starts with an empty local cache (wp_cache_flush_runtime()), as a new PHP
+ * process would, so what is read comes from Redis.
+ *
+ * @group redis
+ */
+final class Redis_Object_CacheTest extends TestCase {
+	use Redis_Keys;
+
+	/**
+	 * The run uses the drop-in and reaches Redis; without them every other test here means nothing.
+	 */
+	public function test_the_site_runs_on_the_redis_object_cache(): void {
+		$this->assertTrue( wp_using_ext_object_cache(), 'bin/test-php.sh --redis installs the drop-in' );
+		$this->assertTrue( wp_cache_set( 'probe', array( 'a' => 1 ), 'cairn-engines' ) );
+		$this->assertSame( array( 'a' => 1 ), unserialize( (string) self::redis()->get( self::redis_prefix() . '1:cairn-engines:probe' ) ), 'the value is in Redis' ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_unserialize
+		wp_cache_flush_runtime();
+		$this->assertSame( array( 'a' => 1 ), wp_cache_get( 'probe', 'cairn-engines' ), 'read back from Redis' );
+	}
+
+	/**
+	 * The feed answers right from what Redis keeps, request after request; a place unpublished is
+	 * gone from the next answer, and the ETag changes with it.
+	 */
+	public function test_feed_is_right_across_requests_and_forgets_an_unpublished_place(): void {
+		$ids = array();
+		foreach ( array( 'Alder', 'Birch', 'Cedar' ) as $i => $title ) {
+			$ids[] = $this->create_marker(
+				array(
+					'post_title' => $title,
+					'lat'        => 10 + $i,
+					'lng'        => 20 + $i,
+				)
+			);
+		}
+		$first = $this->next_request_feed();
+		$this->assertSame( array( 'Alder', 'Birch', 'Cedar' ), $first['titles'] );
+		$this->assertNotEmpty( self::redis_keys( 'cairn_maps_feed_' ), 'the built feed is kept in Redis' );
+
+		$reads  = $this->count_marker_reads();
+		$second = $this->next_request_feed();
+		$this->assertSame( $first['etag'], $second['etag'] );
+		$this->assertSame( $first['body'], $second['body'] );
+		$this->assertSame( 0, $reads(), 'the second request is answered from Redis, no marker read' );
+
+		wp_update_post(
+			array(
+				'ID'          => $ids[1],
+				'post_status' => 'draft',
+			)
+		);
+		$third = $this->next_request_feed();
+		$this->assertSame( array( 'Alder', 'Cedar' ), $third['titles'], 'the unpublished place is gone' );
+		$this->assertNotSame( $first['etag'], $third['etag'] );
+		wp_cache_flush_runtime();
+		$this->assertSame( 304, $this->serve( '/cairn/v1/markers', array(), array( 'If-None-Match' => $third['etag'] ) )['status'], 'the new ETag revalidates' );
+		wp_cache_flush_runtime();
+		$this->assertSame( 200, $this->serve( '/cairn/v1/markers', array(), array( 'If-None-Match' => $first['etag'] ) )['status'], 'the old one does not' );
+	}
+
+	/**
+	 * The markers version token lives in Redis: a new process reads the same one, and a change made
+	 * by "another process" (written straight into Redis and the database) is seen at once.
+	 */
+	public function test_version_token_survives_in_redis(): void {
+		$version = ( new Markers_Version() )->get();
+		wp_cache_flush_runtime();
+		$this->assertSame( $version, get_option( Markers_Version::OPTION ), 'the next request reads the same token' );
+		$alloptions = wp_cache_get( 'alloptions', 'options', true );
+		$this->assertSame( $version, $alloptions[ Markers_Version::OPTION ] ?? null, 'the token is in Redis\' alloptions' );
+
+		$this->create_marker( array( 'post_title' => 'Changes the version' ) );
+		wp_cache_flush_runtime();
+		$this->assertNotSame( $version, get_option( Markers_Version::OPTION ), 'a change renews it for every process' );
+	}
+
+	/**
+	 * A flood of distinct filter URLs keeps the plugin's keys in Redis under the feed cache's bound.
+	 */
+	public function test_flood_of_filters_is_bounded_in_redis(): void {
+		$limits = Feed_Cache::limits();
+		$ids    = array();
+		for ( $i = 0; $i < $limits['entries'] + 6; $i++ ) {
+			$ids[] = $this->create_marker(
+				array(
+					'post_title' => "Flood {$i}",
+					'lat'        => $i % 80,
+					'lng'        => $i,
+				)
+			);
+		}
+		$this->next_request_feed();
+		$base = count( self::redis_keys( 'cairn_maps_feed_' ) );
+		foreach ( $ids as $i => $id ) {
+			foreach ( array( 'a', 'b' ) as $again ) { // Twice each: the second one is stored.
+				wp_cache_flush_runtime();
+				$answer = $this->serve( '/cairn/v1/markers', array( 'include' => (string) $id ) );
+				$this->assertSame( 200, $answer['status'], "include={$id} ({$again})" );
+				wp_cache_flush_runtime();
+				$box = $this->serve( '/cairn/v1/markers', array( 'bbox' => ( $i - 0.5 ) . ',-90,' . ( $i + 0.5 ) . ',90' ) );
+				$this->assertSame( array( $id ), array_column( json_decode( $box['body'], true )['features'], 'id' ), "bbox around {$i}" );
+			}
+			$this->assertLessThanOrEqual( $base + Feed_Cache::max_rows(), count( self::redis_keys( 'cairn_maps_feed_' ) ), "after {$i}: keys in Redis stay bounded" );
+		}
+	}
+
+	/**
+	 * Many visitors asking for the same map store nothing per visitor.
+	 */
+	public function test_no_entry_per_visitor(): void {
+		$this->create_marker( array( 'post_title' => 'Visited' ) );
+		$this->next_request_feed();
+		$this->next_request_feed();
+		$before = self::redis_keys( '' );
+		for ( $visitor = 1; $visitor <= 25; $visitor++ ) {
+			wp_cache_flush_runtime();
+			$_SERVER['REMOTE_ADDR'] = "198.51.100.{$visitor}";
+			$answer                 = $this->serve(
+				'/cairn/v1/markers',
+				array(),
+				array(
+					'User-Agent'      => "Visitor {$visitor}",
+					'Accept-Encoding' => 0 === $visitor % 2 ? 'gzip' : '',
+					'Cookie'          => "visitor={$visitor}",
+				)
+			);
+			$this->assertSame( 200, $answer['status'] );
+		}
+		$_SERVER['REMOTE_ADDR'] = '127.0.0.1';
+		$this->assertSame( array(), array_values( array_diff( self::redis_keys( '' ), $before ) ), 'no key was added by visitors' );
+	}
+
+	/**
+	 * The feed after a fresh request, as a new PHP process would see it.
+	 *
+	 * @return array{titles: string[], etag: string, body: string}
+	 */
+	private function next_request_feed(): array {
+		wp_cache_flush_runtime();
+		$answer = $this->serve( '/cairn/v1/markers' );
+		$this->assertSame( 200, $answer['status'], $answer['body'] );
+		$data = json_decode( $answer['body'], true );
+		return array(
+			'titles' => array_column( array_column( $data['features'], 'properties' ), 'title' ),
+			'etag'   => (string) ( $answer['headers']['ETag'] ?? '' ),
+			'body'   => $answer['body'],
+		);
+	}
+
+	/**
+	 * Counts, from now on, the queries that read marker coordinates.
+	 *
+	 * @return callable(): int
+	 */
+	private function count_marker_reads(): callable {
+		$count = 0;
+		add_filter(
+			'query',
+			static function ( $query ) use ( &$count ) {
+				if ( is_string( $query ) && false !== strpos( $query, 'cairn_lat' ) ) {
+					++$count;
+				}
+				return $query;
+			}
+		);
+		return static function () use ( &$count ): int {
+			return $count;
+		};
+	}
+}
