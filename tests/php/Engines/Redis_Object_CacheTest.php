@@ -83,12 +83,39 @@ final class Redis_Object_CacheTest extends TestCase {
 		$version = ( new Markers_Version() )->get();
 		wp_cache_flush_runtime();
 		$this->assertSame( $version, get_option( Markers_Version::OPTION ), 'the next request reads the same token' );
-		$alloptions = wp_cache_get( 'alloptions', 'options', true );
-		$this->assertSame( $version, $alloptions[ Markers_Version::OPTION ] ?? null, 'the token is in Redis\' alloptions' );
+		$this->assertSame( serialize( $version ), self::redis()->get( self::redis_prefix() . '1:options:' . Markers_Version::OPTION ), 'the token has a key of its own in Redis' ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize
+		$this->assertArrayNotHasKey( Markers_Version::OPTION, wp_load_alloptions( true ), 'not in alloptions (see the next test)' );
 
 		$this->create_marker( array( 'post_title' => 'Changes the version' ) );
 		wp_cache_flush_runtime();
 		$this->assertNotSame( $version, get_option( Markers_Version::OPTION ), 'a change renews it for every process' );
+	}
+
+	/**
+	 * Another process saving any autoloaded option (WP-Cron saves `cron` on every run) writes back
+	 * the whole `alloptions` it read a moment before. A new markers version saved in between must
+	 * not be lost with it: every later request would otherwise read the old version from Redis
+	 * (while the database has the new one), and caches keyed by it would serve the old places.
+	 */
+	public function test_version_token_is_not_lost_to_a_concurrent_options_write(): void {
+		$markers = new Markers_Version();
+		$markers->bump(); // As on a site running for a while: the token was saved by bump().
+		$old = $markers->get();
+
+		// Process B starts saving an autoloaded option: core reads alloptions from the cache.
+		wp_cache_flush_runtime();
+		$read_by_b = wp_load_alloptions( true );
+		// Process A renews the markers version meanwhile.
+		wp_cache_flush_runtime();
+		$new = $markers->bump();
+		$this->assertNotSame( $old, $new );
+		// B writes back what it read, with its own option changed (core's update_option()).
+		$read_by_b['blogdescription'] = 'Saved by another process';
+		wp_cache_set( 'alloptions', $read_by_b, 'options' );
+
+		wp_cache_flush_runtime();
+		$this->assertSame( $new, get_option( Markers_Version::OPTION ), 'the next request reads the new version' );
+		$this->assertSame( $new, $markers->get() );
 	}
 
 	/**

@@ -313,6 +313,8 @@ class WP_Object_Cache {
 
 	/**
 	 * Connects to Redis; a test run without it stops here with a message.
+	 *
+	 * @throws RuntimeException When Redis cannot be reached.
 	 */
 	public function __construct() {
 		$host         = defined( 'CAIRN_TEST_REDIS_HOST' ) ? (string) CAIRN_TEST_REDIS_HOST : '127.0.0.1';
@@ -583,7 +585,7 @@ class WP_Object_Cache {
 			if ( ! array_key_exists( (string) $key, $this->cache[ $group ] ?? array() ) ) {
 				return false;
 			}
-			$value = max( 0, ( is_numeric( $this->cache[ $group ][ (string) $key ] ) ? (int) $this->cache[ $group ][ (string) $key ] : 0 ) + $offset );
+			$value                                  = max( 0, ( is_numeric( $this->cache[ $group ][ (string) $key ] ) ? (int) $this->cache[ $group ][ (string) $key ] : 0 ) + $offset );
 			$this->cache[ $group ][ (string) $key ] = $value;
 			return $value;
 		}
