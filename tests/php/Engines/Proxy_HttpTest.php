@@ -1,0 +1,351 @@
+<?php
+/**
+ * The plugin behind a real caching reverse proxy: nginx proxy_cache with docs/cdn.md's settings.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Tests\Engines;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Tests\Http\Web_Server;
+use Cairn\Maps\Tests\TestCase;
+use WP_Session_Tokens;
+
+/**
+ * WordPress is served by PHP's built-in server (proxy-router.php: the feeds' max-age is
+ * MAX_AGE seconds), and nginx runs tests/php/Engines/nginx-proxy.conf in front of it. Requests go
+ * through nginx; its X-Cache-Status header says whether the answer came from its cache.
+ *
+ * Run with `bash bin/test-php.sh --redis` (group `proxy`; Debian: apt-get install nginx).
+ *
+ * @group proxy
+ */
+final class Proxy_HttpTest extends TestCase {
+	use Web_Server {
+		set_up_before_class as web_server_set_up;
+		tear_down_after_class as web_server_tear_down;
+		web_server_environment as web_server_base_environment;
+	}
+
+	/**
+	 * The feeds' max-age on this test site, in seconds.
+	 */
+	private const MAX_AGE = 3;
+
+	/**
+	 * The proxy process.
+	 *
+	 * @var resource|null
+	 */
+	private static $proxy = null;
+
+	/**
+	 * Its port.
+	 *
+	 * @var int
+	 */
+	private static int $proxy_port = 0;
+
+	/**
+	 * Its folder (configuration, cache, logs).
+	 *
+	 * @var string
+	 */
+	private static string $proxy_dir = '';
+
+	/**
+	 * Markers to delete after the test.
+	 *
+	 * @var int[]
+	 */
+	private array $committed = array();
+
+	/**
+	 * Users to delete after the test.
+	 *
+	 * @var int[]
+	 */
+	private array $committed_users = array();
+
+	/**
+	 * The site's router: the test site with a short max-age.
+	 *
+	 * @return string
+	 */
+	protected static function web_server_router(): string {
+		return __DIR__ . '/proxy-router.php';
+	}
+
+	/**
+	 * The test site's environment, plus the max-age.
+	 *
+	 * @return array<string, string>
+	 */
+	protected static function web_server_environment(): array {
+		$environment                             = self::web_server_base_environment();
+		$environment['CAIRN_TEST_PROXY_MAX_AGE'] = (string) self::MAX_AGE;
+		return $environment;
+	}
+
+	/**
+	 * Starts WordPress, then nginx in front of it.
+	 */
+	public static function set_up_before_class(): void {
+		self::web_server_set_up();
+		$nginx = is_executable( '/usr/sbin/nginx' ) ? '/usr/sbin/nginx' : trim( (string) shell_exec( 'command -v nginx' ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_shell_exec
+		if ( '' === $nginx ) {
+			self::fail( 'The proxy tests need nginx (Debian: apt-get install nginx).' );
+		}
+		$socket           = stream_socket_server( 'tcp://127.0.0.1:0' );
+		self::$proxy_port = (int) substr( (string) strrchr( stream_socket_get_name( $socket, false ), ':' ), 1 );
+		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
+
+		self::$proxy_dir = sys_get_temp_dir() . '/cairn-proxy-' . getmypid() . '-' . self::$proxy_port;
+		mkdir( self::$proxy_dir . '/cache', 0700, true ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_mkdir
+		$conf = strtr(
+			(string) file_get_contents( __DIR__ . '/nginx-proxy.conf' ), // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
+			array(
+				'@USER@'     => 0 === posix_getuid() ? 'user root;' : '',
+				'@DIR@'      => self::$proxy_dir,
+				'@PORT@'     => (string) self::$proxy_port,
+				'@UPSTREAM@' => (string) self::$port,
+			)
+		);
+		file_put_contents( self::$proxy_dir . '/nginx.conf', $conf ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_file_put_contents
+		self::$proxy = proc_open( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_proc_open -- the proxy under test.
+			array( $nginx, '-p', self::$proxy_dir, '-e', self::$proxy_dir . '/error.log', '-c', self::$proxy_dir . '/nginx.conf' ),
+			array(
+				0 => array( 'file', '/dev/null', 'r' ),
+				1 => array( 'file', self::$proxy_dir . '/stdout.log', 'a' ),
+				2 => array( 'file', self::$proxy_dir . '/stdout.log', 'a' ),
+			),
+			$pipes
+		);
+		$deadline    = microtime( true ) + 10;
+		while ( microtime( true ) < $deadline ) {
+			$probe = @fsockopen( '127.0.0.1', self::$proxy_port, $errno, $errstr, 0.2 ); // phpcs:ignore WordPress.PHP.NoSilencedErrors.Discouraged, WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- polling until nginx listens.
+			if ( $probe ) {
+				fclose( $probe ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
+				return;
+			}
+			usleep( 50000 );
+		}
+		self::fail( 'nginx did not start: ' . file_get_contents( self::$proxy_dir . '/error.log' ) . file_get_contents( self::$proxy_dir . '/stdout.log' ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
+	}
+
+	/**
+	 * Stops nginx (it stops its workers on TERM), then WordPress.
+	 */
+	public static function tear_down_after_class(): void {
+		if ( is_resource( self::$proxy ) ) {
+			proc_terminate( self::$proxy );
+			proc_close( self::$proxy );
+		}
+		self::$proxy = null;
+		if ( '' !== self::$proxy_dir && is_dir( self::$proxy_dir ) ) {
+			exec( 'rm -rf ' . escapeshellarg( self::$proxy_dir ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_exec
+		}
+		self::web_server_tear_down();
+	}
+
+	/**
+	 * Deletes what the test committed.
+	 */
+	protected function tear_down(): void {
+		global $wpdb;
+		foreach ( $this->committed as $id ) {
+			wp_delete_post( $id, true );
+		}
+		require_once ABSPATH . 'wp-admin/includes/user.php';
+		foreach ( $this->committed_users as $id ) {
+			wp_delete_user( $id );
+		}
+		$wpdb->query( 'COMMIT' );
+		parent::tear_down();
+	}
+
+	/**
+	 * A second request is a proxy HIT; a place unpublished in WordPress is gone from what the proxy
+	 * serves no later than the max-age WordPress sent (plus a second).
+	 */
+	public function test_unpublished_place_is_gone_from_the_proxy_within_max_age(): void {
+		$ids = $this->commit_markers( array( 'Proxy Alder', 'Proxy Birch', 'Proxy Cedar' ) );
+		$url = '/?rest_route=/cairn/v1/markers&proxy=' . wp_generate_password( 8, false );
+
+		$first = $this->through_proxy( $url );
+		$this->assertSame( 200, $first['status'], $first['body'] );
+		$this->assertSame( 'MISS', $first['headers']['x-cache-status'] ?? null );
+		$this->assertSame( 'public, max-age=' . self::MAX_AGE, $first['headers']['cache-control'] );
+		$this->assertSame( array( 'Proxy Alder', 'Proxy Birch', 'Proxy Cedar' ), self::titles( $first ) );
+
+		$second = $this->through_proxy( $url );
+		$this->assertSame( 'HIT', $second['headers']['x-cache-status'] ?? null, 'the second request is served by the proxy' );
+		$this->assertSame( $first['body'], $second['body'] );
+		$this->assertSame( $first['headers']['etag'], $second['headers']['etag'] );
+
+		wp_update_post(
+			array(
+				'ID'          => $ids[1],
+				'post_status' => 'draft',
+			)
+		);
+		$this->commit();
+		$unpublished = microtime( true );
+		$this->assertSame( array( 'Proxy Alder', 'Proxy Cedar' ), self::titles( $this->http( $url ) ), 'WordPress itself answers without it at once' );
+
+		$statuses = array();
+		do {
+			$asked      = microtime( true );
+			$answer     = $this->through_proxy( $url );
+			$statuses[] = $answer['headers']['x-cache-status'] ?? '?';
+			$gone       = array( 'Proxy Alder', 'Proxy Cedar' ) === self::titles( $answer );
+			if ( ! $gone ) {
+				usleep( 50000 ); // Polling the proxy for a condition; the deadline is the assertion below.
+			}
+		} while ( ! $gone && microtime( true ) - $unpublished < self::MAX_AGE + 5 );
+		// When the request that got the new answer was sent (its own duration is no staleness).
+		$took   = $asked - $unpublished;
+		$served = array();
+		foreach ( array_count_values( $statuses ) as $status => $count ) {
+			$served[] = "{$count} {$status}";
+		}
+		fwrite( STDERR, sprintf( "\n[proxy] unpublished place gone from nginx's cache after %.2f s (max-age %d s; polled: %s)\n", $took, self::MAX_AGE, implode( ', ', $served ) ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- a measurement for the log.
+		$this->assertTrue( $gone, 'the place is gone from the proxy (' . implode( ' ', array_unique( $statuses ) ) . ')' );
+		$this->assertLessThanOrEqual( self::MAX_AGE + 1, $took, sprintf( 'gone after %.2f s; max-age %d s', $took, self::MAX_AGE ) );
+		$this->assertContains( 'HIT', $statuses, 'the stale answer was served from the cache until it expired' );
+		$this->assertNotSame( $first['headers']['etag'], $answer['headers']['etag'] );
+	}
+
+	/**
+	 * A client's If-None-Match is answered 304 by the proxy from its cache, and by WordPress once
+	 * the cached answer expired (the proxy revalidates with the ETag).
+	 */
+	public function test_not_modified_through_the_proxy(): void {
+		$this->commit_markers( array( 'Proxy Revalidated' ) );
+		$url   = '/?rest_route=/cairn/v1/markers&proxy=' . wp_generate_password( 8, false );
+		$first = $this->through_proxy( $url );
+		$this->assertSame( 200, $first['status'] );
+
+		$cached = $this->through_proxy( $url, array( 'If-None-Match' => $first['headers']['etag'] ) );
+		$this->assertSame( 304, $cached['status'] );
+		$this->assertSame( 'HIT', $cached['headers']['x-cache-status'] ?? null );
+		$this->assertSame( '', $cached['body'] );
+		$this->assertSame( $first['headers']['etag'], $cached['headers']['etag'] );
+
+		$stale = $this->through_proxy( $url, array( 'If-None-Match' => '"0123456789abcdef0123456789abcdef"' ) );
+		$this->assertSame( 200, $stale['status'], 'an ETag the proxy does not hold gets the body' );
+		$this->assertSame( $first['body'], $stale['body'] );
+	}
+
+	/**
+	 * Signed-in requests (log-in cookie and REST nonce) pass the proxy: not answered from its cache
+	 * (not even with the anonymous answer it holds), and their private answers are never stored.
+	 */
+	public function test_signed_in_requests_are_never_cached(): void {
+		$this->commit_markers( array( 'Proxy Private' ) );
+		$auth = $this->signed_in_headers();
+		$url  = '/?rest_route=/cairn/v1/markers&proxy=' . wp_generate_password( 8, false );
+
+		$private = $this->through_proxy( $url, $auth );
+		$this->assertSame( 200, $private['status'], $private['body'] );
+		$this->assertSame( 'BYPASS', $private['headers']['x-cache-status'] ?? null );
+		$this->assertSame( array( 'no-store', 'private' ), array_values( array_intersect( array( 'no-store', 'private' ), self::header_items( $private, 'cache-control' ) ) ), 'WordPress saw the signed-in user' );
+
+		$anonymous = $this->through_proxy( $url );
+		$this->assertSame( 'MISS', $anonymous['headers']['x-cache-status'] ?? null, 'the private answer was not stored' );
+		$this->assertStringStartsWith( 'public', $anonymous['headers']['cache-control'] );
+		$this->assertSame( 'HIT', $this->through_proxy( $url )['headers']['x-cache-status'] ?? null );
+
+		$again = $this->through_proxy( $url, $auth );
+		$this->assertSame( 'BYPASS', $again['headers']['x-cache-status'] ?? null, 'the cached anonymous answer is not given to a signed-in user' );
+		$this->assertContains( 'no-store', self::header_items( $again, 'cache-control' ) );
+		$nonce_only = $this->through_proxy( $url, array( 'X-WP-Nonce' => $auth['X-WP-Nonce'] ) );
+		$this->assertSame( 'BYPASS', $nonce_only['headers']['x-cache-status'] ?? null, 'a nonce alone passes too' );
+		$admin = $this->through_proxy( '/wp-admin/', array( 'Cookie' => $auth['Cookie'] ) );
+		$this->assertSame( 'BYPASS', $admin['headers']['x-cache-status'] ?? null, '/wp-admin is never cached' );
+	}
+
+	/**
+	 * A GET through the proxy.
+	 *
+	 * @param string                $path    Path and query.
+	 * @param array<string, string> $headers Request headers.
+	 * @return array{status: int, headers: array<string, string>, cookies: int, body: string}
+	 */
+	private function through_proxy( string $path, array $headers = array() ): array {
+		$socket = fsockopen( '127.0.0.1', self::$proxy_port, $errno, $errstr, 5 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- a raw HTTP client.
+		$this->assertIsResource( $socket, "connect to nginx: {$errstr}" );
+		$request = "GET {$path} HTTP/1.0\r\nHost: 127.0.0.1:" . self::$proxy_port . "\r\n";
+		foreach ( $headers as $name => $value ) {
+			$request .= "{$name}: {$value}\r\n";
+		}
+		fwrite( $socket, $request . "\r\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
+		return $this->receive( $socket );
+	}
+
+	/**
+	 * Published markers, committed so that the web server sees them.
+	 *
+	 * @param string[] $titles Titles.
+	 * @return int[]
+	 */
+	private function commit_markers( array $titles ): array {
+		$ids = array();
+		foreach ( $titles as $i => $title ) {
+			$ids[] = $this->create_marker(
+				array(
+					'post_title' => $title,
+					'lat'        => 40 + $i,
+					'lng'        => 5 + $i,
+				)
+			);
+		}
+		$this->committed = array_merge( $this->committed, $ids );
+		$this->commit();
+		return $ids;
+	}
+
+	/**
+	 * Commits the test's writes (the web server is another process).
+	 */
+	private function commit(): void {
+		global $wpdb;
+		$wpdb->query( 'COMMIT' );
+	}
+
+	/**
+	 * A log-in cookie and a REST nonce of a committed editor.
+	 *
+	 * @return array{Cookie: string, X-WP-Nonce: string}
+	 */
+	private function signed_in_headers(): array {
+		$user                    = $this->create_user( 'editor' );
+		$this->committed_users[] = $user;
+		$expiration              = time() + HOUR_IN_SECONDS;
+		$token                   = WP_Session_Tokens::get_instance( $user )->create( $expiration );
+		$cookie                  = wp_generate_auth_cookie( $user, $expiration, 'logged_in', $token );
+		$this->commit();
+		$_COOKIE[ LOGGED_IN_COOKIE ] = $cookie;
+		wp_set_current_user( $user );
+		$nonce = wp_create_nonce( 'wp_rest' );
+		unset( $_COOKIE[ LOGGED_IN_COOKIE ] );
+		wp_set_current_user( 0 );
+		return array(
+			'Cookie'     => LOGGED_IN_COOKIE . '=' . rawurlencode( $cookie ),
+			'X-WP-Nonce' => $nonce,
+		);
+	}
+
+	/**
+	 * The titles of a feed answer.
+	 *
+	 * @param array{body: string} $answer An answer.
+	 * @return string[]
+	 */
+	private static function titles( array $answer ): array {
+		$data = json_decode( $answer['body'], true );
+		return is_array( $data ) ? array_column( array_column( $data['features'] ?? array(), 'properties' ), 'title' ) : array();
+	}
+}
