@@ -30,6 +30,7 @@ use Cairn\Maps\Groups\Group_Creation;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
+use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Import_Export\Geocode_Job;
 use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Import_Export\Import_Export_Page;
@@ -50,6 +51,8 @@ use Cairn\Maps\Rest\Method_Override_Guard;
 use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Rest\Post_Maps_Field;
 use Cairn\Maps\Rest\Shapes_Controller;
+use Cairn\Maps\Rest\Places_Controller;
+use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
@@ -159,6 +162,10 @@ final class Plugin {
 		$this->parts['location_meta']    = new Location_Meta();
 		$this->parts['location_privacy'] = new Location_Privacy();
 		$this->parts['location_editor']  = new Location_Editor( $editor_data, $mapbox_gl );
+		// The place index (issue 22): markers in tables keyed for tiles, boxes and word search.
+		$this->parts['place_index'] = new Place_Index();
+		// The places panel of tiled maps (issue 22): search and the list over the place index.
+		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}
