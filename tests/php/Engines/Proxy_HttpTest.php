@@ -268,6 +268,48 @@ final class Proxy_HttpTest extends TestCase {
 	}
 
 	/**
+	 * Places answers whose address carries the current version are immutable: the proxy keeps
+	 * them (HIT), and a change is seen under the next version's address at once. Without a
+	 * version they follow the feed's max-age.
+	 */
+	public function test_versioned_places_are_kept_and_a_change_has_a_new_address(): void {
+		$ids     = $this->commit_markers( array( 'Proxy hut one', 'Proxy hut two' ) );
+		$version = self::current_version();
+		$search  = '/?rest_route=/cairn/v1/places&q=' . rawurlencode( 'proxy hut' ) . '&probe=' . wp_generate_password( 8, false );
+
+		$first = $this->through_proxy( $search . '&v=' . $version );
+		$this->assertSame( 200, $first['status'], $first['body'] );
+		$this->assertSame( 'public, max-age=31536000, immutable', $first['headers']['cache-control'] );
+		$this->assertSame( 'MISS', $first['headers']['x-cache-status'] ?? null );
+		$this->assertSame( array( 'Proxy hut one', 'Proxy hut two' ), array_column( json_decode( $first['body'], true )['items'], 'title' ) );
+		$this->assertSame( 'HIT', $this->through_proxy( $search . '&v=' . $version )['headers']['x-cache-status'] ?? null );
+
+		wp_trash_post( $ids[0] );
+		$this->commit();
+		$next = self::current_version();
+		$this->assertNotSame( $version, $next, 'the change renewed the version' );
+		$kept = $this->through_proxy( $search . '&v=' . $version );
+		$this->assertSame( 'HIT', $kept['headers']['x-cache-status'] ?? null, 'the old address stays as it was (immutable)' );
+		$this->assertSame( $first['body'], $kept['body'] );
+		$changed = $this->through_proxy( $search . '&v=' . $next );
+		$this->assertSame( 'MISS', $changed['headers']['x-cache-status'] ?? null );
+		$this->assertSame( array( 'Proxy hut two' ), array_column( json_decode( $changed['body'], true )['items'], 'title' ), 'the new address has the change at once' );
+
+		$unversioned = $this->through_proxy( $search );
+		$this->assertSame( 'public, max-age=' . self::MAX_AGE, $unversioned['headers']['cache-control'], 'no v: the feed\'s max-age' );
+	}
+
+	/**
+	 * The markers version as WordPress has it now.
+	 *
+	 * @return string
+	 */
+	private static function current_version(): string {
+		wp_cache_flush_runtime();
+		return ( new \Cairn\Maps\Markers\Markers_Version() )->get();
+	}
+
+	/**
 	 * A GET through the proxy.
 	 *
 	 * @param string                $path    Path and query.

@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Rest\Answer_Slots;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -175,6 +176,82 @@ final class Redis_Object_CacheTest extends TestCase {
 	}
 
 	/**
+	 * The places list and summary of a tiled map: right across requests from what Redis keeps
+	 * (no index query the second time), and an unpublished place gone from the next answers.
+	 */
+	public function test_places_are_right_across_requests_and_forget_an_unpublished_place(): void {
+		$ids = array();
+		foreach ( array( 'Alder hut', 'Birch hut', 'Cedar lodge' ) as $i => $title ) {
+			$ids[] = $this->create_marker(
+				array(
+					'post_title' => $title,
+					'lat'        => 45 + $i,
+					'lng'        => 6 + $i,
+				)
+			);
+		}
+		$first = $this->next_request_places( array( 'q' => 'hut' ) );
+		$this->assertSame( array( 'Alder hut', 'Birch hut' ), $first['titles'] );
+		$this->assertSame( 3, $this->next_request_summary()['total'] );
+		$this->assertNotEmpty( self::redis_keys( ':' . Answer_Slots::GROUP . ':' ), 'answers are kept in Redis' );
+
+		$reads  = $this->count_queries( 'cairn_place' );
+		$second = $this->next_request_places( array( 'q' => 'hut' ) );
+		$this->assertSame( $first, $second );
+		$this->assertSame( 0, $reads(), 'the second request is answered from Redis, no index query' );
+
+		wp_trash_post( $ids[0] );
+		$this->assertSame( array( 'Birch hut' ), $this->next_request_places( array( 'q' => 'hut' ) )['titles'], 'the trashed place is gone' );
+		$this->assertSame( 2, $this->next_request_summary()['total'] );
+	}
+
+	/**
+	 * A flood of distinct searches keeps the places answers in Redis within their slots.
+	 */
+	public function test_flood_of_searches_is_bounded_in_redis(): void {
+		$this->create_marker( array( 'post_title' => 'Lone hut' ) );
+		$requests = Answer_Slots::SLOTS + 200;
+		for ( $i = 0; $i < $requests; $i++ ) {
+			wp_cache_flush_runtime();
+			$answer = $this->serve( '/cairn/v1/places', array( 'q' => "flood {$i}" ) );
+			$this->assertSame( 200, $answer['status'], $answer['body'] );
+		}
+		$keys = count( self::redis_keys( ':' . Answer_Slots::GROUP . ':' ) );
+		$this->assertGreaterThan( 100, $keys, 'answers were kept' );
+		$this->assertLessThanOrEqual( Answer_Slots::SLOTS, $keys, "{$requests} distinct searches" );
+	}
+
+	/**
+	 * The places list after a fresh request.
+	 *
+	 * @param array<string, string> $query Query.
+	 * @return array{titles: string[], etag: string, total: int}
+	 */
+	private function next_request_places( array $query ): array {
+		wp_cache_flush_runtime();
+		$answer = $this->serve( '/cairn/v1/places', $query );
+		$this->assertSame( 200, $answer['status'], $answer['body'] );
+		$data = json_decode( $answer['body'], true );
+		return array(
+			'titles' => array_column( $data['items'], 'title' ),
+			'etag'   => (string) ( $answer['headers']['ETag'] ?? '' ),
+			'total'  => (int) $data['total'],
+		);
+	}
+
+	/**
+	 * The places summary after a fresh request.
+	 *
+	 * @return array<string, mixed>
+	 */
+	private function next_request_summary(): array {
+		wp_cache_flush_runtime();
+		$answer = $this->serve( '/cairn/v1/places/summary' );
+		$this->assertSame( 200, $answer['status'], $answer['body'] );
+		return json_decode( $answer['body'], true );
+	}
+
+	/**
 	 * The feed after a fresh request, as a new PHP process would see it.
 	 *
 	 * @return array{titles: string[], etag: string, body: string}
@@ -197,11 +274,21 @@ final class Redis_Object_CacheTest extends TestCase {
 	 * @return callable(): int
 	 */
 	private function count_marker_reads(): callable {
+		return $this->count_queries( 'cairn_lat' );
+	}
+
+	/**
+	 * Counts, from now on, the queries that contain $part.
+	 *
+	 * @param string $part A piece of SQL.
+	 * @return callable(): int
+	 */
+	private function count_queries( string $part ): callable {
 		$count = 0;
 		add_filter(
 			'query',
-			static function ( $query ) use ( &$count ) {
-				if ( is_string( $query ) && false !== strpos( $query, 'cairn_lat' ) ) {
+			static function ( $query ) use ( &$count, $part ) {
+				if ( is_string( $query ) && false !== strpos( $query, $part ) ) {
 					++$count;
 				}
 				return $query;
