@@ -10,6 +10,8 @@ namespace Cairn\Maps\Tests\Engines;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Feed_Cache;
+use Cairn\Maps\Feed\Feed_Payload;
+use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Rest\Answer_Slots;
 use Cairn\Maps\Tests\TestCase;
@@ -120,6 +122,27 @@ final class Redis_Object_CacheTest extends TestCase {
 	}
 
 	/**
+	 * The same race on the address-search job: a cancelled job must stay cancelled, not come
+	 * back running for every later request from another process' copy of alloptions.
+	 */
+	public function test_cancelled_geocode_job_is_not_resurrected_by_a_concurrent_options_write(): void {
+		$queue = new Geocode_Queue();
+		$queue->add( 3 );
+		$this->assertTrue( $queue->is_running() );
+
+		wp_cache_flush_runtime();
+		$read_by_b = wp_load_alloptions( true );
+		wp_cache_flush_runtime();
+		$queue->cancel();
+		$this->assertFalse( $queue->is_running() );
+		$read_by_b['blogdescription'] = 'Saved by another process';
+		wp_cache_set( 'alloptions', $read_by_b, 'options' );
+
+		wp_cache_flush_runtime();
+		$this->assertFalse( ( new Geocode_Queue() )->is_running(), 'the next request sees the job cancelled' );
+	}
+
+	/**
 	 * A flood of distinct filter URLs keeps the plugin's keys in Redis under the feed cache's bound.
 	 */
 	public function test_flood_of_filters_is_bounded_in_redis(): void {
@@ -147,6 +170,41 @@ final class Redis_Object_CacheTest extends TestCase {
 			}
 			$this->assertLessThanOrEqual( $base + Feed_Cache::max_rows(), count( self::redis_keys( 'cairn_maps_feed_' ) ), "after {$i}: keys in Redis stay bounded" );
 		}
+	}
+
+	/**
+	 * Two requests storing filtered copies: the first looked for the copies' index before it
+	 * existed (so its local cache remembers "no such option"), the second then created it. When
+	 * the first stores its copy, under the lock, it must read the index the second wrote, or it
+	 * writes an index without the second's copy: a copy no index knows is never evicted, and the
+	 * bound on stored copies no longer holds.
+	 */
+	public function test_filtered_copies_index_is_read_fresh_under_the_lock(): void {
+		$cache   = new Feed_Cache();
+		$payload = new Feed_Payload( str_split( (string) gzencode( '{"type":"FeatureCollection","features":[]}' ), 1000 ), 43, 0, 'v1' );
+		$first   = str_repeat( 'a', 32 );
+		$second  = str_repeat( 'b', 32 );
+
+		// Request 1 starts: it asks whether its selection was seen; neither option exists yet.
+		wp_cache_flush_runtime();
+		$this->assertFalse( $cache->admits( $first ) );
+		$request_one = clone $GLOBALS['wp_object_cache']; // Its local cache, kept aside.
+
+		// Request 2, meanwhile, stores a copy of its own selection (asked for twice).
+		wp_cache_flush_runtime();
+		$this->assertFalse( $cache->set_filtered( $second, 'v1', $payload ) );
+		wp_cache_flush_runtime();
+		$this->assertTrue( $cache->set_filtered( $second, 'v1', $payload ) );
+
+		// Request 1 goes on, with what its cache held: remembered, then (asked again) stored.
+		$GLOBALS['wp_object_cache'] = $request_one; // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- switching between two requests' caches.
+		$cache->set_filtered( $first, 'v1', $payload );
+		wp_cache_flush_runtime();
+		$this->assertTrue( $cache->set_filtered( $first, 'v1', $payload ) );
+
+		wp_cache_flush_runtime();
+		$index = get_option( Feed_Cache::INDEX_OPTION );
+		$this->assertSame( array( $first, $second ), array_values( array_intersect( array( $first, $second ), array_keys( is_array( $index ) ? $index : array() ) ) ), 'the index knows both copies' );
 	}
 
 	/**
