@@ -12,7 +12,9 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Feed_Payload;
 use Cairn\Maps\Import_Export\Geocode_Queue;
+use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Answer_Slots;
 use Cairn\Maps\Tests\TestCase;
 
@@ -140,6 +142,31 @@ final class Redis_Object_CacheTest extends TestCase {
 
 		wp_cache_flush_runtime();
 		$this->assertFalse( ( new Geocode_Queue() )->is_running(), 'the next request sees the job cancelled' );
+	}
+
+	/**
+	 * A rebuild of the places index started while another request ran: that request, when it
+	 * next looks for any missing option, writes back its list of missing options (core's
+	 * `notoptions`), which still names the rebuild. Every later request must still see the
+	 * rebuild pending — maps must not switch to tiles from a half-built index.
+	 */
+	public function test_pending_index_rebuild_is_not_hidden_by_a_concurrent_missing_option(): void {
+		$index = Plugin::instance()->get( 'place_index' );
+		$this->assertInstanceOf( Place_Index::class, $index );
+		$index->rebuild_now();
+		wp_cache_flush_runtime();
+		$this->assertTrue( $index->is_ready(), 'built' );
+		$request_b = clone $GLOBALS['wp_object_cache']; // Request B saw no rebuild option.
+
+		wp_cache_flush_runtime();
+		$index->start_rebuild();
+		$this->assertFalse( $index->is_ready(), 'a rebuild is pending' );
+
+		$GLOBALS['wp_object_cache'] = $request_b; // phpcs:ignore WordPress.WP.GlobalVariablesOverride.Prohibited -- switching between two requests' caches.
+		$this->assertFalse( get_option( 'cairn_engines_no_such_option' ), 'request B looks for a missing option' );
+
+		wp_cache_flush_runtime();
+		$this->assertFalse( $index->is_ready(), 'the next request still sees the rebuild pending' );
 	}
 
 	/**
