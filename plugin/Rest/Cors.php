@@ -51,6 +51,7 @@ class Cors {
 		'/' . Rest_Routes::NAMESPACE . '/posts/\d+/maps',
 		'/' . Rest_Routes::NAMESPACE . '/places',
 		'/' . Rest_Routes::NAMESPACE . '/places/summary',
+		'/' . Rest_Routes::NAMESPACE . '/tiles/[^/]+/[^/]+/[^/]+',
 	);
 
 	/**
