@@ -300,6 +300,61 @@ final class Proxy_HttpTest extends TestCase {
 	}
 
 	/**
+	 * Tiles with the current version are immutable and kept by the proxy; a client's
+	 * If-None-Match is answered 304 from the proxy's copy; a change is in the next version's tile
+	 * at once; an unversioned tile follows the feed's max-age.
+	 */
+	public function test_versioned_tiles_are_kept_and_revalidated_through_the_proxy(): void {
+		$ids   = $this->commit_markers( array( 'Tile proxy one', 'Tile proxy two' ) );
+		$index = \Cairn\Maps\Plugin::instance()->get( 'place_index' );
+		$this->assertInstanceOf( \Cairn\Maps\Index\Place_Index::class, $index );
+		$index->rebuild_now();
+		$this->commit();
+		$version = self::current_version();
+		$tile    = '/?rest_route=/cairn/v1/tiles/0/0/0&probe=' . wp_generate_password( 8, false );
+
+		$first = $this->through_proxy( $tile . '&v=' . $version );
+		$this->assertSame( 200, $first['status'], $first['body'] );
+		$this->assertStringStartsWith( 'application/geo+json', $first['headers']['content-type'] );
+		$this->assertSame( 'public, max-age=31536000, immutable', $first['headers']['cache-control'] );
+		$this->assertSame( 'MISS', $first['headers']['x-cache-status'] ?? null );
+		$this->assertSame( 2, self::places_in_tile( $first ) );
+		$hit = $this->through_proxy( $tile . '&v=' . $version );
+		$this->assertSame( 'HIT', $hit['headers']['x-cache-status'] ?? null );
+		$this->assertSame( $first['body'], $hit['body'] );
+		$not_modified = $this->through_proxy( $tile . '&v=' . $version, array( 'If-None-Match' => $first['headers']['etag'] ) );
+		$this->assertSame( 304, $not_modified['status'] );
+		$this->assertSame( 'HIT', $not_modified['headers']['x-cache-status'] ?? null );
+
+		wp_update_post(
+			array(
+				'ID'          => $ids[0],
+				'post_status' => 'draft',
+			)
+		);
+		$this->commit();
+		$next    = self::current_version();
+		$changed = $this->through_proxy( $tile . '&v=' . $next );
+		$this->assertSame( 'MISS', $changed['headers']['x-cache-status'] ?? null );
+		$this->assertSame( 1, self::places_in_tile( $changed ), 'the next version\'s tile has the change at once' );
+		$this->assertSame( 'public, max-age=' . self::MAX_AGE, $this->through_proxy( $tile )['headers']['cache-control'], 'no v: the feed\'s max-age' );
+	}
+
+	/**
+	 * How many places a tile answer's features hold.
+	 *
+	 * @param array{body: string} $answer A tile answer.
+	 * @return int
+	 */
+	private static function places_in_tile( array $answer ): int {
+		$places = 0;
+		foreach ( json_decode( $answer['body'], true )['features'] ?? array() as $feature ) {
+			$places += ! empty( $feature['properties']['cluster'] ) ? (int) $feature['properties']['point_count'] : 1;
+		}
+		return $places;
+	}
+
+	/**
 	 * The markers version as WordPress has it now.
 	 *
 	 * @return string

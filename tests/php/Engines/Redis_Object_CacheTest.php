@@ -13,6 +13,7 @@ use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Feed_Payload;
 use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Tile_Cache;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Answer_Slots;
@@ -304,6 +305,84 @@ final class Redis_Object_CacheTest extends TestCase {
 		$keys = count( self::redis_keys( ':' . Answer_Slots::GROUP . ':' ) );
 		$this->assertGreaterThan( 100, $keys, 'answers were kept' );
 		$this->assertLessThanOrEqual( Answer_Slots::SLOTS, $keys, "{$requests} distinct searches" );
+	}
+
+	/**
+	 * Tiles of a tiled map: right across requests from what Redis keeps (no index read the
+	 * second time), and an unpublished place gone from the next answer of its tile.
+	 */
+	public function test_tiles_are_right_across_requests_and_forget_an_unpublished_place(): void {
+		$ids = array();
+		foreach ( array( 'Tile one', 'Tile two', 'Tile three' ) as $i => $title ) {
+			$ids[] = $this->create_marker(
+				array(
+					'post_title' => $title,
+					'lat'        => -30 + 25 * $i,
+					'lng'        => -100 + 80 * $i,
+				)
+			);
+		}
+		$index = Plugin::instance()->get( 'place_index' );
+		$this->assertInstanceOf( Place_Index::class, $index );
+		$index->rebuild_now();
+
+		$first = $this->next_request_tile( '0/0/0' );
+		$this->assertSame( 3, $first['places'] );
+		$this->assertNotEmpty( self::redis_keys( ':' . Tile_Cache::GROUP . ':' ), 'the tile is kept in Redis' );
+
+		$reads  = $this->count_queries( 'cairn_place' );
+		$second = $this->next_request_tile( '0/0/0' );
+		$this->assertSame( $first['body'], $second['body'] );
+		$this->assertSame( $first['etag'], $second['etag'] );
+		$this->assertSame( 0, $reads(), 'the second request is answered from Redis, no place read' );
+
+		wp_update_post(
+			array(
+				'ID'          => $ids[2],
+				'post_status' => 'draft',
+			)
+		);
+		$third = $this->next_request_tile( '0/0/0' );
+		$this->assertSame( 2, $third['places'], 'the unpublished place is gone' );
+		$this->assertNotSame( $first['etag'], $third['etag'] );
+	}
+
+	/**
+	 * A flood of distinct tile URLs keeps the tiles in Redis within their slots.
+	 */
+	public function test_flood_of_tiles_is_bounded_in_redis(): void {
+		add_filter( 'cairn_maps_tile_cache_slots', static fn() => 32 );
+		$this->create_marker( array( 'post_title' => 'Lone place' ) );
+		Plugin::instance()->get( 'place_index' )->rebuild_now();
+		for ( $i = 0; $i < 120; $i++ ) {
+			wp_cache_flush_runtime();
+			$answer = $this->serve( '/cairn/v1/tiles/10/' . ( 100 + $i ) . '/' . ( 300 + $i % 7 ) );
+			$this->assertSame( 200, $answer['status'], $answer['body'] );
+		}
+		$keys = count( self::redis_keys( ':' . Tile_Cache::GROUP . ':' ) );
+		$this->assertGreaterThan( 10, $keys, 'tiles were kept' );
+		$this->assertLessThanOrEqual( 32, $keys, '120 distinct tiles' );
+	}
+
+	/**
+	 * A tile after a fresh request: its body, ETag and how many places its features hold.
+	 *
+	 * @param string $zxy The tile.
+	 * @return array{body: string, etag: string, places: int}
+	 */
+	private function next_request_tile( string $zxy ): array {
+		wp_cache_flush_runtime();
+		$answer = $this->serve( '/cairn/v1/tiles/' . $zxy );
+		$this->assertSame( 200, $answer['status'], $answer['body'] );
+		$places = 0;
+		foreach ( json_decode( $answer['body'], true )['features'] as $feature ) {
+			$places += ! empty( $feature['properties']['cluster'] ) ? (int) $feature['properties']['point_count'] : 1;
+		}
+		return array(
+			'body'   => $answer['body'],
+			'etag'   => (string) ( $answer['headers']['ETag'] ?? '' ),
+			'places' => $places,
+		);
 	}
 
 	/**
