@@ -236,26 +236,35 @@ final class Redis_Object_CacheTest extends TestCase {
 	}
 
 	/**
-	 * Many visitors asking for the same map store nothing per visitor.
+	 * Many visitors asking for the same map (feed, a tile, the places list and summary) store
+	 * nothing per visitor.
 	 */
 	public function test_no_entry_per_visitor(): void {
 		$this->create_marker( array( 'post_title' => 'Visited' ) );
-		$this->next_request_feed();
-		$this->next_request_feed();
+		Plugin::instance()->get( 'place_index' )->rebuild_now();
+		$routes = array( '/cairn/v1/markers', '/cairn/v1/tiles/2/1/1', '/cairn/v1/places', '/cairn/v1/places/summary' );
+		foreach ( array( 1, 2 ) as $warm ) {
+			foreach ( $routes as $route ) {
+				wp_cache_flush_runtime();
+				$this->assertSame( 200, $this->serve( $route )['status'], "{$route} ({$warm})" );
+			}
+		}
 		$before = self::redis_keys( '' );
 		for ( $visitor = 1; $visitor <= 25; $visitor++ ) {
-			wp_cache_flush_runtime();
-			$_SERVER['REMOTE_ADDR'] = "198.51.100.{$visitor}";
-			$answer                 = $this->serve(
-				'/cairn/v1/markers',
-				array(),
-				array(
-					'User-Agent'      => "Visitor {$visitor}",
-					'Accept-Encoding' => 0 === $visitor % 2 ? 'gzip' : '',
-					'Cookie'          => "visitor={$visitor}",
-				)
-			);
-			$this->assertSame( 200, $answer['status'] );
+			foreach ( $routes as $route ) {
+				wp_cache_flush_runtime();
+				$_SERVER['REMOTE_ADDR'] = "198.51.100.{$visitor}";
+				$answer                 = $this->serve(
+					$route,
+					array(),
+					array(
+						'User-Agent'      => "Visitor {$visitor}",
+						'Accept-Encoding' => 0 === $visitor % 2 ? 'gzip' : '',
+						'Cookie'          => "visitor={$visitor}",
+					)
+				);
+				$this->assertSame( 200, $answer['status'], $route );
+			}
 		}
 		$_SERVER['REMOTE_ADDR'] = '127.0.0.1';
 		$this->assertSame( array(), array_values( array_diff( self::redis_keys( '' ), $before ) ), 'no key was added by visitors' );
