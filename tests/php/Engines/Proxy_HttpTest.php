@@ -23,6 +23,7 @@ use WP_Session_Tokens;
  * @group proxy
  */
 final class Proxy_HttpTest extends TestCase {
+	use Nginx_Proxy;
 	use Web_Server {
 		set_up_before_class as web_server_set_up;
 		tear_down_after_class as web_server_tear_down;
@@ -33,27 +34,6 @@ final class Proxy_HttpTest extends TestCase {
 	 * The feeds' max-age on this test site, in seconds.
 	 */
 	private const MAX_AGE = 3;
-
-	/**
-	 * The proxy process.
-	 *
-	 * @var resource|null
-	 */
-	private static $proxy = null;
-
-	/**
-	 * Its port.
-	 *
-	 * @var int
-	 */
-	private static int $proxy_port = 0;
-
-	/**
-	 * Its folder (configuration, cache, logs).
-	 *
-	 * @var string
-	 */
-	private static string $proxy_dir = '';
 
 	/**
 	 * Markers to delete after the test.
@@ -94,59 +74,14 @@ final class Proxy_HttpTest extends TestCase {
 	 */
 	public static function set_up_before_class(): void {
 		self::web_server_set_up();
-		$nginx = is_executable( '/usr/sbin/nginx' ) ? '/usr/sbin/nginx' : trim( (string) shell_exec( 'command -v nginx' ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_shell_exec
-		if ( '' === $nginx ) {
-			self::fail( 'The proxy tests need nginx (Debian: apt-get install nginx).' );
-		}
-		$socket           = stream_socket_server( 'tcp://127.0.0.1:0' );
-		self::$proxy_port = (int) substr( (string) strrchr( stream_socket_get_name( $socket, false ), ':' ), 1 );
-		fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
-
-		self::$proxy_dir = sys_get_temp_dir() . '/cairn-proxy-' . getmypid() . '-' . self::$proxy_port;
-		mkdir( self::$proxy_dir . '/cache', 0700, true ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_mkdir
-		$conf = strtr(
-			(string) file_get_contents( __DIR__ . '/nginx-proxy.conf' ), // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
-			array(
-				'@USER@'     => 0 === posix_getuid() ? 'user root;' : '',
-				'@DIR@'      => self::$proxy_dir,
-				'@PORT@'     => (string) self::$proxy_port,
-				'@UPSTREAM@' => (string) self::$port,
-			)
-		);
-		file_put_contents( self::$proxy_dir . '/nginx.conf', $conf ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_file_put_contents
-		self::$proxy = proc_open( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_proc_open -- the proxy under test.
-			array( $nginx, '-p', self::$proxy_dir, '-e', self::$proxy_dir . '/error.log', '-c', self::$proxy_dir . '/nginx.conf' ),
-			array(
-				0 => array( 'file', '/dev/null', 'r' ),
-				1 => array( 'file', self::$proxy_dir . '/stdout.log', 'a' ),
-				2 => array( 'file', self::$proxy_dir . '/stdout.log', 'a' ),
-			),
-			$pipes
-		);
-		$deadline    = microtime( true ) + 10;
-		while ( microtime( true ) < $deadline ) {
-			$probe = @fsockopen( '127.0.0.1', self::$proxy_port, $errno, $errstr, 0.2 ); // phpcs:ignore WordPress.PHP.NoSilencedErrors.Discouraged, WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- polling until nginx listens.
-			if ( $probe ) {
-				fclose( $probe ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose
-				return;
-			}
-			usleep( 50000 );
-		}
-		self::fail( 'nginx did not start: ' . file_get_contents( self::$proxy_dir . '/error.log' ) . file_get_contents( self::$proxy_dir . '/stdout.log' ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
+		self::start_proxy( self::$port );
 	}
 
 	/**
-	 * Stops nginx (it stops its workers on TERM), then WordPress.
+	 * Stops nginx, then WordPress.
 	 */
 	public static function tear_down_after_class(): void {
-		if ( is_resource( self::$proxy ) ) {
-			proc_terminate( self::$proxy );
-			proc_close( self::$proxy );
-		}
-		self::$proxy = null;
-		if ( '' !== self::$proxy_dir && is_dir( self::$proxy_dir ) ) {
-			exec( 'rm -rf ' . escapeshellarg( self::$proxy_dir ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_exec
-		}
+		self::stop_proxy();
 		self::web_server_tear_down();
 	}
 
@@ -362,24 +297,6 @@ final class Proxy_HttpTest extends TestCase {
 	private static function current_version(): string {
 		wp_cache_flush_runtime();
 		return ( new \Cairn\Maps\Markers\Markers_Version() )->get();
-	}
-
-	/**
-	 * A GET through the proxy.
-	 *
-	 * @param string                $path    Path and query.
-	 * @param array<string, string> $headers Request headers.
-	 * @return array{status: int, headers: array<string, string>, cookies: int, body: string}
-	 */
-	private function through_proxy( string $path, array $headers = array() ): array {
-		$socket = fsockopen( '127.0.0.1', self::$proxy_port, $errno, $errstr, 5 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fsockopen -- a raw HTTP client.
-		$this->assertIsResource( $socket, "connect to nginx: {$errstr}" );
-		$request = "GET {$path} HTTP/1.0\r\nHost: 127.0.0.1:" . self::$proxy_port . "\r\n";
-		foreach ( $headers as $name => $value ) {
-			$request .= "{$name}: {$value}\r\n";
-		}
-		fwrite( $socket, $request . "\r\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
-		return $this->receive( $socket );
 	}
 
 	/**
