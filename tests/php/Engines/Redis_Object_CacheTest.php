@@ -42,6 +42,56 @@ final class Redis_Object_CacheTest extends TestCase {
 	}
 
 	/**
+	 * The test drop-in keeps core's object-cache semantics (what the plugin relies on).
+	 */
+	public function test_the_drop_in_follows_core_semantics(): void {
+		$group = 'cairn-engines';
+		$this->assertFalse( wp_cache_incr( 'counter', 1, $group ), 'incr of a missing key' );
+		$this->assertTrue( wp_cache_set( 'counter', 5, $group, 60 ) );
+		$this->assertSame( 7, wp_cache_incr( 'counter', 2, $group ) );
+		$this->assertSame( 0, wp_cache_decr( 'counter', 10, $group ), 'never below 0' );
+		$ttl = self::redis()->ttl( self::redis_prefix() . '1:' . $group . ':counter' );
+		$this->assertGreaterThan( 0, $ttl, 'the expiry is kept through incr/decr' );
+		$this->assertLessThanOrEqual( 60, $ttl );
+		wp_cache_set( 'word', 'abc', $group );
+		$this->assertSame( 1, wp_cache_incr( 'word', 1, $group ), 'a non-number counts from 0' );
+
+		$this->assertFalse( wp_cache_add( 'counter', 1, $group ), 'add does not overwrite' );
+		$this->assertFalse( wp_cache_replace( 'missing', 1, $group ), 'replace needs the key' );
+		$this->assertTrue( wp_cache_add( 'fresh', array( 'x' => false ), $group ) );
+		wp_cache_set( 'false', false, $group );
+		wp_cache_flush_runtime();
+		$found = null;
+		$this->assertFalse( wp_cache_get( 'false', $group, false, $found ) );
+		$this->assertTrue( $found, 'a stored false is found' );
+		$this->assertSame(
+			array(
+				'fresh'   => array( 'x' => false ),
+				'counter' => 0,
+				'none'    => false,
+				'1'       => false,
+			),
+			wp_cache_get_multiple( array( 'fresh', 'counter', 'none', 1 ), $group )
+		);
+		$this->assertSame(
+			array(
+				'fresh' => true,
+				'none'  => false,
+			),
+			wp_cache_delete_multiple( array( 'fresh', 'none' ), $group )
+		);
+
+		wp_cache_add_non_persistent_groups( array( 'cairn-local' ) );
+		wp_cache_set( 'here', 1, 'cairn-local' );
+		$this->assertSame( array(), self::redis_keys( ':cairn-local:' ), 'a non-persistent group stays in the process' );
+		$this->assertSame( 1, wp_cache_get( 'here', 'cairn-local' ) );
+
+		$this->assertTrue( wp_cache_supports( 'flush_group' ) );
+		wp_cache_flush_group( $group );
+		$this->assertSame( array(), self::redis_keys( ':' . $group . ':' ) );
+	}
+
+	/**
 	 * The feed answers right from what Redis keeps, request after request; a place unpublished is
 	 * gone from the next answer, and the ETag changes with it.
 	 */
