@@ -137,7 +137,7 @@ final class Proxy_HttpTest extends TestCase {
 			$statuses[] = $answer['headers']['x-cache-status'] ?? '?';
 			$gone       = array( 'Proxy Alder', 'Proxy Cedar' ) === self::titles( $answer );
 			if ( ! $gone ) {
-				usleep( 50000 ); // Polling the proxy for a condition; the deadline is the assertion below.
+				usleep( 20000 ); // Polling the proxy for a condition; the deadline is the assertion below.
 			}
 		} while ( ! $gone && microtime( true ) - $unpublished < self::MAX_AGE + 5 );
 		// When the request that got the new answer was sent (its own duration is no staleness).

@@ -114,7 +114,7 @@ final class Sqlite_Proxy_HttpTest extends TestCase {
 			$answer = $this->through_proxy( $feed );
 			$gone   = array( 'Lite one', 'Lite three' ) === self::titles( $answer );
 			if ( ! $gone ) {
-				usleep( 50000 ); // Polling the proxy for a condition; the deadline is the assertion below.
+				usleep( 20000 ); // Polling the proxy for a condition; the deadline is the assertion below.
 			}
 		} while ( ! $gone && microtime( true ) - $unpublished < self::MAX_AGE + 5 );
 		$this->assertTrue( $gone, 'the place is gone from the proxy' );
