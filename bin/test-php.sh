@@ -2,6 +2,11 @@
 # PHP integration tests against real WordPress and a private MariaDB (`npm run test:php`).
 #
 #   bash bin/test-php.sh [phpunit arguments…]      e.g. --filter Markers_Feed, --group http
+#   bash bin/test-php.sh --redis [phpunit arguments…]
+#       the same with a persistent object cache: a private redis-server (no persistence, a free
+#       port from 6390 on, stopped on exit) and the test drop-in tests/php/object-cache/
+#       object-cache.php installed in the test site's own content folder; without arguments it
+#       runs the groups `redis` and `proxy` (tests/php/Engines/; the proxy tests need nginx).
 #
 # 1. provisions WordPress core into .cache/wordpress (bin/wp-core.sh, read-only for us);
 # 2. checks composer's vendor/ and the built block (build/blocks/map/block.json);
@@ -15,7 +20,15 @@
 #   CAIRN_TEST_DB_PORT=N          first port to try (default 3307)
 #   CAIRN_TEST_DB_TIMEOUT=s       how long to wait for MariaDB to accept connections (default 60)
 #   CAIRN_TEST_DB_FRESH=1         delete the MariaDB data directory first
+#   CAIRN_TEST_REDIS_PORT=N       with --redis: first port to try (default 6390)
 set -euo pipefail
+
+REDIS=0
+if [[ "${1:-}" == --redis ]]; then
+	REDIS=1
+	shift
+	[[ $# -gt 0 ]] || set -- --group redis,proxy
+fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DB_DIR="$ROOT/.cache/mariadb"
@@ -39,6 +52,10 @@ php -r 'exit( extension_loaded( "mysqli" ) ? 0 : 1 );' ||
 # shellcheck source=bin/lib/mariadb.sh
 . "$ROOT/bin/lib/mariadb.sh"
 mariadb_find || die "$MARIADB_PROBLEM (Debian: apt-get install $PACKAGES)"
+if [[ "$REDIS" == 1 ]]; then
+	command -v redis-server >/dev/null || die "--redis needs redis-server (Debian: apt-get install redis-server php-redis)"
+	php -r 'exit( extension_loaded( "redis" ) ? 0 : 1 );' || die "--redis needs PHP's redis extension (Debian: apt-get install php-redis)"
+fi
 
 [[ -f "$ROOT/vendor/bin/phpunit" ]] ||
 	die "vendor/ is missing: run 'composer install' in $ROOT first"
@@ -66,7 +83,16 @@ PORT="$(free_port "${CAIRN_TEST_DB_PORT:-3307}")" ||
 	die "no free port found from ${CAIRN_TEST_DB_PORT:-3307} on; set CAIRN_TEST_DB_PORT"
 
 DB_PID=""
+REDIS_PID=""
+stop_redis() {
+	if [[ -n "$REDIS_PID" ]] && kill -0 "$REDIS_PID" 2>/dev/null; then
+		kill "$REDIS_PID" 2>/dev/null || true
+		wait "$REDIS_PID" 2>/dev/null || true
+	fi
+	REDIS_PID=""
+}
 stop_db() {
+	stop_redis
 	DB_PID="${DB_PID:-${MARIADB_PID:-}}" # also a server that failed to come up
 	if [[ -n "$DB_PID" ]] && kill -0 "$DB_PID" 2>/dev/null; then
 		kill "$DB_PID" 2>/dev/null || true
@@ -91,6 +117,25 @@ mariadb_start "$DATA" "$SOCKET" "$PIDFILE" "$ERRLOG" "$PORT" "$TIMEOUT" \
 	--innodb-stats-persistent=0 --max-connections=50
 DB_PID="$MARIADB_PID"
 mariadb_create_db "$SOCKET" "$DB_NAME" "$DB_USER" "$DB_PASSWORD"
+
+# --- Redis (with --redis) -----------------------------------------------------------------------
+if [[ "$REDIS" == 1 ]]; then
+	REDIS_PORT="$(free_port "${CAIRN_TEST_REDIS_PORT:-6390}")" || die "no free port for Redis from ${CAIRN_TEST_REDIS_PORT:-6390} on"
+	# Nothing saved, nothing read from disk: every run starts from an empty cache.
+	redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$DB_DIR" \
+		--logfile "$DB_DIR/redis.log" --daemonize no </dev/null >/dev/null 2>&1 9>&- &
+	REDIS_PID=$!
+	deadline=$((SECONDS + 20))
+	until port_in_use "$REDIS_PORT"; do
+		kill -0 "$REDIS_PID" 2>/dev/null || die "redis-server exited while starting (see $DB_DIR/redis.log)"
+		((SECONDS < deadline)) || die "redis-server did not listen on $REDIS_PORT within 20 s"
+		sleep 0.1
+	done
+	export CAIRN_TEST_REDIS="127.0.0.1:$REDIS_PORT"
+	log "Redis object cache on 127.0.0.1:$REDIS_PORT (test drop-in tests/php/object-cache/object-cache.php)"
+else
+	unset CAIRN_TEST_REDIS
+fi
 
 # --- PHPUnit -------------------------------------------------------------------------------------
 export CAIRN_TEST_DB_HOST="127.0.0.1:$PORT"

@@ -38,6 +38,7 @@ suite "static analysis (phpstan)" npm run --silent lint:phpstan
 suite "translations (languages/cairn-maps.pot is current)" node bin/make-pot.mjs --check
 suite "unit (jest)" npm run --silent test:unit
 suite "php integration (phpunit, mariadb)" npm run --silent test:php
+suite "php on the engines big sites run (redis object cache, nginx proxy_cache)" npm run --silent test:php:engines
 suite "end-to-end (playwright, chromium)" npm run --silent test:e2e
 
 echo

@@ -320,14 +320,22 @@ class Filtered_Copies {
 	}
 
 	/**
-	 * An option of the index, read from the store itself (under the index lock).
+	 * An option of the index, read from the database itself (under the index lock).
+	 *
+	 * Not through get_option(): with a persistent object cache, a request that looked for the
+	 * option before another one created it keeps "no such option" in its `notoptions`, and core
+	 * writes that list back to the shared cache when the request saves any option. Read that
+	 * way, the index would seem empty and be rewritten without the copies it lists, which then
+	 * stay stored, unbounded, until they expire.
 	 *
 	 * @param string $name Option name.
 	 * @return array<string, mixed>
 	 */
 	private function read_option( string $name ): array {
-		$this->forget_option( $name );
-		$value = get_option( $name, array() );
+		global $wpdb;
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the lock's own state must bypass every cache (as Feed_Lock).
+		$raw   = $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s LIMIT 1", $name ) );
+		$value = is_string( $raw ) ? maybe_unserialize( $raw ) : array();
 		return is_array( $value ) ? $value : array();
 	}
 

@@ -139,7 +139,7 @@ class Geocode_Queue {
 			);
 		}
 		$job['total'] += max( 0, $count );
-		update_option( self::OPTION, $job, true ); // Autoloaded: read on every request to resume a job.
+		$this->save( $job );
 		return $job['id'];
 	}
 
@@ -294,6 +294,19 @@ class Geocode_Queue {
 	}
 
 	/**
+	 * Stores the job: autoloaded (read on every request to resume a job at no cost), except with a
+	 * persistent object cache, where autoloaded options share one entry (`alloptions`) that
+	 * another request saving any option may write back from an older copy, which would bring a
+	 * cancelled or finished job back for every later request. On its own key it is replaced
+	 * atomically.
+	 *
+	 * @param array<string, mixed> $job The job.
+	 */
+	private function save( array $job ): void {
+		update_option( self::OPTION, $job, ! wp_using_ext_object_cache() );
+	}
+
+	/**
 	 * Ends the job.
 	 *
 	 * @param string $state STATE_DONE or STATE_CANCELLED.
@@ -305,7 +318,7 @@ class Geocode_Queue {
 		}
 		$job['state']    = $state;
 		$job['finished'] = time();
-		update_option( self::OPTION, $job, true );
+		$this->save( $job );
 	}
 
 	/**

@@ -283,10 +283,28 @@ class Place_Index {
 	}
 
 	/**
+	 * The pending rebuild's state (false when none), read from the database itself.
+	 *
+	 * Not through get_option(): with a persistent object cache, a request that looked before
+	 * the rebuild started keeps "no such option" in its `notoptions` and writes that list back to
+	 * the shared cache at its next missing option, after which every request would take the
+	 * rebuild for done and serve tiles from a half-built index. One primary-key read, the cost
+	 * get_option() has for a missing option without such a cache.
+	 *
+	 * @return mixed
+	 */
+	private function rebuild_state() {
+		global $wpdb;
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- must bypass the object cache's notoptions (see above).
+		$raw = $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s LIMIT 1", self::REBUILD_OPTION ) );
+		return is_string( $raw ) ? maybe_unserialize( $raw ) : false;
+	}
+
+	/**
 	 * Whether the index matches the markers: tables current and no rebuild pending.
 	 */
 	public function is_ready(): bool {
-		return Index_Schema::is_current() && false === get_option( self::REBUILD_OPTION, false );
+		return Index_Schema::is_current() && false === $this->rebuild_state();
 	}
 
 	/**
@@ -376,7 +394,7 @@ class Place_Index {
 		if ( ! Index_Schema::is_current() ) {
 			Index_Schema::ensure();
 		}
-		$state = get_option( self::REBUILD_OPTION, false );
+		$state = $this->rebuild_state();
 		if ( ! is_array( $state ) ) {
 			$state = array( 'phase' => 'start' );
 		}
@@ -413,7 +431,7 @@ class Place_Index {
 	 * The WP-Cron event: rebuild batches for a while, then come back for the rest.
 	 */
 	public function run_cron(): void {
-		if ( false === get_option( self::REBUILD_OPTION, false ) ) {
+		if ( false === $this->rebuild_state() ) {
 			return;
 		}
 		$until = microtime( true ) + self::CRON_SECONDS;

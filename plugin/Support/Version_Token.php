@@ -11,7 +11,8 @@ defined( 'ABSPATH' ) || exit;
 
 /**
  * The shared part of the plugin's version tokens (Markers\Markers_Version, Blocks\Patterns_Version):
- * a random token in an autoloaded option (read at the cost of no query), created on first use and
+ * a random token in an autoloaded option (read at the cost of no query; on its own cache key with a
+ * persistent object cache, see bump()), created on first use and
  * replaced at once by bump(). A random token (rather than a counter) cannot collide when two
  * requests change things at the same moment, and an option (rather than the object cache's
  * `last_changed`) survives on sites without a persistent object cache. batch() turns many changes
@@ -53,6 +54,12 @@ abstract class Version_Token {
 
 	/**
 	 * Replaces the version. Returns the new one.
+	 *
+	 * Autoloaded only without a persistent object cache. With one, autoloaded options share one
+	 * cache entry (`alloptions`) that every option save rewrites whole from what it read a moment
+	 * before: a save by another process (WP-Cron saves `cron` on every run) could put the old token
+	 * back for every later request, while the database holds the new one. On its own key the token
+	 * is read in one cache lookup and replaced atomically.
 	 */
 	public function bump(): string {
 		if ( $this->held > 0 ) {
@@ -60,7 +67,7 @@ abstract class Version_Token {
 			return (string) get_option( $this->option(), '' );
 		}
 		$version = bin2hex( random_bytes( 8 ) );
-		update_option( $this->option(), $version, true );
+		update_option( $this->option(), $version, ! wp_using_ext_object_cache() );
 		return $version;
 	}
 

@@ -59,6 +59,7 @@ function cairn_maps_tests_write_config(): string {
 		'AUTOMATIC_UPDATER_DISABLED' => true,
 		'WP_AUTO_UPDATE_CORE'        => false,
 	);
+	$constants = array_merge( $constants, cairn_maps_tests_redis_constants( $dir, $constants['ABSPATH'] ) );
 	// Fixed test-only salts: deterministic nonces and cookies, nothing to store.
 	foreach ( array( 'AUTH', 'SECURE_AUTH', 'LOGGED_IN', 'NONCE' ) as $scheme ) {
 		$constants[ $scheme . '_KEY' ]  = 'cairn-maps-tests-' . strtolower( $scheme ) . '-key';
@@ -76,6 +77,49 @@ function cairn_maps_tests_write_config(): string {
 		file_put_contents( $file, $php ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_file_put_contents
 	}
 	return $file;
+}
+
+/**
+ * With CAIRN_TEST_REDIS=host:port (bin/test-php.sh --redis): a content folder of its own holding
+ * the test object-cache drop-in (tests/php/object-cache/object-cache.php) and links to core's
+ * themes and languages, and the drop-in's connection settings. Without it: nothing.
+ *
+ * @param string $dir  The test site's folder (.cache/wp-tests).
+ * @param string $core ABSPATH.
+ * @return array<string, string|int> Constants for the configuration.
+ */
+function cairn_maps_tests_redis_constants( string $dir, string $core ): array {
+	$redis = (string) getenv( 'CAIRN_TEST_REDIS' );
+	if ( '' === $redis ) {
+		return array();
+	}
+	if ( 1 !== preg_match( '/^([0-9.]+):(\d+)$/', $redis, $parts ) ) {
+		cairn_maps_tests_fail( "CAIRN_TEST_REDIS must be host:port (got '{$redis}')." );
+	}
+	$content = $dir . '/content-redis';
+	if ( ! is_dir( $content ) && ! mkdir( $content, 0777, true ) ) { // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_mkdir
+		cairn_maps_tests_fail( "Cannot create {$content}." );
+	}
+	$links = array(
+		'object-cache.php' => dirname( __DIR__ ) . '/object-cache/object-cache.php',
+		'themes'           => $core . 'wp-content/themes',
+		'languages'        => $core . 'wp-content/languages',
+	);
+	foreach ( $links as $name => $target ) {
+		$link = $content . '/' . $name;
+		if ( file_exists( $target ) && ( ! is_link( $link ) || readlink( $link ) !== $target ) ) {
+			if ( is_link( $link ) ) {
+				unlink( $link ); // phpcs:ignore WordPress.WP.AlternativeFunctions.unlink_unlink
+			}
+			symlink( $target, $link ) || cairn_maps_tests_fail( "Cannot link {$link} to {$target}." );
+		}
+	}
+	return array(
+		'WP_CONTENT_DIR'          => $content,
+		'CAIRN_TEST_REDIS_HOST'   => $parts[1],
+		'CAIRN_TEST_REDIS_PORT'   => (int) $parts[2],
+		'CAIRN_TEST_REDIS_PREFIX' => 'cairn-tests:',
+	);
 }
 
 /**
