@@ -56,6 +56,11 @@
 #                                    tiles cold / warm / 304 beside a static file's 304 through the
 #                                    same nginx, search, list after a move, one place moved, a flood
 #                                    of distinct URLs; bench/api/tiles-report.mjs prints and records.
+#   BENCH_MEASURE=0                  (tiles) seed and index the sizes, measure nothing (a first seed)
+#   BENCH_THEN='command'             (tiles) run this after the sizes are ready, the servers still up,
+#                                    with CAIRN_BENCH_WP (the site) and CAIRN_BENCH_WP_DB_FILE (the
+#                                    file naming its database: write cairn_bench_t<size> to switch):
+#                                    how bench/front/tiles.mjs (`npm run bench:front:tiles`) gets its tiles
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -445,11 +450,20 @@ if [[ "$ONLY" == tiles ]]; then
 		[[ -n "${CAIRN_BENCH_AUTH:-}" ]] && [[ "${CAIRN_BENCH_AUTH_DB:-}" == "$db" ]] ||
 			{ CAIRN_BENCH_AUTH="$(timeout --foreground 60 php "$HERE/wp.php" app-password)" || die "creating an application password failed"; }
 		export CAIRN_BENCH_AUTH CAIRN_BENCH_AUTH_DB="$db"
+		[[ "${BENCH_MEASURE:-1}" == 0 ]] && continue
 		timeout --foreground 1800 node "$HERE/tiles.mjs" --size "$size" --url "$SITE_URL" --seed "$RUN_DIR/seed-$size.json" \
 			--index "$RUN_DIR/index-$size.json" --page "$TILES_POST" --static /bench-static/tile.json \
 			--out "$RUN_DIR/size-$size.json" || die "measuring tiles at $size markers failed"
 	done
+	if [[ -n "${BENCH_THEN:-}" ]]; then
+		log "running: $BENCH_THEN"
+		status=0
+		CAIRN_BENCH_WP="$SITE_URL" CAIRN_BENCH_WP_DB_FILE="$DB_NAME_FILE" bash -c "$BENCH_THEN" 9>&- || status=$?
+		printf '%s' "$DB_NAME" >"$DB_NAME_FILE"
+		exit "$status"
+	fi
 	printf '%s' "$DB_NAME" >"$DB_NAME_FILE"
+	[[ "${BENCH_MEASURE:-1}" == 0 ]] && { log "BENCH_MEASURE=0: sizes seeded and indexed, nothing measured"; exit 0; }
 	if [[ -n "${BENCH_HOLD:-}" ]]; then
 		log "BENCH_HOLD: servers stay up for ${BENCH_HOLD}s at $SITE_URL (MariaDB 127.0.0.1:$DB_PORT)"
 		sleep "$BENCH_HOLD" || true

@@ -524,15 +524,11 @@ function cairn_bench_seed_shapes( int $routes, int $vertices ): int {
  */
 function cairn_bench_place_index() {
 	$index = null;
-	if ( class_exists( 'Cairn\\Maps\\Plugin' ) && method_exists( 'Cairn\\Maps\\Plugin', 'get' ) ) {
-		try {
-			$index = \Cairn\Maps\Plugin::get( 'place_index' );
-		} catch ( \Throwable $error ) {
-			$index = null;
-		}
+	if ( class_exists( 'Cairn\\Maps\\Plugin' ) && method_exists( 'Cairn\\Maps\\Plugin', 'instance' ) ) {
+		$index = \Cairn\Maps\Plugin::instance()->get( 'place_index' );
 	}
 	if ( ! is_object( $index ) ) {
-		fwrite( STDERR, "wp.php: the plugin has no place index (Plugin::get('place_index'), issue 22's index is not merged)\n" );
+		fwrite( STDERR, "wp.php: the plugin has no place index (Plugin::instance()->get('place_index'), issue 22's index is not merged)\n" );
 		exit( 1 );
 	}
 	return $index;
