@@ -221,7 +221,9 @@ export function tilesApiNumbers( result ) {
 	return {
 		tile_cold_p95_ms: pick( ( e ) => e.tiles?.cold?.p95_ms ),
 		tile_warm_p95_ms: pick( ( e ) => e.tiles?.warm?.p95_ms ),
-		tile_not_modified_p95_ms: pick( ( e ) => e.tiles?.not_modified?.p95_ms ),
+		tile_not_modified_p95_ms: pick(
+			( e ) => e.tiles?.not_modified?.p95_ms
+		),
 		static_not_modified_p95_ms: pick(
 			( e ) => e.tiles?.static_not_modified?.p95_ms
 		),

@@ -75,9 +75,44 @@ const VIEW = { width: 1280, height: 800, tile: 512 };
 const ZOOMS = [ 2, 3, 4, 6, 8, 10, 12 ];
 const GROUPS = [ 'huts', 'peaks', 'springs', 'viewpoints', 'bridges' ];
 // Words of seed.php's titles (folded) and group names: what a visitor would type.
-const QUERIES = [ 'misty', 'tarn', 'old bri', 'cafe', 'rock pool', 'hut', 'peaks', 'saint', 'gold', 'windy col', 'royal', 'hidden falls', 'bothy', 'spr', 'north ridge', 'lookout', 'silver beck', 'mill', 'deep', 'twin pike', 'chapel', 'grey', 'lone knoll', 'quiet cove', 'stony', 'view', 'far scar', 'bridges', 'great glen', 'white well' ];
+const QUERIES = [
+	'misty',
+	'tarn',
+	'old bri',
+	'cafe',
+	'rock pool',
+	'hut',
+	'peaks',
+	'saint',
+	'gold',
+	'windy col',
+	'royal',
+	'hidden falls',
+	'bothy',
+	'spr',
+	'north ridge',
+	'lookout',
+	'silver beck',
+	'mill',
+	'deep',
+	'twin pike',
+	'chapel',
+	'grey',
+	'lone knoll',
+	'quiet cove',
+	'stony',
+	'view',
+	'far scar',
+	'bridges',
+	'great glen',
+	'white well',
+];
 
-const agent = new http.Agent( { keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY } );
+const agent = new http.Agent( {
+	keepAlive: true,
+	maxSockets: CONCURRENCY,
+	maxFreeSockets: CONCURRENCY,
+} );
 let counter = 0;
 const runId = `t${ SIZE }-${ Date.now().toString( 36 ) }`;
 
@@ -85,32 +120,67 @@ function log( message ) {
 	process.stderr.write( `[bench:api:tiles] ${ SIZE }: ${ message }\n` );
 }
 
-/** One request; resolves with status, headers, body bytes and the time to the last byte. */
+/**
+ * One request; resolves with status, headers, body bytes and the time to the last byte.
+ * @param method
+ * @param pathname
+ * @param headers
+ * @param label
+ * @param body
+ */
 function request( method, pathname, headers = {}, label = 'req', body = null ) {
 	const id = `${ runId }-${ label }-${ ++counter }`;
 	return new Promise( ( resolve, reject ) => {
 		const started = process.hrtime.bigint();
 		const req = http.request(
 			BASE + pathname,
-			{ method, agent, headers: { 'X-Bench-Id': id, 'User-Agent': 'cairn-bench', ...headers } },
+			{
+				method,
+				agent,
+				headers: {
+					'X-Bench-Id': id,
+					'User-Agent': 'cairn-bench',
+					...headers,
+				},
+			},
 			( response ) => {
 				const chunks = [];
 				response.on( 'data', ( chunk ) => chunks.push( chunk ) );
 				response.on( 'end', () => {
-					const ms = Number( process.hrtime.bigint() - started ) / 1e6;
-					resolve( { id, path: pathname, status: response.statusCode, headers: response.headers, body: Buffer.concat( chunks ), ms } );
+					const ms =
+						Number( process.hrtime.bigint() - started ) / 1e6;
+					resolve( {
+						id,
+						path: pathname,
+						status: response.statusCode,
+						headers: response.headers,
+						body: Buffer.concat( chunks ),
+						ms,
+					} );
 				} );
 				response.on( 'error', reject );
 			}
 		);
-		req.setTimeout( REQUEST_TIMEOUT_MS, () => req.destroy( new Error( `timeout after ${ REQUEST_TIMEOUT_MS } ms: ${ pathname }` ) ) );
+		req.setTimeout( REQUEST_TIMEOUT_MS, () =>
+			req.destroy(
+				new Error(
+					`timeout after ${ REQUEST_TIMEOUT_MS } ms: ${ pathname }`
+				)
+			)
+		);
 		req.on( 'error', reject );
 		req.end( body );
 	} );
 }
-const get = ( pathname, headers, label ) => request( 'GET', pathname, headers, label );
+const get = ( pathname, headers, label ) =>
+	request( 'GET', pathname, headers, label );
 
-/** `total` requests made by `concurrency` workers. */
+/**
+ * `total` requests made by `concurrency` workers.
+ * @param total
+ * @param concurrency
+ * @param make
+ */
 async function load( total, concurrency, make ) {
 	const results = [];
 	let next = 0;
@@ -121,8 +191,13 @@ async function load( total, concurrency, make ) {
 			results[ index ] = await make( index );
 		}
 	};
-	await Promise.all( Array.from( { length: Math.min( concurrency, total ) }, worker ) );
-	return { results, seconds: Number( process.hrtime.bigint() - started ) / 1e9 };
+	await Promise.all(
+		Array.from( { length: Math.min( concurrency, total ) }, worker )
+	);
+	return {
+		results,
+		seconds: Number( process.hrtime.bigint() - started ) / 1e9,
+	};
 }
 
 export function percentile( values, p ) {
@@ -130,9 +205,14 @@ export function percentile( values, p ) {
 		return null;
 	}
 	const sorted = [ ...values ].sort( ( a, b ) => a - b );
-	return sorted[ Math.max( 0, Math.ceil( ( p / 100 ) * sorted.length ) - 1 ) ];
+	return sorted[
+		Math.max( 0, Math.ceil( ( p / 100 ) * sorted.length ) - 1 )
+	];
 }
-const round = ( value, digits = 1 ) => ( null === value || undefined === value || ! Number.isFinite( value ) ? null : Number( value.toFixed( digits ) ) );
+const round = ( value, digits = 1 ) =>
+	null === value || undefined === value || ! Number.isFinite( value )
+		? null
+		: Number( value.toFixed( digits ) );
 
 function stats( values, seconds ) {
 	const ms = values.map( ( r ) => ( 'number' === typeof r ? r : r.ms ) );
@@ -161,17 +241,24 @@ function expectStatus( results, status, what ) {
 	const wrong = results.filter( ( r ) => r.status !== status );
 	if ( wrong.length ) {
 		const sample = wrong[ 0 ];
-		throw new Error( `${ what }: expected HTTP ${ status }, got ${ sample.status } (${ wrong.length } of ${ results.length }) for ${ sample.path }: ${ sample.body.toString( 'utf8', 0, 300 ) }` );
+		throw new Error(
+			`${ what }: expected HTTP ${ status }, got ${ sample.status } (${ wrong.length } of ${ results.length }) for ${ sample.path }: ${ sample.body.toString( 'utf8', 0, 300 ) }`
+		);
 	}
 }
 
-/** PHP peak memory, SQL, index reads of these requests (the bench mu-plugin's shutdown log). */
+/**
+ * PHP peak memory, SQL, index reads of these requests (the bench mu-plugin's shutdown log).
+ * @param results
+ */
 async function peaks( results ) {
 	const wanted = new Set( results.map( ( r ) => r.id ) );
 	let found = new Map();
 	for ( let attempt = 0; attempt < 20; attempt++ ) {
 		found = new Map();
-		for ( const line of fs.readFileSync( PEAK_LOG, 'utf8' ).split( '\n' ) ) {
+		for ( const line of fs
+			.readFileSync( PEAK_LOG, 'utf8' )
+			.split( '\n' ) ) {
 			try {
 				const entry = line ? JSON.parse( line ) : null;
 				if ( entry && wanted.has( entry.id ) ) {
@@ -188,20 +275,41 @@ async function peaks( results ) {
 	}
 	const entries = [ ...found.values() ];
 	if ( ! entries.length ) {
-		return { logged: 0, peak_bytes: null, queries: null, index_reads: null };
+		return {
+			logged: 0,
+			peak_bytes: null,
+			queries: null,
+			index_reads: null,
+		};
 	}
 	return {
 		logged: entries.length,
 		peak_bytes: Math.max( ...entries.map( ( e ) => e.peak ) ),
 		peak_real_bytes: Math.max( ...entries.map( ( e ) => e.peak_real ) ),
-		php_ms_p95: round( percentile( entries.map( ( e ) => e.php_ms ), 95 ) ),
+		php_ms_p95: round(
+			percentile(
+				entries.map( ( e ) => e.php_ms ),
+				95
+			)
+		),
 		queries_max: Math.max( ...entries.map( ( e ) => e.queries ?? 0 ) ),
 		// How many of these requests read the place index (a cached answer reads none).
 		index_reads: entries.filter( ( e ) => e.index_reads > 0 ).length,
 		marks_p50: Object.fromEntries(
-			[ ...new Set( entries.flatMap( ( e ) => Object.keys( e.marks || {} ) ) ) ].map( ( key ) => [
+			[
+				...new Set(
+					entries.flatMap( ( e ) => Object.keys( e.marks || {} ) )
+				),
+			].map( ( key ) => [
 				key,
-				round( percentile( entries.map( ( e ) => e.marks?.[ key ] ).filter( ( v ) => 'number' === typeof v ), 50 ) ),
+				round(
+					percentile(
+						entries
+							.map( ( e ) => e.marks?.[ key ] )
+							.filter( ( v ) => 'number' === typeof v ),
+						50
+					)
+				),
 			] )
 		),
 	};
@@ -214,7 +322,10 @@ function wp( ...command ) {
 	} ).toString();
 }
 
-/** mulberry32: the same sessions and floods on every run. */
+/**
+ * mulberry32: the same sessions and floods on every run.
+ * @param seed
+ */
 function random( seed ) {
 	let a = seed;
 	return () => {
@@ -231,8 +342,13 @@ function random( seed ) {
 const MAX_LAT = 85.05112878;
 export const lngToX = ( lng, z ) => ( ( lng + 180 ) / 360 ) * 2 ** z;
 export function latToY( lat, z ) {
-	const phi = ( Math.max( -MAX_LAT, Math.min( MAX_LAT, lat ) ) * Math.PI ) / 180;
-	return ( ( 1 - Math.log( Math.tan( phi ) + 1 / Math.cos( phi ) ) / Math.PI ) / 2 ) * 2 ** z;
+	const phi =
+		( Math.max( -MAX_LAT, Math.min( MAX_LAT, lat ) ) * Math.PI ) / 180;
+	return (
+		( ( 1 - Math.log( Math.tan( phi ) + 1 / Math.cos( phi ) ) / Math.PI ) /
+			2 ) *
+		2 ** z
+	);
 }
 export const xToLng = ( x, z ) => ( x / 2 ** z ) * 360 - 180;
 export function yToLat( y, z ) {
@@ -243,6 +359,9 @@ export function yToLat( y, z ) {
 /**
  * The tiles (z, x, y) and the box of a 1280×800 view of 512-px tiles centred on (lng, lat) at
  * zoom z (the map's zoom = the tiles' zoom for 512-px tiles).
+ * @param lng
+ * @param lat
+ * @param z
  */
 export function view( lng, lat, z ) {
 	const cx = lngToX( lng, z );
@@ -251,8 +370,16 @@ export function view( lng, lat, z ) {
 	const halfH = VIEW.height / VIEW.tile / 2;
 	const n = 2 ** z;
 	const tiles = [];
-	for ( let x = Math.floor( cx - halfW ); x <= Math.floor( cx + halfW ); x++ ) {
-		for ( let y = Math.max( 0, Math.floor( cy - halfH ) ); y <= Math.min( n - 1, Math.floor( cy + halfH ) ); y++ ) {
+	for (
+		let x = Math.floor( cx - halfW );
+		x <= Math.floor( cx + halfW );
+		x++
+	) {
+		for (
+			let y = Math.max( 0, Math.floor( cy - halfH ) );
+			y <= Math.min( n - 1, Math.floor( cy + halfH ) );
+			y++
+		) {
 			tiles.push( [ z, ( ( x % n ) + n ) % n, y ] );
 		}
 	}
@@ -266,11 +393,16 @@ export function view( lng, lat, z ) {
 	return { tiles, bbox, z };
 }
 
-/** The views of BENCH_TILE_SESSIONS visitors: zoom in around a place of the data, pan at each zoom. */
+/**
+ * The views of BENCH_TILE_SESSIONS visitors: zoom in around a place of the data, pan at each zoom.
+ * @param count
+ * @param data
+ */
 export function sessions( count, data = DATA ) {
 	const rng = random( 22 );
 	// seed.php's boxes: [ west, width, south, height ].
-	const box = 'country' === data ? [ -8, 10, 50, 8 ] : [ -180, 360, -60, 130 ];
+	const box =
+		'country' === data ? [ -8, 10, 50, 8 ] : [ -180, 360, -60, 130 ];
 	const views = [];
 	for ( let s = 0; s < count; s++ ) {
 		const lng = box[ 0 ] + box[ 1 ] * rng();
@@ -278,7 +410,10 @@ export function sessions( count, data = DATA ) {
 		for ( const z of ZOOMS ) {
 			views.push( view( lng, lat, z ) );
 			// Half a screen east: 640 px.
-			const panned = xToLng( lngToX( lng, z ) + VIEW.width / 2 / VIEW.tile, z );
+			const panned = xToLng(
+				lngToX( lng, z ) + VIEW.width / 2 / VIEW.tile,
+				z
+			);
 			views.push( view( ( ( panned + 540 ) % 360 ) - 180, lat, z ) );
 		}
 	}
@@ -300,7 +435,10 @@ export function uniqueTiles( views ) {
 	return tiles;
 }
 
-/** An address as a path on the bench site (the config's URLs are absolute). */
+/**
+ * An address as a path on the bench site (the config's URLs are absolute).
+ * @param url
+ */
 function local( url ) {
 	if ( ! url ) {
 		return '';
@@ -310,12 +448,19 @@ function local( url ) {
 }
 
 export function tileUrl( template, [ z, x, y ] ) {
-	return template.replace( /\{z\}|%7Bz%7D/i, z ).replace( /\{x\}|%7Bx%7D/i, x ).replace( /\{y\}|%7By%7D/i, y );
+	return template
+		.replace( /\{z\}|%7Bz%7D/i, z )
+		.replace( /\{x\}|%7Bx%7D/i, x )
+		.replace( /\{y\}|%7By%7D/i, y );
 }
 
 /** The tiled map's three addresses, from the maps route of the page (or built). */
 async function config() {
-	const response = await get( `/?rest_route=/cairn/v1/posts/${ PAGE }/maps`, {}, 'config' );
+	const response = await get(
+		`/?rest_route=/cairn/v1/posts/${ PAGE }/maps`,
+		{},
+		'config'
+	);
 	let map = null;
 	try {
 		const body = JSON.parse( response.body.toString( 'utf8' ) );
@@ -325,7 +470,12 @@ async function config() {
 		map = null;
 	}
 	if ( map?.tilesUrl ) {
-		return { fromRoute: true, tiles: local( map.tilesUrl ), places: local( map.placesUrl ), summary: local( map.summaryUrl ) };
+		return {
+			fromRoute: true,
+			tiles: local( map.tilesUrl ),
+			places: local( map.placesUrl ),
+			summary: local( map.summaryUrl ),
+		};
 	}
 	const version = wp( 'version' ).trim();
 	const v = encodeURIComponent( version );
@@ -339,34 +489,59 @@ async function config() {
 
 const withQuery = ( url, params ) => {
 	const extra = Object.entries( params )
-		.filter( ( [ , value ] ) => undefined !== value && null !== value && '' !== value )
-		.map( ( [ key, value ] ) => `${ key }=${ encodeURIComponent( value ) }` )
+		.filter(
+			( [ , value ] ) =>
+				undefined !== value && null !== value && '' !== value
+		)
+		.map(
+			( [ key, value ] ) => `${ key }=${ encodeURIComponent( value ) }`
+		)
 		.join( '&' );
-	return extra ? `${ url }${ url.includes( '?' ) ? '&' : '?' }${ extra }` : url;
+	return extra
+		? `${ url }${ url.includes( '?' ) ? '&' : '?' }${ extra }`
+		: url;
 };
 
 function json( response ) {
 	try {
-		const bytes = 'gzip' === response.headers[ 'content-encoding' ] ? zlib.gunzipSync( response.body ) : response.body;
+		const bytes =
+			'gzip' === response.headers[ 'content-encoding' ]
+				? zlib.gunzipSync( response.body )
+				: response.body;
 		return JSON.parse( bytes.toString( 'utf8' ) );
 	} catch {
 		return null;
 	}
 }
 
-/** Tiles: cold (after tile-flush), warm, 304 beside the static file's 304, bytes. */
+/**
+ * Tiles: cold (after tile-flush), warm, 304 beside the static file's 304, bytes.
+ * @param urls
+ */
 async function measureTiles( urls ) {
 	const out = {};
 	const flushed = JSON.parse( wp( 'tile-flush' ) );
-	log( `tiles: ${ urls.length } cold at c${ CONCURRENCY } (flushed ${ JSON.stringify( flushed ) })` );
-	const cold = await load( urls.length, CONCURRENCY, ( i ) => get( urls[ i ], GZIP, 'tile-cold' ) );
+	log(
+		`tiles: ${ urls.length } cold at c${ CONCURRENCY } (flushed ${ JSON.stringify( flushed ) })`
+	);
+	const cold = await load( urls.length, CONCURRENCY, ( i ) =>
+		get( urls[ i ], GZIP, 'tile-cold' )
+	);
 	expectStatus( cold.results, 200, 'cold tiles' );
-	out.cold = { ...stats( cold.results, cold.seconds ), memory: await peaks( cold.results ) };
+	out.cold = {
+		...stats( cold.results, cold.seconds ),
+		memory: await peaks( cold.results ),
+	};
 
 	log( `tiles: ${ urls.length } warm at c${ CONCURRENCY }` );
-	const warm = await load( urls.length, CONCURRENCY, ( i ) => get( urls[ i ], GZIP, 'tile-warm' ) );
+	const warm = await load( urls.length, CONCURRENCY, ( i ) =>
+		get( urls[ i ], GZIP, 'tile-warm' )
+	);
 	expectStatus( warm.results, 200, 'warm tiles' );
-	out.warm = { ...stats( warm.results, warm.seconds ), memory: await peaks( warm.results ) };
+	out.warm = {
+		...stats( warm.results, warm.seconds ),
+		memory: await peaks( warm.results ),
+	};
 
 	// Bytes and features, from the warm answers.
 	const features = [];
@@ -398,7 +573,10 @@ async function measureTiles( urls ) {
 		total: bytes.reduce( ( a, b ) => a + b, 0 ),
 		mean: Math.round( bytes.reduce( ( a, b ) => a + b, 0 ) / bytes.length ),
 		max: Math.max( ...bytes ),
-		features_mean: round( features.reduce( ( a, b ) => a + b, 0 ) / Math.max( 1, features.length ) ),
+		features_mean: round(
+			features.reduce( ( a, b ) => a + b, 0 ) /
+				Math.max( 1, features.length )
+		),
 		features_max: Math.max( 0, ...features ),
 		clusters,
 		points,
@@ -409,7 +587,8 @@ async function measureTiles( urls ) {
 		content_type: sample.headers[ 'content-type' ] || null,
 		cache_control: sample.headers[ 'cache-control' ] || null,
 		etag: sample.headers.etag || null,
-		access_control_allow_origin: sample.headers[ 'access-control-allow-origin' ] || null,
+		access_control_allow_origin:
+			sample.headers[ 'access-control-allow-origin' ] || null,
 		set_cookie: Boolean( sample.headers[ 'set-cookie' ] ),
 	};
 
@@ -422,37 +601,72 @@ async function measureTiles( urls ) {
 	}
 	const rounds = Math.max( 1, Math.ceil( 200 / urls.length ) );
 	const total = urls.length * rounds;
-	log( `tiles: ${ total } 304 interleaved with ${ staticEtag ? total : 0 } of ${ STATIC || 'no static file' }` );
+	log(
+		`tiles: ${ total } 304 interleaved with ${ staticEtag ? total : 0 } of ${ STATIC || 'no static file' }`
+	);
 	const nm = [];
 	const st = [];
 	await load( total, CONCURRENCY, async ( i ) => {
 		const k = i % urls.length;
-		nm.push( await get( urls[ k ], { ...GZIP, 'If-None-Match': etags[ k ] || '' }, 'tile-304' ) );
+		nm.push(
+			await get(
+				urls[ k ],
+				{ ...GZIP, 'If-None-Match': etags[ k ] || '' },
+				'tile-304'
+			)
+		);
 		if ( staticEtag ) {
-			st.push( await get( STATIC, { ...GZIP, 'If-None-Match': staticEtag }, 'static-304' ) );
+			st.push(
+				await get(
+					STATIC,
+					{ ...GZIP, 'If-None-Match': staticEtag },
+					'static-304'
+				)
+			);
 		}
 	} );
-	out.not_modified = { ...stats( nm ), statuses: statuses( nm ), memory: await peaks( nm ) };
-	out.static_not_modified = staticEtag ? { ...stats( st ), statuses: statuses( st ) } : null;
+	out.not_modified = {
+		...stats( nm ),
+		statuses: statuses( nm ),
+		memory: await peaks( nm ),
+	};
+	out.static_not_modified = staticEtag
+		? { ...stats( st ), statuses: statuses( st ) }
+		: null;
 	return out;
 }
 
-/** Search → list: summary and page 1 together; first and repeated. */
+/**
+ * Search → list: summary and page 1 together; first and repeated.
+ * @param cfg
+ */
 async function measureSearch( cfg ) {
 	const queries = QUERIES.slice( 0, SEARCHES );
 	const pass = async ( label ) => {
 		const times = [];
 		const all = [];
-		await load( queries.length, Math.max( 1, Math.floor( CONCURRENCY / 2 ) ), async ( i ) => {
-			const started = process.hrtime.bigint();
-			const [ summary, list ] = await Promise.all( [
-				get( withQuery( cfg.summary, { q: queries[ i ] } ), GZIP, `${ label }-summary` ),
-				get( withQuery( cfg.places, { q: queries[ i ] } ), GZIP, `${ label }-list` ),
-			] );
-			times.push( Number( process.hrtime.bigint() - started ) / 1e6 );
-			all.push( summary, list );
-			return null;
-		} );
+		await load(
+			queries.length,
+			Math.max( 1, Math.floor( CONCURRENCY / 2 ) ),
+			async ( i ) => {
+				const started = process.hrtime.bigint();
+				const [ summary, list ] = await Promise.all( [
+					get(
+						withQuery( cfg.summary, { q: queries[ i ] } ),
+						GZIP,
+						`${ label }-summary`
+					),
+					get(
+						withQuery( cfg.places, { q: queries[ i ] } ),
+						GZIP,
+						`${ label }-list`
+					),
+				] );
+				times.push( Number( process.hrtime.bigint() - started ) / 1e6 );
+				all.push( summary, list );
+				return null;
+			}
+		);
 		expectStatus( all, 200, `search (${ label })` );
 		return { times, all };
 	};
@@ -461,25 +675,45 @@ async function measureSearch( cfg ) {
 	const again = await pass( 'search-again' );
 	const summaries = first.all.filter( ( r ) => r.id.includes( '-summary-' ) );
 	const lists = first.all.filter( ( r ) => r.id.includes( '-list-' ) );
-	const matches = summaries.map( ( r ) => json( r )?.matches ).filter( ( n ) => 'number' === typeof n );
+	const matches = summaries
+		.map( ( r ) => json( r )?.matches )
+		.filter( ( n ) => 'number' === typeof n );
 	return {
 		queries,
-		first: { ...stats( first.times ), memory_summary: await peaks( summaries ), memory_list: await peaks( lists ) },
+		first: {
+			...stats( first.times ),
+			memory_summary: await peaks( summaries ),
+			memory_list: await peaks( lists ),
+		},
 		repeated: { ...stats( again.times ), memory: await peaks( again.all ) },
 		matches_p50: percentile( matches, 50 ),
 		matches_max: matches.length ? Math.max( ...matches ) : null,
 	};
 }
 
-/** The list in view after each move (zoom ≥ 4). */
+/**
+ * The list in view after each move (zoom ≥ 4).
+ * @param cfg
+ * @param views
+ */
 async function measureList( cfg, views ) {
-	const boxes = views.filter( ( v ) => v.z >= 4 ).map( ( v ) => v.bbox.map( ( n ) => n.toFixed( 5 ) ).join( ',' ) );
+	const boxes = views
+		.filter( ( v ) => v.z >= 4 )
+		.map( ( v ) => v.bbox.map( ( n ) => n.toFixed( 5 ) ).join( ',' ) );
 	log( `list after a move: ${ boxes.length } boxes at c${ CONCURRENCY }` );
-	const run = await load( boxes.length, CONCURRENCY, ( i ) => get( withQuery( cfg.places, { bbox: boxes[ i ] } ), GZIP, 'list-bbox' ) );
+	const run = await load( boxes.length, CONCURRENCY, ( i ) =>
+		get( withQuery( cfg.places, { bbox: boxes[ i ] } ), GZIP, 'list-bbox' )
+	);
 	expectStatus( run.results, 200, 'list after a move' );
-	const world = await get( withQuery( cfg.places, { bbox: '-180,-85,180,85' } ), GZIP, 'list-world' );
+	const world = await get(
+		withQuery( cfg.places, { bbox: '-180,-85,180,85' } ),
+		GZIP,
+		'list-world'
+	);
 	expectStatus( [ world ], 200, 'list of the world' );
-	const totals = run.results.map( ( r ) => json( r )?.total ).filter( ( n ) => 'number' === typeof n );
+	const totals = run.results
+		.map( ( r ) => json( r )?.total )
+		.filter( ( n ) => 'number' === typeof n );
 	return {
 		...stats( run.results, run.seconds ),
 		memory: await peaks( [ ...run.results, world ] ),
@@ -489,36 +723,69 @@ async function measureList( cfg, views ) {
 	};
 }
 
-/** One place moved by the administrator: the save, then the next tiles that show it. */
+/**
+ * One place moved by the administrator: the save, then the next tiles that show it.
+ * @param cfg
+ */
 async function measureMove( cfg ) {
 	const auth = process.env.CAIRN_BENCH_AUTH || '';
 	if ( ! auth ) {
 		return { skipped: 'no CAIRN_BENCH_AUTH' };
 	}
-	const first = json( await get( withQuery( cfg.places, { per_page: 1 } ), {}, 'move-pick' ) );
+	const first = json(
+		await get( withQuery( cfg.places, { per_page: 1 } ), {}, 'move-pick' )
+	);
 	const item = first?.items?.[ 0 ];
 	if ( ! item ) {
 		return { skipped: 'the places route gave no item' };
 	}
 	// A new position in another cell at every level from 3 up: 0.7° east and north, in range.
-	const lng = Number( ( item.lng > 170 ? item.lng - 0.7 : item.lng + 0.7 ).toFixed( 6 ) );
-	const lat = Number( ( item.lat > 80 ? item.lat - 0.7 : item.lat + 0.7 ).toFixed( 6 ) );
-	const body = Buffer.from( JSON.stringify( { meta: { cairn_lat: String( lat ), cairn_lng: String( lng ) } } ) );
+	const lng = Number(
+		( item.lng > 170 ? item.lng - 0.7 : item.lng + 0.7 ).toFixed( 6 )
+	);
+	const lat = Number(
+		( item.lat > 80 ? item.lat - 0.7 : item.lat + 0.7 ).toFixed( 6 )
+	);
+	const body = Buffer.from(
+		JSON.stringify( {
+			meta: { cairn_lat: String( lat ), cairn_lng: String( lng ) },
+		} )
+	);
 	const headers = {
 		'Content-Type': 'application/json',
 		'Content-Length': body.length,
 		Authorization: `Basic ${ Buffer.from( auth ).toString( 'base64' ) }`,
 	};
-	const save = await request( 'POST', `/?rest_route=/wp/v2/cairn-markers/${ item.id }`, headers, 'move-save', body );
+	const save = await request(
+		'POST',
+		`/?rest_route=/wp/v2/cairn-markers/${ item.id }`,
+		headers,
+		'move-save',
+		body
+	);
 	const saveMemory = await peaks( [ save ] );
 	const next = await config();
-	const z12 = [ 12, Math.floor( lngToX( lng, 12 ) ), Math.floor( latToY( lat, 12 ) ) ];
-	const z2 = [ 2, Math.floor( lngToX( lng, 2 ) ), Math.floor( latToY( lat, 2 ) ) ];
-	const z17 = [ 17, Math.floor( lngToX( lng, 17 ) ), Math.floor( latToY( lat, 17 ) ) ];
+	const z12 = [
+		12,
+		Math.floor( lngToX( lng, 12 ) ),
+		Math.floor( latToY( lat, 12 ) ),
+	];
+	const z2 = [
+		2,
+		Math.floor( lngToX( lng, 2 ) ),
+		Math.floor( latToY( lat, 2 ) ),
+	];
+	const z17 = [
+		17,
+		Math.floor( lngToX( lng, 17 ) ),
+		Math.floor( latToY( lat, 17 ) ),
+	];
 	const tile12 = await get( tileUrl( next.tiles, z12 ), GZIP, 'move-tile' );
 	const tile2 = await get( tileUrl( next.tiles, z2 ), GZIP, 'move-tile' );
 	const tile17 = await get( tileUrl( next.tiles, z17 ), GZIP, 'move-tile' );
-	const found = ( json( tile17 )?.features || [] ).find( ( f ) => Number( f.id ) === Number( item.id ) );
+	const found = ( json( tile17 )?.features || [] ).find(
+		( f ) => Number( f.id ) === Number( item.id )
+	);
 	const at = found?.geometry?.coordinates || null;
 	return {
 		id: item.id,
@@ -535,44 +802,77 @@ async function measureMove( cfg ) {
 		tiles_memory: await peaks( [ tile12, tile2, tile17 ] ),
 		// Save and the first tile that shows the change (the slower of z12 and z2).
 		rebuild_ms: round( save.ms + Math.max( tile12.ms, tile2.ms ) ),
-		moved_place_in_tile: Boolean( at && Math.abs( at[ 0 ] - lng ) < 1e-5 && Math.abs( at[ 1 ] - lat ) < 1e-5 ),
+		moved_place_in_tile: Boolean(
+			at &&
+			Math.abs( at[ 0 ] - lng ) < 1e-5 &&
+			Math.abs( at[ 1 ] - lat ) < 1e-5
+		),
 		next_config: next,
 	};
 }
 
-/** Distinct tile and search URLs, each sent twice; the plugin's storage before and after. */
+/**
+ * Distinct tile and search URLs, each sent twice; the plugin's storage before and after.
+ * @param cfg
+ * @param roundNo
+ * @param rng
+ */
 async function measureFlood( cfg, roundNo, rng ) {
 	const letters = 'abcdefghijklmnopqrstuvwxyzéøß東京';
-	const word = () => Array.from( { length: 1 + Math.floor( rng() * 8 ) }, () => letters[ Math.floor( rng() * letters.length ) ] ).join( '' );
+	const word = () =>
+		Array.from(
+			{ length: 1 + Math.floor( rng() * 8 ) },
+			() => letters[ Math.floor( rng() * letters.length ) ]
+		).join( '' );
 	const hidden = () => GROUPS.filter( () => rng() < 0.3 ).join( ',' );
 	const urls = [];
 	for ( let i = 0; i < FLOOD; i++ ) {
 		const z = Math.floor( rng() * 18 );
 		const n = 2 ** z;
 		urls.push(
-			withQuery( tileUrl( cfg.tiles, [ z, Math.floor( rng() * n ), Math.floor( rng() * n ) ] ), {
-				radius: rng() < 0.3 ? 10 + Math.floor( rng() * 190 ) : undefined,
-				hidden: rng() < 0.5 ? hidden() : undefined,
-				q: rng() < 0.5 ? word() : undefined,
-			} )
+			withQuery(
+				tileUrl( cfg.tiles, [
+					z,
+					Math.floor( rng() * n ),
+					Math.floor( rng() * n ),
+				] ),
+				{
+					radius:
+						rng() < 0.3
+							? 10 + Math.floor( rng() * 190 )
+							: undefined,
+					hidden: rng() < 0.5 ? hidden() : undefined,
+					q: rng() < 0.5 ? word() : undefined,
+				}
+			)
 		);
 		const w = -180 + rng() * 300;
 		const s = -80 + rng() * 120;
 		urls.push(
 			rng() < 0.5
 				? withQuery( cfg.summary, { q: word(), hidden: hidden() } )
-				: withQuery( cfg.places, { q: rng() < 0.5 ? word() : undefined, bbox: `${ w.toFixed( 4 ) },${ s.toFixed( 4 ) },${ ( w + rng() * 60 ).toFixed( 4 ) },${ ( s + rng() * 40 ).toFixed( 4 ) }`, page: 1 + Math.floor( rng() * 3 ) } )
+				: withQuery( cfg.places, {
+						q: rng() < 0.5 ? word() : undefined,
+						bbox: `${ w.toFixed( 4 ) },${ s.toFixed( 4 ) },${ ( w + rng() * 60 ).toFixed( 4 ) },${ ( s + rng() * 40 ).toFixed( 4 ) }`,
+						page: 1 + Math.floor( rng() * 3 ),
+					} )
 		);
 	}
 	const doubled = [ ...urls, ...urls ];
-	const run = await load( doubled.length, CONCURRENCY, ( i ) => get( doubled[ i ], GZIP, `flood${ roundNo }` ) );
-	const bad = run.results.filter( ( r ) => r.status >= 500 || ( r.status !== 200 && r.status !== 400 ) );
+	const run = await load( doubled.length, CONCURRENCY, ( i ) =>
+		get( doubled[ i ], GZIP, `flood${ roundNo }` )
+	);
+	const bad = run.results.filter(
+		( r ) => r.status >= 500 || ( r.status !== 200 && r.status !== 400 )
+	);
 	return {
 		distinct: urls.length,
 		requests: doubled.length,
 		statuses: statuses( run.results ),
 		server_errors: bad.length,
-		sample_error: bad[ 0 ] ? `${ bad[ 0 ].status } ${ bad[ 0 ].path }: ${ bad[ 0 ].body.toString( 'utf8', 0, 200 ) }` : null,
+		sample_error: bad[ 0 ]
+			? `${ bad[ 0 ].status } ${ bad[ 0 ].path }: ${ bad[ 0 ].body.toString( 'utf8', 0, 200 ) }`
+			: null,
 		...stats( run.results, run.seconds ),
 		memory: await peaks( run.results ),
 	};
@@ -581,43 +881,83 @@ async function measureFlood( cfg, roundNo, rng ) {
 /** Rows and bytes the plugin stores, without the index's own tables (which a flood never writes). */
 function storage() {
 	const rows = JSON.parse( wp( 'cache-rows' ) );
-	const index = [ 'cairn_places', 'cairn_place_combos', 'cairn_place_words', 'cairn_place_cells', 'cairn_tile_stamps' ];
+	const index = [
+		'cairn_places',
+		'cairn_place_combos',
+		'cairn_place_words',
+		'cairn_place_cells',
+		'cairn_tile_stamps',
+	];
 	let cacheRows = 0;
 	for ( const [ table, n ] of Object.entries( rows.tables || {} ) ) {
 		if ( ! index.some( ( name ) => table.endsWith( name ) ) ) {
 			cacheRows += n;
 		}
 	}
-	return { ...rows, cache_table_rows: cacheRows, stored_rows: cacheRows + rows.cairn_options };
+	return {
+		...rows,
+		cache_table_rows: cacheRows,
+		stored_rows: cacheRows + rows.cairn_options,
+	};
 }
 
 async function main() {
 	if ( ! SIZE || ! BASE || ! args.out || ! PEAK_LOG || ! PAGE ) {
-		console.error( 'usage: tiles.mjs --size N --url URL --page ID --out FILE [--seed FILE] [--index FILE] [--static PATH] (CAIRN_BENCH_PEAK_LOG set)' );
+		console.error(
+			'usage: tiles.mjs --size N --url URL --page ID --out FILE [--seed FILE] [--index FILE] [--static PATH] (CAIRN_BENCH_PEAK_LOG set)'
+		);
 		process.exit( 2 );
 	}
-	const out = { markers: SIZE, concurrency: CONCURRENCY, data: DATA, seed: null, index: null, checks: {} };
+	const out = {
+		markers: SIZE,
+		concurrency: CONCURRENCY,
+		data: DATA,
+		seed: null,
+		index: null,
+		checks: {},
+	};
 	for ( const key of [ 'seed', 'index' ] ) {
 		if ( args[ key ] && fs.existsSync( args[ key ] ) ) {
 			out[ key ] = JSON.parse( fs.readFileSync( args[ key ], 'utf8' ) );
 		}
 	}
-	const info = JSON.parse( ( await get( '/?cairn_bench_info=1', {}, 'info' ) ).body.toString() );
+	const info = JSON.parse(
+		( await get( '/?cairn_bench_info=1', {}, 'info' ) ).body.toString()
+	);
 	out.runtime = info;
 	if ( ! info.plugin_loaded ) {
-		throw new Error( 'cairn-maps is not loaded on the bench site (inactive, or idle: is build/ there?)' );
+		throw new Error(
+			'cairn-maps is not loaded on the bench site (inactive, or idle: is build/ there?)'
+		);
 	}
 	const cfg = await config();
 	out.config = cfg;
 	out.checks.config_from_route = cfg.fromRoute;
-	log( `tilesUrl ${ cfg.tiles }${ cfg.fromRoute ? '' : ' (built: the maps route gave none)' }` );
+	log(
+		`tilesUrl ${ cfg.tiles }${ cfg.fromRoute ? '' : ' (built: the maps route gave none)' }`
+	);
 
 	const views = sessions( SESSIONS );
 	const tiles = uniqueTiles( views );
 	const urls = tiles.map( ( t ) => tileUrl( cfg.tiles, t ) );
-	out.tile_set = { sessions: SESSIONS, zooms: ZOOMS, views: views.length, tiles: tiles.length, by_zoom: Object.fromEntries( ZOOMS.map( ( z ) => [ z, tiles.filter( ( t ) => t[ 0 ] === z ).length ] ) ) };
+	out.tile_set = {
+		sessions: SESSIONS,
+		zooms: ZOOMS,
+		views: views.length,
+		tiles: tiles.length,
+		by_zoom: Object.fromEntries(
+			ZOOMS.map( ( z ) => [
+				z,
+				tiles.filter( ( t ) => t[ 0 ] === z ).length,
+			] )
+		),
+	};
 	// Prime OPcache and the code paths on one tile (then the flush makes it cold again).
-	expectStatus( [ await get( urls[ 0 ], GZIP, 'prime' ) ], 200, 'first tile' );
+	expectStatus(
+		[ await get( urls[ 0 ], GZIP, 'prime' ) ],
+		200,
+		'first tile'
+	);
 
 	out.tiles = await measureTiles( urls );
 	out.search = await measureSearch( cfg );
@@ -635,20 +975,33 @@ async function main() {
 		round1: flood1,
 		round2: flood2,
 		storage: { before, after_round1: middle, after_round2: after },
-		growth_rows: [ middle.stored_rows - before.stored_rows, after.stored_rows - middle.stored_rows ],
-		growth_option_bytes: [ middle.cairn_options_bytes - before.cairn_options_bytes, after.cairn_options_bytes - middle.cairn_options_bytes ],
+		growth_rows: [
+			middle.stored_rows - before.stored_rows,
+			after.stored_rows - middle.stored_rows,
+		],
+		growth_option_bytes: [
+			middle.cairn_options_bytes - before.cairn_options_bytes,
+			after.cairn_options_bytes - middle.cairn_options_bytes,
+		],
 	};
 
 	// Last: it changes the data (and the version).
 	out.move = await measureMove( cfg );
 
-	const peakOf = ( ...memories ) => Math.max( 0, ...memories.filter( Boolean ).map( ( m ) => m.peak_bytes ?? 0 ) );
+	const peakOf = ( ...memories ) =>
+		Math.max(
+			0,
+			...memories.filter( Boolean ).map( ( m ) => m.peak_bytes ?? 0 )
+		);
 	out.peak_bytes = {
 		tile_cold: peakOf( out.tiles.cold.memory ),
 		tile_warm: peakOf( out.tiles.warm.memory ),
 		tile_304: peakOf( out.tiles.not_modified.memory ),
 		summary: peakOf( out.search.first.memory_summary ),
-		list_search: peakOf( out.search.first.memory_list, out.search.repeated.memory ),
+		list_search: peakOf(
+			out.search.first.memory_list,
+			out.search.repeated.memory
+		),
 		list_bbox: peakOf( out.list.memory ),
 		flood: peakOf( flood1.memory, flood2.memory ),
 		save: peakOf( out.move.save_memory ),
@@ -656,19 +1009,33 @@ async function main() {
 	};
 	const tileHeaders = out.tiles.headers;
 	Object.assign( out.checks, {
-		tile_content_type_geojson: /application\/geo\+json/.test( tileHeaders.content_type || '' ),
+		tile_content_type_geojson: /application\/geo\+json/.test(
+			tileHeaders.content_type || ''
+		),
 		tile_etag: Boolean( tileHeaders.etag ),
-		tile_immutable: /immutable/.test( tileHeaders.cache_control || '' ) && /public/.test( tileHeaders.cache_control || '' ),
+		tile_immutable:
+			/immutable/.test( tileHeaders.cache_control || '' ) &&
+			/public/.test( tileHeaders.cache_control || '' ),
 		tile_no_cookie: ! tileHeaders.set_cookie,
 		tiles_valid_geojson: 0 === out.tiles.bytes.invalid,
 		tiles_at_most_4000_features: 0 === out.tiles.bytes.over_4000,
 		cold_read_index: out.tiles.cold.memory.index_reads > 0,
 		warm_read_no_index: 0 === out.tiles.warm.memory.index_reads,
-		not_modified_all_304: 304 === Number( Object.keys( out.tiles.not_modified.statuses ).join() ),
-		static_all_304: ! out.tiles.static_not_modified || 304 === Number( Object.keys( out.tiles.static_not_modified.statuses ).join() ),
-		flood_no_server_error: 0 === flood1.server_errors + flood2.server_errors,
+		not_modified_all_304:
+			304 ===
+			Number( Object.keys( out.tiles.not_modified.statuses ).join() ),
+		static_all_304:
+			! out.tiles.static_not_modified ||
+			304 ===
+				Number(
+					Object.keys( out.tiles.static_not_modified.statuses ).join()
+				),
+		flood_no_server_error:
+			0 === flood1.server_errors + flood2.server_errors,
 		// A bounded cache fills in round 1 and stops growing; raise BENCH_TILE_FLOOD above the bound.
-		flood_bounded: out.flood.growth_rows[ 1 ] < out.flood.growth_rows[ 0 ] || 0 === out.flood.growth_rows[ 0 ] + out.flood.growth_rows[ 1 ],
+		flood_bounded:
+			out.flood.growth_rows[ 1 ] < out.flood.growth_rows[ 0 ] ||
+			0 === out.flood.growth_rows[ 0 ] + out.flood.growth_rows[ 1 ],
 		save_200: 200 === out.move.save_status,
 		version_changed_after_save: Boolean( out.move.version_changed ),
 		moved_place_in_tile: Boolean( out.move.moved_place_in_tile ),
@@ -684,7 +1051,9 @@ async function main() {
 if ( process.argv[ 1 ] === fileURLToPath( import.meta.url ) ) {
 	main()
 		.catch( ( error ) => {
-			console.error( `[bench:api:tiles] ${ SIZE }: ${ error.stack || error.message }` );
+			console.error(
+				`[bench:api:tiles] ${ SIZE }: ${ error.stack || error.message }`
+			);
 			process.exitCode = 1;
 		} )
 		.finally( () => agent.destroy() );
