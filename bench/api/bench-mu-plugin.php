@@ -11,7 +11,8 @@
  *
  * Issue 22: with CAIRN_BENCH_TILE_THRESHOLD defined (wp-config of BENCH_ONLY=tiles), the plugin's
  * `cairn_maps_tile_threshold` filter returns it, and each logged request counts the SQL that reads
- * the place index (`cairn_place*` tables, `cairn_tile_stamps`), as `index_reads`.
+ * the place index (`cairn_place*` tables, `cairn_tile_stamps`), as `index_reads`, and those of its
+ * places, cells or words (what building an answer reads; a cached one reads none), as `build_reads`.
  *
  * `/?cairn_bench_info=1` answers with the PHP runtime facts (SAPI, OPcache, memory limit).
  *
@@ -63,6 +64,7 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 	$GLOBALS['cairn_bench_marker_reads'] = 0;
 	$GLOBALS['cairn_bench_shape_reads']  = 0;
 	$GLOBALS['cairn_bench_index_reads']  = 0;
+	$GLOBALS['cairn_bench_build_reads']  = 0;
 	add_filter(
 		'query',
 		static function ( $query ) {
@@ -77,6 +79,11 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 			// The place index (issue 22): a tile or a list answered from a cache reads none of it.
 			if ( is_string( $query ) && ( false !== strpos( $query, 'cairn_place' ) || false !== strpos( $query, 'cairn_tile_stamps' ) ) ) {
 				++$GLOBALS['cairn_bench_index_reads'];
+			}
+			// Places, cells or words: what building a tile or a list reads (a cached answer may
+			// still look up a stamp or the combos, never these).
+			if ( is_string( $query ) && preg_match( '/cairn_(places|place_cells|place_words)\b/', $query ) ) {
+				++$GLOBALS['cairn_bench_build_reads'];
 			}
 			return $query;
 		}
@@ -96,6 +103,7 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 					'reads'     => $GLOBALS['cairn_bench_marker_reads'],
 					'shape_reads' => $GLOBALS['cairn_bench_shape_reads'],
 					'index_reads' => $GLOBALS['cairn_bench_index_reads'],
+					'build_reads' => $GLOBALS['cairn_bench_build_reads'],
 				)
 			);
 			file_put_contents( CAIRN_BENCH_PEAK_LOG, $line . "\n", FILE_APPEND | LOCK_EX );

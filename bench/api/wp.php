@@ -646,7 +646,11 @@ function cairn_bench_cache_rows(): array {
 	foreach ( (array) $wpdb->get_results( $wpdb->prepare( 'SELECT TABLE_NAME AS t, DATA_LENGTH + INDEX_LENGTH AS bytes FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s AND TABLE_NAME LIKE %s', DB_NAME, $wpdb->esc_like( $wpdb->prefix . 'cairn_' ) . '%' ), ARRAY_A ) as $row ) {
 		$sizes[ $row['t'] ] = (int) $row['bytes'];
 	}
+	$tile_slots = class_exists( 'Cairn\\Maps\\Index\\Tile_Cache' ) ? \Cairn\Maps\Index\Tile_Cache::slots() : null;
+	$tiles      = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE %s OR option_name LIKE %s", $wpdb->esc_like( '_transient_cairn_maps_tiles_' ) . '%', $wpdb->esc_like( '_transient_timeout_cairn_maps_tiles_' ) . '%' ) );
 	return array(
+		'tile_slots'          => $tile_slots,
+		'tile_transients'     => $tiles,
 		'cairn_options'       => (int) $options['n'],
 		'cairn_options_bytes' => (int) $options['bytes'],
 		'options'             => (int) $all['n'],
