@@ -309,3 +309,23 @@ test( 'front: what the places add, the targets, the threshold', () => {
 		'tiled_long_tasks_1m',
 	] );
 } );
+
+test( 'sessions on the seed cities: every visitor zooms into one of them', () => {
+	const cities = [
+		[ 10, 45 ],
+		[ -70, -30 ],
+	];
+	const views = sessions( 6, 'cities', cities ).filter( ( v ) => v.z === 12 );
+	assert.equal( views.length, 12 );
+	for ( const v of views.filter( ( _, i ) => i % 2 === 0 ) ) {
+		const lng = ( v.bbox[ 0 ] + v.bbox[ 2 ] ) / 2;
+		const lat = ( v.bbox[ 1 ] + v.bbox[ 3 ] ) / 2;
+		assert.ok(
+			cities.some(
+				( [ x, y ] ) =>
+					Math.abs( lng - x ) < 0.3 && Math.abs( lat - y ) < 0.3
+			),
+			`${ lng },${ lat }`
+		);
+	}
+} );

@@ -49,8 +49,9 @@
 #                                    defaults to 100000 here.
 #   BENCH_ROUTES=500 BENCH_ROUTE_VERTICES=2000 BENCH_GPX_POINTS=50000 BENCH_GPX_RUNS=3
 #   BENCH_ONLY=tiles                 issue 22 (`npm run bench:api:tiles`): BENCH_SIZES defaults to
-#                                    1000,100000,1000000; one database per size, KEPT between runs
-#                                    (cairn_bench_t<size>: seeded and indexed once, reused when it
+#                                    1000,100000,1000000, BENCH_DATA to cities; one database per size,
+#                                    KEPT between runs (cairn_bench_t<size>_<data>: seeded and
+#                                    indexed once, reused when it
 #                                    already holds the size; BENCH_RESEED=1 starts it over); every
 #                                    size served as tiles (threshold 1); bench/api/tiles.mjs measures
 #                                    tiles cold / warm / 304 beside a static file's 304 through the
@@ -59,7 +60,7 @@
 #   BENCH_MEASURE=0                  (tiles) seed and index the sizes, measure nothing (a first seed)
 #   BENCH_THEN='command'             (tiles) run this after the sizes are ready, the servers still up,
 #                                    with CAIRN_BENCH_WP (the site) and CAIRN_BENCH_WP_DB_FILE (the
-#                                    file naming its database: write cairn_bench_t<size> to switch):
+#                                    file naming its database: write cairn_bench_t<size>_<data> to switch):
 #                                    how bench/front/tiles.mjs (`npm run bench:front:tiles`) gets its tiles
 set -euo pipefail
 
@@ -88,6 +89,8 @@ fi
 if [[ "$ONLY" == tiles ]]; then
 	SIZES="${BENCH_SIZES:-1000,100000,1000000}"
 	export BENCH_POSTS=0 # Tiles cover markers only.
+	# Places around 60 cities (and a third anywhere), as a big real map: dense tiles, not only empty ones.
+	export BENCH_DATA="${BENCH_DATA:-cities}"
 fi
 SERVER="${BENCH_SERVER:-auto}"
 WORKERS="${BENCH_WORKERS:-4}"
@@ -423,7 +426,7 @@ if [[ "$ONLY" == tiles ]]; then
 	mkdir -p "$WP_ROOT/bench-static"
 	head -c 6000 /dev/zero | tr '\0' 'x' >"$WP_ROOT/bench-static/tile.json"
 	for size in "${SIZE_LIST[@]}"; do
-		db="cairn_bench_t$size"
+		db="cairn_bench_t${size}_$BENCH_DATA"
 		if [[ "${BENCH_RESEED:-}" == 1 ]]; then
 			"$CLIENT" --no-defaults --socket="$SOCKET" -uroot -e "DROP DATABASE IF EXISTS \`$db\`" || die "could not drop $db"
 		fi

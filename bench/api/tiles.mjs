@@ -398,18 +398,26 @@ export function view( lng, lat, z ) {
 
 /**
  * The views of BENCH_TILE_SESSIONS visitors: zoom in around a place of the data, pan at each zoom.
- * @param count
- * @param data
+ * With the seed's cities (BENCH_DATA=cities), each visitor zooms into a city (within 0.2° of its
+ * centre), where the places are; else anywhere in the seed's box.
+ * @param {number}     count  Visitors.
+ * @param {string}     data   BENCH_DATA.
+ * @param {number[][]} cities The seed's city centres, [ lng, lat ].
  */
-export function sessions( count, data = DATA ) {
+export function sessions( count, data = DATA, cities = [] ) {
 	const rng = random( 22 );
 	// seed.php's boxes: [ west, width, south, height ].
 	const box =
 		'country' === data ? [ -8, 10, 50, 8 ] : [ -180, 360, -60, 130 ];
 	const views = [];
 	for ( let s = 0; s < count; s++ ) {
-		const lng = box[ 0 ] + box[ 1 ] * rng();
-		const lat = box[ 2 ] + box[ 3 ] * rng();
+		let lng = box[ 0 ] + box[ 1 ] * rng();
+		let lat = box[ 2 ] + box[ 3 ] * rng();
+		if ( 'cities' === data && cities.length ) {
+			const [ x, y ] = cities[ Math.floor( rng() * cities.length ) ];
+			lng = Math.max( -180, Math.min( 180, x + ( rng() - 0.5 ) * 0.4 ) );
+			lat = y + ( rng() - 0.5 ) * 0.4;
+		}
 		for ( const z of ZOOMS ) {
 			views.push( view( lng, lat, z ) );
 			// Half a screen east: 640 px.
@@ -971,7 +979,7 @@ async function main() {
 		`tilesUrl ${ cfg.tiles }${ cfg.fromRoute ? '' : ' (built: the maps route gave none)' }`
 	);
 
-	const views = sessions( SESSIONS );
+	const views = sessions( SESSIONS, DATA, out.seed?.cities || [] );
 	const tiles = uniqueTiles( views );
 	const urls = tiles.map( ( t ) => tileUrl( cfg.tiles, t ) );
 	out.tile_set = {

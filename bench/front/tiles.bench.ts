@@ -45,6 +45,8 @@ const THRESHOLD = list(
 const RUNS = Number( process.env.CAIRN_BENCH_RUNS ?? 3 );
 const WP = ( process.env.CAIRN_BENCH_WP ?? '' ).replace( /\/$/, '' );
 const DB_FILE = process.env.CAIRN_BENCH_WP_DB_FILE ?? '';
+/** bench/api/seed.php's distribution (run.sh's BENCH_DATA for tiles: `cities`). */
+const DATA = process.env.BENCH_DATA ?? 'cities';
 const PAGE_TIMEOUT = Number( process.env.CAIRN_BENCH_PAGE_TIMEOUT ?? 120_000 );
 const OUT =
 	process.env.CAIRN_BENCH_OUT ??
@@ -78,13 +80,15 @@ async function wordpressMap(
 	n: number,
 	origin: string
 ): Promise< WordPressMap > {
-	fs.writeFileSync( DB_FILE, `cairn_bench_t${ n }` );
+	fs.writeFileSync( DB_FILE, `cairn_bench_t${ n }_${ DATA }` );
 	const pages = await (
 		await fetch( `${ WP }/?rest_route=/wp/v2/pages&slug=cairn-bench-tiles` )
 	).json();
 	const id = pages?.[ 0 ]?.id;
 	if ( ! id ) {
-		throw new Error( `no page cairn-bench-tiles in cairn_bench_t${ n }` );
+		throw new Error(
+			`no page cairn-bench-tiles in cairn_bench_t${ n }_${ DATA }`
+		);
 	}
 	const body = await (
 		await fetch( `${ WP }/?rest_route=/cairn/v1/posts/${ id }/maps` )
