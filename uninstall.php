@@ -15,6 +15,8 @@ foreach ( array(
 	'Cairn\\Maps\\Content\\Location_Types'      => 'plugin/Content/Location_Types.php',
 	'Cairn\\Maps\\Import_Export\\Geocode_Queue' => 'plugin/Import_Export/Geocode_Queue.php',
 	'Cairn\\Maps\\Import_Export\\Geocode_Job'   => 'plugin/Import_Export/Geocode_Job.php',
+	'Cairn\\Maps\\Index\\Index_Schema'          => 'plugin/Index/Index_Schema.php',
+	'Cairn\\Maps\\Index\\Place_Index'           => 'plugin/Index/Place_Index.php',
 	'Cairn\\Maps\\Uninstaller'                  => 'plugin/Uninstaller.php',
 ) as $cairn_maps_class => $cairn_maps_file ) {
 	if ( ! class_exists( $cairn_maps_class, false ) ) {

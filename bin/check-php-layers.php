@@ -31,8 +31,8 @@ const CAIRN_MAPS_LAYERS = array(
 	array( 'Markers' ),
 	// What builds on markers: their groups; places of other post types.
 	array( 'Groups', 'Content' ),
-	// The owner's settings (they configure the domains below); the GeoJSON feeds.
-	array( 'Settings', 'Feed' ),
+	// The owner's settings (they configure the domains below); the GeoJSON feeds; the place index.
+	array( 'Settings', 'Feed', 'Index' ),
 	// Address search; the block (it reads the settings, markers, groups, places and feeds).
 	array( 'Geocoding', 'Blocks' ),
 	// Import and export, data upgrades, script translations.

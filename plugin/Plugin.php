@@ -30,6 +30,7 @@ use Cairn\Maps\Groups\Group_Creation;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
+use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Import_Export\Geocode_Job;
 use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Import_Export\Import_Export_Page;
@@ -159,6 +160,8 @@ final class Plugin {
 		$this->parts['location_meta']    = new Location_Meta();
 		$this->parts['location_privacy'] = new Location_Privacy();
 		$this->parts['location_editor']  = new Location_Editor( $editor_data, $mapbox_gl );
+		// The place index (issue 22): markers in tables keyed for tiles, boxes and word search.
+		$this->parts['place_index'] = new Place_Index();
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}

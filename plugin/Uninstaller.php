@@ -12,6 +12,8 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Import_Export\Geocode_Job;
 use Cairn\Maps\Import_Export\Geocode_Queue;
+use Cairn\Maps\Index\Index_Schema;
+use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Settings\Settings;
 
@@ -80,6 +82,9 @@ final class Uninstaller {
 			$this->delete_groups();
 		}
 		$this->delete_geocoding_queue();
+		// The place index is derived from the markers: its tables go in any case.
+		Index_Schema::drop();
+		wp_clear_scheduled_hook( Place_Index::HOOK );
 		$this->delete_options();
 	}
 

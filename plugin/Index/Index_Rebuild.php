@@ -1,0 +1,123 @@
+<?php
+/**
+ * A full rebuild of the place index, one step at a time.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Index;
+
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * The steps of a rebuild, each bounded (a few seconds and a few MB at a million markers), with
+ * its progress in a small array the caller stores between requests:
+ *
+ * 1. `start`: the tables of places, words, combinations and cells emptied;
+ * 2. `places`: the next batch of markers read (Place_Source::after(), three indexed reads) and
+ *    written with one multi-row INSERT per 500 rows (places) and per 1,000 (words); a row a
+ *    sync() wrote meanwhile in that id range is replaced;
+ * 3. `cells`: one level of Place_Index::CELL_LEVELS recounted per step with one INSERT … SELECT
+ *    … GROUP BY (what syncs meanwhile did to the cells is replaced; to the places, kept);
+ * 4. the stamps of every cell renewed (one epoch), and the rebuild done.
+ *
+ * @since 0.5.0
+ */
+final class Index_Rebuild {
+
+	/**
+	 * The markers.
+	 *
+	 * @var Place_Source
+	 */
+	private Place_Source $source;
+
+	/**
+	 * The tables.
+	 *
+	 * @var Place_Store
+	 */
+	private Place_Store $store;
+
+	/**
+	 * Creates a rebuild.
+	 *
+	 * @param Place_Source $source The markers.
+	 * @param Place_Store  $store  The tables.
+	 */
+	public function __construct( Place_Source $source, Place_Store $store ) {
+		$this->source = $source;
+		$this->store  = $store;
+	}
+
+	/**
+	 * Runs one step.
+	 *
+	 * @param array<string, mixed> $state Progress (`phase`, `after`, `level`).
+	 * @param int                  $batch Markers per batch.
+	 * @return array<string, mixed>|null The progress after it, or null when the rebuild is done.
+	 */
+	public function step( array $state, int $batch ): ?array {
+		$phase = (string) ( $state['phase'] ?? 'start' );
+		if ( 'places' === $phase ) {
+			return $this->places( (int) ( $state['after'] ?? 0 ), $batch );
+		}
+		if ( 'cells' === $phase ) {
+			$index = (int) ( $state['level'] ?? 0 );
+			if ( $index >= count( Place_Index::CELL_LEVELS ) ) {
+				$this->store->restamp_all();
+				return null;
+			}
+			$this->store->begin();
+			$this->store->recount_level( Place_Index::CELL_LEVELS[ $index ] );
+			$this->store->commit();
+			return array(
+				'phase' => 'cells',
+				'level' => $index + 1,
+			);
+		}
+		$this->store->clear();
+		return array(
+			'phase' => 'places',
+			'after' => 0,
+		);
+	}
+
+	/**
+	 * Writes the next batch of places.
+	 *
+	 * @param int $after Last post id read.
+	 * @param int $batch Markers per batch.
+	 * @return array<string, mixed>
+	 */
+	private function places( int $after, int $batch ): array {
+		list( $places, $last ) = $this->source->after( $after, $batch );
+		if ( 0 === $last ) {
+			return array(
+				'phase' => 'cells',
+				'level' => 0,
+			);
+		}
+		$rows   = array();
+		$titles = array();
+		foreach ( $places as $post_id => $place ) {
+			$rows[ $post_id ]   = array(
+				'code'  => Morton::code( $place['lat'], $place['lng'] ),
+				'lat'   => $place['lat'],
+				'lng'   => $place['lng'],
+				'combo' => $this->store->combo_id( $place['slugs'] ),
+				'title' => $place['title'],
+			);
+			$titles[ $post_id ] = $place['title'];
+		}
+		$this->store->begin();
+		$this->store->delete_places( sprintf( 'post_id > %d AND post_id <= %d', $after, $last ) );
+		$this->store->insert_rows( $rows );
+		$this->store->insert_words( $titles );
+		$this->store->commit();
+		return array(
+			'phase' => 'places',
+			'after' => $last,
+		);
+	}
+}

@@ -1,0 +1,174 @@
+<?php
+/**
+ * What the place index holds of a marker, read from WordPress' tables.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Index;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Markers\Post_Batch;
+use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Wpdb_Rows;
+
+/**
+ * Reads markers as the index stores them, from posts, postmeta and the group relationships
+ * directly (never from caches, which hooks may see stale): the same rule as the markers feed
+ * (Markers\Marker_Repository) — published, no password, both coordinates stored — and the
+ * coordinates must be numbers on the globe (|lat| ≤ 90, |lng| ≤ 180). The title is the feed's plain
+ * title; the group slugs are sorted.
+ *
+ * @since 0.5.0
+ */
+final class Place_Source {
+
+	/**
+	 * Longest title kept, in characters (as the feed's Geojson_Writer::TITLE_MAX).
+	 */
+	public const TITLE_MAX = 200;
+
+	/**
+	 * Row reads.
+	 *
+	 * @var Wpdb_Rows
+	 */
+	private Wpdb_Rows $db;
+
+	/**
+	 * Creates the source.
+	 */
+	public function __construct() {
+		$this->db = new Wpdb_Rows();
+	}
+
+	/**
+	 * The places of some markers (those the index holds), by id.
+	 *
+	 * @param int[] $ids Post ids.
+	 * @return array<int, array{lat: float, lng: float, title: string, slugs: string[]}>
+	 */
+	public function of( array $ids ): array {
+		global $wpdb;
+		$ids = array_values( array_unique( array_filter( array_map( 'intval', $ids ), static fn( int $id ): bool => $id > 0 ) ) );
+		if ( array() === $ids ) {
+			return array();
+		}
+		sort( $ids );
+		$in = implode( ',', $ids );
+		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- $in is a list of integers.
+		$posts = $this->db->rows( $wpdb->prepare( "SELECT ID, post_title FROM {$wpdb->posts} WHERE ID IN ($in) AND post_type = %s AND post_status = 'publish' AND post_password = '' ORDER BY ID", Post_Type::POST_TYPE ) );
+		return $this->places( $posts, array( $ids[0], $ids[ count( $ids ) - 1 ], $ids ) );
+	}
+
+	/**
+	 * The places of the next markers after an id, for a rebuild: at most $limit markers read.
+	 *
+	 * @param int $after Last post id read.
+	 * @param int $limit Markers to read.
+	 * @return array{0: array<int, array{lat: float, lng: float, title: string, slugs: string[]}>, 1: int} The places and the last id read (0 when none).
+	 */
+	public function after( int $after, int $limit ): array {
+		global $wpdb;
+		$posts = $this->db->rows( $wpdb->prepare( "SELECT ID, post_title FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish' AND post_password = '' AND ID > %d ORDER BY ID LIMIT %d", Post_Type::POST_TYPE, $after, $limit ) );
+		if ( array() === $posts ) {
+			return array( array(), 0 );
+		}
+		return array( $this->places( $posts, Post_Batch::ids( $posts ) ), (int) $posts[ count( $posts ) - 1 ][0] );
+	}
+
+	/**
+	 * The places of a batch of posts.
+	 *
+	 * @param array<int, array<int, string|null>>  $posts Rows `[ ID, post_title ]`, in id order.
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids   The batch (see Post_Batch::ids()).
+	 * @return array<int, array{lat: float, lng: float, title: string, slugs: string[]}>
+	 */
+	private function places( array $posts, array $ids ): array {
+		if ( array() === $posts ) {
+			return array();
+		}
+		$coords = $this->coordinates( $ids );
+		$groups = $this->groups( $ids );
+		$places = array();
+		foreach ( $posts as $post ) {
+			$id    = (int) $post[0];
+			$coord = $coords[ $id ] ?? null;
+			if ( null === $coord || ! self::valid( $coord[1], $coord[2] ) ) {
+				continue;
+			}
+			$slugs = $groups[ $id ] ?? array();
+			sort( $slugs, SORT_STRING );
+			$places[ $id ] = array(
+				'lat'   => (float) $coord[1],
+				'lng'   => (float) $coord[2],
+				'title' => self::plain_title( (string) $post[1] ),
+				'slugs' => $slugs,
+			);
+		}
+		return $places;
+	}
+
+	/**
+	 * Whether stored coordinates are numbers on the globe.
+	 *
+	 * @param string|null $lat Stored latitude.
+	 * @param string|null $lng Stored longitude.
+	 */
+	public static function valid( ?string $lat, ?string $lng ): bool {
+		if ( null === $lat || null === $lng || ! is_numeric( $lat ) || ! is_numeric( $lng ) ) {
+			return false;
+		}
+		$lat = (float) $lat;
+		$lng = (float) $lng;
+		return is_finite( $lat ) && is_finite( $lng ) && abs( $lat ) <= 90.0 && abs( $lng ) <= 180.0;
+	}
+
+	/**
+	 * A title as the feed gives it: tags stripped, entities decoded, at most TITLE_MAX characters.
+	 *
+	 * @param string $title Stored title.
+	 */
+	public static function plain_title( string $title ): string {
+		$text = false === strpbrk( $title, "<&\0" ) ? trim( $title ) : html_entity_decode( wp_strip_all_tags( $title ), ENT_QUOTES | ENT_HTML5, 'UTF-8' );
+		if ( strlen( $text ) > self::TITLE_MAX && mb_strlen( $text, 'UTF-8' ) > self::TITLE_MAX ) {
+			$text = rtrim( mb_substr( $text, 0, self::TITLE_MAX - 1, 'UTF-8' ) ) . '…';
+		}
+		return $text;
+	}
+
+	/**
+	 * Stored coordinates of a batch, `[ id => [ id, lat, lng ] ]`.
+	 *
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch.
+	 * @return array<int, array<int, string|null>>
+	 */
+	private function coordinates( array $ids ): array {
+		global $wpdb;
+		$sql = "SELECT post_id, MAX(CASE WHEN meta_key = %s THEN meta_value END), MAX(CASE WHEN meta_key = %s THEN meta_value END)
+			FROM {$wpdb->postmeta} WHERE " . Post_Batch::condition( 'post_id', $ids ) . ' AND meta_key IN (%s, %s) GROUP BY post_id';
+		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared -- the id condition holds integers only.
+		return Post_Batch::by_id( $this->db->rows( $wpdb->prepare( $sql, Post_Type::META_LAT, Post_Type::META_LNG, Post_Type::META_LAT, Post_Type::META_LNG ) ) );
+	}
+
+	/**
+	 * Group slugs of a batch, by post id.
+	 *
+	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch.
+	 * @return array<int, string[]>
+	 */
+	private function groups( array $ids ): array {
+		global $wpdb;
+		$sql    = "SELECT tr.object_id, t.slug FROM {$wpdb->term_relationships} tr
+			INNER JOIN {$wpdb->term_taxonomy} tt ON tt.term_taxonomy_id = tr.term_taxonomy_id AND tt.taxonomy = %s
+			INNER JOIN {$wpdb->terms} t ON t.term_id = tt.term_id
+			WHERE " . Post_Batch::condition( 'tr.object_id', $ids );
+		$groups = array();
+		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared -- the id condition holds integers only.
+		foreach ( $this->db->rows( $wpdb->prepare( $sql, Post_Type::TAXONOMY ) ) as $row ) {
+			$groups[ (int) $row[0] ][] = (string) $row[1];
+		}
+		return $groups;
+	}
+}

@@ -1,0 +1,453 @@
+<?php
+/**
+ * Reads and writes of the place index's tables.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Index;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Markers\Wpdb_Rows;
+
+/**
+ * The SQL of the place index: rows of places, words, combinations of groups, cell aggregates and
+ * tile stamps. Portable SQL only (MariaDB/MySQL and SQLite's translating drop-in): no ON DUPLICATE
+ * KEY UPDATE (an UPDATE, then an INSERT when it changed nothing), no GROUP_CONCAT.
+ *
+ * @since 0.5.0
+ */
+final class Place_Store {
+
+	/**
+	 * The option of the stamp counter.
+	 */
+	public const STAMP_OPTION = 'cairn_maps_index_stamp';
+
+	/**
+	 * The stamp of cells with no row of their own (set when a rebuild ends).
+	 */
+	public const STAMP_BASE_OPTION = 'cairn_maps_index_stamp_base';
+
+	/**
+	 * Rows per multi-row INSERT.
+	 */
+	private const INSERT_ROWS = 500;
+
+	/**
+	 * Combinations by id, once read (null: not yet).
+	 *
+	 * @var array<int, string[]>|null
+	 */
+	private ?array $combos = null;
+
+	/**
+	 * Combination ids by the md5 of their slugs.
+	 *
+	 * @var array<string, int>
+	 */
+	private array $combo_ids = array();
+
+	/**
+	 * How a transaction was opened (by begin()): '', 'transaction' or 'savepoint'.
+	 *
+	 * @var string
+	 */
+	private string $open = '';
+
+	/**
+	 * A table's full name.
+	 *
+	 * @param string $name Short name.
+	 */
+	public function table( string $name ): string {
+		return Index_Schema::table( $name );
+	}
+
+	/**
+	 * The stored row of a place, or null.
+	 *
+	 * @param int $post_id Post id.
+	 * @return array{code: int, lat: float, lng: float, combo: int, title: string}|null
+	 */
+	public function row( int $post_id ): ?array {
+		global $wpdb;
+		$table = $this->table( 'cairn_places' );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+		$row = $wpdb->get_row( $wpdb->prepare( "SELECT code, lat, lng, combo, title FROM $table WHERE post_id = %d", $post_id ), ARRAY_N );
+		if ( ! is_array( $row ) ) {
+			return null;
+		}
+		return array(
+			'code'  => (int) $row[0],
+			'lat'   => (float) $row[1],
+			'lng'   => (float) $row[2],
+			'combo' => (int) $row[3],
+			'title' => (string) $row[4],
+		);
+	}
+
+	/**
+	 * Every combination of groups, by id.
+	 *
+	 * @return array<int, string[]>
+	 */
+	public function combos(): array {
+		global $wpdb;
+		if ( null === $this->combos ) {
+			$this->combos    = array();
+			$this->combo_ids = array();
+			$table           = $this->table( 'cairn_place_combos' );
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+			foreach ( ( new Wpdb_Rows() )->rows( "SELECT id, slugs, hash FROM $table ORDER BY id" ) as $row ) {
+				$this->combos[ (int) $row[0] ]       = explode( ',', (string) $row[1] );
+				$this->combo_ids[ (string) $row[2] ] = (int) $row[0];
+			}
+		}
+		return $this->combos;
+	}
+
+	/**
+	 * Forgets the combinations read (another request may have added some).
+	 */
+	public function forget_combos(): void {
+		$this->combos    = null;
+		$this->combo_ids = array();
+	}
+
+	/**
+	 * The id of a combination of group slugs (created when new); 0 for no group.
+	 *
+	 * @param string[] $slugs Sorted slugs.
+	 */
+	public function combo_id( array $slugs ): int {
+		global $wpdb;
+		if ( array() === $slugs ) {
+			return 0;
+		}
+		$this->combos();
+		$joined = implode( ',', $slugs );
+		$hash   = md5( $joined );
+		if ( isset( $this->combo_ids[ $hash ] ) ) {
+			return $this->combo_ids[ $hash ];
+		}
+		$table    = $this->table( 'cairn_place_combos' );
+		$suppress = $wpdb->suppress_errors( true );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the plugin's own table; a concurrent insert of the same hash fails on the unique key and is read back below.
+		$inserted = $wpdb->insert(
+			$table,
+			array(
+				'slugs' => $joined,
+				'hash'  => $hash,
+			),
+			array( '%s', '%s' )
+		);
+		$wpdb->suppress_errors( $suppress );
+		$id = $inserted ? (int) $wpdb->insert_id : 0;
+		if ( $id <= 0 ) {
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+			$id = (int) $wpdb->get_var( $wpdb->prepare( "SELECT id FROM $table WHERE hash = %s", $hash ) );
+		}
+		$this->combos[ $id ]      = $slugs;
+		$this->combo_ids[ $hash ] = $id;
+		return $id;
+	}
+
+	/**
+	 * Gives combinations new lists of slugs (a group's slug changed).
+	 *
+	 * @param array<int, string[]> $changes Sorted slugs by combination id.
+	 */
+	public function rename_combos( array $changes ): void {
+		global $wpdb;
+		foreach ( $changes as $id => $slugs ) {
+			$joined = implode( ',', $slugs );
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the plugin's own table.
+			$wpdb->update(
+				$this->table( 'cairn_place_combos' ),
+				array(
+					'slugs' => $joined,
+					'hash'  => md5( $joined ),
+				),
+				array( 'id' => $id ),
+				array( '%s', '%s' ),
+				array( '%d' )
+			);
+		}
+		$this->forget_combos();
+	}
+
+	/**
+	 * Writes a place's row (inserted, or updated when $exists).
+	 *
+	 * @param int                                                                 $post_id Post id.
+	 * @param array{code: int, lat: float, lng: float, combo: int, title: string} $row     Row.
+	 * @param bool                                                                $exists  Whether it has a row already.
+	 */
+	public function put_row( int $post_id, array $row, bool $exists ): void {
+		global $wpdb;
+		$table = $this->table( 'cairn_places' );
+		$sort  = self::sort_key( $row['title'] );
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+		if ( $exists ) {
+			$wpdb->query( $wpdb->prepare( "UPDATE $table SET code = %d, lat = %s, lng = %s, combo = %d, title = %s, sort_key = %s WHERE post_id = %d", $row['code'], self::number( $row['lat'] ), self::number( $row['lng'] ), $row['combo'], $row['title'], $sort, $post_id ) );
+			return;
+		}
+		$wpdb->query( $wpdb->prepare( "INSERT INTO $table (post_id, code, lat, lng, combo, title, sort_key) VALUES (%d, %d, %s, %s, %d, %s, %s)", $post_id, $row['code'], self::number( $row['lat'] ), self::number( $row['lng'] ), $row['combo'], $row['title'], $sort ) );
+		// phpcs:enable
+	}
+
+	/**
+	 * Removes places' rows and words.
+	 *
+	 * @param string $condition SQL condition on post_id (integers only), e.g. `post_id = 5`.
+	 */
+	public function delete_places( string $condition ): void {
+		global $wpdb;
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own tables; the condition holds integers only.
+		$wpdb->query( 'DELETE FROM ' . $this->table( 'cairn_places' ) . " WHERE $condition" );
+		$wpdb->query( 'DELETE FROM ' . $this->table( 'cairn_place_words' ) . " WHERE $condition" );
+		// phpcs:enable
+	}
+
+	/**
+	 * Replaces the words of a place.
+	 *
+	 * @param int    $post_id Post id.
+	 * @param string $title   Plain title ('' removes them).
+	 */
+	public function put_words( int $post_id, string $title ): void {
+		global $wpdb;
+		$table = $this->table( 'cairn_place_words' );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+		$wpdb->query( $wpdb->prepare( "DELETE FROM $table WHERE post_id = %d", $post_id ) );
+		$this->insert_words( array( $post_id => $title ) );
+	}
+
+	/**
+	 * Inserts the words of places (which have none stored).
+	 *
+	 * @param array<int, string> $titles Plain titles by post id.
+	 */
+	public function insert_words( array $titles ): void {
+		global $wpdb;
+		$values = array();
+		foreach ( $titles as $post_id => $title ) {
+			foreach ( Place_Words::words( $title ) as $word ) {
+				$values[] = $wpdb->prepare( '(%s,%d)', $word, $post_id );
+			}
+		}
+		foreach ( array_chunk( $values, 2 * self::INSERT_ROWS ) as $chunk ) {
+			// Folded words may still be equal for the column's collation (ß, ss): the first stays.
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- prepared values.
+			$wpdb->query( 'INSERT IGNORE INTO ' . $this->table( 'cairn_place_words' ) . ' (word, post_id) VALUES ' . implode( ',', $chunk ) );
+		}
+	}
+
+	/**
+	 * Inserts rows of places (which have none stored).
+	 *
+	 * @param array<int, array{code: int, lat: float, lng: float, combo: int, title: string}> $rows Rows by post id.
+	 */
+	public function insert_rows( array $rows ): void {
+		global $wpdb;
+		$values = array();
+		foreach ( $rows as $post_id => $row ) {
+			$values[] = $wpdb->prepare( '(%d,%d,%s,%s,%d,%s,%s)', $post_id, $row['code'], self::number( $row['lat'] ), self::number( $row['lng'] ), $row['combo'], $row['title'], self::sort_key( $row['title'] ) );
+		}
+		foreach ( array_chunk( $values, self::INSERT_ROWS ) as $chunk ) {
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- prepared values.
+			$wpdb->query( 'INSERT INTO ' . $this->table( 'cairn_places' ) . ' (post_id, code, lat, lng, combo, title, sort_key) VALUES ' . implode( ',', $chunk ) );
+		}
+	}
+
+	/**
+	 * Adds a place to (or, with $sign -1, removes it from) a cell's aggregate.
+	 *
+	 * @param int   $level Level.
+	 * @param int   $cell  Cell.
+	 * @param int   $combo Combination.
+	 * @param int   $sign  +1 or -1.
+	 * @param float $lat   Latitude of the place.
+	 * @param float $lng   Longitude of the place.
+	 */
+	public function add_to_cell( int $level, int $cell, int $combo, int $sign, float $lat, float $lng ): void {
+		global $wpdb;
+		$table = $this->table( 'cairn_place_cells' );
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+		if ( $sign < 0 && $wpdb->query( $wpdb->prepare( "DELETE FROM $table WHERE level = %d AND cell = %d AND combo = %d AND n <= 1", $level, $cell, $combo ) ) ) {
+			return; // The cell's last place left.
+		}
+		$changed = $wpdb->query( $wpdb->prepare( "UPDATE $table SET n = n + %d, sum_lat = sum_lat + %s, sum_lng = sum_lng + %s WHERE level = %d AND cell = %d AND combo = %d", $sign, self::number( $sign * $lat ), self::number( $sign * $lng ), $level, $cell, $combo ) );
+		if ( $sign > 0 && ! $changed ) {
+			$wpdb->query( $wpdb->prepare( "INSERT INTO $table (level, cell, combo, n, sum_lat, sum_lng) VALUES (%d, %d, %d, 1, %s, %s)", $level, $cell, $combo, self::number( $lat ), self::number( $lng ) ) );
+		}
+		// phpcs:enable
+	}
+
+	/**
+	 * Moves a place within a cell's aggregate (same cell and combination, new position).
+	 *
+	 * @param int   $level Level.
+	 * @param int   $cell  Cell.
+	 * @param int   $combo Combination.
+	 * @param float $dlat  Change of latitude.
+	 * @param float $dlng  Change of longitude.
+	 */
+	public function shift_in_cell( int $level, int $cell, int $combo, float $dlat, float $dlng ): void {
+		global $wpdb;
+		$table = $this->table( 'cairn_place_cells' );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+		$wpdb->query( $wpdb->prepare( "UPDATE $table SET sum_lat = sum_lat + %s, sum_lng = sum_lng + %s WHERE level = %d AND cell = %d AND combo = %d", self::number( $dlat ), self::number( $dlng ), $level, $cell, $combo ) );
+	}
+
+	/**
+	 * Recounts one level of cells from the places (a rebuild).
+	 *
+	 * @param int $level Level.
+	 */
+	public function recount_level( int $level ): void {
+		global $wpdb;
+		$cells  = $this->table( 'cairn_place_cells' );
+		$places = $this->table( 'cairn_places' );
+		$div    = 1 << ( 2 * ( Morton::LEVEL - $level ) );
+		// Integer division rather than `>>`, which not every SQL dialect translates: codes are
+		// non-negative, so FLOOR(code / 4^k) is the shifted code.
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own tables.
+		$wpdb->query( $wpdb->prepare( "DELETE FROM $cells WHERE level = %d", $level ) );
+		$wpdb->query( $wpdb->prepare( "INSERT INTO $cells (level, cell, combo, n, sum_lat, sum_lng) SELECT %d, FLOOR(code / %d), combo, COUNT(*), SUM(lat), SUM(lng) FROM $places GROUP BY FLOOR(code / %d), combo", $level, $div, $div ) );
+		// phpcs:enable
+	}
+
+	/**
+	 * Gives cells (level, cell) a stamp.
+	 *
+	 * @param array<string, array{0: int, 1: int}> $cells Cells as [level, cell], keyed "level:cell".
+	 * @param int                                  $stamp Stamp.
+	 */
+	public function stamp_cells( array $cells, int $stamp ): void {
+		global $wpdb;
+		if ( array() === $cells ) {
+			return;
+		}
+		$table  = $this->table( 'cairn_tile_stamps' );
+		$where  = array();
+		$values = array();
+		foreach ( $cells as $cell ) {
+			$where[]  = $wpdb->prepare( '(level = %d AND cell = %d)', $cell[0], $cell[1] );
+			$values[] = $wpdb->prepare( '(%d,%d,%d)', $cell[0], $cell[1], $stamp );
+		}
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; prepared parts.
+		$wpdb->query( "DELETE FROM $table WHERE " . implode( ' OR ', $where ) );
+		$wpdb->query( "INSERT INTO $table (level, cell, stamp) VALUES " . implode( ',', $values ) );
+		// phpcs:enable
+	}
+
+	/**
+	 * The stamp of a cell.
+	 *
+	 * @param int $level Level.
+	 * @param int $cell  Cell.
+	 */
+	public function stamp( int $level, int $cell ): int {
+		global $wpdb;
+		$table = $this->table( 'cairn_tile_stamps' );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
+		$stamp = $wpdb->get_var( $wpdb->prepare( "SELECT stamp FROM $table WHERE level = %d AND cell = %d", $level, $cell ) );
+		return null === $stamp ? (int) get_option( self::STAMP_BASE_OPTION, 0 ) : (int) $stamp;
+	}
+
+	/**
+	 * A new stamp: the counter, increased.
+	 */
+	public function next_stamp(): int {
+		$stamp = (int) get_option( self::STAMP_OPTION, 0 ) + 1;
+		update_option( self::STAMP_OPTION, $stamp, false );
+		return $stamp;
+	}
+
+	/**
+	 * Empties the tables of places, words, combinations and cells (a rebuild's start).
+	 */
+	public function clear(): void {
+		global $wpdb;
+		foreach ( array( 'cairn_places', 'cairn_place_words', 'cairn_place_cells', 'cairn_place_combos' ) as $name ) {
+			$wpdb->query( 'DELETE FROM ' . $this->table( $name ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own tables.
+		}
+		$this->forget_combos();
+	}
+
+	/**
+	 * Starts a stamp epoch: every cell's stamp becomes a new one (a rebuild's end).
+	 */
+	public function restamp_all(): void {
+		global $wpdb;
+		$wpdb->query( 'DELETE FROM ' . $this->table( 'cairn_tile_stamps' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table.
+		update_option( self::STAMP_BASE_OPTION, $this->next_stamp(), false );
+	}
+
+	/**
+	 * Opens a transaction where the database has them (a savepoint inside one already open).
+	 */
+	public function begin(): void {
+		global $wpdb;
+		$this->open = 'transaction';
+		// SQLite's drop-in nests START TRANSACTION itself (savepoints); MySQL would commit an open
+		// transaction instead, so inside one (autocommit off) a savepoint is used.
+		if ( ! Wpdb_Rows::is_sqlite() && '0' === (string) $wpdb->get_var( 'SELECT @@autocommit' ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- session state.
+			$this->open = 'savepoint';
+			$wpdb->query( 'SAVEPOINT cairn_maps_index' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- transaction control.
+			return;
+		}
+		$wpdb->query( 'START TRANSACTION' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- transaction control.
+	}
+
+	/**
+	 * Commits what begin() opened.
+	 */
+	public function commit(): void {
+		global $wpdb;
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery -- transaction control.
+		if ( 'savepoint' === $this->open ) {
+			$wpdb->query( 'RELEASE SAVEPOINT cairn_maps_index' );
+		} elseif ( 'transaction' === $this->open ) {
+			$wpdb->query( 'COMMIT' );
+		}
+		// phpcs:enable
+		$this->open = '';
+	}
+
+	/**
+	 * Undoes what happened since begin().
+	 */
+	public function rollback(): void {
+		global $wpdb;
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery -- transaction control.
+		if ( 'savepoint' === $this->open ) {
+			$wpdb->query( 'ROLLBACK TO SAVEPOINT cairn_maps_index' );
+		} elseif ( 'transaction' === $this->open ) {
+			$wpdb->query( 'ROLLBACK' );
+		}
+		// phpcs:enable
+		$this->open = '';
+	}
+
+	/**
+	 * The ordering key of a title: folded, at most 191 characters.
+	 *
+	 * @param string $title Plain title.
+	 */
+	public static function sort_key( string $title ): string {
+		return mb_substr( Place_Words::fold( $title ), 0, 191, 'UTF-8' );
+	}
+
+	/**
+	 * A float as SQL text without loss (wpdb's %f keeps 6 decimals only).
+	 *
+	 * @param float $value Value.
+	 */
+	private static function number( float $value ): string {
+		return is_finite( $value ) ? var_export( $value, true ) : '0'; // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_var_export -- the shortest exact text of a float.
+	}
+}
