@@ -14,6 +14,7 @@ use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Blocks\Mapbox_Gl;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
+use Cairn\Maps\Blocks\Tile_Config;
 use Cairn\Maps\Blocks\View_Script;
 use Cairn\Maps\Content\Location_Editor;
 use Cairn\Maps\Content\Location_Meta;
@@ -31,6 +32,7 @@ use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Tile_Service;
 use Cairn\Maps\Import_Export\Geocode_Job;
 use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Import_Export\Import_Export_Page;
@@ -51,6 +53,7 @@ use Cairn\Maps\Rest\Method_Override_Guard;
 use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Rest\Post_Maps_Field;
 use Cairn\Maps\Rest\Shapes_Controller;
+use Cairn\Maps\Rest\Tiles_Controller;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
@@ -112,6 +115,7 @@ final class Plugin {
 		$marker_import   = new Marker_Import( $markers_version, $geocode_queue );
 		$places_version  = new Places_Version();
 		$mapbox_gl       = new Mapbox_Gl();
+		$place_index     = new Place_Index();
 		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
 		$this->parts     = array(
 			'upgrader'           => $upgrader,
@@ -122,7 +126,7 @@ final class Plugin {
 			'page'               => new Settings_Page( $settings ),
 			'defaults'           => new Editor_Defaults( $settings ),
 			'post_type'          => $post_type,
-			'map_block'          => new Map_Block( $settings, $repository, $group_styles ),
+			'map_block'          => new Map_Block( $settings, $repository, $group_styles, null, new Tile_Config( $place_index, $markers_version ) ),
 			'editor'             => $editor_data,
 			'markers_version'    => $markers_version,
 			'places_version'     => $places_version,
@@ -161,7 +165,8 @@ final class Plugin {
 		$this->parts['location_privacy'] = new Location_Privacy();
 		$this->parts['location_editor']  = new Location_Editor( $editor_data, $mapbox_gl );
 		// The place index (issue 22): markers in tables keyed for tiles, boxes and word search.
-		$this->parts['place_index'] = new Place_Index();
+		$this->parts['place_index'] = $place_index;
+		$this->parts['tiles']       = new Tiles_Controller( new Tile_Service( $place_index ), $markers_version );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}

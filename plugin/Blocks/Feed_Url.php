@@ -92,6 +92,79 @@ final class Feed_Url {
 	}
 
 	/**
+	 * The tiles' URL template of a marker selection (`config.tilesUrl`): the `/tiles` route with the
+	 * literal `{z}`, `{x}`, `{y}` the runtime fills in, and `group` (for a groups selection), `v`,
+	 * `radius`, `maxzoom`. '' for selections the tiles do not serve (none, ids, no groups).
+	 *
+	 * @since 0.6.0
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
+	 * @param string                                              $version   The markers version.
+	 * @param int                                                 $radius    Cluster radius in pixels.
+	 * @param int                                                 $max_zoom  The last zoom with clusters.
+	 */
+	public static function tiles( array $selection, string $version, int $radius, int $max_zoom ): string {
+		$url = self::index_url( $selection, 'tiles/{z}/{x}/{y}', $version );
+		return '' === $url ? '' : add_query_arg(
+			array(
+				'radius'  => $radius,
+				'maxzoom' => $max_zoom,
+			),
+			$url
+		);
+	}
+
+	/**
+	 * The places list's URL of a marker selection (`config.placesUrl`): `/places` with `group`
+	 * and `v`; '' as tiles().
+	 *
+	 * @since 0.6.0
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
+	 * @param string                                              $version   The markers version.
+	 */
+	public static function places( array $selection, string $version ): string {
+		return self::index_url( $selection, 'places', $version );
+	}
+
+	/**
+	 * The places summary's URL of a marker selection (`config.summaryUrl`): `/places/summary`
+	 * with `group` and `v`; '' as tiles().
+	 *
+	 * @since 0.6.0
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
+	 * @param string                                              $version   The markers version.
+	 */
+	public static function summary( array $selection, string $version ): string {
+		return self::index_url( $selection, 'places/summary', $version );
+	}
+
+	/**
+	 * A route of the place index with a selection's `group` and the version `v`.
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
+	 * @param string                                              $path      The route in the namespace.
+	 * @param string                                              $version   The markers version.
+	 */
+	private static function index_url( array $selection, string $path, string $version ): string {
+		if ( ! in_array( $selection['source'], array( 'all', 'groups' ), true ) ) {
+			return '';
+		}
+		$args = array();
+		if ( 'groups' === $selection['source'] ) {
+			if ( array() === $selection['groups'] ) {
+				return '';
+			}
+			$groups = $selection['groups'];
+			sort( $groups );
+			$args['group'] = implode( ',', $groups );
+		}
+		$args['v'] = $version;
+		return add_query_arg( $args, Rest_Routes::url( $path ) );
+	}
+
+	/**
 	 * The posts feed URL for a post selection: `post_type` and `terms` (`taxonomy:slug`), each
 	 * sorted, or for "this post" its type and id (`include`); '' when the map shows no posts.
 	 *

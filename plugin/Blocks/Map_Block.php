@@ -77,19 +77,28 @@ class Map_Block {
 	private ?Shape_Presence $shapes = null;
 
 	/**
+	 * Whether a map is served as tiles, and its tiled addresses.
+	 *
+	 * @var Tile_Config
+	 */
+	private Tile_Config $tiles;
+
+	/**
 	 * Creates the block.
 	 *
 	 * @param Settings               $settings     Settings.
 	 * @param Marker_Repository|null $markers      Marker reads.
 	 * @param Group_Styles|null      $group_styles Looks of the marker groups.
 	 * @param Consent_Api|null       $consent_api  The WP Consent API.
+	 * @param Tile_Config|null       $tiles        Which maps are tiled (none without it), since 0.6.0.
 	 */
-	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null, ?Consent_Api $consent_api = null ) {
+	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null, ?Consent_Api $consent_api = null, ?Tile_Config $tiles = null ) {
 		$this->settings     = $settings;
 		$this->group_styles = $group_styles ?? new Group_Styles();
 		$this->content      = new Content_Places();
 		$this->places       = new Places_List( $markers ?? new Marker_Repository(), $this->content );
 		$this->consent      = new Consent_Placeholder( $settings, $consent_api ?? new Consent_Api() );
+		$this->tiles        = $tiles ?? new Tile_Config();
 	}
 
 	/**
@@ -228,11 +237,12 @@ class Map_Block {
 	 * @return array{config: array<string, mixed>, error: string}
 	 */
 	public function client_config( array $attributes, ?int $hash_index = null, ?\WP_Block_Type $type = null, array $context = array() ): array {
-		$parsed  = Map_Attributes::parse( $attributes, self::defaults( $type ) );
-		$config  = $parsed['config'];
-		$token   = $this->settings->map_token();
-		$filters = $this->filters( $config['markers'] );
-		$current = $this->content->current_post( $config['content'], $context );
+		$parsed    = Map_Attributes::parse( $attributes, self::defaults( $type ) );
+		$config    = $parsed['config'];
+		$token     = $this->settings->map_token();
+		$filters   = $this->filters( $config['markers'] );
+		$current   = $this->content->current_post( $config['content'], $context );
+		$posts_url = $this->content->posts_url( $config['content'], $current );
 		return array(
 			'config' => array_merge(
 				$config,
@@ -242,8 +252,12 @@ class Map_Block {
 					// The selection's lines and areas: '' when it holds none (no request, no shapes code).
 					'shapesUrl'   => $this->shapes_url( $config['markers'], $filters ),
 					// The map's posts: a second feed, drawn with the markers as one source.
-					'postsUrl'    => $this->content->posts_url( $config['content'], $current ),
+					'postsUrl'    => $posts_url,
 					'markerUrl'   => Rest_Routes::url( 'markers/' ),
+				),
+				// Tiled maps (at or above the tile threshold): '' for the three otherwise.
+				$this->tiles->urls( $config, $posts_url ),
+				array(
 					'hashName'    => $config['hash'] ? self::hash_name( $hash_index ?? $this->next_hash_index(), $attributes ) : '',
 					'groupStyles' => array_merge(
 						null === $filters ? array() : $this->group_styles->styles_for( $filters ),

@@ -49,6 +49,7 @@ class Cors {
 		'/' . Rest_Routes::NAMESPACE . '/markers/\d+',
 		'/' . Rest_Routes::NAMESPACE . '/shapes',
 		'/' . Rest_Routes::NAMESPACE . '/posts/\d+/maps',
+		'/' . Rest_Routes::NAMESPACE . '/tiles/[^/]+/[^/]+/[^/]+',
 	);
 
 	/**

@@ -148,6 +148,18 @@ final class Post_Maps_Schema {
 						'type'        => 'string',
 					),
 					'markerUrl'   => $string,
+					'tilesUrl'    => array(
+						'description' => __( 'For a map served as tiles (its selection at or above the tile threshold): the address of its tiles (GET /cairn/v1/tiles/{z}/{x}/{y}) with the literal {z}, {x} and {y} to fill in. Empty when the map ships its whole feed.', 'cairn-maps' ),
+						'type'        => 'string',
+					),
+					'placesUrl'   => array(
+						'description' => __( 'For a tiled map: the address of its places list (GET /cairn/v1/places). Empty otherwise.', 'cairn-maps' ),
+						'type'        => 'string',
+					),
+					'summaryUrl'  => array(
+						'description' => __( 'For a tiled map: the address of its places summary (GET /cairn/v1/places/summary). Empty otherwise.', 'cairn-maps' ),
+						'type'        => 'string',
+					),
 					'consent'     => array(
 						'description' => __( 'Whether the map waits for the visitor\'s consent before it contacts Mapbox, and the WP Consent API category that counts as consent (empty without the API).', 'cairn-maps' ),
 						'type'        => 'object',

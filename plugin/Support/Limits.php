@@ -44,6 +44,24 @@ final class Limits {
 	}
 
 	/**
+	 * How many places a map's marker selection must hold for the map to be served as tiles
+	 * (`tiles.threshold`, through the `cairn_maps_tile_threshold` filter); at least 1.
+	 *
+	 * @since 0.6.0
+	 */
+	public static function tile_threshold(): int {
+		/**
+		 * Filters how many places a map's selection must hold (at least) for the map to be served
+		 * as server-clustered tiles instead of its whole feed.
+		 *
+		 * @since 0.6.0
+		 *
+		 * @param int $threshold Places; limits.json `tiles.threshold` by default.
+		 */
+		return max( 1, (int) apply_filters( 'cairn_maps_tile_threshold', (int) self::get( 'tiles.threshold' ) ) );
+	}
+
+	/**
 	 * All limits.
 	 *
 	 * @return array<string, mixed>

@@ -1,0 +1,133 @@
+<?php
+/**
+ * Which places of the index a tiled map shows.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Index;
+
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * A map's selection and a visitor's filter over the place index, validated (Rest\Places_Params):
+ * the selection's group slugs (empty: every marker), the groups switched off, and the search.
+ *
+ * The rules mirror the markers feed and the runtime's engine.ts: a selection of groups keeps the
+ * places in any of them (places without a group are not in it); a place whose groups are all
+ * switched off is hidden (one without a group never is); a search keeps the places where every
+ * query word starts a word of the title or of one of the place's group names.
+ *
+ * @since 0.6.0
+ */
+final class Place_Filter {
+
+	/**
+	 * Most query words a search uses (as the runtime's words.ts).
+	 */
+	public const MAX_WORDS = 16;
+
+	/**
+	 * The selection's group slugs, sorted; empty for every marker.
+	 *
+	 * @var string[]
+	 */
+	private array $groups;
+
+	/**
+	 * Group slugs switched off, sorted.
+	 *
+	 * @var string[]
+	 */
+	private array $hidden;
+
+	/**
+	 * Query words, folded, unique, sorted.
+	 *
+	 * @var string[]
+	 */
+	private array $words;
+
+	/**
+	 * Creates the filter.
+	 *
+	 * @param string[] $groups The selection's group slugs (empty: every marker).
+	 * @param string[] $hidden Group slugs switched off.
+	 * @param string   $search The search, trimmed.
+	 */
+	public function __construct( array $groups = array(), array $hidden = array(), string $search = '' ) {
+		$this->groups = self::sorted( $groups );
+		$this->hidden = self::sorted( $hidden );
+		$this->words  = self::sorted( array_slice( Place_Words::words( $search ), 0, self::MAX_WORDS ) );
+	}
+
+	/**
+	 * The selection's group slugs.
+	 *
+	 * @return string[]
+	 */
+	public function groups(): array {
+		return $this->groups;
+	}
+
+	/**
+	 * The query words (folded).
+	 *
+	 * @return string[]
+	 */
+	public function words(): array {
+		return $this->words;
+	}
+
+	/**
+	 * Whether only groups decide (no search): the stored cell counts can answer.
+	 */
+	public function by_groups_only(): bool {
+		return array() === $this->words;
+	}
+
+	/**
+	 * Whether places without a group pass (combo 0): only when the selection names no group.
+	 */
+	public function shows_ungrouped(): bool {
+		return array() === $this->groups;
+	}
+
+	/**
+	 * Whether every place passes the groups rules (no selection of groups, nothing switched off).
+	 */
+	public function shows_every_combo(): bool {
+		return array() === $this->groups && array() === $this->hidden;
+	}
+
+	/**
+	 * Whether the places of a group combination pass the groups rules.
+	 *
+	 * @param string[] $slugs The combination's slugs (never empty).
+	 */
+	public function shows_combo( array $slugs ): bool {
+		if ( array() !== $this->groups && array() === array_intersect( $slugs, $this->groups ) ) {
+			return false;
+		}
+		return array() !== array_diff( $slugs, $this->hidden );
+	}
+
+	/**
+	 * A canonical text of the filter, for cache keys.
+	 */
+	public function key(): string {
+		return implode( ',', $this->groups ) . '|' . implode( ',', $this->hidden ) . '|' . implode( ' ', $this->words );
+	}
+
+	/**
+	 * Sorted unique strings.
+	 *
+	 * @param string[] $values Values.
+	 * @return string[]
+	 */
+	private static function sorted( array $values ): array {
+		$values = array_values( array_unique( array_map( 'strval', $values ) ) );
+		sort( $values, SORT_STRING );
+		return $values;
+	}
+}

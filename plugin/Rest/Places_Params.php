@@ -1,0 +1,174 @@
+<?php
+/**
+ * The selection and filter parameters of the tiled routes.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Rest;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Index\Place_Filter;
+use Cairn\Maps\Support\Limits;
+use WP_Error;
+
+/**
+ * The parameters `/cairn/v1/tiles/<z>/<x>/<y>`, `/cairn/v1/places` and `/cairn/v1/places/summary`
+ * share, in one place so the three routes validate them alike: `group` (the map's selection,
+ * slugs, as the markers feed), `hidden` (slugs the visitor switched off), `q` (a search) and `v`
+ * (the markers version the URL was made for). Each bad value answers 400 `rest_invalid_param`
+ * with a message naming it.
+ *
+ * @since 0.6.0
+ */
+final class Places_Params {
+
+	/**
+	 * The route arguments of the four parameters, to merge into a route's `args`.
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	public static function args(): array {
+		return array(
+			'group'  => array(
+				'description'       => __( 'The map\'s selection: comma-separated marker group slugs (as the markers feed); places of any of them.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( self::class, 'validate_group' ),
+			),
+			'hidden' => array(
+				'description'       => __( 'Comma-separated group slugs switched off: a place is shown when it has no group or any group not switched off.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( self::class, 'validate_hidden' ),
+			),
+			'q'      => array(
+				'description'       => __( 'Search: every word must start a word of the place\'s title or of one of its group names (accents and case ignored).', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( self::class, 'validate_search' ),
+			),
+			'v'      => array(
+				'description'       => __( 'The markers version the address was made for: answers for the current version may be cached for good.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( self::class, 'validate_version' ),
+			),
+		);
+	}
+
+	/**
+	 * Validates `group`.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public static function validate_group( $value ) {
+		if ( self::is_slug_list( $value ) ) {
+			return true;
+		}
+		/* translators: %d: most groups per request. */
+		return self::error( sprintf( __( 'group must be a comma-separated list of at most %d marker group slugs.', 'cairn-maps' ), self::max_groups() ) );
+	}
+
+	/**
+	 * Validates `hidden` (empty: nothing switched off).
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public static function validate_hidden( $value ) {
+		if ( '' === $value || self::is_slug_list( $value ) ) {
+			return true;
+		}
+		/* translators: %d: most groups per request. */
+		return self::error( sprintf( __( 'hidden must be a comma-separated list of at most %d marker group slugs.', 'cairn-maps' ), self::max_groups() ) );
+	}
+
+	/**
+	 * Validates `q`: text of at most `tiles.maxSearch` characters once trimmed.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public static function validate_search( $value ) {
+		$max = (int) Limits::get( 'tiles.maxSearch' );
+		if ( is_string( $value ) && 1 === preg_match( '//u', $value ) && mb_strlen( trim( $value ), 'UTF-8' ) <= $max ) {
+			return true;
+		}
+		/* translators: %d: most characters of a search. */
+		return self::error( sprintf( __( 'q must be text of at most %d characters.', 'cairn-maps' ), $max ) );
+	}
+
+	/**
+	 * Validates `v`.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public static function validate_version( $value ) {
+		if ( is_string( $value ) && 1 === preg_match( '/^[A-Za-z0-9._-]{1,64}$/', $value ) ) {
+			return true;
+		}
+		return self::error( __( 'v must be a version token: 1 to 64 letters, digits, dots, dashes or underscores.', 'cairn-maps' ) );
+	}
+
+	/**
+	 * The filter of validated parameters (absent or empty ones filter nothing).
+	 *
+	 * @param array<string, mixed> $params The route's parameters (group, hidden, q).
+	 */
+	public static function filter( array $params ): Place_Filter {
+		return new Place_Filter(
+			self::slugs( $params['group'] ?? null ),
+			self::slugs( $params['hidden'] ?? null ),
+			is_string( $params['q'] ?? null ) ? trim( $params['q'] ) : ''
+		);
+	}
+
+	/**
+	 * The version a validated `v` names, '' when absent.
+	 *
+	 * @param mixed $value The parameter.
+	 */
+	public static function version( $value ): string {
+		return is_string( $value ) ? $value : '';
+	}
+
+	/**
+	 * Slugs of a validated list, sorted and unique.
+	 *
+	 * @param mixed $value The parameter.
+	 * @return string[]
+	 */
+	private static function slugs( $value ): array {
+		if ( ! is_string( $value ) || '' === $value ) {
+			return array();
+		}
+		$slugs = array_values( array_unique( explode( ',', $value ) ) );
+		sort( $slugs );
+		return $slugs;
+	}
+
+	/**
+	 * Whether a value is a list of group slugs, within the feed's bound.
+	 *
+	 * @param mixed $value Parameter value.
+	 */
+	private static function is_slug_list( $value ): bool {
+		return is_string( $value ) && 1 === preg_match( '/^[a-z0-9_-]{1,200}(,[a-z0-9_-]{1,200})*$/', $value ) && count( explode( ',', $value ) ) <= self::max_groups();
+	}
+
+	/**
+	 * Most groups a list may name (the markers feed's).
+	 */
+	private static function max_groups(): int {
+		return (int) Limits::get( 'markersQuery.maxGroups' );
+	}
+
+	/**
+	 * A 400.
+	 *
+	 * @param string $message Translated message.
+	 */
+	private static function error( string $message ): WP_Error {
+		return new WP_Error( 'rest_invalid_param', $message, array( 'status' => 400 ) );
+	}
+}
