@@ -54,6 +54,8 @@ use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Rest\Post_Maps_Field;
 use Cairn\Maps\Rest\Shapes_Controller;
 use Cairn\Maps\Rest\Tiles_Controller;
+use Cairn\Maps\Rest\Places_Controller;
+use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
@@ -167,6 +169,8 @@ final class Plugin {
 		// The place index (issue 22): markers in tables keyed for tiles, boxes and word search.
 		$this->parts['place_index'] = $place_index;
 		$this->parts['tiles']       = new Tiles_Controller( new Tile_Service( $place_index ), $markers_version );
+		// The places panel of tiled maps (issue 22): search and the list over the place index.
+		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}

@@ -18,7 +18,7 @@ defined( 'ABSPATH' ) || exit;
  *    written with one multi-row INSERT per 500 rows (places) and per 1,000 (words); a row a
  *    sync() wrote meanwhile in that id range is replaced;
  * 3. `cells`: one level of Place_Index::CELL_LEVELS recounted per step with one INSERT … SELECT
- *    … GROUP BY (syncs meanwhile update the levels already recounted);
+ *    … GROUP BY (what syncs meanwhile did to the cells is replaced; to the places, kept);
  * 4. the stamps of every cell renewed (one epoch), and the rebuild done.
  *
  * @since 0.5.0
@@ -48,22 +48,6 @@ final class Index_Rebuild {
 	public function __construct( Place_Source $source, Place_Store $store ) {
 		$this->source = $source;
 		$this->store  = $store;
-	}
-
-	/**
-	 * The levels whose cells are counted, while a rebuild is in a state (all when none is pending).
-	 *
-	 * @param mixed $state The stored progress (false: no rebuild pending).
-	 * @return int[]
-	 */
-	public static function counted_levels( $state ): array {
-		if ( ! is_array( $state ) ) {
-			return Place_Index::CELL_LEVELS;
-		}
-		if ( 'cells' !== ( $state['phase'] ?? '' ) ) {
-			return array();
-		}
-		return array_slice( Place_Index::CELL_LEVELS, 0, max( 0, (int) ( $state['level'] ?? 0 ) ) );
 	}
 
 	/**

@@ -100,6 +100,9 @@ class Place_Index {
 		add_action( 'deleted_term_relationships', array( $this, 'on_deleted_term_relationships' ), 20, 3 );
 		add_action( 'edit_terms', array( $this, 'on_edit_term' ), 20, 2 );
 		add_action( 'edited_' . Post_Type::TAXONOMY, array( $this, 'on_edited_group' ), 20, 1 );
+		add_action( 'cairn_maps_markers_imported', array( $this, 'sync_many' ), 10, 1 );
+		add_action( 'cairn_maps_markers_changed', array( $this, 'start_rebuild' ), 10, 0 );
+		add_filter( 'debug_information', array( $this, 'add_site_health_info' ), 20 );
 	}
 
 	/**
@@ -206,7 +209,9 @@ class Place_Index {
 	}
 
 	/**
-	 * A group was edited: a new slug changes the combinations of its places, so rebuild.
+	 * A group was edited: a new slug is written into the combinations holding the old one (the
+	 * places keep their combination; the markers version, renewed by the edit, renews every tile
+	 * URL). Should the new list of slugs be another combination's already, a rebuild merges them.
 	 *
 	 * @param int $term_id Term id.
 	 */
@@ -214,9 +219,30 @@ class Place_Index {
 		$term_id = (int) $term_id;
 		$before  = $this->editing[ $term_id ] ?? null;
 		unset( $this->editing[ $term_id ] );
-		if ( null !== $before && $before !== $this->slug_of( $term_id ) ) {
-			$this->start_rebuild();
+		$after = $this->slug_of( $term_id );
+		if ( null === $before || '' === $after || $before === $after || ! Index_Schema::is_current() ) {
+			return;
 		}
+		$changes = array();
+		$combos  = $this->combos();
+		$hashes  = array();
+		foreach ( $combos as $id => $slugs ) {
+			$hashes[ md5( implode( ',', $slugs ) ) ] = $id;
+		}
+		foreach ( $combos as $id => $slugs ) {
+			if ( ! in_array( $before, $slugs, true ) ) {
+				continue;
+			}
+			$renamed = array_values( array_unique( array_map( static fn( string $slug ): string => $slug === $before ? $after : $slug, $slugs ) ) );
+			sort( $renamed, SORT_STRING );
+			$hash = md5( implode( ',', $renamed ) );
+			if ( isset( $hashes[ $hash ] ) || count( $renamed ) !== count( $slugs ) ) {
+				$this->start_rebuild();
+				return;
+			}
+			$changes[ $id ] = $renamed;
+		}
+		$this->store->rename_combos( $changes );
 	}
 
 	/**
@@ -390,6 +416,29 @@ class Place_Index {
 	}
 
 	/**
+	 * Adds the index's state to the "Cairn Maps" section of Site Health's Info tab.
+	 *
+	 * @param mixed $info Site Health's sections.
+	 * @return mixed
+	 */
+	public function add_site_health_info( $info ) {
+		if ( ! is_array( $info ) || ! isset( $info['cairn-maps']['fields'] ) || ! is_array( $info['cairn-maps']['fields'] ) ) {
+			return $info;
+		}
+		$state                                       = $this->info();
+		$info['cairn-maps']['fields']['place_index'] = array(
+			'label' => __( 'Place index', 'cairn-maps' ),
+			'value' => $state['ready']
+				/* translators: %s: number of places. */
+				? sprintf( _n( 'Ready: %s place', 'Ready: %s places', $state['places'], 'cairn-maps' ), number_format_i18n( $state['places'] ) )
+				/* translators: %s: number of places. */
+				: sprintf( _n( 'Being rebuilt in the background (%s place so far); maps send their whole feed meanwhile', 'Being rebuilt in the background (%s places so far); maps send their whole feed meanwhile', $state['places'], 'cairn-maps' ), number_format_i18n( $state['places'] ) ),
+			'debug' => ( $state['ready'] ? 'ready' : 'rebuilding' ) . ', ' . $state['places'],
+		);
+		return $info;
+	}
+
+	/**
 	 * The stored row of a place read from the markers.
 	 *
 	 * @param array{lat: float, lng: float, title: string, slugs: string[]} $place Place.
@@ -444,15 +493,14 @@ class Place_Index {
 	}
 
 	/**
-	 * Moves a place between cell aggregates (the levels a pending rebuild has not recounted yet
-	 * are left to it).
+	 * Moves a place between cell aggregates. While a rebuild is pending this is wasted but
+	 * harmless: it recounts every level from the places once they are all written.
 	 *
 	 * @param array{code: int, lat: float, lng: float, combo: int, title: string}|null $old Stored row.
 	 * @param array{code: int, lat: float, lng: float, combo: int, title: string}|null $new New row.
 	 */
 	private function move_in_cells( ?array $old, ?array $new ): void {
-		$levels = Index_Rebuild::counted_levels( get_option( self::REBUILD_OPTION, false ) );
-		foreach ( $levels as $level ) {
+		foreach ( self::CELL_LEVELS as $level ) {
 			$from = null === $old ? null : array( Morton::cell( $old['code'], $level ), $old['combo'] );
 			$to   = null === $new ? null : array( Morton::cell( $new['code'], $level ), $new['combo'] );
 			if ( null !== $from && $from === $to ) {

@@ -155,6 +155,30 @@ final class Place_Store {
 	}
 
 	/**
+	 * Gives combinations new lists of slugs (a group's slug changed).
+	 *
+	 * @param array<int, string[]> $changes Sorted slugs by combination id.
+	 */
+	public function rename_combos( array $changes ): void {
+		global $wpdb;
+		foreach ( $changes as $id => $slugs ) {
+			$joined = implode( ',', $slugs );
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the plugin's own table.
+			$wpdb->update(
+				$this->table( 'cairn_place_combos' ),
+				array(
+					'slugs' => $joined,
+					'hash'  => md5( $joined ),
+				),
+				array( 'id' => $id ),
+				array( '%s', '%s' ),
+				array( '%d' )
+			);
+		}
+		$this->forget_combos();
+	}
+
+	/**
 	 * Writes a place's row (inserted, or updated when $exists).
 	 *
 	 * @param int                                                                 $post_id Post id.
@@ -368,16 +392,14 @@ final class Place_Store {
 	 */
 	public function begin(): void {
 		global $wpdb;
-		$this->open = '';
-		if ( Wpdb_Rows::is_sqlite() ) {
-			return;
-		}
-		if ( '0' === (string) $wpdb->get_var( 'SELECT @@autocommit' ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- session state.
+		$this->open = 'transaction';
+		// SQLite's drop-in nests START TRANSACTION itself (savepoints); MySQL would commit an open
+		// transaction instead, so inside one (autocommit off) a savepoint is used.
+		if ( ! Wpdb_Rows::is_sqlite() && '0' === (string) $wpdb->get_var( 'SELECT @@autocommit' ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- session state.
 			$this->open = 'savepoint';
 			$wpdb->query( 'SAVEPOINT cairn_maps_index' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- transaction control.
 			return;
 		}
-		$this->open = 'transaction';
 		$wpdb->query( 'START TRANSACTION' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- transaction control.
 	}
 

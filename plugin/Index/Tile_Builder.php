@@ -10,6 +10,7 @@ namespace Cairn\Maps\Index;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Wpdb_Rows;
 use Cairn\Maps\Support\Limits;
 
 /**
@@ -47,12 +48,20 @@ final class Tile_Builder {
 	private ?array $combos = null;
 
 	/**
+	 * Reads rows.
+	 *
+	 * @var Wpdb_Rows
+	 */
+	private Wpdb_Rows $rows;
+
+	/**
 	 * Creates the builder.
 	 *
 	 * @param Place_Index $index The place index.
 	 */
 	public function __construct( Place_Index $index ) {
 		$this->index = $index;
+		$this->rows  = new Wpdb_Rows();
 	}
 
 	/**
@@ -127,11 +136,11 @@ final class Tile_Builder {
 		if ( $filter->by_groups_only() && in_array( $level, Place_Index::CELL_LEVELS, true ) ) {
 			$table = Index_Schema::table( 'cairn_place_cells' );
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own tables; $where is built from integers only.
-			$rows = $wpdb->get_results( $wpdb->prepare( "SELECT p.cell AS cell, SUM(p.n) AS n, SUM(p.sum_lat) AS slat, SUM(p.sum_lng) AS slng FROM $table p WHERE p.level = %d AND p.cell BETWEEN %d AND %d $where GROUP BY p.cell", $level, $range[0] >> $shift, $range[1] >> $shift ), ARRAY_N );
+			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.cell AS cell, SUM(p.n) AS n, SUM(p.sum_lat) AS slat, SUM(p.sum_lng) AS slng FROM $table p WHERE p.level = %d AND p.cell BETWEEN %d AND %d $where GROUP BY p.cell", $level, $range[0] >> $shift, $range[1] >> $shift ) );
 		} else {
 			$table = Index_Schema::table( 'cairn_places' );
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- as above; the words are prepared in where().
-			$rows = $wpdb->get_results( $wpdb->prepare( "SELECT p.code >> %d AS cell, COUNT(*) AS n, SUM(p.lat) AS slat, SUM(p.lng) AS slng FROM $table p WHERE p.code BETWEEN %d AND %d $where GROUP BY 1", $shift, $range[0], $range[1] ), ARRAY_N );
+			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.code >> %d AS cell, COUNT(*) AS n, SUM(p.lat) AS slat, SUM(p.lng) AS slng FROM $table p WHERE p.code BETWEEN %d AND %d $where GROUP BY 1", $shift, $range[0], $range[1] ) );
 		}
 		$cells = array();
 		foreach ( (array) $rows as $row ) {
@@ -158,7 +167,7 @@ final class Tile_Builder {
 		}
 		$table = Index_Schema::table( 'cairn_places' );
 		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; ranges and limit are integers, the words prepared in where().
-		$rows   = $wpdb->get_results( "SELECT p.post_id, p.lat, p.lng, p.combo, p.title FROM $table p WHERE (" . implode( ' OR ', $or ) . ") $where ORDER BY p.code, p.post_id LIMIT " . (int) $limit, ARRAY_N );
+		$rows   = $this->rows->rows( "SELECT p.post_id, p.lat, p.lng, p.combo, p.title FROM $table p WHERE (" . implode( ' OR ', $or ) . ") $where ORDER BY p.code, p.post_id LIMIT " . (int) $limit );
 		$combos = $this->combos();
 		$out    = array();
 		foreach ( (array) $rows as $row ) {

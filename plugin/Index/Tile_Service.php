@@ -14,8 +14,9 @@ use Cairn\Maps\Markers\Post_Type;
 /**
  * A tile's key names everything its content depends on: its coordinates, the cluster radius and
  * max zoom, the filter, the stamp of its cell (the index renews it whenever a place in it
- * changes: moved in or out, retitled, regrouped, published, unpublished, deleted), the group
- * combinations (a renamed slug) and, for a search, the group names. A place that changes
+ * changes: moved in or out, retitled, regrouped, published, unpublished, deleted; a full rebuild,
+ * which a renamed group slug starts, renews them all) and, for a search, the group names (a
+ * renamed group changes what a search finds without touching any place). A place that changes
  * therefore changes the key of the one tile per zoom that holds it, and no other: every other
  * tile stays warm, in Tile_Cache and in the browsers and CDNs that keep it by its ETag.
  *
@@ -78,7 +79,6 @@ final class Tile_Service {
 			$maxzoom,
 			$filter->key(),
 			$this->index->stamp( $z, Morton::interleave( $x, $y ) ),
-			md5( (string) wp_json_encode( $this->index->combos() ) ),
 		);
 		if ( ! $filter->by_groups_only() ) {
 			$parts[] = md5( (string) wp_json_encode( self::group_names() ) );
@@ -101,9 +101,20 @@ final class Tile_Service {
 		$body = $this->cache->get( $key );
 		if ( null === $body ) {
 			$body = $this->builder->build( $z, $x, $y, $radius, $maxzoom, $filter );
-			$this->cache->set( $key, $body );
+			if ( $this->is_complete() ) {
+				$this->cache->set( $key, $body );
+			}
 		}
 		return $body;
+	}
+
+	/**
+	 * Whether the index holds every place (no rebuild under way): only then is a tile kept, or
+	 * sent as immutable. During a rebuild the stamps have not changed yet, so a tile built from a
+	 * half-filled index must not be kept under them.
+	 */
+	public function is_complete(): bool {
+		return $this->index->is_ready();
 	}
 
 	/**

@@ -50,6 +50,8 @@ class Cors {
 		'/' . Rest_Routes::NAMESPACE . '/shapes',
 		'/' . Rest_Routes::NAMESPACE . '/posts/\d+/maps',
 		'/' . Rest_Routes::NAMESPACE . '/tiles/[^/]+/[^/]+/[^/]+',
+		'/' . Rest_Routes::NAMESPACE . '/places',
+		'/' . Rest_Routes::NAMESPACE . '/places/summary',
 	);
 
 	/**

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Tile_Service;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Support\Limits;
@@ -50,6 +51,11 @@ class Tiles_Controller {
 	public const CONTENT_TYPE = 'application/geo+json';
 
 	/**
+	 * Query parameters the early 304 understands; any other leaves the request to the REST server.
+	 */
+	private const EARLY_PARAMS = array( 'rest_route', 'group', 'hidden', 'q', 'v', 'radius', 'maxzoom' );
+
+	/**
 	 * The tiles.
 	 *
 	 * @var Tile_Service
@@ -81,6 +87,8 @@ class Tiles_Controller {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
 		// After the CORS headers (Cors, 11), as the feed's printing.
 		add_filter( 'rest_pre_serve_request', array( $this, 'serve_tile' ), 12, 3 );
+		// Last on after_setup_theme, as the feed's early 304.
+		add_action( 'after_setup_theme', array( $this, 'not_modified_early' ), PHP_INT_MAX );
 	}
 
 	/**
@@ -216,60 +224,156 @@ class Tiles_Controller {
 		if ( null !== $error ) {
 			return $error;
 		}
-		$z = (int) $request['z'];
-		$x = (int) $request['x'];
-		$y = (int) $request['y'];
-		if ( $x >= ( 1 << $z ) || $y >= ( 1 << $z ) ) {
-			/* translators: 1: zoom, 2: the largest column or row at that zoom. */
-			return self::error( sprintf( __( 'At zoom %1$d, x and y must be integers from 0 to %2$d.', 'cairn-maps' ), $z, ( 1 << $z ) - 1 ) );
+		$tile = self::tile( $request->get_params() );
+		if ( $tile instanceof WP_Error ) {
+			return $tile;
 		}
-		$radius    = null === $request['radius'] ? (int) Map_Schema::defaults()['cluster']['radius'] : (int) $request['radius'];
-		$maxzoom   = null === $request['maxzoom'] ? (int) Limits::get( 'cluster.maxZoom' ) : (int) $request['maxzoom'];
-		$filter    = Places_Params::filter( $request->get_params() );
-		$key       = $this->tiles->key( $z, $x, $y, $radius, $maxzoom, $filter );
+		$key       = $this->tiles->key( $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] );
 		$etag      = '"' . $key . '"';
 		$logged_in = is_user_logged_in();
 		$headers   = array(
 			'ETag'          => $etag,
-			'Cache-Control' => $this->cache_control( $logged_in, Places_Params::version( $request['v'] ) ),
+			'Cache-Control' => $this->cache_control( $logged_in, $tile['version'] ),
+			'Vary'          => 'Accept-Encoding',
 		);
+		$encoding  = (string) $request->get_header( 'Accept-Encoding' );
 		if ( Cache_Headers::etag_matches( $request->get_header( 'If-None-Match' ), $etag ) ) {
+			$headers['ETag'] = Cache_Headers::representation_etag( $etag, $encoding );
 			return new WP_REST_Response( null, 304, $headers );
 		}
 		$headers['Content-Type'] = self::CONTENT_TYPE . '; charset=UTF-8';
 		if ( 'HEAD' === Method_Override_Guard::answered_method( $request ) ) {
 			return new WP_REST_Response( null, 200, $headers );
 		}
-		return new Tile_Response( $this->tiles->body( $key, $z, $x, $y, $radius, $maxzoom, $filter ), 200, $headers );
+		$body = $this->tiles->body( $key, $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] );
+		return new Tile_Response( $body, 200, $headers );
+	}
+
+	/**
+	 * A tile's coordinates and parameters, validated: z/x/y, radius and maxzoom (defaults filled
+	 * in), the filter and the version asked for; a 400 when one is invalid. The REST server has
+	 * validated each parameter already; the early 304 has not, so this checks them all again.
+	 *
+	 * @param array<string, mixed> $params The route's parameters.
+	 * @return array{z: int, x: int, y: int, radius: int, maxzoom: int, filter: Place_Filter, version: string}|WP_Error
+	 */
+	public static function tile( array $params ) {
+		$validators = array(
+			'z'       => array( self::class, 'validate_zoom' ),
+			'x'       => array( self::class, 'validate_column' ),
+			'y'       => array( self::class, 'validate_row' ),
+			'radius'  => array( self::class, 'validate_radius' ),
+			'maxzoom' => array( self::class, 'validate_max_zoom' ),
+		);
+		foreach ( Places_Params::args() as $name => $arg ) {
+			$validators[ $name ] = $arg['validate_callback'];
+		}
+		foreach ( $validators as $name => $validate ) {
+			$valid = isset( $params[ $name ] ) || in_array( $name, array( 'z', 'x', 'y' ), true ) ? $validate( $params[ $name ] ?? null ) : true;
+			if ( true !== $valid ) {
+				return $valid;
+			}
+		}
+		$z = (int) $params['z'];
+		$x = (int) $params['x'];
+		$y = (int) $params['y'];
+		if ( $x >= ( 1 << $z ) || $y >= ( 1 << $z ) ) {
+			/* translators: 1: zoom, 2: the largest column or row at that zoom. */
+			return self::error( sprintf( __( 'At zoom %1$d, x and y must be integers from 0 to %2$d.', 'cairn-maps' ), $z, ( 1 << $z ) - 1 ) );
+		}
+		return array(
+			'z'       => $z,
+			'x'       => $x,
+			'y'       => $y,
+			'radius'  => isset( $params['radius'] ) ? (int) $params['radius'] : (int) Map_Schema::defaults()['cluster']['radius'],
+			'maxzoom' => isset( $params['maxzoom'] ) ? (int) $params['maxzoom'] : (int) Limits::get( 'cluster.maxZoom' ),
+			'filter'  => Places_Params::filter( $params ),
+			'version' => Places_Params::version( $params['v'] ?? null ),
+		);
+	}
+
+	/**
+	 * Answers an anonymous conditional request for a tile whose ETag still matches with `304`
+	 * before `init`, as the feed does (Markers_Controller::not_modified_early()): a revalidation
+	 * costs WordPress' start-up and two small queries (the tile's stamp, the version option).
+	 */
+	public function not_modified_early(): void {
+		Early_Not_Modified::answer( array( $this, 'early_not_modified_headers' ) );
+	}
+
+	/**
+	 * The headers of an early 304 for this request, or null when it must go on to the REST
+	 * server: not an anonymous conditional GET or HEAD of a tile with only the route's own
+	 * parameters, all valid; a search (it matches group names, which are not registered yet);
+	 * a plugin's own REST authentication; or an ETag that does not match.
+	 *
+	 * @param array<string, mixed> $server  Request server variables (unslashed).
+	 * @param array<string, mixed> $query   Query parameters (unslashed).
+	 * @param array<string, mixed> $cookies Cookies.
+	 * @return array<string, string>|null
+	 */
+	public function early_not_modified_headers( array $server, array $query, array $cookies ): ?array {
+		$match = Early_Not_Modified::anonymous_condition( $server, $cookies );
+		$route = null === $match ? null : Early_Not_Modified::route( $server, $query );
+		if ( null === $route || array() !== array_diff( array_map( 'strval', array_keys( $query ) ), self::EARLY_PARAMS )
+			|| 1 !== preg_match( '@^/' . preg_quote( Rest_Routes::NAMESPACE, '@' ) . '/tiles/([^/]+)/([^/]+)/([^/]+)$@', $route, $parts ) ) {
+			return null;
+		}
+		$tile = self::tile( array_merge( $query, array_combine( array( 'z', 'x', 'y' ), array_slice( $parts, 1 ) ) ) );
+		if ( $tile instanceof WP_Error || ! $tile['filter']->by_groups_only() || ! Early_Not_Modified::allowed( $route ) ) {
+			return null;
+		}
+		$etag = '"' . $this->tiles->key( $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] ) . '"';
+		if ( ! Cache_Headers::etag_matches( $match, $etag ) ) {
+			return null;
+		}
+		return Cors::with_public_headers(
+			array(
+				'Content-Type'  => self::CONTENT_TYPE . '; charset=UTF-8',
+				'ETag'          => Cache_Headers::representation_etag( $etag, (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) ),
+				'Cache-Control' => $this->cache_control( false, $tile['version'] ),
+				'Vary'          => 'Accept-Encoding',
+			),
+			(string) ( $server['HTTP_ORIGIN'] ?? '' )
+		);
 	}
 
 	/**
 	 * Cache-Control of an answer: never stored when logged in; for good when the address names
-	 * the current version; else the feed's.
+	 * the current version and the index is complete; else the feed's.
 	 *
 	 * @param bool   $logged_in Whether the request is authenticated.
 	 * @param string $version   The `v` asked for ('' when none).
 	 */
 	private function cache_control( bool $logged_in, string $version ): string {
-		if ( ! $logged_in && '' !== $version && hash_equals( $this->version->get(), $version ) ) {
+		if ( ! $logged_in && '' !== $version && hash_equals( $this->version->get(), $version ) && $this->tiles->is_complete() ) {
 			return self::IMMUTABLE_CACHE_CONTROL;
 		}
 		return Cache_Headers::cache_control( $logged_in );
 	}
 
 	/**
-	 * Prints a tile's body as built. Hooked to `rest_pre_serve_request`, after the status and
-	 * headers (CORS ones included) are sent.
+	 * Prints a tile's body as built, gzip when the client accepts it (that representation has its
+	 * own ETag, as the feed's). Hooked to `rest_pre_serve_request`, after the status and headers
+	 * (CORS ones included) are sent.
 	 *
 	 * @param bool                   $served  Whether the request was served already.
 	 * @param \WP_HTTP_Response|null $result  The response.
+	 * @param WP_REST_Request|null   $request The request.
 	 * @return bool Whether the request was served.
 	 */
-	public function serve_tile( $served, $result = null ): bool {
+	public function serve_tile( $served, $result = null, $request = null ): bool {
 		if ( $served || ! $result instanceof Tile_Response || ! $result->is_pristine() ) {
 			return (bool) $served;
 		}
-		echo $result->get_json(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- a JSON document built by json_encode, served as application/geo+json.
+		$json = $result->get_json();
+		if ( $request instanceof WP_REST_Request && Cache_Headers::sends_gzip( (string) $request->get_header( 'Accept-Encoding' ) ) && ! headers_sent() ) {
+			header( 'ETag: ' . Cache_Headers::representation_etag( (string) ( $result->get_headers()['ETag'] ?? '""' ), 'gzip' ) );
+			header( 'Content-Encoding: gzip' );
+			echo gzencode( $json, 6 ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- the JSON document, compressed.
+			return true;
+		}
+		echo $json; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- a JSON document built by json_encode, served as application/geo+json.
 		return true;
 	}
 

@@ -453,4 +453,105 @@ final class Tiles_ControllerTest extends TestCase {
 		$this->assertSame( $first, $second );
 		$this->assertSame( array(), preg_grep( '/cairn_places\b/', $queries ), 'no read of the places' );
 	}
+
+	/**
+	 * The tiles controller.
+	 */
+	private function controller(): Tiles_Controller {
+		$controller = Plugin::instance()->get( 'tiles' );
+		$this->assertInstanceOf( Tiles_Controller::class, $controller );
+		return $controller;
+	}
+
+	/**
+	 * An anonymous conditional request that still matches is answered before `init`, with the
+	 * REST route's headers; a changed tile, a search, credentials or an unknown parameter go on
+	 * to the REST server.
+	 */
+	public function test_early_not_modified(): void {
+		$current = ( new Markers_Version() )->get();
+		$query   = array(
+			'rest_route' => '/cairn/v1/tiles/2/2/1',
+			'v'          => $current,
+			'hidden'     => 'parks',
+		);
+		$etag    = $this->tile( 2, 2, 1, array_diff_key( $query, array( 'rest_route' => 1 ) ) )->get_headers()['ETag'];
+		$server  = array(
+			'REQUEST_METHOD'       => 'GET',
+			'HTTP_IF_NONE_MATCH'   => substr( $etag, 0, -1 ) . '-gzip"',
+			'HTTP_ACCEPT_ENCODING' => 'gzip',
+		);
+		$headers = $this->controller()->early_not_modified_headers( $server, $query, array() );
+		$this->assertIsArray( $headers );
+		$this->assertSame( substr( $etag, 0, -1 ) . '-gzip"', $headers['ETag'] );
+		$this->assertSame( Tiles_Controller::IMMUTABLE_CACHE_CONTROL, $headers['Cache-Control'] );
+		$this->assertSame( '*', $headers['Access-Control-Allow-Origin'] );
+
+		$this->assertNull( $this->controller()->early_not_modified_headers( $server, array( 'q' => 'paris' ) + $query, array() ), 'a search' );
+		$this->assertNull( $this->controller()->early_not_modified_headers( $server, array( 'page' => '2' ) + $query, array() ), 'another parameter' );
+		$this->assertNull( $this->controller()->early_not_modified_headers( $server, array( 'radius' => '9' ) + $query, array() ), 'a bad parameter' );
+		$this->assertNull( $this->controller()->early_not_modified_headers( $server, array( 'rest_route' => '/cairn/v1/tiles/2/4/1' ) + $query, array() ), 'a tile out of range' );
+		$this->assertNull( $this->controller()->early_not_modified_headers( array( 'HTTP_X_WP_NONCE' => 'abc' ) + $server, $query, array() ), 'credentials' );
+		$id = (int) array_key_first( $this->places );
+		update_post_meta( $id, 'cairn_lng', 2.4 );
+		$this->assertNull( $this->controller()->early_not_modified_headers( $server, $query, array() ), 'the tile changed' );
+	}
+
+	/**
+	 * While the index is rebuilt, tiles are answered but neither kept nor sent as immutable.
+	 */
+	public function test_during_a_rebuild_tiles_are_not_kept(): void {
+		global $wpdb;
+		$this->index()->start_rebuild();
+		$current = ( new Markers_Version() )->get();
+		$this->assertNotSame( Tiles_Controller::IMMUTABLE_CACHE_CONTROL, $this->tile( 1, 1, 0, array( 'v' => $current ) )->get_headers()['Cache-Control'] );
+		$rows = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM $wpdb->options WHERE option_name LIKE %s", '%' . $wpdb->esc_like( Tile_Cache::GROUP ) . '%' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$this->assertSame( 0, $rows );
+	}
+
+	/**
+	 * Served gzip-compressed when accepted, with that representation's ETag... as far as the CLI
+	 * lets headers be sent: the body is the tile either way.
+	 */
+	public function test_head_has_the_headers_and_no_body(): void {
+		$served = $this->serve( '/cairn/v1/tiles/0/0/0', array(), array(), 'HEAD' );
+		$this->assertSame( 200, $served['status'] );
+		$this->assertSame( '', $served['body'] );
+		$this->assertMatchesRegularExpression( '/^"[0-9a-f]{32}"$/', $served['headers']['ETag'] );
+	}
+
+	/**
+	 * A tile of thousands of places: at most `tiles.maxFeatures` features, and PHP's memory peak
+	 * far below 32 MB, clustered from the places table (zoom 12) and as points (zoom 17).
+	 */
+	public function test_a_dense_tile_is_bounded_in_features_and_memory(): void {
+		global $wpdb;
+		$table = $wpdb->prefix . 'cairn_places';
+		$rows  = array();
+		for ( $k = 0; $k < 20000; $k++ ) {
+			$lat    = 40.0 + ( $k % 200 ) * 0.000005;
+			$lng    = -3.0 + intdiv( $k, 200 ) * 0.000005;
+			$rows[] = $wpdb->prepare( '(%d,%d,%f,%f,0,%s,%s)', 9000000 + $k, Morton::code( $lat, $lng ), $lat, $lng, "Dense $k", "dense $k" );
+			if ( 1000 === count( $rows ) ) {
+				$wpdb->query( "INSERT INTO $table (post_id, code, lat, lng, combo, title, sort_key) VALUES " . implode( ',', $rows ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- prepared rows.
+				$rows = array();
+			}
+		}
+		foreach ( array( 12, 17 ) as $z ) {
+			list( $x, $y ) = self::tile_of( 40.0005, -2.9995, $z );
+			memory_reset_peak_usage();
+			$before   = memory_get_usage();
+			$served   = $this->serve( "/cairn/v1/tiles/$z/$x/$y", array( 'radius' => '10' ) );
+			$peak     = memory_get_peak_usage() - $before;
+			$features = json_decode( $served['body'], true )['features'];
+			$this->assertLessThanOrEqual( (int) \Cairn\Maps\Support\Limits::get( 'tiles.maxFeatures' ), count( $features ) );
+			$this->assertLessThan( 8 * 1024 * 1024, $peak, "zoom $z: memory above the test's own" );
+			$count = array_sum( array_map( static fn( $f ) => $f['properties']['point_count'] ?? 1, $features ) );
+			if ( 12 === $z ) {
+				$this->assertSame( 20000, $count, 'every place counted at zoom 12' );
+			} else {
+				$this->assertSame( 4000, $count, 'the first 4,000 points at zoom 17' );
+			}
+		}
+	}
 }

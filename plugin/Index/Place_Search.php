@@ -1,0 +1,540 @@
+<?php
+/**
+ * The places panel's questions, answered from the place index.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Index;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Markers\Wpdb_Rows;
+
+/**
+ * Answers what the places panel of a tiled map asks (packages/map/src/places/engine.ts: load,
+ * setFilter, list), over the index tables (Place_Index): the selection's totals per group, the
+ * places passing a filter (hidden groups, a search) with their count and bounds, and one page of
+ * them, in a box or not, by title or by distance.
+ *
+ * Search matches word prefixes: every query word must start a word of the title
+ * (`cairn_place_words`) or of the name of one of the place's groups (Search_Terms), accents and
+ * case folded. The whole-feed path of small maps matches substrings instead.
+ *
+ * How it stays fast at a million places, each answer reading a bounded part of the index:
+ * - counts without a search come from the grid's aggregates (Cell_Counts): totals, bounds, places
+ *   in a box (reading only the places along its edge);
+ * - a search is driven by its rarest title word (a range of `cairn_place_words`), the other words
+ *   checked per candidate; a one-word search that also names groups adds those groups' places
+ *   from the aggregates; only a search whose every word names a group reads all places;
+ * - a page by title walks the `sort_key` index when matches are dense, sorts the candidates when
+ *   they are few (the box's Morton ranges, or the driving word's places);
+ * - distance order is exact (PHP) up to NEAR_EXACT candidates, else a flat-earth order in SQL.
+ *
+ * Filters come validated and canonical (Rest\Search_Params): `groups`, `hidden`, `q`; a list
+ * query `bbox`, `near`, `page` (1-based), `per_page`, `include`.
+ *
+ * @since 0.6.0
+ */
+class Place_Search {
+
+	/**
+	 * Up to this many candidates, distance order is exact (computed in PHP); above, the database
+	 * orders by a flat-earth approximation around the origin.
+	 */
+	public const NEAR_EXACT = 5000;
+
+	/**
+	 * Title words of a search word are counted up to this many (beyond, the word is common
+	 * anyway: a page walks the title order rather than sorting the word's places).
+	 */
+	public const SPARSE = 20000;
+
+	/**
+	 * Mean Earth radius in metres (as engine.ts).
+	 */
+	private const EARTH_RADIUS = 6371008.8;
+
+	/**
+	 * The filter's terms.
+	 *
+	 * @var Search_Terms
+	 */
+	private Search_Terms $terms;
+
+	/**
+	 * The grid's aggregates.
+	 *
+	 * @var Cell_Counts
+	 */
+	private Cell_Counts $cells;
+
+	/**
+	 * Creates the search.
+	 *
+	 * @param Search_Terms|null $terms The filter's terms.
+	 * @param Cell_Counts|null  $cells The grid's aggregates.
+	 */
+	public function __construct( ?Search_Terms $terms = null, ?Cell_Counts $cells = null ) {
+		$this->terms = $terms ?? new Search_Terms();
+		$this->cells = $cells ?? new Cell_Counts();
+	}
+
+	/**
+	 * The selection's totals, the places passing the filter, their bounds.
+	 *
+	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
+	 * @return array{total: int, groups: object, matches: int, bounds: float[]|null} `groups`: places per slug (an object, so that none is `{}` in JSON).
+	 */
+	public function summary( array $filter ): array {
+		$this->terms->forget();
+		$selection = $this->terms->selection( $filter['groups'] );
+		$combos    = $this->terms->combos();
+		$total     = 0;
+		$groups    = array();
+		foreach ( $this->cells->by_combo() as $combo => $n ) {
+			if ( null !== $selection && ! in_array( $combo, $selection, true ) ) {
+				continue;
+			}
+			$total += $n;
+			foreach ( $combos[ $combo ] ?? array() as $slug ) {
+				$groups[ $slug ] = ( $groups[ $slug ] ?? 0 ) + $n;
+			}
+		}
+		ksort( $groups );
+		list( $matches, $bounds ) = $this->matches( $this->match( $filter ) );
+		return array(
+			'total'   => $total,
+			'groups'  => (object) $groups,
+			'matches' => $matches,
+			'bounds'  => $bounds,
+		);
+	}
+
+	/**
+	 * One page of the places passing the filter, in the box when given, by folded title then id or
+	 * by distance from `near`.
+	 *
+	 * @param array{groups: string[], hidden: string[], q: string}                                  $filter The filter.
+	 * @param array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int} $query  The list query.
+	 * @return array{total: int, page: int, pages: int, items: array<int, array<string, mixed>>}
+	 */
+	public function list( array $filter, array $query ): array {
+		$this->terms->forget();
+		if ( $query['include'] > 0 ) {
+			return $this->one( $filter, $query['include'] );
+		}
+		$match    = $this->match( $filter );
+		$boxes    = null === $query['bbox'] ? null : Box_Cover::split( $query['bbox'] );
+		$total    = null === $match ? 0 : $this->count( $match, $boxes );
+		$per_page = $query['per_page'];
+		$pages    = max( 1, (int) ceil( $total / $per_page ) );
+		$items    = array();
+		if ( null !== $match && $total > 0 && $query['page'] <= $pages ) {
+			$offset = ( $query['page'] - 1 ) * $per_page;
+			$items  = null === $query['near']
+				? $this->by_title( $match, $boxes, $total, $offset, $per_page )
+				: $this->by_distance( $match, $boxes, $total, $query['near'], $offset, $per_page );
+		}
+		return array(
+			'total' => $total,
+			'page'  => $query['page'],
+			'pages' => $pages,
+			'items' => $items,
+		);
+	}
+
+	/**
+	 * The list with one place (deep links): the place when it is in the selection, whatever the
+	 * filter (the panel reveals it as the whole-feed engine does).
+	 *
+	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
+	 * @param int                                                  $id     Post id.
+	 * @return array{total: int, page: int, pages: int, items: array<int, array<string, mixed>>}
+	 */
+	private function one( array $filter, int $id ): array {
+		$selection = $this->terms->selection( $filter['groups'] );
+		$items     = array();
+		if ( array() !== $selection ) {
+			$sql   = $this->from( new Place_Match( $selection, array(), array() ), null ) . sprintf( ' AND p.post_id = %d', $id );
+			$items = $this->items( 'SELECT ' . self::COLUMNS . $sql );
+		}
+		return array(
+			'total' => count( $items ),
+			'page'  => 1,
+			'pages' => 1,
+			'items' => $items,
+		);
+	}
+
+	/**
+	 * Columns of a list item.
+	 */
+	private const COLUMNS = 'p.post_id, p.title, p.lng, p.lat, p.combo';
+
+	/**
+	 * The filter in the index's terms, or null when nothing can pass it.
+	 *
+	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
+	 */
+	private function match( array $filter ): ?Place_Match {
+		$combos = $this->terms->passing( $filter['groups'], $filter['hidden'] );
+		$words  = $this->terms->words( $filter['q'] );
+		if ( array() === $combos || null === $words ) {
+			return null;
+		}
+		$match = new Place_Match( $combos, array(), $words );
+		// The rarest word without group names drives (its places are the candidates); a lone word
+		// naming groups drives the titles part of its split (Place_Match::split_named()).
+		$best = null;
+		foreach ( $words as $index => $word ) {
+			if ( array() !== $word['named'] && count( $words ) > 1 ) {
+				continue;
+			}
+			$estimate = $this->estimate( $word['like'] );
+			if ( null === $best || $estimate < $best ) {
+				$best          = $estimate;
+				$match->driver = array() === $word['named'] ? $index : null;
+			}
+		}
+		$match->estimate = $best;
+		return $match;
+	}
+
+	/**
+	 * How many title words a LIKE pattern matches, counted up to SPARSE + 1.
+	 *
+	 * @param string $like LIKE pattern.
+	 */
+	private function estimate( string $like ): int {
+		global $wpdb;
+		$words = Index_Schema::table( 'cairn_place_words' );
+		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
+		return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM (SELECT 1 FROM {$words} WHERE word LIKE %s LIMIT %d) t", $like, self::SPARSE + 1 ) );
+	}
+
+	/**
+	 * How many places pass, in the boxes when given.
+	 *
+	 * @param Place_Match              $match The filter.
+	 * @param array<int, float[]>|null $boxes Boxes (west ≤ east), or null.
+	 */
+	private function count( Place_Match $match, ?array $boxes ): int {
+		if ( array() === $match->words ) {
+			return $this->cell_count( $match->combos, $boxes );
+		}
+		$split = $match->split_named();
+		if ( null !== $split ) {
+			// A word naming groups: their places (aggregates) and the other titles it starts.
+			return $this->cell_count( $split['named']->combos, $boxes ) + $this->sql_count( $split['titles'], $boxes );
+		}
+		return $this->sql_count( $match, $boxes );
+	}
+
+	/**
+	 * Places of combinations from the aggregates.
+	 *
+	 * @param int[]|null               $combos Combination ids; null for all.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 */
+	private function cell_count( ?array $combos, ?array $boxes ): int {
+		if ( array() === $combos ) {
+			return 0;
+		}
+		if ( null === $boxes ) {
+			return $this->cells->total( $combos );
+		}
+		$count = 0;
+		foreach ( $boxes as $box ) {
+			$count += $this->cells->in_box( $box, $combos );
+		}
+		return $count;
+	}
+
+	/**
+	 * Places passing, counted in SQL.
+	 *
+	 * @param Place_Match              $match The filter.
+	 * @param array<int, float[]>|null $boxes Boxes, or null.
+	 */
+	private function sql_count( Place_Match $match, ?array $boxes ): int {
+		global $wpdb;
+		if ( array() === $match->combos ) {
+			return 0;
+		}
+		if ( null === $boxes && null === $match->combos && array() === $match->excluded && 1 === count( $match->words ) && 0 === $match->driver ) {
+			// One word, nothing else: its title words alone tell.
+			$words = Index_Schema::table( 'cairn_place_words' );
+			return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(DISTINCT post_id) FROM {$words} WHERE word LIKE %s", $match->words[0]['like'] ) ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
+		}
+		return (int) $wpdb->get_var( 'SELECT COUNT(*)' . $this->from( $match, $boxes ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+	}
+
+	/**
+	 * How many places pass, and their bounds (null when none).
+	 *
+	 * @param Place_Match|null $match The filter, or null when nothing passes.
+	 * @return array{0: int, 1: float[]|null}
+	 */
+	private function matches( ?Place_Match $match ): array {
+		if ( null === $match ) {
+			return array( 0, null );
+		}
+		if ( array() === $match->words ) {
+			return array( $this->cells->total( $match->combos ), $this->cells->bounds( $match->combos ) );
+		}
+		$split = $match->split_named();
+		if ( null === $split ) {
+			return $this->sql_matches( $match );
+		}
+		list( $count, $titles ) = $this->sql_matches( $split['titles'] );
+		$named                  = $split['named']->combos;
+		if ( array() === $named ) {
+			return array( $count, $titles );
+		}
+		$bounds = $this->cells->bounds( $named );
+		if ( null !== $bounds && null !== $titles ) {
+			$bounds = array( min( $bounds[0], $titles[0] ), min( $bounds[1], $titles[1] ), max( $bounds[2], $titles[2] ), max( $bounds[3], $titles[3] ) );
+		}
+		return array( $count + $this->cells->total( $named ), $bounds ?? $titles );
+	}
+
+	/**
+	 * How many places pass, and their bounds, in one SQL query.
+	 *
+	 * @param Place_Match $match The filter.
+	 * @return array{0: int, 1: float[]|null}
+	 */
+	private function sql_matches( Place_Match $match ): array {
+		global $wpdb;
+		if ( array() === $match->combos ) {
+			return array( 0, null );
+		}
+		$row = $wpdb->get_row( 'SELECT COUNT(*), MIN(p.lng), MIN(p.lat), MAX(p.lng), MAX(p.lat)' . $this->from( $match, null ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		if ( ! is_array( $row ) || 0 === (int) $row[0] ) {
+			return array( 0, null );
+		}
+		return array( (int) $row[0], array( (float) $row[1], (float) $row[2], (float) $row[3], (float) $row[4] ) );
+	}
+
+	/**
+	 * One page by folded title, then id.
+	 *
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param int                      $total  How many pass.
+	 * @param int                      $offset Places skipped.
+	 * @param int                      $limit  Places a page.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private function by_title( Place_Match $match, ?array $boxes, int $total, int $offset, int $limit ): array {
+		$order  = ' ORDER BY p.sort_key, p.post_id';
+		$window = sprintf( ' LIMIT %d OFFSET %d', $limit, $offset );
+		$split  = $match->split_named();
+		if ( null !== $split && array() !== $split['named']->combos ) {
+			// Two sorted runs, each cut at the page's end, then merged by the database.
+			$runs = array();
+			foreach ( $split as $part ) {
+				$runs[] = '(SELECT ' . self::COLUMNS . ', p.sort_key' . $this->from( $part, $boxes, $this->walks( $part, $boxes, $total, $offset + $limit ) ) . $order . sprintf( ' LIMIT %d', $offset + $limit ) . ')';
+			}
+			$sql = 'SELECT p.post_id, p.title, p.lng, p.lat, p.combo FROM (SELECT * FROM ' . $runs[0] . ' a UNION ALL SELECT * FROM ' . $runs[1] . ' b) p' . $order . $window;
+			return $this->items( $sql );
+		}
+		$walk = $this->walks( $match, $boxes, $total, $offset + $limit );
+		return $this->items( 'SELECT ' . self::COLUMNS . $this->from( $match, $boxes, $walk ) . $order . $window );
+	}
+
+	/**
+	 * Whether a page is found sooner walking the title index (skipping what does not pass) than
+	 * sorting every candidate: the places walked to fill it (about $needed × all / passing)
+	 * against the candidates (the driving word's places, or the box's).
+	 *
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param int                      $total  How many pass.
+	 * @param int                      $needed Places up to the page's end.
+	 */
+	private function walks( Place_Match $match, ?array $boxes, int $total, int $needed ): bool {
+		$all    = max( 1, $this->cells->total( $match->combos ) );
+		$walked = (float) $needed * $all / max( 1, $total );
+		if ( array() !== $match->words ) {
+			// Sorted otherwise: the driving word's places.
+			return null === $match->estimate || $walked < $match->estimate;
+		}
+		return null === $boxes || $walked < $total;
+	}
+
+	/**
+	 * One page by distance from an origin, with the distance in metres.
+	 *
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param int                      $total  How many pass.
+	 * @param float[]                  $near   The origin [lng, lat].
+	 * @param int                      $offset Places skipped.
+	 * @param int                      $limit  Places a page.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private function by_distance( Place_Match $match, ?array $boxes, int $total, array $near, int $offset, int $limit ): array {
+		global $wpdb;
+		list( $lng, $lat ) = $near;
+		$from              = $this->from( $match, $boxes );
+		if ( $total <= self::NEAR_EXACT ) {
+			$rows      = $wpdb->get_results( 'SELECT p.post_id, p.lat, p.lng' . $from, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+			$distances = array();
+			foreach ( is_array( $rows ) ? $rows : array() as $row ) {
+				$distances[ (int) $row[0] ] = self::distance( $lng, $lat, (float) $row[2], (float) $row[1] );
+			}
+			uksort(
+				$distances,
+				static function ( int $a, int $b ) use ( $distances ): int {
+					$order = $distances[ $a ] <=> $distances[ $b ];
+					return 0 !== $order ? $order : $a <=> $b;
+				}
+			);
+			$ids = array_slice( array_keys( $distances ), $offset, $limit );
+			if ( array() === $ids ) {
+				return array();
+			}
+			$found = array();
+			foreach ( $this->items( 'SELECT ' . self::COLUMNS . $from . ' AND p.post_id IN (' . implode( ',', $ids ) . ')' ) as $item ) {
+				$found[ $item['id'] ] = $item;
+			}
+			$items = array();
+			foreach ( $ids as $id ) {
+				if ( isset( $found[ $id ] ) ) {
+					$items[] = $found[ $id ] + array( 'distance' => round( $distances[ $id ], 1 ) );
+				}
+			}
+			return $items;
+		}
+		// Flat-earth distance around the origin: close enough to order a page of a large set.
+		$d_lat = sprintf( '(p.lat - %.12F)', $lat );
+		$d_lng = sprintf( '(p.lng - %.12F)', $lng );
+		$order = sprintf( ' ORDER BY (%1$s * %1$s + %2$s * %2$s * %3$.12F), p.post_id', $d_lat, $d_lng, cos( deg2rad( $lat ) ) ** 2 );
+		$items = $this->items( 'SELECT ' . self::COLUMNS . $from . $order . sprintf( ' LIMIT %d OFFSET %d', $limit, $offset ) );
+		foreach ( $items as $index => $item ) {
+			$items[ $index ]['distance'] = round( self::distance( $lng, $lat, $item['lng'], $item['lat'] ), 1 );
+		}
+		return $items;
+	}
+
+	/**
+	 * Great-circle distance in metres (as engine.ts distance()).
+	 *
+	 * @param float $lng1 Longitude of the first position.
+	 * @param float $lat1 Latitude of the first position.
+	 * @param float $lng2 Longitude of the second position.
+	 * @param float $lat2 Latitude of the second position.
+	 */
+	public static function distance( float $lng1, float $lat1, float $lng2, float $lat2 ): float {
+		$d_lat = deg2rad( $lat2 - $lat1 );
+		$d_lng = deg2rad( $lng2 - $lng1 );
+		$h     = sin( $d_lat / 2 ) ** 2 + cos( deg2rad( $lat1 ) ) * cos( deg2rad( $lat2 ) ) * sin( $d_lng / 2 ) ** 2;
+		return 2 * self::EARTH_RADIUS * asin( min( 1, sqrt( $h ) ) );
+	}
+
+	/**
+	 * ` FROM … WHERE …` of the places passing a filter, in the boxes when given: driven by the
+	 * rarest word's places, or walking the title index ($walk), or over the boxes' Morton ranges.
+	 *
+	 * @param Place_Match              $match The filter.
+	 * @param array<int, float[]>|null $boxes Boxes, or null.
+	 * @param bool                     $walk  Walk the title index (MariaDB/MySQL is told to).
+	 */
+	private function from( Place_Match $match, ?array $boxes, bool $walk = false ): string {
+		global $wpdb;
+		$places = Index_Schema::table( 'cairn_places' );
+		$words  = Index_Schema::table( 'cairn_place_words' );
+		$hint   = $walk && ! Wpdb_Rows::is_sqlite() ? ' FORCE INDEX (sort_key)' : '';
+		$where  = array( '1 = 1' );
+		$driver = $walk ? null : $match->driver;
+		if ( null !== $driver ) {
+			// The driving word's places, narrowed by the other words' titles without reading a
+			// place, then the places: in that order, whatever the optimizer estimates.
+			$join   = Wpdb_Rows::is_sqlite() ? 'JOIN' : 'STRAIGHT_JOIN';
+			$narrow = '';
+			foreach ( $match->words as $index => $word ) {
+				if ( $index !== $driver && array() === $word['named'] ) {
+					$narrow .= ' AND ' . self::title_has( 'd.post_id', $word['like'] );
+				}
+			}
+			$sql = (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE d.word LIKE %s{$narrow}) m {$join} {$places} p ON p.post_id = m.post_id", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
+		} else {
+			$sql = " FROM {$places} p{$hint}";
+		}
+		if ( null !== $match->combos ) {
+			$where[] = 'p.combo IN (' . implode( ',', array_map( 'intval', $match->combos ) ) . ')';
+		}
+		if ( array() !== $match->excluded ) {
+			$where[] = 'p.combo NOT IN (' . implode( ',', array_map( 'intval', $match->excluded ) ) . ')';
+		}
+		foreach ( $match->words as $index => $word ) {
+			if ( null !== $driver && ( $index === $driver || array() === $word['named'] ) ) {
+				continue; // Checked in the driving table.
+			}
+			$title   = self::title_has( 'p.post_id', $word['like'] );
+			$where[] = array() === $word['named'] ? $title : "({$title} OR p.combo IN (" . implode( ',', array_map( 'intval', $word['named'] ) ) . '))';
+		}
+		if ( null !== $boxes ) {
+			$where[] = $this->boxes_sql( $boxes, null === $driver && ! $walk );
+		}
+		return $sql . ' WHERE ' . implode( ' AND ', $where );
+	}
+
+	/**
+	 * The test that a place's title has a word matching a LIKE pattern: a count per place over the
+	 * words' `post_id` key (not EXISTS, which MariaDB turns into a join it may read first).
+	 *
+	 * @param string $column The place's id column.
+	 * @param string $like   LIKE pattern.
+	 */
+	private static function title_has( string $column, string $like ): string {
+		global $wpdb;
+		$words = Index_Schema::table( 'cairn_place_words' );
+		return (string) $wpdb->prepare( "(SELECT COUNT(*) FROM {$words} w WHERE w.post_id = {$column} AND w.word LIKE %s) > 0", $like ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table and a column name.
+	}
+
+	/**
+	 * The test of boxes; with $ranges, each also as the Morton ranges of a few tiles covering it,
+	 * so the database reads only the box's places.
+	 *
+	 * @param array<int, float[]> $boxes  Boxes (west ≤ east).
+	 * @param bool                $ranges Add the Morton ranges.
+	 */
+	private function boxes_sql( array $boxes, bool $ranges ): string {
+		$parts = array();
+		foreach ( $boxes as $box ) {
+			$test = Cell_Counts::box_sql( $box );
+			if ( $ranges ) {
+				$zoom = Box_Cover::zoom_for( $box, 4, 0, Morton::LEVEL );
+				$test = Cell_Counts::ranges_sql( 'p.code', Box_Cover::ranges( $box, $zoom ) ) . ' AND ' . $test;
+			}
+			$parts[] = '(' . $test . ')';
+		}
+		return '(' . implode( ' OR ', $parts ) . ')';
+	}
+
+	/**
+	 * Places as list items.
+	 *
+	 * @param string $sql A SELECT of COLUMNS (built by from()).
+	 * @return array<int, array{id: int, title: string, lng: float, lat: float, groups: string[]}>
+	 */
+	private function items( string $sql ): array {
+		global $wpdb;
+		$rows   = $wpdb->get_results( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		$combos = $this->terms->combos();
+		$items  = array();
+		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
+			$items[] = array(
+				'id'     => (int) $row[0],
+				'title'  => (string) $row[1],
+				'lng'    => (float) $row[2],
+				'lat'    => (float) $row[3],
+				'groups' => $combos[ (int) $row[4] ] ?? array(),
+			);
+		}
+		return $items;
+	}
+}

@@ -1,0 +1,328 @@
+<?php
+/**
+ * What the places routes accept.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Rest;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Support\Limits;
+use WP_Error;
+
+/**
+ * The parameters of `GET /cairn/v1/places` and `GET /cairn/v1/places/summary` (the places panel of
+ * a tiled map), their REST args and validation, and the canonical form of a valid request (what
+ * its ETag and cache key are made of).
+ *
+ * Selection and filter (both routes): `group` (the selection's slugs, as the markers feed),
+ * `hidden` (slugs switched off), `q` (search, at most MAX_QUERY characters once trimmed), `v`
+ * (the data version the URL was made for). The list (`/places` only): `bbox` (the feed's rule),
+ * `near` ("lng,lat"), `page` (1-based), `per_page` (1…MAX_PER_PAGE), `include` (one post id).
+ *
+ * @since 0.6.0
+ */
+final class Search_Params {
+
+	/**
+	 * Most characters of a search, once trimmed.
+	 */
+	public const MAX_QUERY = 200;
+
+	/**
+	 * Most places a page of the list holds (and the default).
+	 */
+	public const MAX_PER_PAGE = 50;
+
+	/**
+	 * Highest page asked for (past the last page the list is empty anyway).
+	 */
+	public const MAX_PAGE = 1000000;
+
+	/**
+	 * The parameters of both routes.
+	 */
+	public const FILTER_PARAMS = array( 'group', 'hidden', 'q', 'v' );
+
+	/**
+	 * The parameters of the list beside the filter.
+	 */
+	public const LIST_PARAMS = array( 'bbox', 'near', 'page', 'per_page', 'include' );
+
+	/**
+	 * The markers feed's rules (group, bbox).
+	 *
+	 * @var Feed_Schema
+	 */
+	private Feed_Schema $feed;
+
+	/**
+	 * Creates the rules.
+	 */
+	public function __construct() {
+		$this->feed = new Feed_Schema();
+	}
+
+	/**
+	 * The REST args of the summary (`$list` false) or of the list (true).
+	 *
+	 * @param bool $with_list Whether the list's parameters are accepted.
+	 * @return array<string, array<string, mixed>>
+	 */
+	public function args( bool $with_list ): array {
+		$args = array(
+			'group'  => array(
+				'description'       => __( 'Comma-separated marker group slugs: the map\'s selection, markers in any of them.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( $this->feed, 'validate_slugs' ),
+			),
+			'hidden' => array(
+				'description'       => __( 'Comma-separated group slugs switched off: a place passes when it has no group or a group not listed.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( $this, 'validate_hidden' ),
+			),
+			'q'      => array(
+				'description'       => __( 'Search: every word must start a word of the title or of a group name (accents and case ignored).', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( $this, 'validate_query' ),
+			),
+			'v'      => array(
+				'description'       => __( 'The data version the address was made for.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( $this, 'validate_version' ),
+			),
+		);
+		if ( ! $with_list ) {
+			return $args;
+		}
+		return $args + array(
+			'bbox'     => array(
+				'description'       => __( 'Bounding box "west,south,east,north" in degrees. West greater than east selects a box across the antimeridian.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( $this->feed, 'validate_bbox' ),
+			),
+			'near'     => array(
+				'description'       => __( 'A position "longitude,latitude": places sorted by distance from it, with their distance in metres.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( $this, 'validate_near' ),
+			),
+			'page'     => array(
+				'description'       => __( 'The page of the list, from 1.', 'cairn-maps' ),
+				'type'              => 'integer',
+				'validate_callback' => array( $this, 'validate_page' ),
+			),
+			'per_page' => array(
+				/* translators: %d: most places a page. */
+				'description'       => sprintf( __( 'Places a page, 1 to %d.', 'cairn-maps' ), self::MAX_PER_PAGE ),
+				'type'              => 'integer',
+				'validate_callback' => array( $this, 'validate_per_page' ),
+			),
+			'include'  => array(
+				'description'       => __( 'One marker id: that place alone, when it is in the selection (deep links).', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( $this, 'validate_include' ),
+			),
+		);
+	}
+
+	/**
+	 * Validates `hidden`: empty, or a comma-separated slug list.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_hidden( $value ) {
+		$max = (int) Limits::get( 'markersQuery.maxGroups' );
+		if ( '' === $value ) {
+			return true;
+		}
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^[a-z0-9_-]+(,[a-z0-9_-]+)*$/', $value ) || count( explode( ',', $value ) ) > $max ) {
+			/* translators: %d: most groups per request. */
+			return self::error( sprintf( __( 'hidden must be a comma-separated list of at most %d marker group slugs.', 'cairn-maps' ), $max ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Validates `q`: text of at most MAX_QUERY characters once trimmed (valid UTF-8).
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_query( $value ) {
+		if ( ! is_string( $value ) || ! mb_check_encoding( $value, 'UTF-8' ) || mb_strlen( trim( $value ), 'UTF-8' ) > self::MAX_QUERY ) {
+			/* translators: %d: most characters of a search. */
+			return self::error( sprintf( __( 'q must be a search of at most %d characters.', 'cairn-maps' ), self::MAX_QUERY ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Validates `v`: at most 64 letters, digits, dots, underscores or hyphens.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_version( $value ) {
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^[A-Za-z0-9._-]{0,64}$/', $value ) ) {
+			return self::error( __( 'v must be a version of at most 64 letters, digits, dots, underscores or hyphens.', 'cairn-maps' ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Validates `near`: "longitude,latitude" within the feed's ranges.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_near( $value ) {
+		if ( ! is_string( $value ) || null === self::parse_near( $value ) ) {
+			return self::error( __( 'near must be "longitude,latitude": a longitude between -180 and 180 and a latitude between -90 and 90.', 'cairn-maps' ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Validates `page`: a whole number from 1.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_page( $value ) {
+		if ( null === self::whole( $value, 1, self::MAX_PAGE ) ) {
+			/* translators: %d: highest page. */
+			return self::error( sprintf( __( 'page must be a whole number from 1 to %d.', 'cairn-maps' ), self::MAX_PAGE ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Validates `per_page`: a whole number from 1 to MAX_PER_PAGE.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_per_page( $value ) {
+		if ( null === self::whole( $value, 1, self::MAX_PER_PAGE ) ) {
+			/* translators: %d: most places a page. */
+			return self::error( sprintf( __( 'per_page must be a whole number from 1 to %d.', 'cairn-maps' ), self::MAX_PER_PAGE ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Validates `include`: one post id.
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public function validate_include( $value ) {
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^[1-9][0-9]{0,18}$/', $value ) ) {
+			return self::error( __( 'include must be one marker id.', 'cairn-maps' ) );
+		}
+		return true;
+	}
+
+	/**
+	 * A whole number within a range given as an integer or digits, else null.
+	 *
+	 * @param mixed $value The value.
+	 * @param int   $min   Lowest.
+	 * @param int   $max   Highest.
+	 */
+	private static function whole( $value, int $min, int $max ): ?int {
+		if ( is_int( $value ) ) {
+			$number = $value;
+		} elseif ( is_string( $value ) && 1 === preg_match( '/^[0-9]{1,9}$/', $value ) ) {
+			$number = (int) $value;
+		} else {
+			return null;
+		}
+		return $number >= $min && $number <= $max ? $number : null;
+	}
+
+	/**
+	 * Parses "lng,lat".
+	 *
+	 * @param string $value The parameter.
+	 * @return array{0: float, 1: float}|null
+	 */
+	public static function parse_near( string $value ): ?array {
+		$parts = explode( ',', $value );
+		if ( 2 !== count( $parts ) ) {
+			return null;
+		}
+		$numbers = array();
+		foreach ( $parts as $part ) {
+			$part = trim( $part );
+			if ( 1 !== preg_match( '/^-?(\d{1,3}(\.\d{1,15})?|\.\d{1,15})$/', $part ) ) {
+				return null;
+			}
+			$numbers[] = (float) $part;
+		}
+		if ( abs( $numbers[0] ) > 180 || abs( $numbers[1] ) > 90 ) {
+			return null;
+		}
+		return array( $numbers[0], $numbers[1] );
+	}
+
+	/**
+	 * The search filter of validated parameters, in canonical form: `groups` (selection, sorted),
+	 * `hidden` (sorted, unique), `q` (trimmed).
+	 *
+	 * @param array<string, mixed> $params Validated parameters.
+	 * @return array{groups: string[], hidden: string[], q: string}
+	 */
+	public static function filter( array $params ): array {
+		return array(
+			'groups' => self::slugs( $params['group'] ?? null ),
+			'hidden' => self::slugs( $params['hidden'] ?? null ),
+			'q'      => is_string( $params['q'] ?? null ) ? trim( $params['q'] ) : '',
+		);
+	}
+
+	/**
+	 * The list query of validated parameters, in canonical form.
+	 *
+	 * @param array<string, mixed> $params Validated parameters.
+	 * @return array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int}
+	 */
+	public static function list_query( array $params ): array {
+		$bbox = is_string( $params['bbox'] ?? null ) && '' !== $params['bbox'] ? Feed_Schema::parse_bbox( $params['bbox'] ) : null;
+		$near = is_string( $params['near'] ?? null ) && '' !== $params['near'] ? self::parse_near( $params['near'] ) : null;
+		return array(
+			'bbox'     => $bbox,
+			'near'     => $near,
+			'page'     => self::whole( $params['page'] ?? null, 1, self::MAX_PAGE ) ?? 1,
+			'per_page' => self::whole( $params['per_page'] ?? null, 1, self::MAX_PER_PAGE ) ?? self::MAX_PER_PAGE,
+			'include'  => is_string( $params['include'] ?? null ) && '' !== $params['include'] ? (int) $params['include'] : 0,
+		);
+	}
+
+	/**
+	 * Sorted unique slugs of a validated list ('' or absent: none).
+	 *
+	 * @param mixed $value The parameter.
+	 * @return string[]
+	 */
+	private static function slugs( $value ): array {
+		if ( ! is_string( $value ) || '' === $value ) {
+			return array();
+		}
+		$slugs = array_values( array_unique( explode( ',', $value ) ) );
+		sort( $slugs );
+		return $slugs;
+	}
+
+	/**
+	 * A 400 with this message.
+	 *
+	 * @param string $message Translated message.
+	 */
+	private static function error( string $message ): WP_Error {
+		return new WP_Error( 'rest_invalid_param', $message, array( 'status' => 400 ) );
+	}
+}
