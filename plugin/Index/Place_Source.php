@@ -75,22 +75,25 @@ final class Place_Source {
 		if ( array() === $posts ) {
 			return array( array(), 0 );
 		}
-		return array( $this->places( $posts, Post_Batch::ids( $posts ) ), (int) $posts[ count( $posts ) - 1 ][0] );
+		return array( $this->places( $posts, Post_Batch::ids( $posts ), $this->group_terms() ), (int) $posts[ count( $posts ) - 1 ][0] );
 	}
 
 	/**
 	 * The places of a batch of posts.
 	 *
-	 * @param array<int, array<int, string|null>>  $posts Rows `[ ID, post_title ]`, in id order.
-	 * @param array{0: int, 1: int, 2: int[]|null} $ids   The batch (see Post_Batch::ids()).
+	 * @param array<int, array<int, string|null>>       $posts Rows `[ ID, post_title ]`, in id order.
+	 * @param array{0: int, 1: int, 2: int[]|null}      $ids   The batch (see Post_Batch::ids()).
+	 * @param array<int, array{0: int, 1: string}>|null $terms The groups by term_taxonomy_id as [rank, slug] (a
+	 *        rebuild's batch: its relationships are read by object id alone), or null to join the
+	 *        term tables (a few posts).
 	 * @return array<int, array{lat: float, lng: float, title: string, slugs: string[]}>
 	 */
-	private function places( array $posts, array $ids ): array {
+	private function places( array $posts, array $ids, ?array $terms = null ): array {
 		if ( array() === $posts ) {
 			return array();
 		}
 		$coords = $this->coordinates( $ids );
-		$groups = $this->groups( $ids );
+		$groups = null === $terms ? $this->groups( $ids ) : Post_Batch::groups( $this->db, $ids, $terms );
 		$places = array();
 		foreach ( $posts as $post ) {
 			$id    = (int) $post[0];
@@ -153,7 +156,22 @@ final class Place_Source {
 	}
 
 	/**
-	 * Group slugs of a batch, by post id.
+	 * Every group by term_taxonomy_id, as [rank, slug] (for Post_Batch::groups()).
+	 *
+	 * @return array<int, array{0: int, 1: string}>
+	 */
+	private function group_terms(): array {
+		global $wpdb;
+		$terms = array();
+		$rows  = $this->db->rows( $wpdb->prepare( "SELECT tt.term_taxonomy_id, t.slug FROM {$wpdb->term_taxonomy} tt INNER JOIN {$wpdb->terms} t ON t.term_id = tt.term_id WHERE tt.taxonomy = %s ORDER BY t.slug", Post_Type::TAXONOMY ) );
+		foreach ( $rows as $rank => $row ) {
+			$terms[ (int) $row[0] ] = array( $rank, (string) $row[1] );
+		}
+		return $terms;
+	}
+
+	/**
+	 * Group slugs of a few posts, by post id (one join: the relationships by object id).
 	 *
 	 * @param array{0: int, 1: int, 2: int[]|null} $ids The batch.
 	 * @return array<int, string[]>

@@ -279,6 +279,12 @@ final class Place_Store {
 		if ( $sign < 0 && $wpdb->query( $wpdb->prepare( "DELETE FROM $table WHERE level = %d AND cell = %d AND combo = %d AND n <= 1", $level, $cell, $combo ) ) ) {
 			return; // The cell's last place left.
 		}
+		if ( $sign > 0 && ! Wpdb_Rows::is_sqlite() ) {
+			// One atomic statement: two requests adding the first place of a cell at once both count.
+			$wpdb->query( $wpdb->prepare( "INSERT INTO $table (level, cell, combo, n, sum_lat, sum_lng) VALUES (%d, %d, %d, 1, %s, %s) ON DUPLICATE KEY UPDATE n = n + 1, sum_lat = sum_lat + VALUES(sum_lat), sum_lng = sum_lng + VALUES(sum_lng)", $level, $cell, $combo, self::number( $lat ), self::number( $lng ) ) );
+			return;
+		}
+		// SQLite (one writer at a time): an UPDATE, then an INSERT when there was no row.
 		$changed = $wpdb->query( $wpdb->prepare( "UPDATE $table SET n = n + %d, sum_lat = sum_lat + %s, sum_lng = sum_lng + %s WHERE level = %d AND cell = %d AND combo = %d", $sign, self::number( $sign * $lat ), self::number( $sign * $lng ), $level, $cell, $combo ) );
 		if ( $sign > 0 && ! $changed ) {
 			$wpdb->query( $wpdb->prepare( "INSERT INTO $table (level, cell, combo, n, sum_lat, sum_lng) VALUES (%d, %d, %d, 1, %s, %s)", $level, $cell, $combo, self::number( $lat ), self::number( $lng ) ) );
@@ -332,16 +338,14 @@ final class Place_Store {
 			return;
 		}
 		$table  = $this->table( 'cairn_tile_stamps' );
-		$where  = array();
 		$values = array();
 		foreach ( $cells as $cell ) {
-			$where[]  = $wpdb->prepare( '(level = %d AND cell = %d)', $cell[0], $cell[1] );
 			$values[] = $wpdb->prepare( '(%d,%d,%d)', $cell[0], $cell[1], $stamp );
 		}
-		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; prepared parts.
-		$wpdb->query( "DELETE FROM $table WHERE " . implode( ' OR ', $where ) );
-		$wpdb->query( "INSERT INTO $table (level, cell, stamp) VALUES " . implode( ',', $values ) );
-		// phpcs:enable
+		// REPLACE: one statement in MySQL and SQLite alike, never a duplicate key when two requests
+		// stamp the same coarse cells at once.
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; prepared parts.
+		$wpdb->query( "REPLACE INTO $table (level, cell, stamp) VALUES " . implode( ',', $values ) );
 	}
 
 	/**
@@ -362,6 +366,16 @@ final class Place_Store {
 	 * A new stamp: the counter, increased.
 	 */
 	public function next_stamp(): int {
+		global $wpdb;
+		if ( ! Wpdb_Rows::is_sqlite() ) {
+			// Atomic on MySQL/MariaDB: two requests never get the same stamp.
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- a counter incremented in place (LAST_INSERT_ID(expr) gives this connection the new value).
+			$changed = $wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->options} SET option_value = LAST_INSERT_ID(CAST(option_value AS UNSIGNED) + 1) WHERE option_name = %s", self::STAMP_OPTION ) );
+			if ( $changed ) {
+				wp_cache_delete( self::STAMP_OPTION, 'options' );
+				return (int) $wpdb->get_var( 'SELECT LAST_INSERT_ID()' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- this connection's value.
+			}
+		}
 		$stamp = (int) get_option( self::STAMP_OPTION, 0 ) + 1;
 		update_option( self::STAMP_OPTION, $stamp, false );
 		return $stamp;

@@ -14,6 +14,7 @@ use Cairn\Maps\Index\Morton;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Plugin;
+use Cairn\Maps\Uninstaller;
 use Cairn\Maps\Tests\TestCase;
 use WP_REST_Request;
 
@@ -486,5 +487,29 @@ final class Place_IndexTest extends TestCase {
 		$this->assertSame( array( 'huts', '' ), array_values( array_column( $places, 'combo' ) ) );
 		$this->assertSame( $this->recounted_cells(), $this->state()['cells'] );
 		$this->assertSame( array( 'first@', 'hut@', 'hut@', 'second@' ), array_map( static fn( string $word ): string => preg_replace( '/@\d+$/', '@', $word ), $this->state()['words'] ) );
+	}
+
+	/**
+	 * Deleting the plugin drops the five tables and the rebuild's event, whatever the owner chose
+	 * for the markers (the index is derived from them). DROP TABLE runs as DROP TEMPORARY TABLE
+	 * inside a test's transaction, so the statements are what is checked.
+	 */
+	public function test_uninstall_drops_the_tables(): void {
+		$this->index->start_rebuild();
+		$this->assertNotFalse( wp_next_scheduled( Place_Index::HOOK ) );
+		$dropped = array();
+		$capture = static function ( $sql ) use ( &$dropped ) {
+			if ( preg_match( '/^DROP (?:TEMPORARY )?TABLE IF EXISTS (\S+)$/', trim( (string) $sql ), $match ) ) {
+				$dropped[] = $match[1];
+			}
+			return $sql;
+		};
+		add_filter( 'query', $capture, 20 );
+		( new Uninstaller() )->run();
+		remove_filter( 'query', $capture, 20 );
+		$this->assertSame( array_map( array( Index_Schema::class, 'table' ), Index_Schema::TABLES ), $dropped );
+		$this->assertFalse( wp_next_scheduled( Place_Index::HOOK ) );
+		$this->assertFalse( get_option( Index_Schema::OPTION ) );
+		$this->assertFalse( get_option( Place_Index::REBUILD_OPTION ) );
 	}
 }

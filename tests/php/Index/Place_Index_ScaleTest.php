@@ -1,0 +1,114 @@
+<?php
+/**
+ * The place index with many markers: memory of a rebuild's batch, time of one change.
+ *
+ * @package Cairn\Maps
+ */
+
+namespace Cairn\Maps\Tests\Index;
+
+defined( 'ABSPATH' ) || exit;
+
+use Cairn\Maps\Index\Index_Schema;
+use Cairn\Maps\Index\Morton;
+use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Plugin;
+use Cairn\Maps\Tests\Feed\Geojson_FeedTest;
+use Cairn\Maps\Tests\TestCase;
+
+// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a test reads the plugin's own tables.
+// phpcs:disable WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- timings for the developer, on STDERR.
+
+/**
+ * A rebuild of N markers in batches of 5,000, each within 32 MB, its cells equal to a recount in
+ * SQL, and then one marker moved through WordPress in well under a second.
+ *
+ * @since 0.5.0
+ */
+final class Place_Index_ScaleTest extends TestCase {
+
+	/**
+	 * 20,000 markers.
+	 */
+	public function test_twenty_thousand_markers(): void {
+		$this->assert_scales( 20000 );
+	}
+
+	/**
+	 * A million markers, or CAIRN_INDEX_SCALE (slow: bash bin/test-php.sh --group slow --filter Place_Index_Scale).
+	 *
+	 * @group slow
+	 */
+	public function test_a_million_markers(): void {
+		$this->assert_scales( (int) ( getenv( 'CAIRN_INDEX_SCALE' ) ? getenv( 'CAIRN_INDEX_SCALE' ) : 1000000 ) );
+	}
+
+	/**
+	 * Builds N markers (a third in one group, a third in two), rebuilds, checks, moves one.
+	 *
+	 * @param int $count Markers.
+	 */
+	private function assert_scales( int $count ): void {
+		global $wpdb;
+		$index = Plugin::instance()->get( 'place_index' );
+		$this->assertInstanceOf( Place_Index::class, $index );
+		$started = microtime( true );
+		Geojson_FeedTest::bulk_markers( $count );
+		$tt = array();
+		foreach ( array( 'red', 'blue' ) as $slug ) {
+			$tt[ $slug ] = (int) get_term( $this->create_group( $slug ), Post_Type::TAXONOMY )->term_taxonomy_id;
+		}
+		$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) SELECT ID, %d FROM {$wpdb->posts} WHERE post_type = %s AND MOD(ID, 3) > 0", $tt['red'], Post_Type::POST_TYPE ) );
+		$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) SELECT ID, %d FROM {$wpdb->posts} WHERE post_type = %s AND MOD(ID, 3) = 2", $tt['blue'], Post_Type::POST_TYPE ) );
+		$made = microtime( true );
+
+		$this->assertFalse( $index->is_ready(), 'markers changed behind WordPress\' back: a rebuild is pending' );
+		$peak  = 0;
+		$steps = 0;
+		do {
+			$base = memory_get_usage();
+			memory_reset_peak_usage();
+			$done = $index->rebuild( 5000 );
+			$peak = max( $peak, memory_get_peak_usage() - $base );
+			++$steps;
+		} while ( ! $done );
+		$rebuilt = microtime( true );
+		$this->assertTrue( $index->is_ready() );
+		$this->assertLessThan( 32 * MB_IN_BYTES, $peak, 'a rebuild step stays within 32 MB' );
+		$this->assertSame( $count, $index->count() );
+		foreach ( $tt as $slug => $tt_id ) {
+			$this->assertSame( (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->term_relationships} WHERE term_taxonomy_id = %d", $tt_id ) ), $index->count( array( $slug ) ), $slug );
+		}
+		$this->assertCount( 2, $index->combos() );
+
+		// The cells equal a recount in SQL, at the coarsest and the finest level.
+		$places = Index_Schema::table( 'cairn_places' );
+		$cells  = Index_Schema::table( 'cairn_place_cells' );
+		foreach ( array( Place_Index::CELL_LEVELS[0], Place_Index::CELL_LEVELS[ count( Place_Index::CELL_LEVELS ) - 1 ] ) as $level ) {
+			$div      = 1 << ( 2 * ( Morton::LEVEL - $level ) );
+			$recount  = $wpdb->get_var( $wpdb->prepare( "SELECT CONCAT(COUNT(*), ':', SUM(n)) FROM (SELECT FLOOR(code / %d) AS cell, combo, COUNT(*) AS n FROM $places GROUP BY FLOOR(code / %d), combo) AS r", $div, $div ) );
+			$recorded = $wpdb->get_var( $wpdb->prepare( "SELECT CONCAT(COUNT(*), ':', SUM(n)) FROM $cells WHERE level = %d", $level ) );
+			$this->assertSame( $recount, $recorded, "level $level" );
+		}
+
+		// One marker moved and regrouped through WordPress, timed with its queries.
+		$id      = (int) $wpdb->get_var( $wpdb->prepare( "SELECT MAX(ID) FROM {$wpdb->posts} WHERE post_type = %s", Post_Type::POST_TYPE ) );
+		$queries = 0;
+		$count_q = static function ( $sql ) use ( &$queries ) {
+			++$queries;
+			return $sql;
+		};
+		$moved   = microtime( true );
+		add_filter( 'query', $count_q );
+		$index->sync( $id ); // Nothing changed: a few reads.
+		$idle = $queries;
+		update_post_meta( $id, Post_Type::META_LAT, '12.5' );
+		$sync = microtime( true ) - $moved;
+		remove_filter( 'query', $count_q );
+		$this->assertSame( '12.5', $wpdb->get_var( $wpdb->prepare( "SELECT lat FROM $places WHERE post_id = %d", $id ) ) );
+		$this->assertLessThan( 1.0, $sync, 'one change at this size' );
+		$this->assertLessThanOrEqual( 6, $idle, 'an unchanged marker costs a few reads' );
+		fwrite( STDERR, sprintf( "\n[index] %d markers: made in %.1f s; rebuilt in %.1f s (%d steps, peak %.1f MB a step); one move %.1f ms (%d queries)\n", $count, $made - $started, $rebuilt - $made, $steps, $peak / MB_IN_BYTES, 1000 * $sync, $queries ) );
+	}
+}
