@@ -329,3 +329,18 @@ test( 'sessions on the seed cities: every visitor zooms into one of them', () =>
 		);
 	}
 } );
+
+test( 'API targets: the 304 through nginx proxy_cache against the static file, when measured', () => {
+	const withProxy = ( proxy304, static304 ) => {
+		const r = run( 1000000 );
+		r.tiles.proxy = {
+			warm: { p50_ms: 1, p95_ms: 2, cache: { HIT: 10 } },
+			not_modified: { p50_ms: 0.5, p95_ms: proxy304 },
+			static_not_modified: { p50_ms: 0.5, p95_ms: static304 },
+		};
+		return targets( [ r ] ).find( ( t ) => 'tile_304_proxy' === t.id );
+	};
+	assert.equal( withProxy( 1.0, 0.9 ).pass, true );
+	assert.equal( withProxy( 1.2, 0.9 ).pass, false );
+	assert.equal( targets( [ run( 1000000 ) ] ).find( ( t ) => 'tile_304_proxy' === t.id ), undefined );
+} );
