@@ -68,8 +68,13 @@ mariadb_start() { # datadir socket pidfile errlog port timeout [server options..
 	local data="$1" socket="$2" pidfile="$3" errlog="$4" port="$5" timeout="$6"
 	shift 6
 	: >"$errlog"
+	# A temporary folder of its own: every mariadbd deletes the #sql* files of its tmpdir when it
+	# starts, so with a shared /tmp another test run's start broke this one's large GROUP BYs.
+	local tmpdir
+	tmpdir="$(dirname "$data")/tmp"
+	mkdir -p "$tmpdir"
 	"$MARIADBD" --no-defaults "${MARIADB_USER_ARGS[@]}" \
-		--datadir="$data" --socket="$socket" --pid-file="$pidfile" --log-error="$errlog" \
+		--datadir="$data" --socket="$socket" --pid-file="$pidfile" --log-error="$errlog" --tmpdir="$tmpdir" \
 		--bind-address=127.0.0.1 --port="$port" --skip-name-resolve --skip-log-bin \
 		--character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
 		--innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --sync-binlog=0 \

@@ -70,6 +70,10 @@ final class Index_Rebuild {
 			}
 			$this->store->begin();
 			$this->store->recount_level( Place_Index::CELL_LEVELS[ $index ] );
+			if ( $this->store->failed() ) {
+				$this->store->rollback();
+				return $state; // Tried again on the next step.
+			}
 			$this->store->commit();
 			return array(
 				'phase' => 'cells',
@@ -114,6 +118,13 @@ final class Index_Rebuild {
 		$this->store->delete_places( sprintf( 'post_id > %d AND post_id <= %d', $after, $last ) );
 		$this->store->insert_rows( $rows );
 		$this->store->insert_words( $titles );
+		if ( $this->store->failed() ) {
+			$this->store->rollback();
+			return array(
+				'phase' => 'places',
+				'after' => $after,
+			); // Tried again on the next step.
+		}
 		$this->store->commit();
 		return array(
 			'phase' => 'places',

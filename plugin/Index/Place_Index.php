@@ -251,15 +251,12 @@ class Place_Index {
 	 * @param int $post_id Post id.
 	 */
 	public function sync( int $post_id ): void {
-		if ( $post_id <= 0 || ! Index_Schema::is_current() ) {
-			return;
-		}
-		$place = $this->source->of( array( $post_id ) )[ $post_id ] ?? null;
-		$this->apply( $post_id, $this->store->row( $post_id ), null === $place ? null : $this->row_of( $place ) );
+		$this->sync_many( array( $post_id ) );
 	}
 
 	/**
-	 * Syncs a list of markers (importers).
+	 * Syncs a list of markers (importers): 500 at a time, each 500 with a few reads and a few
+	 * multi-row writes in one transaction.
 	 *
 	 * @param int[] $ids Post ids.
 	 */
@@ -267,11 +264,20 @@ class Place_Index {
 		if ( ! Index_Schema::is_current() ) {
 			return;
 		}
-		foreach ( array_chunk( array_values( array_unique( array_map( 'intval', $ids ) ) ), 500 ) as $chunk ) {
-			$places = $this->source->of( $chunk );
+		$ids = array_values( array_unique( array_filter( array_map( 'intval', $ids ), static fn( int $id ): bool => $id > 0 ) ) );
+		foreach ( array_chunk( $ids, 500 ) as $chunk ) {
+			$places  = $this->source->of( $chunk );
+			$stored  = $this->store->rows( $chunk );
+			$changes = array();
 			foreach ( $chunk as $post_id ) {
-				$place = $places[ $post_id ] ?? null;
-				$this->apply( $post_id, $this->store->row( $post_id ), null === $place ? null : $this->row_of( $place ) );
+				$new = isset( $places[ $post_id ] ) ? $this->row_of( $places[ $post_id ] ) : null;
+				$old = $stored[ $post_id ] ?? null;
+				if ( $old !== $new ) {
+					$changes[ $post_id ] = array( $old, $new );
+				}
+			}
+			if ( array() !== $changes ) {
+				$this->apply( $changes );
 			}
 		}
 	}
@@ -455,66 +461,61 @@ class Place_Index {
 	}
 
 	/**
-	 * Moves the index from a place's stored row to its new one (either may be null).
+	 * Moves the index from places' stored rows to their new ones (either may be null): rows and
+	 * words replaced, each cell aggregate changed once by the sum of its changes, the cells of the
+	 * old and new positions at levels 0..STAMP_MAX_LEVEL stamped — in one transaction.
 	 *
-	 * @param int                                                                      $post_id Post id.
-	 * @param array{code: int, lat: float, lng: float, combo: int, title: string}|null $old     Stored row.
-	 * @param array{code: int, lat: float, lng: float, combo: int, title: string}|null $new     New row.
+	 * @param array<int, array{0: array{code: int, lat: float, lng: float, combo: int, title: string}|null, 1: array{code: int, lat: float, lng: float, combo: int, title: string}|null}> $changes [old, new] by post id.
 	 * @throws \Throwable A failed query's error, after the changes were rolled back.
 	 */
-	private function apply( int $post_id, ?array $old, ?array $new ): void {
-		if ( $old === $new ) {
-			return;
-		}
-		$this->store->begin();
-		try {
-			if ( null === $new ) {
-				$this->store->delete_places( sprintf( 'post_id = %d', $post_id ) );
-			} else {
-				$this->store->put_row( $post_id, $new, null !== $old );
-				if ( null === $old || $old['title'] !== $new['title'] ) {
-					$this->store->put_words( $post_id, $new['title'] );
+	private function apply( array $changes ): void {
+		$rows   = array();
+		$titles = array();
+		$deltas = array();
+		$cells  = array();
+		foreach ( $changes as $post_id => $change ) {
+			foreach ( $change as $side => $row ) {
+				if ( null === $row ) {
+					continue;
 				}
-			}
-			$this->move_in_cells( $old, $new );
-			$cells = array();
-			foreach ( array( $old, $new ) as $row ) {
-				for ( $level = 0; null !== $row && $level <= self::STAMP_MAX_LEVEL; $level++ ) {
+				$sign = 0 === $side ? -1 : 1;
+				if ( 1 === $sign ) {
+					$rows[ $post_id ]   = $row;
+					$titles[ $post_id ] = $row['title'];
+				}
+				foreach ( self::CELL_LEVELS as $level ) {
+					$cell = Morton::cell( $row['code'], $level );
+					$key  = "$level:$cell:{$row['combo']}";
+					if ( ! isset( $deltas[ $key ] ) ) {
+						$deltas[ $key ] = array( $level, $cell, $row['combo'], 0, 0.0, 0.0 );
+					}
+					$deltas[ $key ][3] += $sign;
+					$deltas[ $key ][4] += $sign * $row['lat'];
+					$deltas[ $key ][5] += $sign * $row['lng'];
+				}
+				for ( $level = 0; $level <= self::STAMP_MAX_LEVEL; $level++ ) {
 					$cell                    = Morton::cell( $row['code'], $level );
 					$cells[ "$level:$cell" ] = array( $level, $cell );
 				}
 			}
+		}
+		$this->store->begin();
+		try {
+			$this->store->delete_places( 'post_id IN (' . implode( ',', array_map( 'intval', array_keys( $changes ) ) ) . ')' );
+			$this->store->insert_rows( $rows );
+			$this->store->insert_words( $titles );
+			$this->store->change_cells( $deltas );
 			$this->store->stamp_cells( $cells, $this->store->next_stamp() );
+			if ( $this->store->failed() ) {
+				// The database refused a write: the index can no longer be trusted to match.
+				$this->store->rollback();
+				$this->start_rebuild();
+				return;
+			}
 			$this->store->commit();
 		} catch ( \Throwable $error ) {
 			$this->store->rollback();
 			throw $error;
-		}
-	}
-
-	/**
-	 * Moves a place between cell aggregates. While a rebuild is pending this is wasted but
-	 * harmless: it recounts every level from the places once they are all written.
-	 *
-	 * @param array{code: int, lat: float, lng: float, combo: int, title: string}|null $old Stored row.
-	 * @param array{code: int, lat: float, lng: float, combo: int, title: string}|null $new New row.
-	 */
-	private function move_in_cells( ?array $old, ?array $new ): void {
-		foreach ( self::CELL_LEVELS as $level ) {
-			$from = null === $old ? null : array( Morton::cell( $old['code'], $level ), $old['combo'] );
-			$to   = null === $new ? null : array( Morton::cell( $new['code'], $level ), $new['combo'] );
-			if ( null !== $from && $from === $to ) {
-				if ( $old['lat'] !== $new['lat'] || $old['lng'] !== $new['lng'] ) {
-					$this->store->shift_in_cell( $level, $to[0], $to[1], $new['lat'] - $old['lat'], $new['lng'] - $old['lng'] );
-				}
-				continue;
-			}
-			if ( null !== $from ) {
-				$this->store->add_to_cell( $level, $from[0], $from[1], -1, $old['lat'], $old['lng'] );
-			}
-			if ( null !== $to ) {
-				$this->store->add_to_cell( $level, $to[0], $to[1], 1, $new['lat'], $new['lng'] );
-			}
 		}
 	}
 

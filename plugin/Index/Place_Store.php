@@ -57,6 +57,13 @@ final class Place_Store {
 	private string $open = '';
 
 	/**
+	 * Whether a write failed since begin().
+	 *
+	 * @var bool
+	 */
+	private bool $failed = false;
+
+	/**
 	 * A table's full name.
 	 *
 	 * @param string $name Short name.
@@ -66,26 +73,29 @@ final class Place_Store {
 	}
 
 	/**
-	 * The stored row of a place, or null.
+	 * The stored rows of places, by post id.
 	 *
-	 * @param int $post_id Post id.
-	 * @return array{code: int, lat: float, lng: float, combo: int, title: string}|null
+	 * @param int[] $post_ids Post ids.
+	 * @return array<int, array{code: int, lat: float, lng: float, combo: int, title: string}>
 	 */
-	public function row( int $post_id ): ?array {
+	public function rows( array $post_ids ): array {
 		global $wpdb;
-		$table = $this->table( 'cairn_places' );
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
-		$row = $wpdb->get_row( $wpdb->prepare( "SELECT code, lat, lng, combo, title FROM $table WHERE post_id = %d", $post_id ), ARRAY_N );
-		if ( ! is_array( $row ) ) {
-			return null;
+		if ( array() === $post_ids ) {
+			return array();
 		}
-		return array(
-			'code'  => (int) $row[0],
-			'lat'   => (float) $row[1],
-			'lng'   => (float) $row[2],
-			'combo' => (int) $row[3],
-			'title' => (string) $row[4],
-		);
+		$table = $this->table( 'cairn_places' );
+		$rows  = array();
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; integers only.
+		foreach ( ( new Wpdb_Rows() )->rows( "SELECT post_id, code, lat, lng, combo, title FROM $table WHERE post_id IN (" . implode( ',', array_map( 'intval', $post_ids ) ) . ')' ) as $row ) {
+			$rows[ (int) $row[0] ] = array(
+				'code'  => (int) $row[1],
+				'lat'   => (float) $row[2],
+				'lng'   => (float) $row[3],
+				'combo' => (int) $row[4],
+				'title' => (string) $row[5],
+			);
+		}
+		return $rows;
 	}
 
 	/**
@@ -179,26 +189,6 @@ final class Place_Store {
 	}
 
 	/**
-	 * Writes a place's row (inserted, or updated when $exists).
-	 *
-	 * @param int                                                                 $post_id Post id.
-	 * @param array{code: int, lat: float, lng: float, combo: int, title: string} $row     Row.
-	 * @param bool                                                                $exists  Whether it has a row already.
-	 */
-	public function put_row( int $post_id, array $row, bool $exists ): void {
-		global $wpdb;
-		$table = $this->table( 'cairn_places' );
-		$sort  = self::sort_key( $row['title'] );
-		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
-		if ( $exists ) {
-			$wpdb->query( $wpdb->prepare( "UPDATE $table SET code = %d, lat = %s, lng = %s, combo = %d, title = %s, sort_key = %s WHERE post_id = %d", $row['code'], self::number( $row['lat'] ), self::number( $row['lng'] ), $row['combo'], $row['title'], $sort, $post_id ) );
-			return;
-		}
-		$wpdb->query( $wpdb->prepare( "INSERT INTO $table (post_id, code, lat, lng, combo, title, sort_key) VALUES (%d, %d, %s, %s, %d, %s, %s)", $post_id, $row['code'], self::number( $row['lat'] ), self::number( $row['lng'] ), $row['combo'], $row['title'], $sort ) );
-		// phpcs:enable
-	}
-
-	/**
 	 * Removes places' rows and words.
 	 *
 	 * @param string $condition SQL condition on post_id (integers only), e.g. `post_id = 5`.
@@ -206,23 +196,9 @@ final class Place_Store {
 	public function delete_places( string $condition ): void {
 		global $wpdb;
 		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own tables; the condition holds integers only.
-		$wpdb->query( 'DELETE FROM ' . $this->table( 'cairn_places' ) . " WHERE $condition" );
-		$wpdb->query( 'DELETE FROM ' . $this->table( 'cairn_place_words' ) . " WHERE $condition" );
+		$this->run( 'DELETE FROM ' . $this->table( 'cairn_places' ) . " WHERE $condition" );
+		$this->run( 'DELETE FROM ' . $this->table( 'cairn_place_words' ) . " WHERE $condition" );
 		// phpcs:enable
-	}
-
-	/**
-	 * Replaces the words of a place.
-	 *
-	 * @param int    $post_id Post id.
-	 * @param string $title   Plain title ('' removes them).
-	 */
-	public function put_words( int $post_id, string $title ): void {
-		global $wpdb;
-		$table = $this->table( 'cairn_place_words' );
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
-		$wpdb->query( $wpdb->prepare( "DELETE FROM $table WHERE post_id = %d", $post_id ) );
-		$this->insert_words( array( $post_id => $title ) );
 	}
 
 	/**
@@ -241,7 +217,7 @@ final class Place_Store {
 		foreach ( array_chunk( $values, 2 * self::INSERT_ROWS ) as $chunk ) {
 			// Folded words may still be equal for the column's collation (ß, ss): the first stays.
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- prepared values.
-			$wpdb->query( 'INSERT IGNORE INTO ' . $this->table( 'cairn_place_words' ) . ' (word, post_id) VALUES ' . implode( ',', $chunk ) );
+			$this->run( 'INSERT IGNORE INTO ' . $this->table( 'cairn_place_words' ) . ' (word, post_id) VALUES ' . implode( ',', $chunk ) );
 		}
 	}
 
@@ -258,54 +234,46 @@ final class Place_Store {
 		}
 		foreach ( array_chunk( $values, self::INSERT_ROWS ) as $chunk ) {
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- prepared values.
-			$wpdb->query( 'INSERT INTO ' . $this->table( 'cairn_places' ) . ' (post_id, code, lat, lng, combo, title, sort_key) VALUES ' . implode( ',', $chunk ) );
+			$this->run( 'INSERT INTO ' . $this->table( 'cairn_places' ) . ' (post_id, code, lat, lng, combo, title, sort_key) VALUES ' . implode( ',', $chunk ) );
 		}
 	}
 
 	/**
-	 * Adds a place to (or, with $sign -1, removes it from) a cell's aggregate.
+	 * Changes cell aggregates by sums of changes: places added (n > 0) in one multi-row INSERT …
+	 * ON DUPLICATE KEY UPDATE per 500 cells on MySQL/MariaDB (atomic: two requests adding the
+	 * first place of a cell at once both count), elsewhere an UPDATE, then an INSERT when there was
+	 * no row; places removed (n < 0) by an UPDATE, and the cell's row deleted once it is empty;
+	 * places moved within a cell (n = 0) by an UPDATE of the sums.
 	 *
-	 * @param int   $level Level.
-	 * @param int   $cell  Cell.
-	 * @param int   $combo Combination.
-	 * @param int   $sign  +1 or -1.
-	 * @param float $lat   Latitude of the place.
-	 * @param float $lng   Longitude of the place.
+	 * @param array<string, array{0: int, 1: int, 2: int, 3: int, 4: float, 5: float}> $deltas [level, cell, combo, places, latitudes, longitudes] to add (negative to remove).
 	 */
-	public function add_to_cell( int $level, int $cell, int $combo, int $sign, float $lat, float $lng ): void {
+	public function change_cells( array $deltas ): void {
 		global $wpdb;
-		$table = $this->table( 'cairn_place_cells' );
-		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
-		if ( $sign < 0 && $wpdb->query( $wpdb->prepare( "DELETE FROM $table WHERE level = %d AND cell = %d AND combo = %d AND n <= 1", $level, $cell, $combo ) ) ) {
-			return; // The cell's last place left.
+		$table  = $this->table( 'cairn_place_cells' );
+		$insert = array();
+		$native = ! Wpdb_Rows::is_sqlite();
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; prepared parts.
+		foreach ( $deltas as $delta ) {
+			list( $level, $cell, $combo, $n, $lat, $lng ) = $delta;
+			if ( 0 === $n && 0.0 === $lat && 0.0 === $lng ) {
+				continue; // Out and back in: a new title only.
+			}
+			if ( $n > 0 && $native ) {
+				$insert[] = $wpdb->prepare( '(%d,%d,%d,%d,%s,%s)', $level, $cell, $combo, $n, self::number( $lat ), self::number( $lng ) );
+				continue;
+			}
+			$key     = $wpdb->prepare( 'level = %d AND cell = %d AND combo = %d', $level, $cell, $combo );
+			$changed = $this->run( $wpdb->prepare( "UPDATE $table SET n = n + %d, sum_lat = sum_lat + %s, sum_lng = sum_lng + %s WHERE $key", $n, self::number( $lat ), self::number( $lng ) ) );
+			if ( $n > 0 && ! $changed ) {
+				$this->run( $wpdb->prepare( "INSERT INTO $table (level, cell, combo, n, sum_lat, sum_lng) VALUES (%d, %d, %d, %d, %s, %s)", $level, $cell, $combo, $n, self::number( $lat ), self::number( $lng ) ) );
+			} elseif ( $n < 0 ) {
+				$this->run( "DELETE FROM $table WHERE $key AND n = 0" );
+			}
 		}
-		if ( $sign > 0 && ! Wpdb_Rows::is_sqlite() ) {
-			// One atomic statement: two requests adding the first place of a cell at once both count.
-			$wpdb->query( $wpdb->prepare( "INSERT INTO $table (level, cell, combo, n, sum_lat, sum_lng) VALUES (%d, %d, %d, 1, %s, %s) ON DUPLICATE KEY UPDATE n = n + 1, sum_lat = sum_lat + VALUES(sum_lat), sum_lng = sum_lng + VALUES(sum_lng)", $level, $cell, $combo, self::number( $lat ), self::number( $lng ) ) );
-			return;
-		}
-		// SQLite (one writer at a time): an UPDATE, then an INSERT when there was no row.
-		$changed = $wpdb->query( $wpdb->prepare( "UPDATE $table SET n = n + %d, sum_lat = sum_lat + %s, sum_lng = sum_lng + %s WHERE level = %d AND cell = %d AND combo = %d", $sign, self::number( $sign * $lat ), self::number( $sign * $lng ), $level, $cell, $combo ) );
-		if ( $sign > 0 && ! $changed ) {
-			$wpdb->query( $wpdb->prepare( "INSERT INTO $table (level, cell, combo, n, sum_lat, sum_lng) VALUES (%d, %d, %d, 1, %s, %s)", $level, $cell, $combo, self::number( $lat ), self::number( $lng ) ) );
+		foreach ( array_chunk( $insert, self::INSERT_ROWS ) as $chunk ) {
+			$this->run( "INSERT INTO $table (level, cell, combo, n, sum_lat, sum_lng) VALUES " . implode( ',', $chunk ) . ' ON DUPLICATE KEY UPDATE n = n + VALUES(n), sum_lat = sum_lat + VALUES(sum_lat), sum_lng = sum_lng + VALUES(sum_lng)' );
 		}
 		// phpcs:enable
-	}
-
-	/**
-	 * Moves a place within a cell's aggregate (same cell and combination, new position).
-	 *
-	 * @param int   $level Level.
-	 * @param int   $cell  Cell.
-	 * @param int   $combo Combination.
-	 * @param float $dlat  Change of latitude.
-	 * @param float $dlng  Change of longitude.
-	 */
-	public function shift_in_cell( int $level, int $cell, int $combo, float $dlat, float $dlng ): void {
-		global $wpdb;
-		$table = $this->table( 'cairn_place_cells' );
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
-		$wpdb->query( $wpdb->prepare( "UPDATE $table SET sum_lat = sum_lat + %s, sum_lng = sum_lng + %s WHERE level = %d AND cell = %d AND combo = %d", self::number( $dlat ), self::number( $dlng ), $level, $cell, $combo ) );
 	}
 
 	/**
@@ -321,8 +289,8 @@ final class Place_Store {
 		// Integer division rather than `>>`, which not every SQL dialect translates: codes are
 		// non-negative, so FLOOR(code / 4^k) is the shifted code.
 		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own tables.
-		$wpdb->query( $wpdb->prepare( "DELETE FROM $cells WHERE level = %d", $level ) );
-		$wpdb->query( $wpdb->prepare( "INSERT INTO $cells (level, cell, combo, n, sum_lat, sum_lng) SELECT %d, FLOOR(code / %d), combo, COUNT(*), SUM(lat), SUM(lng) FROM $places GROUP BY FLOOR(code / %d), combo", $level, $div, $div ) );
+		$this->run( $wpdb->prepare( "DELETE FROM $cells WHERE level = %d", $level ) );
+		$this->run( $wpdb->prepare( "INSERT INTO $cells (level, cell, combo, n, sum_lat, sum_lng) SELECT %d, FLOOR(code / %d), combo, COUNT(*), SUM(lat), SUM(lng) FROM $places GROUP BY FLOOR(code / %d), combo", $level, $div, $div ) );
 		// phpcs:enable
 	}
 
@@ -345,7 +313,7 @@ final class Place_Store {
 		// REPLACE: one statement in MySQL and SQLite alike, never a duplicate key when two requests
 		// stamp the same coarse cells at once.
 		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; prepared parts.
-		$wpdb->query( "REPLACE INTO $table (level, cell, stamp) VALUES " . implode( ',', $values ) );
+		$this->run( "REPLACE INTO $table (level, cell, stamp) VALUES " . implode( ',', $values ) );
 	}
 
 	/**
@@ -387,7 +355,7 @@ final class Place_Store {
 	public function clear(): void {
 		global $wpdb;
 		foreach ( array( 'cairn_places', 'cairn_place_words', 'cairn_place_cells', 'cairn_place_combos' ) as $name ) {
-			$wpdb->query( 'DELETE FROM ' . $this->table( $name ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own tables.
+			$this->run( 'DELETE FROM ' . $this->table( $name ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own tables.
 		}
 		$this->forget_combos();
 	}
@@ -397,8 +365,30 @@ final class Place_Store {
 	 */
 	public function restamp_all(): void {
 		global $wpdb;
-		$wpdb->query( 'DELETE FROM ' . $this->table( 'cairn_tile_stamps' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table.
+		$this->run( 'DELETE FROM ' . $this->table( 'cairn_tile_stamps' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table.
 		update_option( self::STAMP_BASE_OPTION, $this->next_stamp(), false );
+	}
+
+	/**
+	 * Runs a write, noting a failure (see failed()).
+	 *
+	 * @param string $sql Prepared SQL.
+	 * @return int|bool Rows affected, or false.
+	 */
+	private function run( string $sql ) {
+		global $wpdb;
+		$result = $wpdb->query( $sql ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- prepared by the callers.
+		if ( false === $result ) {
+			$this->failed = true;
+		}
+		return $result;
+	}
+
+	/**
+	 * Whether a write failed since begin() (the caller rolls back).
+	 */
+	public function failed(): bool {
+		return $this->failed;
 	}
 
 	/**
@@ -406,7 +396,8 @@ final class Place_Store {
 	 */
 	public function begin(): void {
 		global $wpdb;
-		$this->open = 'transaction';
+		$this->failed = false;
+		$this->open   = 'transaction';
 		// SQLite's drop-in nests START TRANSACTION itself (savepoints); MySQL would commit an open
 		// transaction instead, so inside one (autocommit off) a savepoint is used.
 		if ( ! Wpdb_Rows::is_sqlite() && '0' === (string) $wpdb->get_var( 'SELECT @@autocommit' ) ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- session state.

@@ -490,6 +490,85 @@ final class Place_IndexTest extends TestCase {
 	}
 
 	/**
+	 * Markers written behind WordPress' back and then synced as a list (an importer) give the
+	 * same index as a rebuild; a second sync of the same list changes nothing, stamps included.
+	 */
+	public function test_sync_many_equals_a_rebuild(): void {
+		global $wpdb;
+		$kept = $this->create_marker( array( 'groups' => array( 'huts' ) ) );
+		$this->create_group( 'lakes' );
+		$before = (int) $wpdb->get_var( "SELECT COALESCE(MAX(ID), 0) FROM $wpdb->posts" );
+		\Cairn\Maps\Tests\Feed\Geojson_FeedTest::bulk_markers( 1200 );
+		$ids   = array_map( 'intval', $wpdb->get_col( $wpdb->prepare( "SELECT ID FROM $wpdb->posts WHERE ID > %d", $before ) ) );
+		$lakes = (int) get_term_by( 'slug', 'lakes', Post_Type::TAXONOMY )->term_taxonomy_id;
+		foreach ( array_slice( $ids, 0, 400 ) as $id ) {
+			$wpdb->insert(
+				$wpdb->term_relationships,
+				array(
+					'object_id'        => $id,
+					'term_taxonomy_id' => $lakes,
+				)
+			);
+		}
+		$this->assertSame( 1, $this->index->count() );
+		$this->index->sync_many( array_merge( $ids, array( $kept ) ) );
+		$synced = $this->state();
+		$this->assertCount( 1201, $synced['places'] );
+		$this->assertSame( 400, $this->index->count( array( 'lakes' ) ) );
+		$this->assertSame( $this->recounted_cells(), $synced['cells'] );
+		$stamps = $this->rows( 'cairn_tile_stamps', 'level, cell' );
+		$this->index->sync_many( $ids );
+		$this->assertSame( $stamps, $this->rows( 'cairn_tile_stamps', 'level, cell' ), 'nothing changed: nothing stamped' );
+		delete_option( Place_Index::REBUILD_OPTION ); // The bulk insert asked for one; done below.
+		$this->index->rebuild_now( 500 );
+		$this->assertSame( $synced, $this->state() );
+	}
+
+	/**
+	 * The tables' version decides: a new one runs dbDelta (which finds nothing to alter in tables
+	 * already as declared) and starts a rebuild in the background; the WP-Cron event runs it.
+	 */
+	public function test_a_new_schema_version_rebuilds_in_the_background(): void {
+		$this->create_marker( array( 'post_title' => 'Kept' ) );
+		$this->index->ensure_schema();
+		$this->assertTrue( $this->index->is_ready(), 'the same version: nothing to do' );
+
+		update_option( Index_Schema::OPTION, '0' );
+		$this->assertFalse( $this->index->is_ready() );
+		$altered = array();
+		$capture = static function ( $sql ) use ( &$altered ) {
+			if ( preg_match( '/^\s*(ALTER|CREATE|DROP)\b/i', (string) $sql ) ) {
+				$altered[] = (string) $sql;
+			}
+			return $sql;
+		};
+		add_filter( 'query', $capture, 5 );
+		$this->index->ensure_schema();
+		remove_filter( 'query', $capture, 5 );
+		$this->assertSame( array(), $altered, 'dbDelta: the tables are as declared' );
+		$this->assertSame( Index_Schema::VERSION, get_option( Index_Schema::OPTION ) );
+		$this->assertFalse( $this->index->is_ready(), 'a rebuild is pending' );
+		$this->assertNotFalse( wp_next_scheduled( Place_Index::HOOK ) );
+
+		do_action( Place_Index::HOOK ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.DynamicHooknameFound -- the plugin's own event, cairn_maps_index_rebuild.
+		$this->assertTrue( $this->index->is_ready() );
+		$this->assertSame( 1, $this->index->count() );
+	}
+
+	/**
+	 * Site Health → Info → Cairn Maps names the index's size and state.
+	 */
+	public function test_site_health_shows_the_index(): void {
+		$this->create_marker();
+		$this->create_marker();
+		$info = apply_filters( 'debug_information', array() ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
+		$this->assertSame( 'Ready: 2 places', $info['cairn-maps']['fields']['place_index']['value'] );
+		$this->index->start_rebuild();
+		$info = apply_filters( 'debug_information', array() ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
+		$this->assertSame( 'rebuilding, 2', $info['cairn-maps']['fields']['place_index']['debug'] );
+	}
+
+	/**
 	 * Deleting the plugin drops the five tables and the rebuild's event, whatever the owner chose
 	 * for the markers (the index is derived from them). DROP TABLE runs as DROP TEMPORARY TABLE
 	 * inside a test's transaction, so the statements are what is checked.
