@@ -55,6 +55,8 @@ const KINDS: Record< string, string > = {
 	'tiles-spec-parks': 'Park',
 };
 const PER_GROUP = COUNT / GROUPS.length;
+/** Playground answers one request at a time: a view's few tiles can take a while on a busy machine. */
+const SLOW = 120_000;
 
 interface Seed {
 	places: SpecPlace[];
@@ -101,11 +103,12 @@ async function openMap( page: Page, url = seedData.url ) {
 				'.wp-block-cairn-map__list > li[data-cairn-marker-id] > button'
 			)
 			.first()
-	).toBeVisible();
+	).toBeVisible( { timeout: SLOW } );
 }
 
 test.describe( 'a tiled map', () => {
 	test.use( { storageState: VISITOR_STATE } );
+	test.describe.configure( { timeout: 4 * SLOW } );
 
 	let seed: KeptSeed< Seed >;
 	let pageErrors: Error[] = [];
@@ -206,7 +209,9 @@ test.describe( 'a tiled map', () => {
 			).toBe( true );
 			expect( seen.markers ).toEqual( [] );
 			await expect
-				.poll( async () => ( await drawnMarkers( page ) ).total )
+				.poll( async () => ( await drawnMarkers( page ) ).total, {
+					timeout: SLOW,
+				} )
 				.toBe( COUNT );
 			expect(
 				( await drawnMarkers( page ) ).clusterCounts.length
@@ -217,11 +222,18 @@ test.describe( 'a tiled map', () => {
 			await host( page )
 				.locator( `button[data-cairn-group="${ parks }"]` )
 				.click();
-			await waitForPlacesChange( page, since, {
-				hiddenGroups: [ parks ],
-			} );
+			await waitForPlacesChange(
+				page,
+				since,
+				{
+					hiddenGroups: [ parks ],
+				},
+				SLOW
+			);
 			await expect
-				.poll( async () => ( await drawnMarkers( page ) ).total )
+				.poll( async () => ( await drawnMarkers( page ) ).total, {
+					timeout: SLOW,
+				} )
 				.toBe( COUNT - PER_GROUP );
 			// The filtered clusters came from tiles asked with the group hidden.
 			expect(
@@ -242,24 +254,33 @@ test.describe( 'a tiled map', () => {
 			await host( page )
 				.locator( 'input[type="search"]' )
 				.fill( 'museum' );
-			const change = await waitForPlacesChange( page, since, {
-				search: 'museum',
-			} );
+			const change = await waitForPlacesChange(
+				page,
+				since,
+				{
+					search: 'museum',
+				},
+				SLOW
+			);
 			expect( change.total ).toBe( PER_GROUP );
 			const entries = host( page ).locator(
 				'.wp-block-cairn-map__list > li[data-cairn-marker-id]'
 			);
-			await expect( entries ).toHaveCount( 50 );
+			await expect( entries ).toHaveCount( 50, { timeout: SLOW } );
 			await expect(
 				host( page ).locator( '.wp-block-cairn-map__page-info' )
 			).toHaveText( `Places 1–50 of ${ PER_GROUP }` );
 			await expect
-				.poll( async () => ( await drawnMarkers( page ) ).total )
+				.poll( async () => ( await drawnMarkers( page ) ).total, {
+					timeout: SLOW,
+				} )
 				.toBe( PER_GROUP );
 			await host( page )
 				.getByRole( 'button', { name: 'Next places' } )
 				.click();
-			await expect( entries ).toHaveCount( PER_GROUP - 50 );
+			await expect( entries ).toHaveCount( PER_GROUP - 50, {
+				timeout: SLOW,
+			} );
 			const museums = seedData.places.filter(
 				( p ) => p.group === GROUPS[ 1 ]!.slug
 			);
@@ -297,6 +318,67 @@ test.describe( 'a tiled map', () => {
 	);
 
 	tilesTest(
+		'another origin reads the tiles, the summary and the list as the runtime asks for them (CORS)',
+		async ( { page, request } ) => {
+			const html = await (
+				await request.get( seedData.url, { timeout: 120_000 } )
+			).text();
+			const attribute =
+				/data-cairn-config="([^"]*)"/.exec( html )?.[ 1 ] ?? '';
+			const config = JSON.parse(
+				attribute
+					.replace( /&quot;/g, '"' )
+					.replace( /&#0?39;/g, "'" )
+					.replace( /&lt;/g, '<' )
+					.replace( /&gt;/g, '>' )
+					.replace( /&amp;/g, '&' )
+			) as { tilesUrl: string; placesUrl: string; summaryUrl: string };
+			const site = new URL( seedData.url );
+			// The same port on another host name: another origin, served by the test.
+			const app = `http://127.0.0.1:${ site.port || 80 }/tiles-app/`;
+			await page.route( app, ( route ) =>
+				route.fulfill( {
+					contentType: 'text/html',
+					body: '<!doctype html><title>app</title>',
+				} )
+			);
+			await page.goto( app );
+			const answers = await page.evaluate( async ( urls ) => {
+				// As the tiled client asks (places/prefetch-tiles.ts getJson).
+				const read = async ( url: string ) => {
+					const response = await fetch( url, {
+						credentials: 'same-origin',
+						headers: {
+							Accept: 'application/geo+json, application/json',
+						},
+					} );
+					return {
+						status: response.status,
+						body: await response.json(),
+					};
+				};
+				return {
+					tile: await read(
+						urls.tilesUrl
+							.replace( '{z}', '4' )
+							.replace( '{x}', '8' )
+							.replace( '{y}', '5' )
+					),
+					summary: await read( urls.summaryUrl ),
+					list: await read( urls.placesUrl ),
+				};
+			}, config );
+			expect(
+				new URL( config.tilesUrl.replace( /[{}]/g, '' ) ).origin
+			).toBe( site.origin );
+			expect( answers.tile.status ).toBe( 200 );
+			expect( answers.tile.body.features.length ).toBeGreaterThan( 0 );
+			expect( answers.summary.body.total ).toBe( COUNT );
+			expect( answers.list.body.items ).toHaveLength( 50 );
+		}
+	);
+
+	tilesTest(
 		'a marker unpublished is gone from the next page view',
 		async ( { page, requestUtils } ) => {
 			const gone = seedData.places[ 5 ]!;
@@ -309,16 +391,23 @@ test.describe( 'a tiled map', () => {
 			try {
 				await openMap( page );
 				await expect
-					.poll( async () => ( await drawnMarkers( page ) ).total )
+					.poll( async () => ( await drawnMarkers( page ) ).total, {
+						timeout: SLOW,
+					} )
 					.toBe( COUNT - 1 );
 				const since = await placesEventCount( page );
 				const word = gone.title.split( ' ' )[ 0 ]!;
 				await host( page )
 					.locator( 'input[type="search"]' )
 					.fill( word );
-				const change = await waitForPlacesChange( page, since, {
-					search: word,
-				} );
+				const change = await waitForPlacesChange(
+					page,
+					since,
+					{
+						search: word,
+					},
+					SLOW
+				);
 				expect( change.total ).toBe( 0 );
 			} finally {
 				await requestUtils.rest( {

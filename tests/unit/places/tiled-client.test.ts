@@ -412,6 +412,10 @@ describe( 'createTiledClient', () => {
 		expect( tilePaths( asked ) ).toEqual( [ '3/4/3', '3/4/3' ] );
 	} );
 
+	it( 'asks the controller for the view itself, not a padded one (its tiles reach past it)', () => {
+		expect( createTiledClient( URLS ).viewPad ).toBe( 0 );
+	} );
+
 	it( 'stops: nothing is asked after terminate()', async () => {
 		const asked = server( route );
 		const client = createTiledClient( URLS );

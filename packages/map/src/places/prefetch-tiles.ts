@@ -17,8 +17,11 @@ import {
 	type BBox,
 } from './tile-urls';
 
-/** How much the places controller grows the view for the clusters it asks for (each side). */
-export const FEATURES_PAD = 0.5;
+/**
+ * How much the places controller grows the view for a tiled map's clusters (each side): not at
+ * all, its tiles reach past the view (PlacesClient.viewPad).
+ */
+export const FEATURES_PAD = 0;
 
 /** A view: its box (grown as the controller grows it) and the map's zoom. */
 export interface TiledView {

@@ -22,6 +22,7 @@ import type {
 } from './engine';
 import type { PlacesClient } from './client';
 import {
+	FEATURES_PAD,
 	getJson,
 	type PrefetchedTiles,
 	type TiledView,
@@ -484,6 +485,7 @@ export function createTiledClient(
 			tiles.clear();
 			prefetched = null;
 		},
+		viewPad: FEATURES_PAD,
 		get cachedTiles() {
 			return tiles.size;
 		},
