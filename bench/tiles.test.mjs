@@ -284,6 +284,8 @@ test( 'front: what the places add, the targets, the threshold', () => {
 	// Tiled wins from 10k on (and at every larger size compared).
 	assert.deepEqual( recommend( list ), {
 		threshold: 10000,
+		// Every page here moved 50,000 B: the tiles are no heavier from the first size on.
+		bytesThreshold: 1000,
 		compared: [ 1000, 10000, 20000, 50000 ],
 	} );
 	assert.deepEqual(
@@ -293,6 +295,18 @@ test( 'front: what the places add, the targets, the threshold', () => {
 	// A win at 10k that is lost again at 20k does not count: from 50k on.
 	raw.sizes[ 20000 ] = front( 2000, 2600, 2500 );
 	assert.equal( recommend( rows( raw ) ).threshold, 50000 );
+	// Bytes: tiles heavier at 1k and 10k, lighter from 20k on.
+	const heavy = rows( {
+		sizes: {
+			1000: front( 2000, 2100, 2100, 20000 ),
+			10000: front( 2000, 2100, 2100, 20000 ),
+			20000: front( 2000, 2100, 2100, 20000 ),
+		},
+	} );
+	heavy[ 0 ].feed.bytes = 17000;
+	heavy[ 1 ].feed.bytes = 16000;
+	heavy[ 2 ].feed.bytes = 320000;
+	assert.equal( recommend( heavy ).bytesThreshold, 20000 );
 	// The feed faster everywhere: no threshold among the sizes compared.
 	raw.sizes[ 50000 ] = front( 2000, 3000, 2900 );
 	raw.sizes[ 10000 ] = front( 2000, 3000, 2300 );
@@ -342,5 +356,10 @@ test( 'API targets: the 304 through nginx proxy_cache against the static file, w
 	};
 	assert.equal( withProxy( 1.0, 0.9 ).pass, true );
 	assert.equal( withProxy( 1.2, 0.9 ).pass, false );
-	assert.equal( targets( [ run( 1000000 ) ] ).find( ( t ) => 'tile_304_proxy' === t.id ), undefined );
+	assert.equal(
+		targets( [ run( 1000000 ) ] ).find(
+			( t ) => 'tile_304_proxy' === t.id
+		),
+		undefined
+	);
 } );

@@ -101,17 +101,38 @@ export function recommend( list ) {
 			r.feed?.added !== null &&
 			r.feed?.added !== undefined
 	);
+	// The same rule on the place data before the first clusters (steadier than times on a busy
+	// machine): from which size on the tiles bring no more bytes than the whole feed.
+	const byBytes = list.filter(
+		( r ) =>
+			typeof r.tiled?.bytes === 'number' &&
+			typeof r.feed?.bytes === 'number'
+	);
+	let bytesThreshold = null;
+	for ( let i = 0; i < byBytes.length; i++ ) {
+		if (
+			byBytes.slice( i ).every( ( r ) => r.tiled.bytes <= r.feed.bytes )
+		) {
+			bytesThreshold = byBytes[ i ].places;
+			break;
+		}
+	}
 	for ( let i = 0; i < compared.length; i++ ) {
 		if (
 			compared.slice( i ).every( ( r ) => r.tiled.added <= r.feed.added )
 		) {
 			return {
 				threshold: compared[ i ].places,
+				bytesThreshold,
 				compared: compared.map( ( r ) => r.places ),
 			};
 		}
 	}
-	return { threshold: null, compared: compared.map( ( r ) => r.places ) };
+	return {
+		threshold: null,
+		bytesThreshold,
+		compared: compared.map( ( r ) => r.places ),
+	};
 }
 
 export function checks( list ) {
@@ -255,6 +276,7 @@ function inside() {
 		threshold.threshold
 			? `threshold: tiled first clusters no later than the whole feed's from ${ threshold.threshold.toLocaleString( 'en-US' ) } places on (compared at ${ threshold.compared.join( ', ' ) }): limits.json tiles.threshold = ${ threshold.threshold }`
 			: `threshold: the whole feed was as fast or faster at every size compared (${ threshold.compared.join( ', ' ) || 'none' }): keep tiles.threshold above the largest`,
+		`bytes: the tiles bring no more place data before the first clusters than the whole feed ${ threshold.bytesThreshold ? `from ${ threshold.bytesThreshold.toLocaleString( 'en-US' ) } places on` : 'at none of the sizes compared' }`,
 	];
 	const text = out.join( '\n' );
 	// eslint-disable-next-line no-console
@@ -301,6 +323,7 @@ function inside() {
 						( r ) => r.tiled?.longTasksAdded
 					),
 					threshold: threshold.threshold,
+					bytes_threshold: threshold.bytesThreshold,
 					targets_failed: targets
 						.filter( ( t ) => ! t.pass )
 						.map( ( t ) => t.id ),
