@@ -205,6 +205,43 @@ export function apiNumbers( result ) {
 }
 
 /**
+ * The headline numbers of a `bench:api:tiles` result (issue 22, bench/api/tiles-report.mjs): per
+ * marker count, the tiles' cold, warm and 304 p95 and the static file's 304 p95 beside it, search
+ * and list after a move p95, one place moved (save + next tile), the seed and index times, the
+ * highest PHP peak of any request.
+ * @param {Object} result What tiles-report.mjs writes to api-only-tiles-latest.json.
+ */
+export function tilesApiNumbers( result ) {
+	const sizes = ( result.sizes ?? [] ).map( ( entry ) => [
+		String( entry.markers ),
+		entry,
+	] );
+	const pick = ( fn ) =>
+		bySize( sizes.map( ( [ size, entry ] ) => [ size, fn( entry ) ] ) );
+	return {
+		tile_cold_p95_ms: pick( ( e ) => e.tiles?.cold?.p95_ms ),
+		tile_warm_p95_ms: pick( ( e ) => e.tiles?.warm?.p95_ms ),
+		tile_not_modified_p95_ms: pick(
+			( e ) => e.tiles?.not_modified?.p95_ms
+		),
+		static_not_modified_p95_ms: pick(
+			( e ) => e.tiles?.static_not_modified?.p95_ms
+		),
+		search_p95_ms: pick( ( e ) => e.search?.first?.p95_ms ),
+		list_move_p95_ms: pick( ( e ) => e.list?.p95_ms ),
+		move_rebuild_ms: pick( ( e ) => e.move?.rebuild_ms ),
+		seed_seconds: pick( ( e ) => e.seed?.seconds ),
+		index_seconds: pick( ( e ) =>
+			e.index?.skipped ? undefined : e.index?.seconds
+		),
+		peak_bytes: pick( ( e ) =>
+			e.peak_bytes ? Math.max( ...Object.values( e.peak_bytes ) ) : null
+		),
+		targets_failed: failedTargets( result.targets ),
+	};
+}
+
+/**
  * One history row.
  * @param {Object}        row
  * @param {string}        row.benchmark   `front` or `api`.

@@ -9,6 +9,11 @@
  * a header sent after it, so the log is the measurement; `X-Bench-Peak-Memory` (the peak when the
  * REST server finished dispatching, before serving) is added as well where headers are still open.
  *
+ * Issue 22: with CAIRN_BENCH_TILE_THRESHOLD defined (wp-config of BENCH_ONLY=tiles), the plugin's
+ * `cairn_maps_tile_threshold` filter returns it, and each logged request counts the SQL that reads
+ * the place index (`cairn_place*` tables, `cairn_tile_stamps`), as `index_reads`, and those of its
+ * places, cells or words (what building an answer reads; a cached one reads none), as `build_reads`.
+ *
  * `/?cairn_bench_info=1` answers with the PHP runtime facts (SAPI, OPcache, memory limit).
  *
  * Issue 21: the bench site accepts application passwords over plain HTTP on 127.0.0.1 (core
@@ -25,6 +30,17 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 // The bench site serves 127.0.0.1 over HTTP only: let the shapes bench authenticate its import.
 add_filter( 'wp_is_application_passwords_available', '__return_true' );
+
+// Issue 22 (BENCH_ONLY=tiles): every size is served as tiles, so that 1k, 100k and 1M are
+// measured on the same path (the real threshold is what bench:front recommends).
+if ( defined( 'CAIRN_BENCH_TILE_THRESHOLD' ) ) {
+	add_filter(
+		'cairn_maps_tile_threshold',
+		static function () {
+			return (int) CAIRN_BENCH_TILE_THRESHOLD;
+		}
+	);
+}
 
 if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) ) {
 	$cairn_bench_id    = preg_replace( '/[^A-Za-z0-9_.:-]/', '', (string) $_SERVER['HTTP_X_BENCH_ID'] );
@@ -47,6 +63,8 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 	// from the cache (the cached answers read no coordinates).
 	$GLOBALS['cairn_bench_marker_reads'] = 0;
 	$GLOBALS['cairn_bench_shape_reads']  = 0;
+	$GLOBALS['cairn_bench_index_reads']  = 0;
+	$GLOBALS['cairn_bench_build_reads']  = 0;
 	add_filter(
 		'query',
 		static function ( $query ) {
@@ -57,6 +75,15 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 			// Stored shapes (issue 21): a shapes feed answered from its cache reads none.
 			if ( is_string( $query ) && false !== strpos( $query, '_cairn_shape' ) ) {
 				++$GLOBALS['cairn_bench_shape_reads'];
+			}
+			// The place index (issue 22): a tile or a list answered from a cache reads none of it.
+			if ( is_string( $query ) && ( false !== strpos( $query, 'cairn_place' ) || false !== strpos( $query, 'cairn_tile_stamps' ) ) ) {
+				++$GLOBALS['cairn_bench_index_reads'];
+			}
+			// Places, cells or words: what building a tile or a list reads (a cached answer may
+			// still look up a stamp or the combos, never these).
+			if ( is_string( $query ) && preg_match( '/cairn_(places|place_cells|place_words)\b/', $query ) ) {
+				++$GLOBALS['cairn_bench_build_reads'];
 			}
 			return $query;
 		}
@@ -75,6 +102,8 @@ if ( isset( $_SERVER['HTTP_X_BENCH_ID'] ) && defined( 'CAIRN_BENCH_PEAK_LOG' ) )
 					'marks'     => $GLOBALS['cairn_bench_marks'] ?? array(),
 					'reads'     => $GLOBALS['cairn_bench_marker_reads'],
 					'shape_reads' => $GLOBALS['cairn_bench_shape_reads'],
+					'index_reads' => $GLOBALS['cairn_bench_index_reads'],
+					'build_reads' => $GLOBALS['cairn_bench_build_reads'],
 				)
 			);
 			file_put_contents( CAIRN_BENCH_PEAK_LOG, $line . "\n", FILE_APPEND | LOCK_EX );

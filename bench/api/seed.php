@@ -9,7 +9,9 @@
  * The data (deterministic, from crc32 of the marker number):
  * - coordinates uniform over longitude −180…180 and latitude −60…70 (BENCH_DATA=world, the default:
  *   the hardest case for compression), or over a country-sized box, longitude −8…2 and latitude
- *   50…58 (BENCH_DATA=country); stored as the plugin stores them (up to 7 decimals, no trailing
+ *   50…58 (BENCH_DATA=country), or (BENCH_DATA=cities, issue 22's tiles: what a real map of many
+ *   places looks like) two thirds around 60 "cities" (a normal spread of 0.4°, centres between
+ *   latitudes −45 and 65) and a third uniform over the world box; stored as the plugin stores them (up to 7 decimals, no trailing
  *   zeros);
  * - titles of two words from two lists of 32 ("Misty Tarn", "Old Bridge"), a quarter with a
  *   number ("Stony Col 17"), a few with "&" or "é";
@@ -123,12 +125,40 @@ $db->query( 'SET foreign_key_checks = 0' );
 $db->autocommit( false );
 
 $data = getenv( 'BENCH_DATA' ) ?: 'world';
-if ( ! in_array( $data, array( 'world', 'country' ), true ) ) {
-	fwrite( STDERR, "seed.php: BENCH_DATA must be world or country\n" );
+if ( ! in_array( $data, array( 'world', 'country', 'cities' ), true ) ) {
+	fwrite( STDERR, "seed.php: BENCH_DATA must be world, country or cities\n" );
 	exit( 2 );
 }
 // [ west, width, south, height ] in degrees.
-$box  = 'world' === $data ? array( -180, 360, -60, 130 ) : array( -8, 10, 50, 8 );
+$box  = 'country' === $data ? array( -8, 10, 50, 8 ) : array( -180, 360, -60, 130 );
+// BENCH_DATA=cities: the 60 centres, [ lng, lat ].
+$cities = array();
+for ( $c = 0; $c < 60; $c++ ) {
+	$cities[] = array( round( -180 + 360 * cairn_bench_rand( $c, 'city-lng' ), 4 ), round( -45 + 110 * cairn_bench_rand( $c, 'city-lat' ), 4 ) );
+}
+
+/**
+ * Marker $n's position [ lng, lat ] in the chosen data (see the header); $k tells markers from posts.
+ *
+ * @param int                 $n      Number of the place.
+ * @param string              $k      '' for markers, 'p' for posts.
+ * @param string              $data   BENCH_DATA.
+ * @param array<int, float>   $box    [ west, width, south, height ].
+ * @param array<int, float[]> $cities Centres.
+ * @return float[]
+ */
+function cairn_bench_position( int $n, string $k, string $data, array $box, array $cities ): array {
+	if ( 'cities' === $data && cairn_bench_rand( $n, $k . 'city' ) < 2 / 3 ) {
+		$centre = $cities[ (int) ( cairn_bench_rand( $n, $k . 'which' ) * count( $cities ) ) ];
+		// Box–Muller: two normal offsets of 0.4° from two uniform numbers.
+		$r     = sqrt( -2 * log( max( 1e-12, cairn_bench_rand( $n, $k . 'r' ) ) ) ) * 0.4;
+		$theta = 2 * M_PI * cairn_bench_rand( $n, $k . 't' );
+		$lng   = $centre[0] + $r * cos( $theta );
+		$lng   = $lng > 180 ? $lng - 360 : ( $lng < -180 ? $lng + 360 : $lng );
+		return array( $lng, max( -85, min( 85, $centre[1] + $r * sin( $theta ) ) ) );
+	}
+	return array( $box[0] + $box[1] * cairn_bench_rand( $n, $k . 'lng' ), $box[2] + $box[3] * cairn_bench_rand( $n, $k . 'lat' ) );
+}
 $base = strtotime( '2024-01-01 00:00:00 UTC' );
 for ( $from = $before + 1; $from <= $target; $from += CAIRN_BENCH_BATCH ) {
 	$to    = min( $target, $from + CAIRN_BENCH_BATCH - 1 );
@@ -145,8 +175,9 @@ for ( $from = $before + 1; $from <= $target; $from += CAIRN_BENCH_BATCH ) {
 		$title_s = $db->real_escape_string( $title );
 		$content = $db->real_escape_string( "<!-- wp:paragraph -->\n<p>{$title}: a place worth the walk.</p>\n<!-- /wp:paragraph -->" );
 		$posts[] = "({$id},1,'{$date}','{$date}','{$content}','{$title_s}','','publish','closed','closed','','marker-{$n}','','','{$date}','{$date}','',0,'',0,'cairn_marker','',0)";
-		$lat     = cairn_bench_coordinate( $box[2] + $box[3] * cairn_bench_rand( $n, 'lat' ) );
-		$lng     = cairn_bench_coordinate( $box[0] + $box[1] * cairn_bench_rand( $n, 'lng' ) );
+		$at      = cairn_bench_position( $n, '', $data, $box, $cities );
+		$lat     = cairn_bench_coordinate( $at[1] );
+		$lng     = cairn_bench_coordinate( $at[0] );
 		$meta[]  = "({$id},'cairn_lat','{$lat}')";
 		$meta[]  = "({$id},'cairn_lng','{$lng}')";
 		$g       = cairn_bench_rand( $n, 'g' );
@@ -221,8 +252,9 @@ if ( $with_posts ) {
 			$title_s = $db->real_escape_string( $title );
 			$content = $db->real_escape_string( "<!-- wp:paragraph -->\n<p>{$title}: a story from the road, with a place on the map.</p>\n<!-- /wp:paragraph -->" );
 			$posts[] = "({$id},1,'{$date}','{$date}','{$content}','{$title_s}','','publish','open','open','','place-{$n}','','','{$date}','{$date}','',0,'',0,'post','',0)";
-			$lat     = cairn_bench_coordinate( $box[2] + $box[3] * cairn_bench_rand( $n, 'plat' ) );
-			$lng     = cairn_bench_coordinate( $box[0] + $box[1] * cairn_bench_rand( $n, 'plng' ) );
+			$at      = cairn_bench_position( $n, 'p', $data, $box, $cities );
+			$lat     = cairn_bench_coordinate( $at[1] );
+			$lng     = cairn_bench_coordinate( $at[0] );
 			$meta[]  = "({$id},'geo_latitude','{$lat}')";
 			$meta[]  = "({$id},'geo_longitude','{$lng}')";
 			$meta[]  = "({$id},'geo_public','1')";
@@ -265,7 +297,8 @@ echo json_encode(
 		'groups'   => array_keys( CAIRN_BENCH_GROUPS ),
 		'posts'    => $posts_after,
 		'categories' => $with_posts ? array( 'travel', 'food', 'walks', 'history', 'wildlife' ) : array(),
-		'data'     => sprintf( 'BENCH_DATA=%s: uniform lng %g..%g, lat %g..%g (7 decimals stored); titles "Adj Noun" from 32x32 words, 25%% with a number; 5 groups (10%% none, 75%% one, 15%% two)%s', $data, $box[0], $box[0] + $box[1], $box[2], $box[2] + $box[3], $with_posts ? '; as many posts with public places (same distributions, 5 categories, half with one of 20 featured images)' : '' ),
+		'cities'   => 'cities' === $data ? $cities : array(),
+		'data'     => sprintf( 'BENCH_DATA=%s: %suniform lng %g..%g, lat %g..%g (7 decimals stored); titles "Adj Noun" from 32x32 words, 25%% with a number; 5 groups (10%% none, 75%% one, 15%% two)%s', $data, 'cities' === $data ? '2/3 around 60 cities (normal, sigma 0.4 deg), 1/3 ' : '', $box[0], $box[0] + $box[1], $box[2], $box[2] + $box[3], $with_posts ? '; as many posts with public places (same distributions, 5 categories, half with one of 20 featured images)' : '' ),
 	)
 ) . "\n";
 if ( $with_posts && $posts_after !== $target ) {

@@ -300,6 +300,55 @@ switch ( $cairn_bench_command ) {
 		echo 'admin:' . $created[0] . "\n";
 		exit( 0 );
 
+	case 'tiles-page':
+		// Issue 22: a page with one map of every marker (the default selection), whose
+		// `/cairn/v1/posts/<id>/maps` carries the tiled map's `tilesUrl`, `placesUrl` and `summaryUrl`.
+		require $cairn_bench_root . '/wp-load.php';
+		$token = 'pk.' . rtrim( strtr( base64_encode( '{"u":"cairn","a":"bench"}' ), '+/', '-_' ), '=' ) . '.c2lnbmF0dXJl';
+		update_option( 'cairn_maps_access_token', $token );
+		$existing = get_page_by_path( 'cairn-bench-tiles', OBJECT, 'page' );
+		$id       = $existing ? $existing->ID : wp_insert_post(
+			array(
+				'post_type'    => 'page',
+				'post_status'  => 'publish',
+				'post_name'    => 'cairn-bench-tiles',
+				'post_title'   => 'Every place',
+				'post_content' => '<!-- wp:cairn/map /-->',
+			),
+			true
+		);
+		if ( is_wp_error( $id ) || ! $id ) {
+			fwrite( STDERR, "wp.php tiles-page: the page could not be created\n" );
+			exit( 1 );
+		}
+		echo (int) $id . "\n";
+		exit( 0 );
+
+	case 'index-rebuild':
+		// Issue 22: the place index after a bulk seed (which wrote behind WordPress' back), timed.
+		// `index-rebuild` skips the work when the index is ready and holds every published marker
+		// (a database kept from an earlier run); `index-rebuild force` always rebuilds.
+		require $cairn_bench_root . '/wp-load.php';
+		exit( cairn_bench_index_rebuild( 'force' === ( $argv[2] ?? '' ) ) );
+
+	case 'tile-flush':
+		// Issue 22: empties the server's tile and places caches (a cold start), whatever keeps them.
+		require $cairn_bench_root . '/wp-load.php';
+		echo wp_json_encode( cairn_bench_tile_flush() ) . "\n";
+		exit( 0 );
+
+	case 'version':
+		// Issue 22: the markers version token (the `v` of tile and places URLs).
+		require $cairn_bench_root . '/wp-load.php';
+		echo (string) get_option( 'cairn_maps_markers_version', '' ) . "\n";
+		exit( 0 );
+
+	case 'cache-rows':
+		// Issue 22: what the plugin stores beyond the index (bounded growth under a flood of URLs).
+		require $cairn_bench_root . '/wp-load.php';
+		echo wp_json_encode( cairn_bench_cache_rows() ) . "\n";
+		exit( 0 );
+
 	case 'info':
 		require $cairn_bench_root . '/wp-load.php';
 		echo wp_json_encode(
@@ -312,7 +361,7 @@ switch ( $cairn_bench_command ) {
 		exit( 0 );
 
 	default:
-		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|bump-places|maps-page|profile|info|feed-cache|seed-shapes|app-password\n" );
+		fwrite( STDERR, "usage: php bench/api/wp.php install|activate|bump|bump-places|maps-page|profile|info|feed-cache|seed-shapes|app-password|tiles-page|index-rebuild [force]|tile-flush|cache-rows\n" );
 		exit( 2 );
 }
 
@@ -466,4 +515,147 @@ function cairn_bench_seed_shapes( int $routes, int $vertices ): int {
 		return 1;
 	}
 	return 0;
+}
+
+/**
+ * The plugin's place index (issue 22), or exit with a message when it is not merged.
+ *
+ * @return object
+ */
+function cairn_bench_place_index() {
+	$index = null;
+	if ( class_exists( 'Cairn\\Maps\\Plugin' ) && method_exists( 'Cairn\\Maps\\Plugin', 'instance' ) ) {
+		$index = \Cairn\Maps\Plugin::instance()->get( 'place_index' );
+	}
+	if ( ! is_object( $index ) ) {
+		fwrite( STDERR, "wp.php: the plugin has no place index (Plugin::instance()->get('place_index'), issue 22's index is not merged)\n" );
+		exit( 1 );
+	}
+	return $index;
+}
+
+/**
+ * Builds the place index, timed; prints a JSON line. Uses `rebuild_now()` when the index has it,
+ * else its batches (`rebuild()`) until done.
+ *
+ * @param bool $force Rebuild even when the index is ready and complete.
+ */
+function cairn_bench_index_rebuild( bool $force ): int {
+	global $wpdb;
+	$index   = cairn_bench_place_index();
+	$markers = (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = 'cairn_marker' AND post_status = 'publish'" );
+	if ( ! $force && $index->is_ready() && $index->count() === $markers ) {
+		echo wp_json_encode( array( 'skipped' => true, 'places' => $index->count(), 'markers' => $markers, 'seconds' => 0 ) ) . "\n";
+		return 0;
+	}
+	$started = microtime( true );
+	$batches = 0;
+	if ( method_exists( $index, 'rebuild_now' ) ) {
+		$index->rebuild_now();
+		$batches = null;
+	} else {
+		// Start over (the seed wrote behind WordPress' back), then batches until done.
+		foreach ( array( 'start_rebuild', 'schedule_rebuild', 'reset' ) as $start ) {
+			if ( method_exists( $index, $start ) ) {
+				$index->$start();
+				break;
+			}
+		}
+		while ( ! $index->rebuild( 5000 ) ) {
+			++$batches;
+			if ( $batches > 100000 ) {
+				fwrite( STDERR, "wp.php index-rebuild: no end after 100,000 batches\n" );
+				return 1;
+			}
+		}
+		++$batches;
+	}
+	$seconds = round( microtime( true ) - $started, 2 );
+	$places  = $index->count();
+	echo wp_json_encode(
+		array(
+			'skipped'    => false,
+			'places'     => $places,
+			'markers'    => $markers,
+			'seconds'    => $seconds,
+			'batches'    => $batches,
+			'ready'      => $index->is_ready(),
+			'peak_bytes' => memory_get_peak_usage(),
+		)
+	) . "\n";
+	if ( $places !== $markers ) {
+		fwrite( STDERR, "wp.php index-rebuild: the index holds {$places} places, {$markers} markers are published\n" );
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * The plugin's tables (issue 22) and their rows: the index's own and any cache.
+ *
+ * @return array<string, int>
+ */
+function cairn_bench_plugin_tables(): array {
+	global $wpdb;
+	$tables = array();
+	foreach ( (array) $wpdb->get_col( $wpdb->prepare( 'SHOW TABLES LIKE %s', $wpdb->esc_like( $wpdb->prefix . 'cairn_' ) . '%' ) ) as $table ) {
+		$tables[ (string) $table ] = (int) $wpdb->get_var( "SELECT COUNT(*) FROM `{$table}`" ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name from SHOW TABLES.
+	}
+	return $tables;
+}
+
+/**
+ * Empties what may cache tiles or places answers: the plugin's cache tables (not the index),
+ * its tile and places options and transients, and the object cache.
+ *
+ * @return array<string, mixed> What was emptied.
+ */
+function cairn_bench_tile_flush(): array {
+	global $wpdb;
+	$index   = array( 'cairn_places', 'cairn_place_combos', 'cairn_place_words', 'cairn_place_cells', 'cairn_tile_stamps' );
+	$emptied = array();
+	foreach ( array_keys( cairn_bench_plugin_tables() ) as $table ) {
+		if ( in_array( substr( $table, strlen( $wpdb->prefix ) ), $index, true ) ) {
+			continue;
+		}
+		$wpdb->query( "DELETE FROM `{$table}`" ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name from SHOW TABLES.
+		$emptied[ $table ] = (int) $wpdb->rows_affected;
+	}
+	$like = array( '%cairn%tile%', '%cairn%places%cache%', '%cairn%place_cache%', '%cairn%places_summary%' );
+	$rows = 0;
+	foreach ( $like as $pattern ) {
+		$rows += (int) $wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s AND option_name <> 'cairn_maps_index_stamp' AND option_name <> 'cairn_maps_index_schema'", $pattern ) );
+	}
+	$emptied['options'] = $rows;
+	wp_cache_flush();
+	do_action( 'cairn_bench_tile_flush' );
+	return $emptied;
+}
+
+/**
+ * Rows and bytes the plugin keeps: options (cairn), transients (cairn), each plugin table.
+ *
+ * @return array<string, mixed>
+ */
+function cairn_bench_cache_rows(): array {
+	global $wpdb;
+	$options = $wpdb->get_row( "SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(option_value)), 0) AS bytes FROM {$wpdb->options} WHERE option_name LIKE '%cairn%'", ARRAY_A );
+	$all     = $wpdb->get_row( "SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(option_value)), 0) AS bytes FROM {$wpdb->options}", ARRAY_A );
+	$tables  = cairn_bench_plugin_tables();
+	$sizes   = array();
+	foreach ( (array) $wpdb->get_results( $wpdb->prepare( 'SELECT TABLE_NAME AS t, DATA_LENGTH + INDEX_LENGTH AS bytes FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s AND TABLE_NAME LIKE %s', DB_NAME, $wpdb->esc_like( $wpdb->prefix . 'cairn_' ) . '%' ), ARRAY_A ) as $row ) {
+		$sizes[ $row['t'] ] = (int) $row['bytes'];
+	}
+	$tile_slots = class_exists( 'Cairn\\Maps\\Index\\Tile_Cache' ) ? \Cairn\Maps\Index\Tile_Cache::slots() : null;
+	$tiles      = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE %s OR option_name LIKE %s", $wpdb->esc_like( '_transient_cairn_maps_tiles_' ) . '%', $wpdb->esc_like( '_transient_timeout_cairn_maps_tiles_' ) . '%' ) );
+	return array(
+		'tile_slots'          => $tile_slots,
+		'tile_transients'     => $tiles,
+		'cairn_options'       => (int) $options['n'],
+		'cairn_options_bytes' => (int) $options['bytes'],
+		'options'             => (int) $all['n'],
+		'options_bytes'       => (int) $all['bytes'],
+		'tables'              => $tables,
+		'table_bytes'         => $sizes,
+	);
 }

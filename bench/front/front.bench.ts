@@ -20,7 +20,6 @@ import path from 'node:path';
 import { test, type Browser, type Page } from '@playwright/test';
 import Supercluster from 'supercluster';
 
-import { MapsService } from '../../tests/e2e/fixtures/maps-service';
 import {
 	PLUGIN_PATH,
 	ROOT,
@@ -29,12 +28,8 @@ import {
 	type BenchSite,
 	type Layout,
 } from './site';
-import {
-	instrumentPlaces,
-	measurePlaces,
-	type PlacesRun,
-	type PlacesSample,
-} from './places';
+import { longTasksUntil, newPage } from './page';
+import { measurePlaces, type PlacesRun, type PlacesSample } from './places';
 
 const SIZES = ( process.env.CAIRN_BENCH_SIZES ?? '0,1000,10000,100000' )
 	.split( ',' )
@@ -73,68 +68,6 @@ interface Run {
 	error?: string;
 	/** The places panel's interactions on the same page, after the first draw (issue 11). */
 	places?: PlacesRun;
-}
-
-/** Runs before the page's scripts: long tasks and the map's milestones. */
-function instrument() {
-	const bench = {
-		longTasks: [] as Array< [ number, number ] >,
-		marks: {} as Record< string, number >,
-	};
-	( window as unknown as { bench: typeof bench } ).bench = bench;
-	new PerformanceObserver( ( list ) => {
-		for ( const entry of list.getEntries() ) {
-			bench.longTasks.push( [ entry.startTime, entry.duration ] );
-		}
-	} ).observe( { type: 'longtask', buffered: true } );
-	document.addEventListener( 'cairn:map-ready', ( event ) => {
-		bench.marks.ready = performance.now();
-		const map = ( event as CustomEvent ).detail.map;
-		( window as unknown as { benchMap: unknown } ).benchMap = map;
-		// `idle` comes after the next frame; the map may be idle already when it is ready.
-		const whenIdle = ( then: () => void ) => {
-			map.once( 'idle', then );
-			map.triggerRepaint();
-		};
-		if ( ! map.getSource( 'cairn-markers' ) ) {
-			whenIdle( () => {
-				bench.marks.firstClusters = performance.now();
-				bench.marks.done = performance.now();
-			} );
-			return;
-		}
-		const check = () => {
-			if ( ! map.isSourceLoaded( 'cairn-markers' ) ) {
-				return;
-			}
-			bench.marks.sourceLoaded ??= performance.now();
-			const drawn = map.queryRenderedFeatures( {
-				layers: [ 'cairn-clusters', 'cairn-points' ],
-			} ).length;
-			if ( drawn > 0 ) {
-				bench.marks.firstClusters = performance.now();
-				map.off( 'render', check );
-				whenIdle( () => {
-					bench.marks.done = performance.now();
-				} );
-			}
-		};
-		map.on( 'render', check );
-		// Ready can come after the frame that drew them (the map is then idle): look now too.
-		check();
-	} );
-}
-
-async function newPage( browser: Browser, site: BenchSite ) {
-	const context = await browser.newContext( {
-		viewport: { width: 1280, height: 800 },
-	} );
-	const service = new MapsService( [ new URL( site.origin ).host ] );
-	await service.install( context );
-	const page = await context.newPage();
-	await page.addInitScript( instrument );
-	await page.addInitScript( instrumentPlaces );
-	return { context, page };
 }
 
 /**
@@ -208,27 +141,6 @@ function panFps( page: Page ): Promise< number | null > {
 				requestAnimationFrame( tick );
 			} )
 	);
-}
-
-async function longTasksUntil( page: Page, until: number ) {
-	const tasks = await page.evaluate(
-		() =>
-			(
-				window as unknown as {
-					bench: { longTasks: Array< [ number, number ] > };
-				}
-			 ).bench.longTasks
-	);
-	const counted = tasks.filter( ( [ start ] ) => start <= until );
-	return {
-		longTasks: Math.round(
-			counted.reduce( ( sum, [ , d ] ) => sum + d, 0 )
-		),
-		longTaskCount: counted.length,
-		longestTask: Math.round(
-			Math.max( 0, ...counted.map( ( [ , d ] ) => d ) )
-		),
-	};
 }
 
 /** Issue 24's pages of the same places: `posts-<n>.html` (posts only), `mixed-<n>.html`. */

@@ -47,6 +47,8 @@ require ABSPATH . WPINC . '/functions.php';
 require ABSPATH . WPINC . '/formatting.php';
 require ABSPATH . WPINC . '/l10n.php';
 require ABSPATH . WPINC . '/pomo/translations.php';
+// The plugin's limits (Geometry_Rule reads build/limits.json through Support\Limits).
+define( 'CAIRN_MAPS_DIR', $cairn_bench_root . '/' );
 require $cairn_bench_root . '/vendor/autoload.php';
 
 // The plugin's strings untranslated (only the rule's refusals use them).

@@ -411,9 +411,15 @@ export function blockMarkup(
 	origin: string,
 	count: number,
 	layout: Layout = 'markers',
-	shapes = false
+	shapes = false,
+	urls: WordPressMap | null = null
 ): string {
-	const shown = layoutPlaces( count, layout );
+	// Issue 22: a real WordPress's map (its addresses) lists its own places; the no-JS list here
+	// shows the first 50 generated ones (the runtime replaces it).
+	const shown = layoutPlaces(
+		urls ? Math.min( count, LIST_MAX ) : count,
+		layout
+	);
 	const list = [ ...shown.markers, ...shown.posts ].slice( 0, LIST_MAX );
 	const markerStyles =
 		layout === 'posts'
@@ -469,6 +475,11 @@ export function blockMarkup(
 		},
 		accessToken: TOKEN,
 		...feedUrls( origin, count, layout, shapes ),
+		// Issue 22: '' for a map that ships its whole feed (as Map_Block prints it then).
+		tilesUrl: '',
+		placesUrl: '',
+		summaryUrl: '',
+		...( urls ?? {} ),
 		markerUrl: `${ origin }/wp-json/cairn/v1/markers/`,
 		hashName: '',
 		groupStyles: [ ...markerStyles, ...termStyles ],
@@ -533,7 +544,8 @@ function blockPage(
 	count: number,
 	spacer: boolean,
 	layout: Layout = 'markers',
-	shapes = false
+	shapes = false,
+	urls: WordPressMap | null = null
 ): string {
 	// Blocks\View_Script: React (WordPress's, for the places panel) is not a dependency of the
 	// view script; the loader gets its addresses, dependencies first, and loads them with the map.
@@ -575,7 +587,7 @@ function blockPage(
 		( spacer
 			? '<div style="height:2400px" aria-hidden="true"></div>'
 			: '' ) +
-			blockMarkup( origin, count, layout, shapes ) +
+			blockMarkup( origin, count, layout, shapes, urls ) +
 			footer
 	);
 }
@@ -630,11 +642,65 @@ export function gzipSize( file: string ): number {
 	return zlib.gzipSync( fs.readFileSync( file ), { level: 9 } ).length;
 }
 
+/**
+ * Issue 22: a map of a real WordPress (bench/api/run.sh BENCH_ONLY=tiles, seeded with `count`
+ * markers): its addresses as `/cairn/v1/posts/<id>/maps` gives them, rewritten onto this site's
+ * `/wp/` proxy (same origin, as on a WordPress page).
+ */
+export interface WordPressMap {
+	markersUrl: string;
+	tilesUrl: string;
+	placesUrl: string;
+	summaryUrl: string;
+}
+
+export interface WordPressSite {
+	/** The bench WordPress, e.g. http://127.0.0.1:8897. */
+	origin: string;
+	/** Per place count: the tiled map's addresses (`tiled-<n>.html`); `wpfeed-<n>.html` keeps `markersUrl` only. */
+	maps: Map< number, WordPressMap >;
+}
+
 export interface BenchSite {
 	origin: string;
 	/** Whether WordPress core's hooks/i18n scripts were found (else small stand-ins are served). */
 	coreScripts: 'wordpress' | 'stub';
 	close: () => Promise< void >;
+}
+
+/**
+ * Issue 22: `/wp/<path>` of this site answered by the bench WordPress (`<origin>/<path>`), status,
+ * headers and body as they come (gzip stays gzip: the bytes the browser counts are WordPress's).
+ *
+ * @param origin   The WordPress origin.
+ * @param url      The request's URL on this site.
+ * @param request  The request.
+ * @param response Its response.
+ */
+function proxy(
+	origin: string,
+	url: URL,
+	request: http.IncomingMessage,
+	response: http.ServerResponse
+) {
+	const target = new URL( url.pathname.slice( 3 ) + url.search, origin );
+	const headers: http.OutgoingHttpHeaders = {};
+	for ( const name of [ 'accept', 'accept-encoding', 'if-none-match' ] ) {
+		if ( request.headers[ name ] ) {
+			headers[ name ] = request.headers[ name ];
+		}
+	}
+	const upstream = http.get( target, { headers }, ( answer ) => {
+		response.writeHead( answer.statusCode ?? 502, {
+			...answer.headers,
+			'timing-allow-origin': '*',
+		} );
+		answer.pipe( response );
+	} );
+	upstream.on( 'error', ( error ) => {
+		response.writeHead( 502, { 'content-type': 'text/plain' } );
+		response.end( String( error ) );
+	} );
 }
 
 const I18N_STUB = `window.wp=window.wp||{};wp.i18n={__:function(s){return s},_x:function(s){return s},_n:function(a,b,n){return n===1?a:b},sprintf:function(f){var a=[].slice.call(arguments,1),i=0;return f.replace(/%(\\d+\\$)?[sd]/g,function(m,p){return String(p?a[parseInt(p,10)-1]:a[i++])})},setLocaleData:function(){}};`;
@@ -652,7 +718,8 @@ export async function startSite(
 	sizes: number[],
 	buildDir: string = BUILD,
 	withPosts = true,
-	shapes: ShapesOptions | null = null
+	shapes: ShapesOptions | null = null,
+	wordpress: WordPressSite | null = null
 ): Promise< BenchSite > {
 	const cache = new Map< string, Served >();
 	const hasCore = fs.existsSync( path.join( CORE_DIST, 'i18n.min.js' ) );
@@ -836,6 +903,33 @@ export async function startSite(
 				TYPES[ '.html' ]!
 			);
 		}
+		// Issue 22: the maps of the bench WordPress (tiled, and the same places as its whole feed).
+		match = /^\/page\/(tiled|wpfeed)-(\d+)\.html$/.exec( p );
+		const wpMap = match
+			? wordpress?.maps.get( Number( match[ 2 ] ) )
+			: null;
+		if ( match && wpMap ) {
+			const urls =
+				match[ 1 ] === 'tiled'
+					? wpMap
+					: {
+							markersUrl: wpMap.markersUrl,
+							tilesUrl: '',
+							placesUrl: '',
+							summaryUrl: '',
+						};
+			return served(
+				blockPage(
+					origin,
+					Number( match[ 2 ] ),
+					false,
+					'markers',
+					false,
+					urls
+				),
+				TYPES[ '.html' ]!
+			);
+		}
 		match = /^\/page\/baseline-(\d+)\.html$/.exec( p );
 		if ( match ) {
 			return served(
@@ -858,6 +952,10 @@ export async function startSite(
 
 	const server = http.createServer( ( request, response ) => {
 		const url = new URL( request.url ?? '/', 'http://127.0.0.1' );
+		if ( wordpress && url.pathname.startsWith( '/wp/' ) ) {
+			proxy( wordpress.origin, url, request, response );
+			return;
+		}
 		const answer = resolve( url );
 		if ( ! answer ) {
 			response.writeHead( 404, { 'content-type': 'text/plain' } );

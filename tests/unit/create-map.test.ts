@@ -754,7 +754,11 @@ describe( 'markers on the map', () => {
 
 	it( 'reports `markers` when the feed cannot be read, and the map still works', async () => {
 		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
-			async () => ( { ok: false, status: 500, json: async () => ( {} ) } )
+			async () => ( {
+				ok: false,
+				status: 500,
+				json: async () => ( {} ),
+			} )
 		);
 		const { map, host, cairn } = withFeed();
 		map.fire( 'style.load' );
@@ -1126,5 +1130,119 @@ describe( 'routes and areas on the map', () => {
 		expect( map.featureState[ 'cairn-shapes/101' ] ).toEqual( {
 			focus: true,
 		} );
+	} );
+} );
+
+describe( 'a tiled map (the server clusters its places)', () => {
+	const TILED = {
+		accessToken: PUBLIC,
+		center: { lng: 10, lat: 20 },
+		zoom: 2,
+		markersUrl: 'https://example.test/markers?group=a',
+		tilesUrl: 'https://example.test/tiles/{z}/{x}/{y}?group=a&v=1',
+		placesUrl: 'https://example.test/places?group=a&v=1',
+		summaryUrl: 'https://example.test/places/summary?group=a&v=1',
+	};
+	function serve( summaryStatus = 200 ) {
+		fetched = [];
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async ( url: string ) => {
+				fetched.push( url );
+				const tile = /\/tiles\/(\d+)\/(\d+)\/(\d+)/.exec( url );
+				const body = url.includes( '/summary' )
+					? {
+							total: 30,
+							groups: { a: 30 },
+							matches: 30,
+							bounds: null,
+						}
+					: {
+							type: 'FeatureCollection',
+							features: tile
+								? [
+										{
+											type: 'Feature',
+											id:
+												Number( tile[ 2 ] ) * 10 +
+												Number( tile[ 3 ] ),
+											geometry: {
+												type: 'Point',
+												coordinates: [ 0, 0 ],
+											},
+											properties: {
+												cluster: true,
+												cluster_id:
+													Number( tile[ 2 ] ) * 10 +
+													Number( tile[ 3 ] ),
+												point_count: 2,
+												point_count_abbreviated: 2,
+												expansion_zoom: 4,
+											},
+										},
+									]
+								: [],
+						};
+				const status = url.includes( '/summary' ) ? summaryStatus : 200;
+				return { ok: status === 200, status, json: async () => body };
+			}
+		);
+	}
+	const sourceFeatures = ( map: MockMap ) =>
+		(
+			map.sources[ 'cairn-markers' ]?.data as
+				{ features: unknown[] } | undefined
+		 )?.features ?? [];
+
+	it( 'draws the clusters of its tiles and never downloads the whole feed', async () => {
+		serve();
+		const { host, container } = block();
+		createMap( container, TILED, { host } );
+		const map = fake().maps[ 0 ] as MockMap;
+		map.fire( 'style.load' );
+		await until( () => sourceFeatures( map ).length > 0 );
+		// The stand-in's view is the whole world at zoom 2: its 16 tiles, one cluster each.
+		expect( sourceFeatures( map ) ).toHaveLength( 16 );
+		expect( fetched ).toContain( TILED.summaryUrl );
+		expect(
+			fetched.filter( ( url ) => url.includes( '/tiles/2/' ) )
+		).toHaveLength( 16 );
+		expect( fetched.some( ( url ) => url.includes( '/markers' ) ) ).toBe(
+			false
+		);
+	} );
+
+	it( 'starts the first view’s tiles before the style is in, from the centre, zoom and size', async () => {
+		serve();
+		const { host, container } = block();
+		container.getBoundingClientRect = () =>
+			( {
+				width: 512,
+				height: 512,
+				top: 0,
+				left: 0,
+				right: 512,
+				bottom: 512,
+			} ) as DOMRect;
+		createMap( container, TILED, { host } );
+		await until( () => fetched.length > 1 );
+		expect( fake().maps[ 0 ]!.sources[ 'cairn-markers' ] ).toBeUndefined();
+		expect( fetched[ 0 ] ).toBe( TILED.summaryUrl );
+		expect(
+			fetched.slice( 1 ).every( ( url ) => url.includes( '/tiles/2/' ) )
+		).toBe( true );
+	} );
+
+	it( 'shows the places alert when the server cannot answer, and the map still works', async () => {
+		serve( 500 );
+		const { host, container } = block();
+		const cairn = createMap( container, TILED, { host } );
+		const map = fake().maps[ 0 ] as MockMap;
+		map.fire( 'style.load' );
+		map.fire( 'load' );
+		await expect( cairn.ready ).resolves.toBe( map );
+		expect( alerts( host ) ).toEqual( [ 'markers' ] );
+		expect( fetched.some( ( url ) => url.includes( '/markers' ) ) ).toBe(
+			false
+		);
 	} );
 } );

@@ -97,6 +97,25 @@ export function shapesUrl( value: unknown ): string {
 }
 
 /**
+ * A tiled map's three addresses, each an http(s) URL as `shapesUrl`'s; all three '' unless all
+ * three are (the map then ships its feed). The tiles template's `{z}`/`{x}`/`{y}` are the
+ * server's to write (a template without them asks the server's 400 for each tile).
+ * @param value Untrusted configuration.
+ */
+export function tiledUrls(
+	value: Record< string, unknown >
+): Pick< MapConfig, 'tilesUrl' | 'placesUrl' | 'summaryUrl' > {
+	const urls = {
+		tilesUrl: shapesUrl( value.tilesUrl ),
+		placesUrl: shapesUrl( value.placesUrl ),
+		summaryUrl: shapesUrl( value.summaryUrl ),
+	};
+	return urls.tilesUrl && urls.placesUrl && urls.summaryUrl
+		? urls
+		: { tilesUrl: '', placesUrl: '', summaryUrl: '' };
+}
+
+/**
  * Parses a configuration.
  *
  * @param input
@@ -148,6 +167,7 @@ export function parseMapConfig( input: unknown ): MapConfig {
 			typeof value.markersUrl === 'string' ? value.markersUrl : '',
 		postsUrl: typeof value.postsUrl === 'string' ? value.postsUrl : '',
 		shapesUrl: shapesUrl( value.shapesUrl ),
+		...tiledUrls( value ),
 		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
 		groupStyles: groupStyles( value.groupStyles ),
 		places: attribute< PlacesConfig >( rules.places, value.places ),

@@ -22,6 +22,7 @@ import { upgradeMarkerList } from './marker-list';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
+import type { PrefetchedTiles } from './places/prefetch-tiles';
 import type { PlacesClient } from './places/client';
 import type { LoadResult } from './places/engine';
 import type { ShapesHandle } from './shapes/handle';
@@ -44,6 +45,12 @@ export interface CreateMapOptions {
 	markers?: Promise< PrefetchedMarkers | null >;
 	/** The posts feed (`config.postsUrl`), already being fetched, like `markers`. */
 	posts?: Promise< PrefetchedMarkers | null >;
+	/**
+	 * A tiled map's first view and summary (`config.tilesUrl`), already being fetched (the
+	 * front-end loader starts them with mapbox-gl). Without it the map starts them itself, as soon
+	 * as the places chunk is in (which downloads while mapbox-gl does).
+	 */
+	tiles?: PrefetchedTiles | Promise< PrefetchedTiles | null > | null;
 	/**
 	 * The map library: mapbox-gl's default export, its module, or a promise of either (a dynamic
 	 * `import()`, which the map waits for), or a function that gives one when the map starts
@@ -266,17 +273,56 @@ export function createMap(
 	if ( refused ) {
 		return failed( host, refused );
 	}
-	const start = () =>
-		startWithLib(
+	const start = () => {
+		// A tiled map's first tiles download while mapbox-gl does.
+		const early = {
+			...options,
+			tiles: startTiles( config, container, options ),
+		};
+		return startWithLib(
 			host,
 			typeof options.mapLib === 'function'
 				? options.mapLib()
 				: options.mapLib,
-			( mapLib ) => startMap( mapLib, container, host, config, options )
+			( mapLib ) => startMap( mapLib, container, host, config, early )
 		);
+	};
 	return options.consentGiven || consentSettled( host, config.consent )
 		? start()
 		: afterConsent( host, container, config, start );
+}
+
+/**
+ * A tiled map's first requests: the loader's, else started from the starting camera and the
+ * container's size as soon as the places chunk is in (the chunk and mapbox-gl download together;
+ * the tile code stays out of the runtime's first chunk). Null for a map that ships its feed.
+ * @param config
+ * @param container
+ * @param options
+ */
+function startTiles(
+	config: MapConfig,
+	container: HTMLElement,
+	options: CreateMapOptions
+): CreateMapOptions[ 'tiles' ] {
+	if ( ! config.tilesUrl || options.tiles ) {
+		return options.tiles;
+	}
+	const { center, zoom } = startingCamera(
+		config,
+		container.ownerDocument.defaultView ?? window
+	);
+	const tiles = import(
+		/* webpackChunkName: "cairn-map-places" */ './places/setup'
+	).then( ( setup ) =>
+		setup.prefetchTiles(
+			config,
+			setup.firstView( center, zoom, container )
+		)
+	);
+	// A chunk that cannot be downloaded fails the places (addPlacesOnceStyled) the usual way.
+	tiles.catch( () => undefined );
+	return tiles;
 }
 
 /**
@@ -431,7 +477,7 @@ function startMap(
 	localizeEachStyle( life.map, language );
 	reportMapErrors( life );
 	const pointsDrawn =
-		config.markersUrl || config.postsUrl
+		config.markersUrl || config.postsUrl || config.tilesUrl
 			? addPlacesOnceStyled( mapboxgl, life, config, options )
 			: undefined;
 	// Routes and areas: their chunk and feed load beside the points, only for a map that has some;
@@ -733,8 +779,9 @@ function addPlacesOnceStyled(
 	const setup = import(
 		/* webpackChunkName: "cairn-map-places" */ './places/setup'
 	);
-	const started = Promise.all( [ prefetched, setup ] ).then(
-		( [ feeds, module ] ) => startPlaces( life, config, feeds, module )
+	const started = Promise.all( [ prefetched, setup, options.tiles ] ).then(
+		( [ feeds, module, tiles ] ) =>
+			startPlaces( life, config, feeds, module, tiles )
 	);
 	return Promise.all( [ started, styled ] ).then(
 		( [ places ] ) => addPlaces( mapboxgl, life, config, options, places ),
@@ -818,17 +865,20 @@ export function feedSources(
  * @param config
  * @param feeds
  * @param setup
+ * @param tiles  A tiled map's first answers, on their way.
  */
 function startPlaces(
 	life: MapLife,
 	config: MapConfig,
 	feeds: ReadonlyArray< PrefetchedMarkers | null >,
-	setup: typeof import( './places/setup' )
+	setup: typeof import( './places/setup' ),
+	tiles?: PrefetchedTiles | null
 ): StartedPlaces | null {
 	if ( life.removed ) {
 		return null;
 	}
-	const client = setup.createPlacesClient();
+	// A tiled map asks the server for each view: no worker, no whole feed.
+	const client = setup.createClientFor( config, tiles );
 	life.onStop( () => client.terminate() );
 	const loading = client.load(
 		feedSources( config, feeds ),

@@ -12,6 +12,7 @@
 export { watchMaps } from './watch-maps';
 export type { RenderedMap } from './watch-maps';
 export { prefetchMarkers } from './prefetch-markers';
+export { prefetchTilesFor } from './places/prefetch-tiles';
 
 // The runtime chunk (runtime.ts): `createMap` with the map library the plugin passes (mapbox-gl
 // from Mapbox's distribution), and the places panel it renders with WordPress's React.

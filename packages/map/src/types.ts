@@ -106,6 +106,18 @@ export interface MapConfig {
 	 * selection holds none: then no request is made and no shapes code is loaded.
 	 */
 	shapesUrl: string;
+	/**
+	 * A map too big to ship whole: the server's tiles of clusters and points
+	 * (`/cairn/v1/tiles/{z}/{x}/{y}?…`, the three coordinates left to fill). With it the map draws
+	 * from tiles and its panel asks `placesUrl`/`summaryUrl`: `markersUrl` is not downloaded.
+	 * All three are '' for a map that ships its whole feed.
+	 * @since 0.6.0
+	 */
+	tilesUrl: string;
+	/** A tiled map's list of places (`/cairn/v1/places?…`); '' otherwise. @since 0.6.0 */
+	placesUrl: string;
+	/** A tiled map's counts and search matches (`/cairn/v1/places/summary?…`); '' otherwise. @since 0.6.0 */
+	summaryUrl: string;
 	/** Base URL of the single-marker route, ending in `/`. */
 	markerUrl: string;
 	/** Looks of the marker groups (the first group of a marker decides). */

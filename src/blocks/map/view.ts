@@ -7,6 +7,7 @@
 import { showError } from '@cairn-maps/map';
 import {
 	prefetchMarkers,
+	prefetchTilesFor,
 	type RenderedMap,
 	watchMaps,
 } from '@cairn-maps/map/plugin';
@@ -56,10 +57,17 @@ async function start( {
 	container,
 	config,
 }: RenderedMap ): Promise< void > {
-	// The feed and mapbox-gl download while React and the runtime do, instead of after them.
-	const urls = config as { markersUrl?: unknown; postsUrl?: unknown } | null;
-	const markers = prefetchMarkers( urls?.markersUrl );
-	const posts = prefetchMarkers( urls?.postsUrl );
+	// The feed (or a tiled map's first view) and mapbox-gl download while React and the runtime
+	// do, instead of after them. A tiled map never downloads its whole feed.
+	const urls = config as {
+		markersUrl?: unknown;
+		postsUrl?: unknown;
+		tilesUrl?: unknown;
+	} | null;
+	const tiled = typeof urls?.tilesUrl === 'string' && urls.tilesUrl !== '';
+	const tiles = tiled ? prefetchTilesFor( config, container ) : null;
+	const markers = prefetchMarkers( tiled ? '' : urls?.markersUrl );
+	const posts = prefetchMarkers( tiled ? '' : urls?.postsUrl );
 	const library = loadMapboxGl( host.ownerDocument );
 	const release = () =>
 		Promise.all( [ markers, posts ] ).then( ( feeds ) =>
@@ -79,6 +87,7 @@ async function start( {
 				host,
 				markers,
 				posts,
+				tiles,
 				mapLib,
 				consentGiven: true,
 			} ).map

@@ -221,10 +221,12 @@ describe( 'what npm pack publishes', () => {
 		}
 	} );
 
-	it( 'keeps the "." entry within 15 kB gzip without mapbox-gl', () => {
+	it( 'keeps the "." entry within 15.5 kB gzip without mapbox-gl', () => {
 		const size = JSON.parse(
 			fs.readFileSync( path.join( PACKAGE, 'dist/size.json' ), 'utf8' )
 		);
-		expect( size.gzip ).toBeLessThanOrEqual( 15 * 1024 );
+		// 15 kB until tiled maps (issue 22): their addresses and the early start of the first
+		// view's tiles (≈ 0.2 kB) live in the entry; the tile code itself is in the places chunk.
+		expect( size.gzip ).toBeLessThanOrEqual( 15.5 * 1024 );
 	} );
 } );

@@ -341,7 +341,7 @@ export class PlacesController {
 				this.featuresAgain = false;
 				try {
 					const features = await this.client.features(
-						viewBox( this.map, 0.5 ),
+						viewBox( this.map, this.client.viewPad ?? 0.5 ),
 						this.map.getZoom()
 					);
 					const source =
