@@ -10,6 +10,8 @@
  * - A search: the list holds its 80 matches, 50 then 30 on page 2; a place opens from its link.
  * - A marker unpublished: a new page view neither draws nor finds it.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Locator, Page, Request } from '@playwright/test';
 
 import { VISITOR_STATE } from './global-setup';
@@ -334,15 +336,21 @@ test.describe( 'a tiled map', () => {
 					.replace( /&amp;/g, '&' )
 			) as { tilesUrl: string; placesUrl: string; summaryUrl: string };
 			const site = new URL( seedData.url );
-			// The same port on another host name: another origin, served by the test.
-			const app = `http://127.0.0.1:${ site.port || 80 }/tiles-app/`;
-			await page.route( app, ( route ) =>
-				route.fulfill( {
-					contentType: 'text/html',
-					body: '<!doctype html><title>app</title>',
-				} )
+			// Another origin: a real server on 127.0.0.1 (a page Playwright fulfils has no address,
+			// and Chromium then refuses its requests to the loopback site before CORS is asked).
+			const app = http.createServer( ( _request, response ) => {
+				response.writeHead( 200, { 'Content-Type': 'text/html' } );
+				response.end( '<!doctype html><title>app</title>' );
+			} );
+			await new Promise< void >( ( resolve ) =>
+				app.listen( 0, '127.0.0.1', () => resolve() )
 			);
-			await page.goto( app );
+			const { port } = app.address() as AddressInfo;
+			try {
+				await page.goto( `http://127.0.0.1:${ port }/` );
+			} finally {
+				app.close();
+			}
 			const answers = await page.evaluate( async ( urls ) => {
 				// As the tiled client asks (places/prefetch-tiles.ts getJson).
 				const read = async ( url: string ) => {
