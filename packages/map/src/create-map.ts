@@ -20,6 +20,7 @@ import { localizeClassicStyle, resolveLanguage } from './language';
 import { PINNED_MAP_OPTIONS } from './limits';
 import { upgradeMarkerList } from './marker-list';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
+import { loadPlacesChunk, type PlacesChunk } from './places-chunk';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
 import type { PlacesClient } from './places/client';
@@ -64,12 +65,16 @@ export interface CreateMapOptions {
 	 */
 	accessToken?: string;
 	/**
-	 * Called once the map's places are known (before they are drawn), with their controller: the
-	 * host shows its places panel (the plugin mounts the React panel in
-	 * `.wp-block-cairn-map__places`; `<CairnMap>` renders it). Returns its cleanup. Without it,
-	 * the server-rendered list's entries become buttons that fly to their place.
+	 * Called once the map's places are known and first drawn, with their controller: the host
+	 * shows its places panel (the plugin mounts the React panel in `.wp-block-cairn-map__places`;
+	 * `<CairnMap>` renders it). Returns its cleanup, or a promise of it (a panel whose code is
+	 * still loading). Without one, the server-rendered list's entries become buttons that fly to
+	 * their place. The panel never delays the first clusters: it comes once the map is ready, or
+	 * `PANEL_WAIT` ms after the first clusters when the base map is slower.
 	 */
-	onPlaces?: ( places: PlacesController ) => void | ( () => void );
+	onPlaces?: (
+		places: PlacesController
+	) => void | ( () => void ) | Promise< void | ( () => void ) >;
 }
 
 export interface CairnMap {
@@ -87,6 +92,12 @@ export interface CairnMap {
 }
 
 const DEFAULT_LOAD_TIMEOUT = 30_000;
+/**
+ * How long after the first clusters the places panel waits for the map to be ready (its base map
+ * loaded) before it shows anyway, in ms: rendering the panel (React, the list's layout) then no
+ * longer competes with the map's first frames.
+ */
+const PANEL_WAIT = 1500;
 
 function isElement( value: unknown ): value is HTMLElement {
 	// `instanceof HTMLElement` fails across documents (the iframed editor), so check the node type.
@@ -729,10 +740,8 @@ function addPlacesOnceStyled(
 	const styled = new Promise< void >( ( resolve ) =>
 		life.map.once( 'style.load', () => resolve() )
 	);
-	// The places chunk downloads while the style does.
-	const setup = import(
-		/* webpackChunkName: "cairn-map-places" */ './places/setup'
-	);
+	// The places chunk downloads while the style does (the plugin's loader asked for it already).
+	const setup = loadPlacesChunk();
 	const started = Promise.all( [ prefetched, setup ] ).then(
 		( [ feeds, module ] ) => startPlaces( life, config, feeds, module )
 	);
@@ -792,7 +801,7 @@ function addShapes(
 
 /** A places worker already reading its feed. */
 interface StartedPlaces {
-	setup: typeof import( './places/setup' );
+	setup: PlacesChunk;
 	client: PlacesClient;
 	loading: Promise< LoadResult >;
 }
@@ -823,7 +832,7 @@ function startPlaces(
 	life: MapLife,
 	config: MapConfig,
 	feeds: ReadonlyArray< PrefetchedMarkers | null >,
-	setup: typeof import( './places/setup' )
+	setup: PlacesChunk
 ): StartedPlaces | null {
 	if ( life.removed ) {
 		return null;
@@ -901,12 +910,15 @@ function addPlaces(
 		( shapes ) => shapes && controller.attachShapes( shapes )
 	);
 	let unmount: ( () => void ) | undefined;
-	// The panel takes over the server's list once the places are known: while they load, and if
-	// the feed cannot be read, the server's list stays as it is.
+	// The panel takes over the server's list once the places are known and drawn, and the map is
+	// ready (or has kept the first clusters waiting long enough for its base map): while they
+	// load, and if the feed cannot be read, the server's list stays as it is.
 	onLoaded = () => {
-		if ( ! life.removed ) {
-			unmount = showPlaces( host, controller, options.onPlaces );
-		}
+		panelTime( life, drawing ).then( () => {
+			if ( ! life.removed ) {
+				unmount = showPlaces( host, controller, options.onPlaces );
+			}
+		} );
 	};
 	// The client stops with the map (startPlaces).
 	life.onStop( () => {
@@ -915,6 +927,27 @@ function addPlaces(
 		controller.destroy();
 	} );
 	return drawing;
+}
+
+/**
+ * When the places panel may show: the places are first drawn and the map is ready (its base map
+ * loaded too), or `PANEL_WAIT` ms after the first drawing, whichever comes first. Never rejects.
+ * @param life
+ * @param drawing Settles once the places are first drawn.
+ */
+function panelTime( life: MapLife, drawing: Promise< void > ): Promise< void > {
+	return drawing.then(
+		() =>
+			new Promise< void >( ( resolve ) => {
+				const timer = window.setTimeout( resolve, PANEL_WAIT );
+				const done = () => {
+					window.clearTimeout( timer );
+					resolve();
+				};
+				life.ready.then( done, done );
+				life.onStop( done );
+			} )
+	);
 }
 
 /**
@@ -929,10 +962,30 @@ function showPlaces(
 	controller: PlacesController,
 	onPlaces: CreateMapOptions[ 'onPlaces' ]
 ): ( () => void ) | undefined {
+	const upgrade = () =>
+		upgradeMarkerList( host, ( id ) => controller.choose( id ) );
 	const panel = onPlaces?.( controller );
-	return typeof panel === 'function'
-		? panel
-		: upgradeMarkerList( host, ( id ) => controller.choose( id ) );
+	if ( ! isPromise< void | ( () => void ) >( panel ) ) {
+		return typeof panel === 'function' ? panel : upgrade();
+	}
+	// A panel whose code is on its way: the server's list stays until it is there, and is
+	// upgraded if it cannot come. Taken away before it came, it is taken away when it comes.
+	let stopped = false;
+	let undo: ( () => void ) | undefined;
+	panel
+		.catch( () => undefined )
+		.then( ( shown ) => {
+			const cleanup = typeof shown === 'function' ? shown : undefined;
+			if ( stopped ) {
+				cleanup?.();
+			} else {
+				undo = cleanup ?? upgrade();
+			}
+		} );
+	return () => {
+		stopped = true;
+		undo?.();
+	};
 }
 
 /**
