@@ -873,6 +873,144 @@ describe( 'markers on the map', () => {
 		expect( alerts( host ) ).toEqual( [] );
 		expect( host.dataset.cairnState ).toBe( 'ready' );
 	} );
+
+	/**
+	 * A prefetched feed's body that reads without a timer (jsdom's Blob reads through its
+	 * FileReader, on timers, which the test below fakes).
+	 * @param body
+	 */
+	const textBlob = ( body: string ) =>
+		Object.assign( new Blob( [ body ] ), { text: async () => body } );
+
+	/**
+	 * A map whose feed was prefetched, with a places panel of the host's own.
+	 * @param blob The feed's body.
+	 */
+	function withPanel( blob: Blob = textBlob( JSON.stringify( FEED ) ) ) {
+		const parts = block();
+		const onPlaces = jest.fn();
+		createMap(
+			parts.container,
+			{ accessToken: PUBLIC, markersUrl: 'https://example.test/feed' },
+			{
+				host: parts.host,
+				markers: Promise.resolve( {
+					blob,
+					url: 'blob:https://example.test/panel',
+					release: () => undefined,
+				} ),
+				onPlaces,
+			}
+		);
+		return { map: fake().maps[ 0 ] as MockMap, onPlaces };
+	}
+
+	it( 'shows the places panel only once the first clusters are drawn and the map is ready', async () => {
+		const { map, onPlaces } = withPanel();
+		map.fire( 'style.load' );
+		expect( await drawn( map ) ).toHaveLength( 1 );
+		// Drawn, the base map still loading: the panel (React, the list's layout) waits.
+		for ( let turn = 0; turn < 10; turn++ ) {
+			await nextTurn();
+		}
+		expect( onPlaces ).not.toHaveBeenCalled();
+		map.fire( 'load' );
+		await until( () => onPlaces.mock.calls.length > 0 );
+		expect( onPlaces ).toHaveBeenCalledTimes( 1 );
+	} );
+
+	it( 'shows the places panel 1.5 s after the first clusters when the base map takes longer', async () => {
+		const timers = jest.spyOn( window, 'setTimeout' );
+		try {
+			const { map, onPlaces } = withPanel();
+			map.fire( 'style.load' );
+			expect( await drawn( map ) ).toHaveLength( 1 );
+			await until( () =>
+				timers.mock.calls.some( ( [ , ms ] ) => ms === 1500 )
+			);
+			expect( onPlaces ).not.toHaveBeenCalled();
+			// The 1.5 s are up (the base map has still not loaded).
+			const [ elapsed ] = timers.mock.calls.find(
+				( [ , ms ] ) => ms === 1500
+			)!;
+			( elapsed as () => void )();
+			await until( () => onPlaces.mock.calls.length > 0 );
+			expect( onPlaces ).toHaveBeenCalledTimes( 1 );
+		} finally {
+			timers.mockRestore();
+		}
+	} );
+
+	describe( 'the places worker', () => {
+		let started: string[];
+		const saved = {
+			Worker: ( globalThis as { Worker?: unknown } ).Worker,
+			create: URL.createObjectURL,
+			revoke: URL.revokeObjectURL,
+		};
+		beforeEach( () => {
+			started = [];
+			// A worker that cannot run (as under a strict policy): the page answers instead.
+			class StandInWorker {
+				onerror:
+					| ( ( event: { preventDefault: () => void } ) => void )
+					| null = null;
+				constructor( url: string ) {
+					started.push( url );
+				}
+				postMessage() {
+					later( () => this.onerror?.( { preventDefault() {} } ) );
+				}
+				terminate() {}
+			}
+			Object.assign( globalThis, { Worker: StandInWorker } );
+			URL.createObjectURL = () => 'blob:https://example.test/worker';
+			URL.revokeObjectURL = () => undefined;
+		} );
+		afterEach( () => {
+			Object.assign( globalThis, { Worker: saved.Worker } );
+			URL.createObjectURL = saved.create;
+			URL.revokeObjectURL = saved.revoke;
+		} );
+
+		it( 'is not started for a small feed: the page clusters it at once', async () => {
+			const { map } = withPanel();
+			map.fire( 'style.load' );
+			expect( await drawn( map ) ).toHaveLength( 1 );
+			expect( started ).toEqual( [] );
+		} );
+
+		it( 'clusters a feed over 200 kB', async () => {
+			const big = {
+				...FEED,
+				features: Array.from( { length: 2000 }, ( _, index ) => ( {
+					type: 'Feature',
+					id: index + 1,
+					geometry: {
+						type: 'Point',
+						coordinates: [ 2 + index / 1e4, 48 ],
+					},
+					properties: {
+						title: `Place number ${ index }`,
+						groups: [],
+					},
+				} ) ),
+			};
+			const blob = textBlob( JSON.stringify( big ) );
+			expect( blob.size ).toBeGreaterThan( 200_000 );
+			const { map } = withPanel( blob );
+			map.fire( 'style.load' );
+			expect( await drawn( map ) ).not.toHaveLength( 0 );
+			expect( started ).toHaveLength( 1 );
+		} );
+
+		it( 'clusters a feed read from its address (its size unknown)', async () => {
+			const { map } = withFeed( Promise.resolve( null ) );
+			map.fire( 'style.load' );
+			expect( await drawn( map ) ).toHaveLength( 1 );
+			expect( started ).toHaveLength( 1 );
+		} );
+	} );
 } );
 
 describe( 'the scale bar', () => {

@@ -65,7 +65,17 @@ function startWorker(): Worker | null {
 	}
 }
 
-export function createPlacesClient(): PlacesClient {
+export interface PlacesClientOptions {
+	/**
+	 * Answer on the page, without starting a worker: for a feed small enough that starting a
+	 * worker (a thread, the engine's code compiled again) costs more than the answers.
+	 */
+	onPage?: boolean;
+}
+
+export function createPlacesClient(
+	options: PlacesClientOptions = {}
+): PlacesClient {
 	let next = 0;
 	const waiting = new Map<
 		number,
@@ -84,7 +94,7 @@ export function createPlacesClient(): PlacesClient {
 			request?.reject( new Error( reply.error ) );
 		}
 	};
-	let worker = startWorker();
+	let worker = options.onPage ? null : startWorker();
 	let local: ( ( message: Message ) => Promise< Reply > ) | null = null;
 	let chain: Promise< unknown > = Promise.resolve();
 	const onLocal = ( message: Message ) => {
