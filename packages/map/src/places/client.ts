@@ -74,7 +74,7 @@ export interface PlacesClientOptions {
 }
 
 export function createPlacesClient(
-	options: PlacesClientOptions = {}
+	clientOptions: PlacesClientOptions = {}
 ): PlacesClient {
 	let next = 0;
 	const waiting = new Map<
@@ -94,7 +94,7 @@ export function createPlacesClient(
 			request?.reject( new Error( reply.error ) );
 		}
 	};
-	let worker = options.onPage ? null : startWorker();
+	let worker = clientOptions.onPage ? null : startWorker();
 	let local: ( ( message: Message ) => Promise< Reply > ) | null = null;
 	let chain: Promise< unknown > = Promise.resolve();
 	const onLocal = ( message: Message ) => {
