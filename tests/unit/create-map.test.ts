@@ -919,12 +919,23 @@ describe( 'markers on the map', () => {
 		expect( onPlaces ).toHaveBeenCalledTimes( 1 );
 	} );
 
-	it( 'shows the places panel 1.5 s after the first clusters when the base map takes longer', async () => {
+	it( 'shows the places panel 1.5 s after the first frame with clusters when the base map takes longer', async () => {
 		const timers = jest.spyOn( window, 'setTimeout' );
 		try {
 			const { map, onPlaces } = withPanel();
 			map.fire( 'style.load' );
 			expect( await drawn( map ) ).toHaveLength( 1 );
+			// Frames without the clusters yet (their tiles still being cut): no countdown.
+			for ( let turn = 0; turn < 10; turn++ ) {
+				map.fire( 'render' );
+				await nextTurn();
+			}
+			expect(
+				timers.mock.calls.some( ( [ , ms ] ) => ms === 1500 )
+			).toBe( false );
+			// The frame that shows them.
+			map.queryRenderedFeatures = () => [ { id: 7 } ] as never[];
+			map.fire( 'render' );
 			await until( () =>
 				timers.mock.calls.some( ( [ , ms ] ) => ms === 1500 )
 			);

@@ -19,7 +19,12 @@ import { attachKeyboardPanning } from './keyboard';
 import { localizeClassicStyle, resolveLanguage } from './language';
 import { PINNED_MAP_OPTIONS } from './limits';
 import { upgradeMarkerList } from './marker-list';
-import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
+import {
+	CLUSTERS_LAYER,
+	MARKERS_SOURCE,
+	POINTS_LAYER,
+	addMarkersLayer,
+} from './markers-layer';
 import { loadPlacesChunk, type PlacesChunk } from './places-chunk';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
@@ -93,11 +98,13 @@ export interface CairnMap {
 
 const DEFAULT_LOAD_TIMEOUT = 30_000;
 /**
- * How long after the first clusters the places panel waits for the map to be ready (its base map
- * loaded) before it shows anyway, in ms: rendering the panel (React, the list's layout) then no
- * longer competes with the map's first frames.
+ * How long after the first frame that shows the places the panel waits for the map to be ready
+ * (its base map loaded) before it shows anyway, in ms: rendering the panel (React, the list's
+ * layout) then no longer competes with the map's first frames.
  */
 const PANEL_WAIT = 1500;
+/** The panel shows at the latest this long after the places' data is in the map (none in view). */
+const PANEL_LATEST = 10_000;
 
 function isElement( value: unknown ): value is HTMLElement {
 	// `instanceof HTMLElement` fails across documents (the iframed editor), so check the node type.
@@ -964,19 +971,35 @@ function addPlaces(
 
 /**
  * When the places panel may show: the places are first drawn and the map is ready (its base map
- * loaded too), or `PANEL_WAIT` ms after the first drawing, whichever comes first. Never rejects.
+ * loaded too), or `PANEL_WAIT` ms after the first frame that shows places (`PANEL_LATEST` after
+ * their data when none is drawn), whichever comes first. Never rejects.
  * @param life
- * @param drawing Settles once the places are first drawn.
+ * @param drawing Settles once the places' first data is in the map.
  */
 function panelTime( life: MapLife, drawing: Promise< void > ): Promise< void > {
 	return drawing.then(
 		() =>
 			new Promise< void >( ( resolve ) => {
-				const timer = window.setTimeout( resolve, PANEL_WAIT );
+				const { map } = life;
+				let timer = window.setTimeout( () => done(), PANEL_LATEST );
+				const onRender = () => {
+					const shown = map.queryRenderedFeatures( {
+						layers: [ CLUSTERS_LAYER, POINTS_LAYER ].filter(
+							( id ) => map.getLayer( id )
+						),
+					} );
+					if ( shown.length > 0 ) {
+						map.off( 'render', onRender );
+						window.clearTimeout( timer );
+						timer = window.setTimeout( () => done(), PANEL_WAIT );
+					}
+				};
 				const done = () => {
+					map.off( 'render', onRender );
 					window.clearTimeout( timer );
 					resolve();
 				};
+				map.on( 'render', onRender );
 				life.ready.then( done, done );
 				life.onStop( done );
 			} )
