@@ -1264,9 +1264,9 @@ test.describe( 'visitors find any place', () => {
 		async ( { page } ) => {
 			// `worker-src 'none'` as a site's policy would set it. mapbox-gl itself cannot draw
 			// without its own workers (sent as a header, the policy leaves visitors no map at
-			// all), so the policy arrives as a <meta> right after mapbox-gl's workers are made
-			// (or just as a places worker is about to start): a real policy the browser enforces
-			// from then on. A places worker is told by its script (a blob holding the engine's
+			// all), so the policy arrives as a <meta> once the style is in and the markers' source
+			// is added (or just as a places worker is about to start), after mapbox-gl's workers:
+			// a real policy the browser enforces from then on. A places worker is told by its script (a blob holding the engine's
 			// messages). A map this small (issue 22) starts none: the page clusters its places.
 			await page.addInitScript( () => {
 				const view = window as unknown as {
@@ -1325,13 +1325,32 @@ test.describe( 'visitors find any place', () => {
 					constructor( url: string | URL, options?: WorkerOptions ) {
 						if ( placesUrls.has( String( url ) ) ) {
 							enforce();
-						} else {
-							// mapbox-gl makes all its workers at once.
-							queueMicrotask( enforce );
 						}
 						super( url, options );
 					}
 				};
+				let lib: { Map: { prototype: Record< string, unknown > } };
+				Object.defineProperty( window, 'mapboxgl', {
+					configurable: true,
+					get: () => lib,
+					set: ( value ) => {
+						lib = value;
+						const proto = value.Map.prototype;
+						const addSource = proto.addSource as (
+							id: string,
+							...rest: unknown[]
+						) => unknown;
+						proto.addSource = function (
+							id: string,
+							...rest: unknown[]
+						) {
+							if ( id === 'cairn-markers' ) {
+								enforce();
+							}
+							return addSource.call( this, id, ...rest );
+						};
+					},
+				} );
 			} );
 			await openMap( page, urls.map );
 			// The policy is in force: a worker started now is refused.

@@ -18,13 +18,7 @@ import { followContainerSize } from './follow-container-size';
 import { attachKeyboardPanning } from './keyboard';
 import { localizeClassicStyle, resolveLanguage } from './language';
 import { PINNED_MAP_OPTIONS } from './limits';
-import { upgradeMarkerList } from './marker-list';
-import {
-	CLUSTERS_LAYER,
-	MARKERS_SOURCE,
-	POINTS_LAYER,
-	addMarkersLayer,
-} from './markers-layer';
+import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
 import { loadPlacesChunk, type PlacesChunk } from './places-chunk';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
@@ -97,15 +91,6 @@ export interface CairnMap {
 }
 
 const DEFAULT_LOAD_TIMEOUT = 30_000;
-/**
- * How long after the first frame that shows the places the panel waits for the map to be ready
- * (its base map loaded) before it shows anyway, in ms: rendering the panel (React, the list's
- * layout) then no longer competes with the map's first frames.
- */
-const PANEL_WAIT = 1500;
-/** The panel shows at the latest this long after the places' data is in the map (none in view). */
-const PANEL_LATEST = 10_000;
-
 function isElement( value: unknown ): value is HTMLElement {
 	// `instanceof HTMLElement` fails across documents (the iframed editor), so check the node type.
 	return (
@@ -829,37 +814,6 @@ export function feedSources(
 }
 
 /**
- * Feeds up to this many bytes (all of them together, unzipped) are read and clustered on the page
- * rather than in a worker: about 1,300 places (a place is ≈ 150 bytes of the feed). Measured in
- * Chromium on 2 shared cores (SwiftShader), from the client's start to the first view's clusters,
- * medians of 8: 1,000 places (153 kB) 69 ms on the page against 233 ms through a worker (its
- * thread, and the engine's code compiled again there, cost more than the engine's work), for one
- * task of about 55 ms on the page; at 5,000 places (769 kB) the worker was quicker (542 ms
- * against 617) and the page's task too long (590 ms).
- */
-const ON_PAGE_MAX_BYTES = 200_000;
-
-/**
- * Whether the map's places are few enough to be answered on the page: every feed was prefetched
- * (its size is known) and together they are small.
- * @param config
- * @param feeds
- */
-function answersOnPage(
-	config: MapConfig,
-	feeds: ReadonlyArray< PrefetchedMarkers | null >
-): boolean {
-	let bytes = 0;
-	for ( const source of feedSources( config, feeds ) ) {
-		if ( typeof source === 'string' ) {
-			return false;
-		}
-		bytes += source.size;
-	}
-	return bytes <= ON_PAGE_MAX_BYTES;
-}
-
-/**
  * Starts the places worker on the feeds; null when the map is gone already.
  * @param life
  * @param config
@@ -876,7 +830,7 @@ function startPlaces(
 		return null;
 	}
 	const client = setup.createPlacesClient( {
-		onPage: answersOnPage( config, feeds ),
+		onPage: setup.answersOnPage( feedSources( config, feeds ) ),
 	} );
 	life.onStop( () => client.terminate() );
 	const loading = client.load(
@@ -954,11 +908,17 @@ function addPlaces(
 	// ready (or has kept the first clusters waiting long enough for its base map): while they
 	// load, and if the feed cannot be read, the server's list stays as it is.
 	onLoaded = () => {
-		panelTime( life, drawing ).then( () => {
-			if ( ! life.removed ) {
-				unmount = showPlaces( host, controller, options.onPlaces );
-			}
-		} );
+		places.setup
+			.panelTime( map, drawing, life.ready, life.onStop.bind( life ) )
+			.then( () => {
+				if ( ! life.removed ) {
+					unmount = places.setup.showPlaces(
+						host,
+						controller,
+						options.onPlaces
+					);
+				}
+			} );
 	};
 	// The client stops with the map (startPlaces).
 	life.onStop( () => {
@@ -967,81 +927,6 @@ function addPlaces(
 		controller.destroy();
 	} );
 	return drawing;
-}
-
-/**
- * When the places panel may show: the places are first drawn and the map is ready (its base map
- * loaded too), or `PANEL_WAIT` ms after the first frame that shows places (`PANEL_LATEST` after
- * their data when none is drawn), whichever comes first. Never rejects.
- * @param life
- * @param drawing Settles once the places' first data is in the map.
- */
-function panelTime( life: MapLife, drawing: Promise< void > ): Promise< void > {
-	return drawing.then(
-		() =>
-			new Promise< void >( ( resolve ) => {
-				const { map } = life;
-				let timer = window.setTimeout( () => done(), PANEL_LATEST );
-				const onRender = () => {
-					const shown = map.queryRenderedFeatures( {
-						layers: [ CLUSTERS_LAYER, POINTS_LAYER ].filter(
-							( id ) => map.getLayer( id )
-						),
-					} );
-					if ( shown.length > 0 ) {
-						map.off( 'render', onRender );
-						window.clearTimeout( timer );
-						timer = window.setTimeout( () => done(), PANEL_WAIT );
-					}
-				};
-				const done = () => {
-					map.off( 'render', onRender );
-					window.clearTimeout( timer );
-					resolve();
-				};
-				map.on( 'render', onRender );
-				life.ready.then( done, done );
-				life.onStop( done );
-			} )
-	);
-}
-
-/**
- * The host's places panel, else the server-rendered list's entries as buttons that fly to their
- * place. Returns what takes it away.
- * @param host
- * @param controller
- * @param onPlaces
- */
-function showPlaces(
-	host: HTMLElement,
-	controller: PlacesController,
-	onPlaces: CreateMapOptions[ 'onPlaces' ]
-): ( () => void ) | undefined {
-	const upgrade = () =>
-		upgradeMarkerList( host, ( id ) => controller.choose( id ) );
-	const panel = onPlaces?.( controller );
-	if ( ! isPromise< void | ( () => void ) >( panel ) ) {
-		return typeof panel === 'function' ? panel : upgrade();
-	}
-	// A panel whose code is on its way: the server's list stays until it is there, and is
-	// upgraded if it cannot come. Taken away before it came, it is taken away when it comes.
-	let stopped = false;
-	let undo: ( () => void ) | undefined;
-	panel
-		.catch( () => undefined )
-		.then( ( shown ) => {
-			const cleanup = typeof shown === 'function' ? shown : undefined;
-			if ( stopped ) {
-				cleanup?.();
-			} else {
-				undo = cleanup ?? upgrade();
-			}
-		} );
-	return () => {
-		stopped = true;
-		undo?.();
-	};
 }
 
 /**
