@@ -1267,7 +1267,7 @@ test.describe( 'visitors find any place', () => {
 			// all), so the policy arrives as a <meta> once the style is in and the markers' source
 			// is added (or just as a places worker is about to start), after mapbox-gl's workers:
 			// a real policy the browser enforces from then on. A places worker is told by its script (a blob holding the engine's
-			// messages). A map this small (issue 22) starts none: the page clusters its places.
+			// messages).
 			await page.addInitScript( () => {
 				const view = window as unknown as {
 					cairnRefusedWorkers: string[];

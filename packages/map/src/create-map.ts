@@ -829,9 +829,7 @@ function startPlaces(
 	if ( life.removed ) {
 		return null;
 	}
-	const client = setup.createPlacesClient( {
-		onPage: setup.answersOnPage( feedSources( config, feeds ) ),
-	} );
+	const client = setup.createPlacesClient();
 	life.onStop( () => client.terminate() );
 	const loading = client.load(
 		feedSources( config, feeds ),

@@ -41,6 +41,11 @@ export interface PlacesClient {
 		zoom: number
 	) => Promise< ( ListedPlace & { zoom: number } ) | null >;
 	terminate: () => void;
+	/**
+	 * How much to grow the view for `features()`, each side (default 0.5: clusters ready for a
+	 * pan). A tiled client's tiles reach past the view already: it asks 0.
+	 */
+	readonly viewPad?: number;
 }
 
 function startWorker(): Worker | null {
@@ -65,17 +70,7 @@ function startWorker(): Worker | null {
 	}
 }
 
-export interface PlacesClientOptions {
-	/**
-	 * Answer on the page, without starting a worker: for a feed small enough that starting a
-	 * worker (a thread, the engine's code compiled again) costs more than the answers.
-	 */
-	onPage?: boolean;
-}
-
-export function createPlacesClient(
-	clientOptions: PlacesClientOptions = {}
-): PlacesClient {
+export function createPlacesClient(): PlacesClient {
 	let next = 0;
 	const waiting = new Map<
 		number,
@@ -94,7 +89,7 @@ export function createPlacesClient(
 			request?.reject( new Error( reply.error ) );
 		}
 	};
-	let worker = clientOptions.onPage ? null : startWorker();
+	let worker = startWorker();
 	let local: ( ( message: Message ) => Promise< Reply > ) | null = null;
 	let chain: Promise< unknown > = Promise.resolve();
 	const onLocal = ( message: Message ) => {

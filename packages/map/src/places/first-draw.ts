@@ -1,24 +1,12 @@
 /**
- * What keeps a small map's first clusters quick (issue 22), in the places chunk: whether its
- * places are clustered on the page rather than in a worker, and when and how the places panel
- * shows.
+ * What keeps a map's first clusters quick (issue 22), in the places chunk: when and how the
+ * places panel shows (React and the panel's layout wait for the first clusters).
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
 
 import { CLUSTERS_LAYER, POINTS_LAYER } from '../layer-ids';
 import { upgradeMarkerList } from '../marker-list';
 import type { PlacesController } from './controller';
-
-/**
- * Feeds up to this many bytes (all of them together, unzipped) are read and clustered on the page
- * rather than in a worker: about 1,300 places (a place is ≈ 150 bytes of the feed). Measured in
- * Chromium on 2 shared cores (SwiftShader), from the client's start to the first view's clusters,
- * medians of 8: 1,000 places (153 kB) 69 ms on the page against 233 ms through a worker (its
- * thread, and the engine's code compiled again there, cost more than the engine's work), for one
- * task of about 55 ms on the page; at 5,000 places (769 kB) the worker was quicker (542 ms
- * against 617) and the page's task too long (590 ms).
- */
-export const ON_PAGE_MAX_BYTES = 200_000;
 
 /**
  * How long after the first frame that shows the places the panel waits for the map to be ready
@@ -28,22 +16,6 @@ export const ON_PAGE_MAX_BYTES = 200_000;
 const PANEL_WAIT = 1500;
 /** The panel shows at the latest this long after the places' data is in the map (none in view). */
 const PANEL_LATEST = 10_000;
-
-/**
- * Whether the map's places are few enough to be answered on the page: every feed was prefetched
- * (a Blob: its size is known) and together they are small.
- * @param sources The map's feeds: prefetched bodies or addresses.
- */
-export function answersOnPage( sources: Array< Blob | string > ): boolean {
-	let bytes = 0;
-	for ( const source of sources ) {
-		if ( typeof source === 'string' ) {
-			return false;
-		}
-		bytes += source.size;
-	}
-	return bytes <= ON_PAGE_MAX_BYTES;
-}
 
 /**
  * When the places panel may show: the places are first drawn and the map is ready (its base map

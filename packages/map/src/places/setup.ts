@@ -6,4 +6,4 @@
 export { PopupController } from '../popup';
 export { createPlacesClient } from './client';
 export { PlacesController, placesEngineOptions } from './controller';
-export { answersOnPage, panelTime, showPlaces } from './first-draw';
+export { panelTime, showPlaces } from './first-draw';
