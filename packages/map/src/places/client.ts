@@ -41,11 +41,6 @@ export interface PlacesClient {
 		zoom: number
 	) => Promise< ( ListedPlace & { zoom: number } ) | null >;
 	terminate: () => void;
-	/**
-	 * How much to grow the view for `features()`, each side (default 0.5: clusters ready for a
-	 * pan). A tiled client's tiles reach past the view already: it asks 0.
-	 */
-	readonly viewPad?: number;
 }
 
 function startWorker(): Worker | null {
