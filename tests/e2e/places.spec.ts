@@ -1264,9 +1264,10 @@ test.describe( 'visitors find any place', () => {
 		async ( { page } ) => {
 			// `worker-src 'none'` as a site's policy would set it. mapbox-gl itself cannot draw
 			// without its own workers (sent as a header, the policy leaves visitors no map at
-			// all), so the policy arrives as a <meta> just as the places worker is about to
-			// start, after mapbox-gl's workers: a real policy the browser enforces from then on.
-			// The places worker is told by its script (a blob holding the engine's messages).
+			// all), so the policy arrives as a <meta> once the style is in and the markers' source
+			// is added (or just as a places worker is about to start), after mapbox-gl's workers:
+			// a real policy the browser enforces from then on. A places worker is told by its script (a blob holding the engine's
+			// messages).
 			await page.addInitScript( () => {
 				const view = window as unknown as {
 					cairnRefusedWorkers: string[];
@@ -1311,24 +1312,57 @@ test.describe( 'visitors find any place', () => {
 					}
 					return url;
 				};
+				const enforce = () => {
+					if ( ! document.querySelector( 'meta[http-equiv]' ) ) {
+						const meta = document.createElement( 'meta' );
+						meta.httpEquiv = 'Content-Security-Policy';
+						meta.content = "worker-src 'none'";
+						document.head.append( meta );
+					}
+				};
 				const NativeWorker = window.Worker;
 				window.Worker = class extends NativeWorker {
 					constructor( url: string | URL, options?: WorkerOptions ) {
-						if (
-							placesUrls.has( String( url ) ) &&
-							! document.querySelector( 'meta[http-equiv]' )
-						) {
-							const meta = document.createElement( 'meta' );
-							meta.httpEquiv = 'Content-Security-Policy';
-							meta.content = "worker-src 'none'";
-							document.head.append( meta );
+						if ( placesUrls.has( String( url ) ) ) {
+							enforce();
 						}
 						super( url, options );
 					}
 				};
+				let lib: { Map: { prototype: Record< string, unknown > } };
+				Object.defineProperty( window, 'mapboxgl', {
+					configurable: true,
+					get: () => lib,
+					set: ( value ) => {
+						lib = value;
+						const proto = value.Map.prototype;
+						const addSource = proto.addSource as (
+							id: string,
+							...rest: unknown[]
+						) => unknown;
+						proto.addSource = function (
+							id: string,
+							...rest: unknown[]
+						) {
+							if ( id === 'cairn-markers' ) {
+								enforce();
+							}
+							return addSource.call( this, id, ...rest );
+						};
+					},
+				} );
 			} );
 			await openMap( page, urls.map );
-			// The policy was in force: the places worker was refused.
+			// The policy is in force: a worker started now is refused.
+			await page.evaluate( () => {
+				try {
+					new Worker(
+						URL.createObjectURL( new Blob( [ 'postMessage(1)' ] ) )
+					);
+				} catch {
+					// Refused at once: the violation event says so too.
+				}
+			} );
 			await expect
 				.poll( () =>
 					page.evaluate(

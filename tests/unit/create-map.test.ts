@@ -877,6 +877,84 @@ describe( 'markers on the map', () => {
 		expect( alerts( host ) ).toEqual( [] );
 		expect( host.dataset.cairnState ).toBe( 'ready' );
 	} );
+
+	/**
+	 * A prefetched feed's body that reads without a timer (jsdom's Blob reads through its
+	 * FileReader, on timers, which the test below fakes).
+	 * @param body
+	 */
+	const textBlob = ( body: string ) =>
+		Object.assign( new Blob( [ body ] ), { text: async () => body } );
+
+	/**
+	 * A map whose feed was prefetched, with a places panel of the host's own.
+	 * @param blob The feed's body.
+	 */
+	function withPanel( blob: Blob = textBlob( JSON.stringify( FEED ) ) ) {
+		const parts = block();
+		const onPlaces = jest.fn();
+		createMap(
+			parts.container,
+			{ accessToken: PUBLIC, markersUrl: 'https://example.test/feed' },
+			{
+				host: parts.host,
+				markers: Promise.resolve( {
+					blob,
+					url: 'blob:https://example.test/panel',
+					release: () => undefined,
+				} ),
+				onPlaces,
+			}
+		);
+		return { map: fake().maps[ 0 ] as MockMap, onPlaces };
+	}
+
+	it( 'shows the places panel only once the first clusters are drawn and the map is ready', async () => {
+		const { map, onPlaces } = withPanel();
+		map.fire( 'style.load' );
+		expect( await drawn( map ) ).toHaveLength( 1 );
+		// Drawn, the base map still loading: the panel (React, the list's layout) waits.
+		for ( let turn = 0; turn < 10; turn++ ) {
+			await nextTurn();
+		}
+		expect( onPlaces ).not.toHaveBeenCalled();
+		map.fire( 'load' );
+		await until( () => onPlaces.mock.calls.length > 0 );
+		expect( onPlaces ).toHaveBeenCalledTimes( 1 );
+	} );
+
+	it( 'shows the places panel 1.5 s after the first frame with clusters when the base map takes longer', async () => {
+		const timers = jest.spyOn( window, 'setTimeout' );
+		try {
+			const { map, onPlaces } = withPanel();
+			map.fire( 'style.load' );
+			expect( await drawn( map ) ).toHaveLength( 1 );
+			// Frames without the clusters yet (their tiles still being cut): no countdown.
+			for ( let turn = 0; turn < 10; turn++ ) {
+				map.fire( 'render' );
+				await nextTurn();
+			}
+			expect(
+				timers.mock.calls.some( ( [ , ms ] ) => ms === 1500 )
+			).toBe( false );
+			// The frame that shows them.
+			map.queryRenderedFeatures = () => [ { id: 7 } ] as never[];
+			map.fire( 'render' );
+			await until( () =>
+				timers.mock.calls.some( ( [ , ms ] ) => ms === 1500 )
+			);
+			expect( onPlaces ).not.toHaveBeenCalled();
+			// The 1.5 s are up (the base map has still not loaded).
+			const [ elapsed ] = timers.mock.calls.find(
+				( [ , ms ] ) => ms === 1500
+			)!;
+			( elapsed as () => void )();
+			await until( () => onPlaces.mock.calls.length > 0 );
+			expect( onPlaces ).toHaveBeenCalledTimes( 1 );
+		} finally {
+			timers.mockRestore();
+		}
+	} );
 } );
 
 describe( 'the scale bar', () => {

@@ -18,8 +18,8 @@ import { followContainerSize } from './follow-container-size';
 import { attachKeyboardPanning } from './keyboard';
 import { localizeClassicStyle, resolveLanguage } from './language';
 import { PINNED_MAP_OPTIONS } from './limits';
-import { upgradeMarkerList } from './marker-list';
 import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
+import { loadPlacesChunk, type PlacesChunk } from './places-chunk';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
 import type { PrefetchedTiles } from './places/prefetch-tiles';
@@ -71,12 +71,16 @@ export interface CreateMapOptions {
 	 */
 	accessToken?: string;
 	/**
-	 * Called once the map's places are known (before they are drawn), with their controller: the
-	 * host shows its places panel (the plugin mounts the React panel in
-	 * `.wp-block-cairn-map__places`; `<CairnMap>` renders it). Returns its cleanup. Without it,
-	 * the server-rendered list's entries become buttons that fly to their place.
+	 * Called once the map's places are known and first drawn, with their controller: the host
+	 * shows its places panel (the plugin mounts the React panel in `.wp-block-cairn-map__places`;
+	 * `<CairnMap>` renders it). Returns its cleanup, or a promise of it (a panel whose code is
+	 * still loading). Without one, the server-rendered list's entries become buttons that fly to
+	 * their place. The panel never delays the first clusters: it comes once the map is ready, or
+	 * `PANEL_WAIT` ms after the first clusters when the base map is slower.
 	 */
-	onPlaces?: ( places: PlacesController ) => void | ( () => void );
+	onPlaces?: (
+		places: PlacesController
+	) => void | ( () => void ) | Promise< void | ( () => void ) >;
 }
 
 export interface CairnMap {
@@ -94,7 +98,6 @@ export interface CairnMap {
 }
 
 const DEFAULT_LOAD_TIMEOUT = 30_000;
-
 function isElement( value: unknown ): value is HTMLElement {
 	// `instanceof HTMLElement` fails across documents (the iframed editor), so check the node type.
 	return (
@@ -312,9 +315,7 @@ function startTiles(
 		config,
 		container.ownerDocument.defaultView ?? window
 	);
-	const tiles = import(
-		/* webpackChunkName: "cairn-map-places" */ './places/setup'
-	).then( ( setup ) =>
+	const tiles = loadPlacesChunk().then( ( setup ) =>
 		setup.prefetchTiles(
 			config,
 			setup.firstView( center, zoom, container )
@@ -775,10 +776,8 @@ function addPlacesOnceStyled(
 	const styled = new Promise< void >( ( resolve ) =>
 		life.map.once( 'style.load', () => resolve() )
 	);
-	// The places chunk downloads while the style does.
-	const setup = import(
-		/* webpackChunkName: "cairn-map-places" */ './places/setup'
-	);
+	// The places chunk downloads while the style does (the plugin's loader asked for it already).
+	const setup = loadPlacesChunk();
 	const started = Promise.all( [ prefetched, setup, options.tiles ] ).then(
 		( [ feeds, module, tiles ] ) =>
 			startPlaces( life, config, feeds, module, tiles )
@@ -839,7 +838,7 @@ function addShapes(
 
 /** A places worker already reading its feed. */
 interface StartedPlaces {
-	setup: typeof import( './places/setup' );
+	setup: PlacesChunk;
 	client: PlacesClient;
 	loading: Promise< LoadResult >;
 }
@@ -871,7 +870,7 @@ function startPlaces(
 	life: MapLife,
 	config: MapConfig,
 	feeds: ReadonlyArray< PrefetchedMarkers | null >,
-	setup: typeof import( './places/setup' ),
+	setup: PlacesChunk,
 	tiles?: PrefetchedTiles | null
 ): StartedPlaces | null {
 	if ( life.removed ) {
@@ -951,12 +950,21 @@ function addPlaces(
 		( shapes ) => shapes && controller.attachShapes( shapes )
 	);
 	let unmount: ( () => void ) | undefined;
-	// The panel takes over the server's list once the places are known: while they load, and if
-	// the feed cannot be read, the server's list stays as it is.
+	// The panel takes over the server's list once the places are known and drawn, and the map is
+	// ready (or has kept the first clusters waiting long enough for its base map): while they
+	// load, and if the feed cannot be read, the server's list stays as it is.
 	onLoaded = () => {
-		if ( ! life.removed ) {
-			unmount = showPlaces( host, controller, options.onPlaces );
-		}
+		places.setup
+			.panelTime( map, drawing, life.ready, life.onStop.bind( life ) )
+			.then( () => {
+				if ( ! life.removed ) {
+					unmount = places.setup.showPlaces(
+						host,
+						controller,
+						options.onPlaces
+					);
+				}
+			} );
 	};
 	// The client stops with the map (startPlaces).
 	life.onStop( () => {
@@ -965,24 +973,6 @@ function addPlaces(
 		controller.destroy();
 	} );
 	return drawing;
-}
-
-/**
- * The host's places panel, else the server-rendered list's entries as buttons that fly to their
- * place. Returns what takes it away.
- * @param host
- * @param controller
- * @param onPlaces
- */
-function showPlaces(
-	host: HTMLElement,
-	controller: PlacesController,
-	onPlaces: CreateMapOptions[ 'onPlaces' ]
-): ( () => void ) | undefined {
-	const panel = onPlaces?.( controller );
-	return typeof panel === 'function'
-		? panel
-		: upgradeMarkerList( host, ( id ) => controller.choose( id ) );
 }
 
 /**

@@ -8,11 +8,13 @@
  */
 
 // The front-end loader (view.ts): finds the server-rendered maps, waits for the viewport and the
-// visitor's consent, and starts the marker feed's request together with mapbox-gl.
+// visitor's consent, and starts the marker feed's request and the places chunk together with
+// mapbox-gl.
 export { watchMaps } from './watch-maps';
 export type { RenderedMap } from './watch-maps';
 export { prefetchMarkers } from './prefetch-markers';
 export { prefetchTilesFor } from './places/prefetch-tiles';
+export { loadPlacesChunk } from './places-chunk';
 
 // The runtime chunk (runtime.ts): `createMap` with the map library the plugin passes (mapbox-gl
 // from Mapbox's distribution), and the places panel it renders with WordPress's React.

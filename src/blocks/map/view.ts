@@ -6,6 +6,7 @@
  */
 import { showError } from '@cairn-maps/map';
 import {
+	loadPlacesChunk,
 	prefetchMarkers,
 	prefetchTilesFor,
 	type RenderedMap,
@@ -22,18 +23,44 @@ declare global {
 }
 
 let panelScripts: Promise< void > | null = null;
+let panelPreloaded = false;
+
+/** The addresses of WordPress's React scripts the places panel needs, in order. */
+function panelScriptUrls(): string[] {
+	return Array.isArray( window.cairnMapsScripts )
+		? window.cairnMapsScripts.filter(
+				( url ): url is string => typeof url === 'string'
+			)
+		: [];
+}
 
 /**
- * Loads WordPress's React for the places panel, once, in order, just before the runtime. A script
- * that cannot load leaves the map working with the server's list (the runtime checks).
+ * Downloads WordPress's React for the places panel beside mapbox-gl, once, without running it
+ * (`<link rel="preload">`): the panel comes after the map's first clusters, and running React then
+ * costs no download.
+ */
+function preloadPanelScripts(): void {
+	if ( panelPreloaded ) {
+		return;
+	}
+	panelPreloaded = true;
+	for ( const url of panelScriptUrls() ) {
+		const link = document.createElement( 'link' );
+		link.rel = 'preload';
+		link.as = 'script';
+		link.href = url;
+		document.head.appendChild( link );
+	}
+}
+
+/**
+ * Runs WordPress's React for the places panel, once, in order, just before the panel's chunk
+ * (which reads it when it is evaluated). A script that cannot load leaves the map working with
+ * the server's list (the runtime checks).
  */
 function loadPanelScripts(): Promise< void > {
 	panelScripts ??= ( async () => {
-		const urls = Array.isArray( window.cairnMapsScripts )
-			? window.cairnMapsScripts.filter(
-					( url ): url is string => typeof url === 'string'
-				)
-			: [];
+		const urls = panelScriptUrls();
 		// All at once, executed in order (async = false): they download in parallel.
 		await Promise.all(
 			urls.map(
@@ -57,8 +84,9 @@ async function start( {
 	container,
 	config,
 }: RenderedMap ): Promise< void > {
-	// The feed (or a tiled map's first view) and mapbox-gl download while React and the runtime
-	// do, instead of after them. A tiled map never downloads its whole feed.
+	// The feed (or a tiled map's first view), mapbox-gl, the runtime and the places chunks all
+	// download at once; React only downloads here (it runs once the map has drawn its first
+	// clusters, for the panel). A tiled map never downloads its whole feed.
 	const urls = config as {
 		markersUrl?: unknown;
 		postsUrl?: unknown;
@@ -69,13 +97,18 @@ async function start( {
 	const markers = prefetchMarkers( tiled ? '' : urls?.markersUrl );
 	const posts = prefetchMarkers( tiled ? '' : urls?.postsUrl );
 	const library = loadMapboxGl( host.ownerDocument );
+	if ( urls?.markersUrl || urls?.postsUrl ) {
+		// The runtime asks for it again (the same download); a failure is reported there.
+		loadPlacesChunk().catch( () => undefined );
+		if ( host.querySelector( ':scope > .wp-block-cairn-map__places' ) ) {
+			preloadPanelScripts();
+		}
+	}
 	const release = () =>
 		Promise.all( [ markers, posts ] ).then( ( feeds ) =>
 			feeds.forEach( ( feed ) => feed?.release() )
 		);
 	try {
-		// React first: the runtime chunk reads it when it is evaluated.
-		await loadPanelScripts();
 		const { createMap } = await import(
 			/* webpackChunkName: "cairn-map-runtime" */ './runtime'
 		);
@@ -90,6 +123,7 @@ async function start( {
 				tiles,
 				mapLib,
 				consentGiven: true,
+				beforePanel: loadPanelScripts,
 			} ).map
 		) {
 			release();

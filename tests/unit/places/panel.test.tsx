@@ -13,7 +13,7 @@ import type {
 } from '../../../packages/map/src/places/controller';
 import type { ListedPlace } from '../../../packages/map/src/places/engine';
 import { PlacesPanel } from '../../../packages/map/src/places/panel';
-import { mountPlacesPanel } from '../../../src/blocks/map/runtime';
+import { mountPlacesPanel } from '../../../src/blocks/map/panel';
 
 const LINE = { lineColor: '', lineWidth: 3, fillOpacity: 0.25 };
 const HOSTILE = '<img src=x onerror="window.pwned=1">';

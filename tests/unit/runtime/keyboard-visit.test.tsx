@@ -17,7 +17,7 @@ import {
 } from '../../../packages/map/src/places/controller';
 import { PopupController } from '../../../packages/map/src/popup';
 import type { MapLib } from '../../../packages/map/src/types';
-import { mountPlacesPanel } from '../../../src/blocks/map/runtime';
+import { mountPlacesPanel } from '../../../src/blocks/map/panel';
 import { StandInMap } from '../places/stand-in-map';
 import { StandInPopup } from '../stand-in-popup';
 

@@ -1,7 +1,7 @@
 /**
  * What a map with places loads beside the runtime (a chunk of its own, fetched while the style
- * loads): the places client (the worker's, or the server's for a tiled map), the controller and
- * the popups.
+ * loads): the places client (the worker's, or the server's for a tiled map), the controller,
+ * the popups, and what keeps the first clusters quick (first-draw.ts).
  */
 import { createPlacesClient, type PlacesClient } from './client';
 import type { PrefetchedTiles } from './prefetch-tiles';
@@ -13,6 +13,7 @@ export { createPlacesClient } from './client';
 export { createTiledClient } from './tiled-client';
 export { firstView, prefetchTiles } from './prefetch-tiles';
 export { PlacesController, placesEngineOptions } from './controller';
+export { panelTime, showPlaces } from './first-draw';
 
 /**
  * The map's places client: a tiled map's asks the server for each view (its `load()` ignores the
