@@ -111,6 +111,15 @@ final class Tile_Service {
 	}
 
 	/**
+	 * A kept tile's body, or null (an early answer: only when the index is complete).
+	 *
+	 * @param string $key The tile's key (see key()).
+	 */
+	public function kept( string $key ): ?string {
+		return $this->is_complete() ? $this->cache->get( $key ) : null;
+	}
+
+	/**
 	 * Whether the index holds every place (no rebuild under way): only then is a tile kept, or
 	 * sent as immutable. During a rebuild the stamps have not changed yet, so a tile built from a
 	 * half-filled index must not be kept under them.

@@ -296,9 +296,20 @@ class Tiles_Controller {
 	 * Answers an anonymous conditional request for a tile whose ETag still matches with `304`
 	 * before `init`, as the feed does (Markers_Controller::not_modified_early()): a revalidation
 	 * costs WordPress' start-up and two small queries (the tile's stamp, the version option).
+	 * An anonymous GET of a kept tile is answered there too, with its body (early_kept_tile()).
 	 */
 	public function not_modified_early(): void {
 		Early_Not_Modified::answer( array( $this, 'early_not_modified_headers' ) );
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput -- read-only; every value is validated as the route does.
+		$kept = $this->early_kept_tile( wp_unslash( $_SERVER ), wp_unslash( $_GET ), $_COOKIE );
+		if ( null !== $kept && ! headers_sent() ) {
+			status_header( 200 );
+			foreach ( $kept['headers'] as $name => $value ) {
+				header( "{$name}: {$value}" );
+			}
+			echo $kept['body']; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- a kept tile: JSON built by json_encode (gzip when accepted), served as application/geo+json.
+			exit;
+		}
 	}
 
 	/**
@@ -313,9 +324,60 @@ class Tiles_Controller {
 	 * @return array<string, string>|null
 	 */
 	public function early_not_modified_headers( array $server, array $query, array $cookies ): ?array {
+		$early = $this->early_tile( $server, $query, $cookies );
+		if ( null === $early || ! Cache_Headers::etag_matches( $early['match'], $early['etag'] ) ) {
+			return null;
+		}
+		return $this->early_headers( $early['etag'], $early['tile']['version'], $server, false );
+	}
+
+	/**
+	 * An anonymous GET of a tile that is kept (Tile_Cache), answered before `init` as its 304 is:
+	 * a warm tile then costs WordPress' start-up and the key's small queries, not the REST
+	 * server's. The same rules as the early 304 (no search, only the route's parameters, no
+	 * credentials, no plugin's own REST authentication); null when the request must go on.
+	 *
+	 * @param array<string, mixed> $server  Request server variables (unslashed).
+	 * @param array<string, mixed> $query   Query parameters (unslashed).
+	 * @param array<string, mixed> $cookies Cookies.
+	 * @return array{headers: array<string, string>, body: string}|null
+	 */
+	public function early_kept_tile( array $server, array $query, array $cookies ): ?array {
+		if ( 'GET' !== strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) ) ) {
+			return null;
+		}
+		// The anonymous check asks for a condition; an unconditional GET has none.
+		$server['HTTP_IF_NONE_MATCH'] = (string) ( $server['HTTP_IF_NONE_MATCH'] ?? '"-"' );
+		$early                        = $this->early_tile( $server, $query, $cookies );
+		$json                         = null === $early ? null : $this->tiles->kept( substr( $early['etag'], 1, -1 ) );
+		if ( null === $early || null === $json ) {
+			return null;
+		}
+		$gzip    = Cache_Headers::sends_gzip( (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) );
+		$headers = $this->early_headers( $early['etag'], $early['tile']['version'], $server, $gzip );
+		if ( $gzip ) {
+			$headers['Content-Encoding'] = 'gzip';
+			$json                        = (string) gzencode( $json, 6 );
+		}
+		return array(
+			'headers' => $headers,
+			'body'    => $json,
+		);
+	}
+
+	/**
+	 * The tile of an early answer, its ETag and the request's condition, or null when the request
+	 * must go on to the REST server (see early_not_modified_headers()).
+	 *
+	 * @param array<string, mixed> $server  Request server variables (unslashed).
+	 * @param array<string, mixed> $query   Query parameters (unslashed).
+	 * @param array<string, mixed> $cookies Cookies.
+	 * @return array{tile: array{z: int, x: int, y: int, radius: int, maxzoom: int, filter: Place_Filter, version: string}, etag: string, match: string}|null
+	 */
+	private function early_tile( array $server, array $query, array $cookies ): ?array {
 		$match = Early_Not_Modified::anonymous_condition( $server, $cookies );
 		$route = null === $match ? null : Early_Not_Modified::route( $server, $query );
-		if ( null === $route || array() !== array_diff( array_map( 'strval', array_keys( $query ) ), self::EARLY_PARAMS )
+		if ( null === $match || null === $route || array() !== array_diff( array_map( 'strval', array_keys( $query ) ), self::EARLY_PARAMS )
 			|| 1 !== preg_match( '@^/' . preg_quote( Rest_Routes::NAMESPACE, '@' ) . '/tiles/([^/]+)/([^/]+)/([^/]+)$@', $route, $parts ) ) {
 			return null;
 		}
@@ -323,16 +385,30 @@ class Tiles_Controller {
 		if ( $tile instanceof WP_Error || ! $tile['filter']->by_groups_only() || ! Early_Not_Modified::allowed( $route ) ) {
 			return null;
 		}
-		$etag = '"' . $this->tiles->key( $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] ) . '"';
-		if ( ! Cache_Headers::etag_matches( $match, $etag ) ) {
-			return null;
-		}
+		return array(
+			'tile'  => $tile,
+			'etag'  => '"' . $this->tiles->key( $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] ) . '"',
+			'match' => $match,
+		);
+	}
+
+	/**
+	 * The headers of an early answer (304 or a kept tile): the REST route's, CORS included.
+	 *
+	 * @param string               $etag    The tile's ETag.
+	 * @param string               $version The `v` asked for.
+	 * @param array<string, mixed> $server  Request server variables.
+	 * @param bool                 $gzip    Whether the body is sent gzip.
+	 * @return array<string, string>
+	 */
+	private function early_headers( string $etag, string $version, array $server, bool $gzip ): array {
 		return Cors::with_public_headers(
 			array(
-				'Content-Type'  => self::CONTENT_TYPE . '; charset=UTF-8',
-				'ETag'          => Cache_Headers::representation_etag( $etag, (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) ),
-				'Cache-Control' => $this->cache_control( false, $tile['version'] ),
-				'Vary'          => 'Accept-Encoding',
+				'Content-Type'           => self::CONTENT_TYPE . '; charset=UTF-8',
+				'ETag'                   => $gzip ? Cache_Headers::representation_etag( $etag, 'gzip' ) : Cache_Headers::representation_etag( $etag, (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) ),
+				'Cache-Control'          => $this->cache_control( false, $version ),
+				'Vary'                   => 'Accept-Encoding',
+				'X-Content-Type-Options' => 'nosniff',
 			),
 			(string) ( $server['HTTP_ORIGIN'] ?? '' )
 		);

@@ -498,6 +498,73 @@ final class Tiles_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * An anonymous GET of a kept tile is answered before `init` with the body and headers the
+	 * REST route gives (gzip when accepted); a tile not kept yet, a search, credentials, a HEAD or
+	 * a changed tile go on to the REST server.
+	 */
+	public function test_early_kept_tile(): void {
+		$current = ( new Markers_Version() )->get();
+		$query   = array(
+			'rest_route' => '/cairn/v1/tiles/2/2/1',
+			'v'          => $current,
+		);
+		$server  = array( 'REQUEST_METHOD' => 'GET' );
+		$this->assertNull( $this->controller()->early_kept_tile( $server, $query, array() ), 'not kept before its first answer' );
+
+		$response = $this->tile( 2, 2, 1, array( 'v' => $current ) );
+		$kept     = $this->controller()->early_kept_tile( $server, $query, array() );
+		$this->assertIsArray( $kept );
+		$this->assertSame( wp_json_encode( $response->get_data() ), wp_json_encode( json_decode( $kept['body'], true ) ), 'the same tile as the REST route' );
+		$this->assertSame( $response->get_headers()['ETag'], $kept['headers']['ETag'] );
+		$this->assertSame( Tiles_Controller::IMMUTABLE_CACHE_CONTROL, $kept['headers']['Cache-Control'] );
+		$this->assertSame( '*', $kept['headers']['Access-Control-Allow-Origin'] );
+		$this->assertStringStartsWith( 'application/geo+json', $kept['headers']['Content-Type'] );
+
+		$gzip = $this->controller()->early_kept_tile( array( 'HTTP_ACCEPT_ENCODING' => 'gzip, br' ) + $server, $query, array() );
+		$this->assertIsArray( $gzip );
+		$this->assertSame( 'gzip', $gzip['headers']['Content-Encoding'] );
+		$this->assertSame( $kept['body'], gzdecode( $gzip['body'] ) );
+		$this->assertSame( substr( $kept['headers']['ETag'], 0, -1 ) . '-gzip"', $gzip['headers']['ETag'] );
+
+		$this->assertNull( $this->controller()->early_kept_tile( array( 'REQUEST_METHOD' => 'HEAD' ), $query, array() ), 'a HEAD' );
+		$this->assertNull( $this->controller()->early_kept_tile( $server, array( 'q' => 'paris' ) + $query, array() ), 'a search' );
+		$this->assertNull( $this->controller()->early_kept_tile( array( 'HTTP_X_WP_NONCE' => 'abc' ) + $server, $query, array() ), 'credentials' );
+		$this->assertNull( $this->controller()->early_kept_tile( $server, array( 'rest_route' => '/cairn/v1/tiles/2/1/1' ) + $query, array() ), 'another tile, not kept' );
+		$id = (int) array_key_first( $this->places );
+		update_post_meta( $id, 'cairn_lng', 2.4 );
+		$this->assertNull( $this->controller()->early_kept_tile( $server, $query, array() ), 'the tile changed' );
+	}
+
+	/**
+	 * Two tiles whose first slots meet are both kept (the cache is two-way): a visitor's tiles
+	 * do not throw each other out.
+	 */
+	public function test_tiles_meeting_in_a_slot_are_both_kept(): void {
+		add_filter( 'cairn_maps_tile_cache_slots', static fn() => 64 );
+		$first = array();
+		$pair  = null;
+		for ( $i = 0; null === $pair && $i < 10000; $i++ ) {
+			$key  = md5( "tile $i" );
+			$hash = md5( $key );
+			$a    = hexdec( substr( $hash, 0, 7 ) ) % 64;
+			$b    = hexdec( substr( $hash, 7, 7 ) ) % 64;
+			if ( $a === $b ) {
+				continue;
+			}
+			if ( isset( $first[ $a ] ) && $first[ $a ][1] !== $b ) {
+				$pair = array( $first[ $a ][0], $key );
+			}
+			$first[ $a ] ??= array( $key, $b );
+		}
+		$this->assertNotNull( $pair );
+		$cache = new Tile_Cache();
+		$cache->set( $pair[0], '{"one":1}' );
+		$cache->set( $pair[1], '{"two":2}' );
+		$this->assertSame( '{"one":1}', $cache->get( $pair[0] ) );
+		$this->assertSame( '{"two":2}', $cache->get( $pair[1] ) );
+	}
+
+	/**
 	 * While the index is rebuilt, tiles are answered but neither kept nor sent as immutable.
 	 */
 	public function test_during_a_rebuild_tiles_are_not_kept(): void {
