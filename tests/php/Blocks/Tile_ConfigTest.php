@@ -126,7 +126,7 @@ final class Tile_ConfigTest extends TestCase {
 	 */
 	public function test_below_the_threshold_nothing_changes(): void {
 		remove_all_filters( 'cairn_maps_tile_threshold' );
-		$this->assertSame( 20000, Limits::tile_threshold() );
+		$this->assertSame( 10000, Limits::tile_threshold() );
 		$this->assertSame(
 			array(
 				'tilesUrl'   => '',
