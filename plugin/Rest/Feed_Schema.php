@@ -204,14 +204,18 @@ class Feed_Schema {
 	}
 
 	/**
-	 * Parses a bounding box.
+	 * Parses a comma-separated list of plain decimal numbers of degrees (at most three integer
+	 * and fifteen fractional digits, an optional minus: no exponent, no spaces inside a number).
 	 *
-	 * @param string $value "west,south,east,north".
-	 * @return float[]|null The four numbers, or null when invalid.
+	 * @since 0.6.0
+	 *
+	 * @param string $value The parameter.
+	 * @param int    $count How many numbers it must hold.
+	 * @return float[]|null The numbers, or null when invalid.
 	 */
-	public static function parse_bbox( string $value ): ?array {
+	public static function parse_degrees( string $value, int $count ): ?array {
 		$parts = explode( ',', $value );
-		if ( 4 !== count( $parts ) ) {
+		if ( count( $parts ) !== $count ) {
 			return null;
 		}
 		$numbers = array();
@@ -221,6 +225,20 @@ class Feed_Schema {
 				return null;
 			}
 			$numbers[] = (float) $part;
+		}
+		return $numbers;
+	}
+
+	/**
+	 * Parses a bounding box.
+	 *
+	 * @param string $value "west,south,east,north".
+	 * @return float[]|null The four numbers, or null when invalid.
+	 */
+	public static function parse_bbox( string $value ): ?array {
+		$numbers = self::parse_degrees( $value, 4 );
+		if ( null === $numbers ) {
+			return null;
 		}
 		list( $west, $south, $east, $north ) = $numbers;
 		$lng_min                             = (float) Limits::get( 'longitude.min' );

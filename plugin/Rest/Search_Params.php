@@ -179,19 +179,8 @@ final class Search_Params {
 	 * @return array{0: float, 1: float}|null
 	 */
 	public static function parse_near( string $value ): ?array {
-		$parts = explode( ',', $value );
-		if ( 2 !== count( $parts ) ) {
-			return null;
-		}
-		$numbers = array();
-		foreach ( $parts as $part ) {
-			$part = trim( $part );
-			if ( 1 !== preg_match( '/^-?(\d{1,3}(\.\d{1,15})?|\.\d{1,15})$/', $part ) ) {
-				return null;
-			}
-			$numbers[] = (float) $part;
-		}
-		if ( abs( $numbers[0] ) > 180 || abs( $numbers[1] ) > 90 ) {
+		$numbers = Feed_Schema::parse_degrees( $value, 2 );
+		if ( null === $numbers || abs( $numbers[0] ) > 180 || abs( $numbers[1] ) > 90 ) {
 			return null;
 		}
 		return array( $numbers[0], $numbers[1] );
