@@ -10,7 +10,6 @@ namespace Cairn\Maps\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Index\Place_Index;
-use Cairn\Maps\Index\Selection_Size;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Support\Limits;
 
@@ -95,6 +94,7 @@ final class Tile_Config {
 			return false;
 		}
 		$groups = 'groups' === $markers['source'] ? $markers['groups'] : array();
-		return ( new Selection_Size( $this->index ) )->count( $groups ) >= Limits::tile_threshold();
+		// A ready index counts from its coarsest cells: a few hundred rows, whatever the places.
+		return $this->index->count( $groups ) >= Limits::tile_threshold();
 	}
 }

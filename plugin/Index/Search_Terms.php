@@ -49,20 +49,13 @@ class Search_Terms {
 	}
 
 	/**
-	 * The group combinations: id => sorted slugs.
+	 * The group combinations: id => sorted slugs (read as the index keeps them: Place_Store, the
+	 * object cache first).
 	 *
 	 * @return array<int, string[]>
 	 */
 	public function combos(): array {
-		global $wpdb;
-		if ( null === $this->combos ) {
-			$table        = Index_Schema::table( 'cairn_place_combos' );
-			$rows         = $wpdb->get_results( "SELECT id, slugs FROM {$table}", ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
-			$this->combos = array();
-			foreach ( is_array( $rows ) ? $rows : array() as $row ) {
-				$this->combos[ (int) $row[0] ] = explode( ',', (string) $row[1] );
-			}
-		}
+		$this->combos ??= ( new Place_Store() )->combos();
 		return $this->combos;
 	}
 

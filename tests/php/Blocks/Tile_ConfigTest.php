@@ -236,7 +236,7 @@ final class Tile_ConfigTest extends TestCase {
 	 * reading the places table.
 	 */
 	public function test_the_selection_is_sized_without_reading_the_places(): void {
-		$size    = new \Cairn\Maps\Index\Selection_Size( $this->index() );
+		$size    = $this->index();
 		$queries = array();
 		$log     = static function ( $sql ) use ( &$queries ) {
 			$queries[] = $sql;
