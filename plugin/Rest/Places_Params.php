@@ -133,12 +133,12 @@ final class Places_Params {
 	}
 
 	/**
-	 * Slugs of a validated list, sorted and unique.
+	 * Slugs of a validated list (`group`, `hidden`), sorted and unique; none for '' or absent.
 	 *
 	 * @param mixed $value The parameter.
 	 * @return string[]
 	 */
-	private static function slugs( $value ): array {
+	public static function slugs( $value ): array {
 		if ( ! is_string( $value ) || '' === $value ) {
 			return array();
 		}

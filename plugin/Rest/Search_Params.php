@@ -195,8 +195,8 @@ final class Search_Params {
 	 */
 	public static function filter( array $params ): array {
 		return array(
-			'groups' => self::slugs( $params['group'] ?? null ),
-			'hidden' => self::slugs( $params['hidden'] ?? null ),
+			'groups' => Places_Params::slugs( $params['group'] ?? null ),
+			'hidden' => Places_Params::slugs( $params['hidden'] ?? null ),
 			'q'      => is_string( $params['q'] ?? null ) ? trim( $params['q'] ) : '',
 		);
 	}
@@ -217,21 +217,6 @@ final class Search_Params {
 			'per_page' => self::whole( $params['per_page'] ?? null, 1, self::MAX_PER_PAGE ) ?? self::MAX_PER_PAGE,
 			'include'  => is_string( $params['include'] ?? null ) && '' !== $params['include'] ? (int) $params['include'] : 0,
 		);
-	}
-
-	/**
-	 * Sorted unique slugs of a validated list ('' or absent: none).
-	 *
-	 * @param mixed $value The parameter.
-	 * @return string[]
-	 */
-	private static function slugs( $value ): array {
-		if ( ! is_string( $value ) || '' === $value ) {
-			return array();
-		}
-		$slugs = array_values( array_unique( explode( ',', $value ) ) );
-		sort( $slugs );
-		return $slugs;
 	}
 
 	/**
