@@ -397,12 +397,17 @@ test.describe( 'a tiled map', () => {
 				timeout: 180_000,
 			} );
 			try {
+				// Drawn from its tiles (a whole-feed map would drop the place too): the tile cache
+				// and the places answers must forget it.
+				const seen = recordRequests( page );
 				await openMap( page );
 				await expect
 					.poll( async () => ( await drawnMarkers( page ) ).total, {
 						timeout: SLOW,
 					} )
 					.toBe( COUNT - 1 );
+				expect( seen.tiles.length ).toBeGreaterThan( 0 );
+				expect( seen.markers ).toEqual( [] );
 				const since = await placesEventCount( page );
 				const word = gone.title.split( ' ' )[ 0 ]!;
 				await host( page )
