@@ -67,6 +67,11 @@ export default {
 		'packages/map/src/fetch-post-maps.ts',
 		'packages/map/src/popup.ts',
 	],
+	plugins: [
+		'@stryker-mutator/jest-runner',
+		'./tests/unit/stryker/ignore-text-domain.mjs',
+	],
+	ignorers: [ 'text-domain' ],
 	coverageAnalysis: 'perTest',
 	ignoreStatic: true,
 	// The machines have 2 cores, and other jobs share them.
