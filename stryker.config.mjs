@@ -70,6 +70,7 @@ export default {
 	plugins: [
 		'@stryker-mutator/jest-runner',
 		'./tests/unit/stryker/ignore-text-domain.mjs',
+		'./tests/unit/stryker/tested-file-reporter.mjs',
 	],
 	ignorers: [ 'text-domain' ],
 	coverageAnalysis: 'perTest',
@@ -83,7 +84,8 @@ export default {
 	incremental: true,
 	incrementalFile: 'reports/mutation/incremental.json',
 	thresholds: { high: 90, low: 80, break: 80 },
-	reporters: [ 'clear-text', 'progress', 'html', 'json' ],
+	// tested-file: each result as it comes (bin/mutation-score.mjs reads it), for runs cut short.
+	reporters: [ 'clear-text', 'progress', 'html', 'json', 'tested-file' ],
 	htmlReporter: { fileName: 'reports/mutation/index.html' },
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
 	clearTextReporter: { allowColor: false, logTests: false },
