@@ -18,6 +18,7 @@ import { registerEngine } from './engine/registry';
 import { engineRules, selectEngine, unwrapLib } from './engine/select';
 import type {
 	Camera,
+	EngineName,
 	MapEngine,
 	MapLanguage,
 	StyleInput,
@@ -54,12 +55,13 @@ export interface CreateMapOptions {
 	 */
 	tiles?: PrefetchedTiles | Promise< PrefetchedTiles | null > | null;
 	/**
-	 * The map library: mapbox-gl's default export, its module, or a promise of either (a dynamic
-	 * `import()`, which the map waits for), or a function that gives one when the map starts
-	 * (after the visitor's consent, when the configuration asks for it). The runtime never
-	 * imports mapbox-gl by itself.
+	 * The map library: mapbox-gl's default export, maplibre-gl's module, either's module, or a
+	 * promise of one (a dynamic `import()`, which the map waits for), or a function that gives one
+	 * for the configuration's engine when the map starts (after the visitor's consent, when the
+	 * configuration asks for it). The runtime never imports a map library by itself, and tells
+	 * the two apart (engine/select.ts): a caller may pass either.
 	 */
-	mapLib: MapLibSource | ( () => MapLibSource );
+	mapLib: MapLibSource | ( ( engine: EngineName ) => MapLibSource );
 	/**
 	 * The visitor has agreed already, so a configuration with `consent.required` starts at once:
 	 * the host asked for consent itself (the theme's and `hydrate()`'s own gate, or an app's
@@ -240,7 +242,7 @@ export function createMap(
 		return startWithLib(
 			host,
 			typeof options.mapLib === 'function'
-				? options.mapLib()
+				? options.mapLib( config.engine )
 				: options.mapLib,
 			( mapLib ) =>
 				startMap(

@@ -131,14 +131,23 @@ export async function protomapsStyle(
 	if ( header.tileType !== TileType.Mvt ) {
 		throw new Error( 'The archive holds no vector tiles.' );
 	}
+	// A truncated file: its last tile's byte is not there (the server answers 416).
+	const end = header.tileDataOffset + ( header.tileDataLength ?? 0 );
+	if ( end > header.tileDataOffset ) {
+		await archive.source.getBytes( end - 1, 1 );
+	}
 	const metadata = await archive.getMetadata().catch( () => null );
 	const attribution =
 		attributionOf( metadata ) ||
 		config.basemap.attribution ||
 		DEFAULT_ATTRIBUTION;
+	// Without the site's glyphs no label can be drawn (maplibre-gl refuses text layers then).
+	const drawn = protomapsLayers( lang ).filter(
+		( layer ) => config.basemap.glyphs !== '' || layer.type !== 'symbol'
+	);
 	return {
 		version: 8,
-		glyphs: config.basemap.glyphs,
+		...( config.basemap.glyphs ? { glyphs: config.basemap.glyphs } : {} ),
 		sources: {
 			[ PROTOMAPS_SOURCE ]: {
 				type: 'vector',
@@ -146,6 +155,6 @@ export async function protomapsStyle(
 				attribution,
 			},
 		},
-		layers: protomapsLayers( lang ) as StyleSpecification[ 'layers' ],
+		layers: drawn as StyleSpecification[ 'layers' ],
 	};
 }
