@@ -12,7 +12,7 @@ import {
 function varint( value: number, out: number[] ) {
 	let v = value;
 	while ( v >= 0x80 ) {
-		out.push( ( v & 0x7f ) | 0x80 );
+		out.push( ( v % 128 ) + 128 );
 		v = Math.floor( v / 128 );
 	}
 	out.push( v );
