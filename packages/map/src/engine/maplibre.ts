@@ -9,7 +9,7 @@
  */
 import type { GeoJSONSource } from 'mapbox-gl';
 
-import { localizeVectorStyle } from '../language';
+import { localizeVectorStyle } from './vector-labels';
 import { PINNED_MAP_OPTIONS } from '../limits';
 import type { MapConfig, MapLib } from '../types';
 import { archiveUrl, PMTILES_PREFIX } from './style-engine';
