@@ -323,6 +323,24 @@ describe( 'maplibre: requests only to the chosen hosts', () => {
 		expect( allowed( 'ftp://site.example/x' ) ).toBe( false );
 	} );
 
+	it( 'refuses a style URL’s own host unless the basemap names it', () => {
+		const style = 'https://styles.example.org/style.json';
+		const unnamed = requestCheck(
+			parseMapConfig( {
+				...base,
+				style,
+				basemap: { provider: 'style-url', hosts: [] },
+			} ),
+			page
+		);
+		expect( unnamed( style ) ).toBe( false );
+		const named = requestCheck(
+			parseMapConfig( { ...base, style } ),
+			page
+		);
+		expect( named( style ) ).toBe( true );
+	} );
+
 	it( 'self-hosted: the archive on the site, nothing else', () => {
 		const allowed = requestCheck(
 			parseMapConfig( {
