@@ -283,6 +283,16 @@ module.exports = {
 			// The packages of this repository itself (the npm package's sources, under
 			// packages/) are the plugin's own code, GPL-2.0-or-later.
 			excludedPackageTest: ( name ) => name.startsWith( '@cairn-maps/' ),
+			// Scope hoisting folds pmtiles and @protomaps/basemaps into the runtime's own module of
+			// the cairn-map-pmtiles chunk, where the plugin no longer sees them: named here.
+			additionalModules: [ 'pmtiles', '@protomaps/basemaps' ].map(
+				( name ) => ( {
+					name,
+					directory: path.dirname(
+						require.resolve( `${ name }/package.json` )
+					),
+				} )
+			),
 			// Two of mapbox-gl-draw's small dependencies publish no licence file: their licence
 			// (package.json) in its standard wording, with the author their package.json names.
 			licenseTextOverrides: {
