@@ -13,6 +13,7 @@ use Cairn\Maps\Index\Grid_Clusters;
 use Cairn\Maps\Index\Morton;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Tile_Cache;
+use Cairn\Maps\Index\Tile_Radii;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Tiles_Controller;
@@ -428,9 +429,18 @@ final class Tiles_ControllerTest extends TestCase {
 	public function test_a_flood_of_tiles_keeps_storage_bounded(): void {
 		global $wpdb;
 		add_filter( 'cairn_maps_tile_cache_slots', static fn() => 8 );
+		$current = ( new Markers_Version() )->get();
 		for ( $k = 0; $k < 60; $k++ ) {
-			$this->tile( 4, $k % 16, intdiv( $k, 16 ), array( 'q' => "w$k" ) );
-			$this->tile( 17, $k, $k );
+			$this->tile(
+				4,
+				$k % 16,
+				intdiv( $k, 16 ),
+				array(
+					'q' => "w$k",
+					'v' => $current,
+				)
+			);
+			$this->tile( 17, $k, $k, array( 'v' => $current ) );
 		}
 		$rows = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM $wpdb->options WHERE option_name LIKE %s", '%' . $wpdb->esc_like( Tile_Cache::GROUP ) . '%' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 		$this->assertGreaterThan( 0, $rows, 'tiles are kept' );
@@ -441,14 +451,15 @@ final class Tiles_ControllerTest extends TestCase {
 	 * A kept tile is served from the cache: the same body without reading the places again.
 	 */
 	public function test_a_kept_tile_is_not_built_again(): void {
-		$first   = wp_json_encode( $this->tile( 2, 2, 1 )->get_data() );
+		$current = array( 'v' => ( new Markers_Version() )->get() );
+		$first   = wp_json_encode( $this->tile( 2, 2, 1, $current )->get_data() );
 		$queries = array();
 		$log     = static function ( $sql ) use ( &$queries ) {
 			$queries[] = $sql;
 			return $sql;
 		};
 		add_filter( 'query', $log );
-		$second = wp_json_encode( $this->tile( 2, 2, 1 )->get_data() );
+		$second = wp_json_encode( $this->tile( 2, 2, 1, $current )->get_data() );
 		remove_filter( 'query', $log );
 		$this->assertSame( $first, $second );
 		$this->assertSame( array(), preg_grep( '/cairn_places\b/', $queries ), 'no read of the places' );
@@ -635,5 +646,148 @@ final class Tiles_ControllerTest extends TestCase {
 		$after = $this->tile( 5, $x, $y );
 		$this->assertNotSame( $before->get_headers()['ETag'], $after->get_headers()['ETag'] );
 		$this->assertSame( array( 'gardens' ), $after->get_data()['features'][0]['properties']['groups'] );
+	}
+
+	/**
+	 * Rows the tile cache holds in the options table (two a slot: value and timeout).
+	 */
+	private static function kept_rows(): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM $wpdb->options WHERE option_name LIKE %s", '%' . $wpdb->esc_like( Tile_Cache::GROUP ) . '%' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+	}
+
+	/**
+	 * Invented group slugs, radii, max zooms and versions are answered but fill no slot (issue 30:
+	 * 60 such requests stored 60 tiles); the defaults and a map's own radius with the current `v`
+	 * are kept.
+	 */
+	public function test_invented_slugs_and_radii_store_no_tiles(): void {
+		$current = ( new Markers_Version() )->get();
+		$default = Tile_Radii::defaults();
+		// The real maps' tiles (all places; the cafes) are kept first: invented slugs name them.
+		for ( $x = 0; $x < 4; $x++ ) {
+			$this->tile( 2, $x, 1, array( 'v' => $current ) );
+			$this->tile(
+				2,
+				$x,
+				1,
+				array(
+					'v'     => $current,
+					'group' => 'cafes',
+				)
+			);
+		}
+		$before = self::kept_rows();
+		$this->assertSame( 16, $before, 'the real tiles are kept' );
+		for ( $k = 0; $k < 12; $k++ ) {
+			$x        = $k % 4;
+			$invented = array(
+				array( 'group' => "invented-$k" ),
+				array( 'hidden' => "invented-$k" ),
+				array( 'group' => "cafes,invented-$k" ),
+				array( 'radius' => (string) ( 11 + $k ) ),
+				array( 'maxzoom' => (string) $k ),
+			);
+			// Each with the current version; then an old version and none, with default parameters.
+			$queries = array_map( static fn( $query ) => $query + array( 'v' => $current ), $invented );
+			$queries = array_merge( $queries, array( array( 'v' => "old-$k" ), array() ) );
+			foreach ( $queries as $query ) {
+				$response = $this->tile( 2, $x, 1, $query );
+				$this->assertSame( 200, $response->get_status(), (string) wp_json_encode( $query ) );
+			}
+		}
+		$this->assertSame( $before, self::kept_rows(), 'no invented request took a slot' );
+
+		$this->tile( 2, 2, 0, array( 'v' => $current ) );
+		$this->assertSame( $before + 2, self::kept_rows(), 'a new default tile of the current version is kept' );
+		$this->tile(
+			2,
+			2,
+			1,
+			array(
+				'v'      => $current,
+				'radius' => '50',
+			)
+		);
+		$this->assertSame( $before + 2, self::kept_rows(), 'radius 50: no map uses it yet' );
+		( new Tile_Radii() )->remember( 50, $default[1] );
+		$this->tile(
+			2,
+			2,
+			1,
+			array(
+				'v'      => $current,
+				'radius' => '50',
+			)
+		);
+		$this->assertSame( $before + 4, self::kept_rows(), 'a map\'s own radius is kept' );
+	}
+
+	/**
+	 * A slug no place has changes nothing a tile shows, so it names the same tile; a selection of
+	 * unknown groups only shows nothing (not everything).
+	 */
+	public function test_unknown_slugs_are_dropped_before_the_key(): void {
+		$current = ( new Markers_Version() )->get();
+		$cafes   = $this->tile(
+			2,
+			2,
+			1,
+			array(
+				'group' => 'cafes',
+				'v'     => $current,
+			)
+		);
+		$this->assertSame(
+			$cafes->get_headers()['ETag'],
+			$this->tile(
+				2,
+				2,
+				1,
+				array(
+					'group' => 'cafes,nonesuch',
+					'v'     => $current,
+				)
+			)->get_headers()['ETag']
+		);
+		$this->assertSame( $this->tile( 2, 2, 1 )->get_headers()['ETag'], $this->tile( 2, 2, 1, array( 'hidden' => 'nonesuch,other' ) )->get_headers()['ETag'] );
+		$none = $this->tile(
+			2,
+			2,
+			1,
+			array(
+				'group' => 'nonesuch',
+				'v'     => $current,
+			)
+		);
+		$this->assertSame( 200, $none->get_status() );
+		$this->assertSame( array(), $none->get_data()['features'], 'an unknown selection shows no place' );
+		$this->assertNotSame( array(), $cafes->get_data()['features'] );
+	}
+
+	/**
+	 * A map that is rendered tiled with its own radius makes that radius one whose tiles are kept.
+	 */
+	public function test_a_tiled_maps_radius_is_remembered(): void {
+		add_filter( 'cairn_maps_tile_threshold', static fn() => 1 );
+		$config = new \Cairn\Maps\Blocks\Tile_Config( $this->index(), new Markers_Version() );
+		$radii  = new Tile_Radii();
+		$this->assertFalse( $radii->has( 45, Tile_Radii::defaults()[1] ) );
+		$urls = $config->urls(
+			array(
+				'markers' => array(
+					'source' => 'all',
+					'groups' => array(),
+					'ids'    => array(),
+				),
+				'cluster' => array(
+					'enabled' => true,
+					'radius'  => 45,
+				),
+			),
+			''
+		);
+		$this->assertStringContainsString( 'radius=45', $urls['tilesUrl'] );
+		$this->assertTrue( $radii->has( 45, Tile_Radii::defaults()[1] ) );
 	}
 }
