@@ -277,7 +277,7 @@ class Geocoder {
 			$url(),
 			array(
 				'timeout'     => self::TIMEOUT,
-				'redirection' => 2,
+				'redirection' => 0, // A provider that redirects is not followed (issue 30): its answer is a failure.
 				'user-agent'  => self::user_agent(),
 				'headers'     => array( 'Accept' => 'application/json' ),
 			)

@@ -294,6 +294,20 @@ final class Geocode_RouteTest extends TestCase {
 	}
 
 	/**
+	 * The geocoder follows no redirect (issue 30: it followed two): a provider's 302 is a failed
+	 * answer, and the address it points to is never asked.
+	 */
+	public function test_a_redirect_is_not_followed(): void {
+		$this->act_as( 'editor' );
+		$response = $this->rest( 'GET', self::ROUTE, array( 'q' => 'fixture redirect' ) );
+		$this->assertSame( 502, $response->get_status(), (string) wp_json_encode( $response->get_data() ) );
+		$this->assertSame( 'cairn_geocode_unavailable', $response->get_data()['code'] );
+		$requests = $this->provider_requests();
+		$this->assertCount( 1, $requests, 'only the first address reached the server' );
+		$this->assertSame( 'fixture redirect', $requests[0]['params']['q'] );
+	}
+
+	/**
 	 * Errors are not cached: the same question asks the provider again.
 	 */
 	public function test_errors_are_not_cached(): void {
