@@ -102,6 +102,37 @@ final class Rate_LimiterTest extends TestCase {
 	}
 
 	/**
+	 * People searching take at most 6 of every 8 slots (issue 30: a stream of searches starved the
+	 * import job); past that a 429 with the seconds until the window ends, while background work
+	 * still gets a slot. The share is the filter's.
+	 */
+	public function test_a_share_of_the_slots_is_kept_for_the_import_job(): void {
+		global $wpdb;
+		$limiter = new Rate_Limiter();
+		$taken   = 0;
+		for ( $k = 0; $k < Rate_Limiter::WINDOW_SLOTS; $k++ ) {
+			$wpdb->delete( $wpdb->options, array( 'option_name' => Rate_Limiter::OPTION ) ); // The slot is free again.
+			$taken += true === $limiter->take( 0.0, true ) ? 1 : 0;
+		}
+		$this->assertSame( 6, $taken, 'people took 6 of the 8 slots' );
+		$wpdb->delete( $wpdb->options, array( 'option_name' => Rate_Limiter::OPTION ) );
+		$refused = $limiter->take( 0.0, true );
+		$this->assertInstanceOf( \WP_Error::class, $refused );
+		$this->assertSame( 429, $refused->get_error_data()['status'] );
+		$this->assertGreaterThanOrEqual( 1, $refused->get_error_data()['retry_after'] );
+		$this->assertLessThanOrEqual( 9, $refused->get_error_data()['retry_after'], 'until the 8.8 s window ends' );
+		$this->assertTrue( $limiter->take(), 'the import job gets the free slot' );
+
+		$this->assertSame( 6, Rate_Limiter::editor_slots() );
+		add_filter( 'cairn_maps_geocode_job_share', static fn() => 0.5 );
+		$this->assertSame( 4, Rate_Limiter::editor_slots() );
+		add_filter( 'cairn_maps_geocode_job_share', static fn() => 0.0 );
+		$this->assertSame( 8, Rate_Limiter::editor_slots() );
+		add_filter( 'cairn_maps_geocode_job_share', static fn() => 1.0 );
+		$this->assertSame( 1, Rate_Limiter::editor_slots(), 'people always keep a slot' );
+	}
+
+	/**
 	 * A slot stored implausibly far ahead (the clock went back) does not block search for hours.
 	 */
 	public function test_a_slot_far_in_the_future_is_ignored(): void {
