@@ -45,6 +45,7 @@ use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Shape_Meta;
+use Cairn\Maps\Rest\Cdn_Purge;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Import_Geocoding_Controller;
@@ -136,6 +137,7 @@ final class Plugin {
 			'shape_meta'         => new Shape_Meta(),
 			'admin_columns'      => new Admin_Columns(),
 			'cors'               => new Cors(),
+			'cdn_purge'          => new Cdn_Purge(),
 			'markers'            => new Markers_Controller(
 				new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ),
 				$repository,

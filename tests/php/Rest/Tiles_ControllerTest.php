@@ -388,8 +388,8 @@ final class Tiles_ControllerTest extends TestCase {
 	public function test_cache_control_is_immutable_only_for_the_current_version(): void {
 		$current = ( new Markers_Version() )->get();
 		$this->assertSame( Tiles_Controller::IMMUTABLE_CACHE_CONTROL, $this->tile( 0, 0, 0, array( 'v' => $current ) )->get_headers()['Cache-Control'] );
-		$this->assertSame( 'public, max-age=60, stale-while-revalidate=3600', $this->tile( 0, 0, 0, array( 'v' => 'old-version' ) )->get_headers()['Cache-Control'] );
-		$this->assertSame( 'public, max-age=60, stale-while-revalidate=3600', $this->tile( 0, 0, 0 )->get_headers()['Cache-Control'] );
+		$this->assertSame( 'public, max-age=60, stale-while-revalidate=60', $this->tile( 0, 0, 0, array( 'v' => 'old-version' ) )->get_headers()['Cache-Control'] );
+		$this->assertSame( 'public, max-age=60, stale-while-revalidate=60', $this->tile( 0, 0, 0 )->get_headers()['Cache-Control'] );
 		$this->act_as( 'editor' );
 		$this->assertSame( 'private, no-store', $this->tile( 0, 0, 0, array( 'v' => $current ) )->get_headers()['Cache-Control'] );
 	}
