@@ -81,12 +81,40 @@ class Rate_Limiter {
 	private float $interval;
 
 	/**
+	 * The current time in seconds.
+	 *
+	 * @var callable():float
+	 */
+	private $clock;
+
+	/**
+	 * Waits some seconds.
+	 *
+	 * @var callable(float):void
+	 */
+	private $sleep;
+
+	/**
 	 * Creates the limiter.
 	 *
-	 * @param float $interval Seconds between two requests (never less than one).
+	 * @param float                     $interval Seconds between two requests (never less than one).
+	 * @param callable():float|null     $clock    The current time in seconds (default: microtime;
+	 *                                            tests pass a clock of their own), since 0.7.0.
+	 * @param callable(float):void|null $sleep    Waits some seconds (default: usleep), since 0.7.0.
 	 */
-	public function __construct( float $interval = self::INTERVAL ) {
+	public function __construct( float $interval = self::INTERVAL, ?callable $clock = null, ?callable $sleep = null ) {
 		$this->interval = max( self::INTERVAL, $interval );
+		$this->clock    = $clock ?? static fn(): float => microtime( true );
+		$this->sleep    = $sleep ?? static function ( float $seconds ): void {
+			usleep( (int) ceil( $seconds * 1e6 ) );
+		};
+	}
+
+	/**
+	 * The current time in seconds.
+	 */
+	private function now(): float {
+		return ( $this->clock )();
 	}
 
 	/**
@@ -95,7 +123,7 @@ class Rate_Limiter {
 	 */
 	public function next_slot(): float {
 		$stored = $this->read();
-		return null === $stored ? 0.0 : max( 0.0, $this->usable( (float) $stored ) - microtime( true ) );
+		return null === $stored ? 0.0 : max( 0.0, $this->usable( (float) $stored ) - $this->now() );
 	}
 
 	/**
@@ -133,11 +161,11 @@ class Rate_Limiter {
 				return $share;
 			}
 		}
-		$deadline = microtime( true ) + max( 0.0, $max_wait );
+		$deadline = $this->now() + max( 0.0, $max_wait );
 		// Each failed compare-and-set means another process took a slot: a bounded number of turns.
 		for ( $turn = 0; $turn < 20; $turn++ ) {
 			$stored = $this->read();
-			$now    = microtime( true );
+			$now    = $this->now();
 			$next   = null === $stored ? 0.0 : $this->usable( (float) $stored );
 			if ( $next <= $now ) {
 				if ( $this->claim( $stored, $now + $this->interval + self::MARGIN ) ) {
@@ -148,7 +176,7 @@ class Rate_Limiter {
 			if ( $next > $deadline ) {
 				return self::limited( $next - $now );
 			}
-			usleep( (int) ceil( ( $next - $now ) * 1e6 ) );
+			( $this->sleep )( $next - $now );
 		}
 		return self::limited( max( $this->interval, $this->next_slot() ) );
 	}
@@ -165,7 +193,7 @@ class Rate_Limiter {
 		$slots  = self::editor_slots();
 		for ( $turn = 0; $turn < 20; $turn++ ) {
 			$stored = $this->read( self::SHARE_OPTION );
-			$now    = microtime( true );
+			$now    = $this->now();
 			$parts  = null === $stored ? array() : explode( '|', $stored );
 			$start  = 2 === count( $parts ) ? (float) $parts[0] : 0.0;
 			$count  = 2 === count( $parts ) ? (int) $parts[1] : 0;
@@ -189,7 +217,7 @@ class Rate_Limiter {
 	 * @param float $seconds Pause, in seconds (capped at MAX_DEFER).
 	 */
 	public function defer( float $seconds ): void {
-		$until = microtime( true ) + min( self::MAX_DEFER, max( $this->interval, $seconds ) );
+		$until = $this->now() + min( self::MAX_DEFER, max( $this->interval, $seconds ) );
 		for ( $turn = 0; $turn < 20; $turn++ ) {
 			$stored = $this->read();
 			if ( null !== $stored && $this->usable( (float) $stored ) >= $until ) {
@@ -233,7 +261,7 @@ class Rate_Limiter {
 	 * @param float $next Stored time.
 	 */
 	private function usable( float $next ): float {
-		return $next > microtime( true ) + self::MAX_DEFER + $this->interval ? 0.0 : $next;
+		return $next > $this->now() + self::MAX_DEFER + $this->interval ? 0.0 : $next;
 	}
 
 	/**

@@ -71,6 +71,18 @@ final class Committed_State {
 	}
 
 	/**
+	 * Runs a write through the second connection (committed at once).
+	 *
+	 * @param string $sql SQL (no user input: tests only).
+	 * @throws \RuntimeException When the query fails.
+	 */
+	public function exec( string $sql ): void {
+		if ( true !== $this->db->query( $sql ) ) {
+			throw new \RuntimeException( 'Committed_State: ' . $this->db->error . ' in ' . $sql ); // phpcs:ignore WordPress.Security.EscapeOutput.ExceptionNotEscaped -- a test's message.
+		}
+	}
+
+	/**
 	 * One committed value.
 	 *
 	 * @param string $sql SQL.
