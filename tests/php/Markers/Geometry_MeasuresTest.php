@@ -86,6 +86,55 @@ final class Geometry_MeasuresTest extends TestCase {
 	}
 
 	/**
+	 * A change counts from 3 m (CLIMB_THRESHOLD): swings of 2.5 m are noise, a step of exactly
+	 * 3 m is a climb.
+	 */
+	public function test_the_climb_threshold_is_three_metres(): void {
+		$line = function ( array $elevations ): array {
+			$positions = array();
+			foreach ( $elevations as $i => $elevation ) {
+				$positions[] = array( 7 + $i * 0.001, 46, $elevation );
+			}
+			return $this->geometry( 'LineString', $positions );
+		};
+		$this->assertSame(
+			array(
+				'ascent'  => 0.0,
+				'descent' => 0.0,
+			),
+			Geometry_Measures::climb( $line( array( 500, 502.5, 500, 502.5, 500, 497.5, 500 ) ) ),
+			'2.5 m swings are noise'
+		);
+		$this->assertSame(
+			array(
+				'ascent'  => 3.0,
+				'descent' => 3.0,
+			),
+			Geometry_Measures::climb( $line( array( 500, 503, 500 ) ) ),
+			'3 m up and down'
+		);
+	}
+
+	/**
+	 * The simplifier's tolerance grows with the shape (its diagonal / 20,000, at least 5 m): the
+	 * same 20 m zig-zag is kept on a walk of a kilometre, and smoothed away when the line also
+	 * reaches 3,000 km away (a tolerance of about 157 m).
+	 */
+	public function test_the_tolerance_grows_with_the_shape(): void {
+		$wiggle = array();
+		for ( $i = 0; $i <= 20; $i++ ) {
+			// 50 m steps north along the equator, 20 m either side of it.
+			$wiggle[] = array( ( 0 === $i % 2 ? -1 : 1 ) * 0.00018, $i * 0.00045 );
+		}
+		$small = Line_Simplifier::simplify( $this->geometry( 'LineString', $wiggle ) );
+		$this->assertCount( 21, $small['coordinates'], 'a 1 km walk keeps its 20 m zig-zag (tolerance 5 m)' );
+
+		$large = Line_Simplifier::simplify( $this->geometry( 'LineString', array_merge( $wiggle, array( array( 20, 20 ) ) ) ) );
+		$this->assertLessThan( 6, count( $large['coordinates'] ), 'on a 3,000 km line the zig-zag is below the tolerance' );
+		$this->assertSame( array( 20.0, 20.0 ), array_map( 'floatval', end( $large['coordinates'] ) ), 'its ends are kept' );
+	}
+
+	/**
 	 * The profile: at most 100 whole-metre points at equal distances, from 0 to the length.
 	 */
 	public function test_the_profile_is_resampled_along_the_distance(): void {

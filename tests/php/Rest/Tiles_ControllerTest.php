@@ -790,4 +790,28 @@ final class Tiles_ControllerTest extends TestCase {
 		$this->assertStringContainsString( 'radius=45', $urls['tilesUrl'] );
 		$this->assertTrue( $radii->has( 45, Tile_Radii::defaults()[1] ) );
 	}
+
+	/**
+	 * A search matches group names, so renaming a group (its name only: no place, slug or stamp
+	 * changes) gives its search tiles a new key: the kept tile of the old name is not served for
+	 * the new one (issue 30's mutant dropped the names from the key and served stale searches).
+	 */
+	public function test_renaming_a_group_changes_its_search_tiles(): void {
+		$query  = array(
+			'q' => 'Gardens',
+			'v' => ( new Markers_Version() )->get(),
+		);
+		$before = $this->tile( 0, 0, 0, $query );
+		$this->assertSame( array(), $before->get_data()['features'], 'no place or group is called Gardens yet' );
+		$this->assertSame( $before->get_headers()['ETag'], $this->tile( 0, 0, 0, $query )->get_headers()['ETag'], 'the same search, the same tile' );
+		$term = get_term_by( 'slug', 'parks', 'cairn_marker_group' );
+		$this->assertInstanceOf( \WP_Term::class, $term );
+		wp_update_term( $term->term_id, 'cairn_marker_group', array( 'name' => 'Gardens' ) );
+		$query['v'] = ( new Markers_Version() )->get();
+		$after      = $this->tile( 0, 0, 0, $query );
+		$this->assertNotSame( $before->get_headers()['ETag'], $after->get_headers()['ETag'] );
+		$parks = count( array_filter( $this->places, static fn( $place ) => in_array( 'parks', $place[2], true ) ) );
+		$this->assertGreaterThan( 0, $parks );
+		$this->assertSame( $parks, array_sum( array_map( static fn( $f ) => $f['properties']['point_count'] ?? 1, $after->get_data()['features'] ) ), 'the renamed group\'s places are found' );
+	}
 }
