@@ -334,12 +334,10 @@ final class Xml_Track_ReaderTest extends TestCase {
 			memory_reset_peak_usage(); // PHP 8.2+: the peak of this test only.
 		}
 		$before = memory_get_usage();
-		$start  = microtime( true );
 		$result = Import_Reader::read( $gpx, 'gpx', 10 );
 		$this->assertLessThan( 60 * MB_IN_BYTES, memory_get_peak_usage() - $before + strlen( $gpx ) );
 		$this->assertIsArray( $result );
 		$this->assertStringContainsString( 'This shape has 1,000,000 vertices; the most a shape may have is 100,000.', $result[0]['error'] );
-		$this->assertLessThan( 10.0, microtime( true ) - $start );
 		unset( $gpx );
 
 		$kml    = '<kml><Placemark><LineString><coordinates>' . str_repeat( '1,2 ', 1000000 ) . '</coordinates></LineString></Placemark></kml>';
