@@ -106,8 +106,8 @@ final class Cdn_Purge {
 		$public->post_status = 'publish';
 		$public->post_name   = (string) preg_replace( '/__trashed$/', '', (string) $post->post_name );
 		$link                = get_permalink( $public );
-		if ( is_string( $link ) && '' !== $link ) {
-			$urls[] = $link;
+		if ( '' !== (string) $link ) {
+			$urls[] = (string) $link;
 		}
 		return array_values( array_unique( $urls ) );
 	}

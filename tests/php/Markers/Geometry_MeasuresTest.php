@@ -135,6 +135,24 @@ final class Geometry_MeasuresTest extends TestCase {
 	}
 
 	/**
+	 * However significant its detail, a simplified shape keeps at most 5,000 positions: 20,000
+	 * zig-zags of 1 km across, far above the tolerance, are cut to the budget (ends kept).
+	 */
+	public function test_the_simplifier_keeps_at_most_5000_positions(): void {
+		$line = array();
+		for ( $i = 0; $i < 20000; $i++ ) {
+			// 100 m steps east along the equator, 500 m either side of it.
+			$line[] = array( $i * 0.0009, ( 0 === $i % 2 ? -1 : 1 ) * 0.0045 );
+		}
+		$simplified = Line_Simplifier::simplify( $this->geometry( 'LineString', $line ) );
+		$kept       = $simplified['coordinates'];
+		$this->assertLessThanOrEqual( Line_Simplifier::MAX_VERTICES + 2, count( $kept ) );
+		$this->assertGreaterThan( 4000, count( $kept ), 'the budget is used, not far undercut' );
+		$this->assertSame( array( 0.0, -0.0045 ), array_map( 'floatval', $kept[0] ) );
+		$this->assertSame( array( round( 19999 * 0.0009, 6 ), 0.0045 ), array_map( 'floatval', end( $kept ) ) );
+	}
+
+	/**
 	 * The profile: at most 100 whole-metre points at equal distances, from 0 to the length.
 	 */
 	public function test_the_profile_is_resampled_along_the_distance(): void {

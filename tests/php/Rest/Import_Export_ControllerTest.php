@@ -817,4 +817,26 @@ final class Import_Export_ControllerTest extends TestCase {
 		$this->assert_status( 200, $this->import( "title,lat,lng,group\nA,1,1,peaks\n" ) );
 		$this->assertSame( '#aa0000', get_term_meta( $group, Group_Styles::META_COLOR, true ) );
 	}
+
+	/**
+	 * A title of more than 500 characters and a marker in more than 20 groups are row errors with
+	 * their message and line; 500 characters and 20 groups are imported.
+	 */
+	public function test_title_and_group_bounds(): void {
+		$this->act_as( 'editor' );
+		$twenty   = implode( '|', array_map( static fn( $i ) => "g$i", range( 1, 20 ) ) );
+		$csv      = "title,lat,lng,group\n"
+			. str_repeat( 'a', 500 ) . ",1,1,g1\n"
+			. str_repeat( 'b', 501 ) . ",1,1,g1\n"
+			. "Twenty,1,1,\"$twenty\"\n"
+			. "Twenty-one,1,1,\"$twenty|g21\"\n";
+		$response = $this->import( $csv );
+		$this->assert_status( 400, $response );
+		$errors = $this->errors( $response );
+		$this->assertCount( 2, $errors, (string) wp_json_encode( $errors ) );
+		$messages = (string) wp_json_encode( $errors );
+		$this->assertStringContainsString( 'The title is longer than 500 characters.', $messages );
+		$this->assertStringContainsString( 'A marker may be in at most 20 groups.', $messages );
+		$this->assertSame( 0, $this->count_markers(), 'nothing is saved when a row is refused' );
+	}
 }

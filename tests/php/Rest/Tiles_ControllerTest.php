@@ -576,6 +576,35 @@ final class Tiles_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * A key whose two slots are both taken replaces the older tile of the two (kept the longest),
+	 * whichever of its slots that is: the newer one stays.
+	 */
+	public function test_a_full_pair_of_slots_loses_its_older_tile(): void {
+		add_filter( 'cairn_maps_tile_cache_slots', static fn() => 64 );
+		$slots_of = new \ReflectionMethod( Tile_Cache::class, 'slots_of' );
+		$slots_of->setAccessible( true );
+		foreach ( array( 0, 1 ) as $older ) {
+			$key = '';
+			for ( $i = 0; '' === $key && $i < 1000; $i++ ) {
+				$pair = $slots_of->invoke( null, md5( "tile $older $i" ) );
+				$key  = 2 === count( $pair ) ? md5( "tile $older $i" ) : '';
+			}
+			$this->assertNotSame( '', $key );
+			$pair = $slots_of->invoke( null, $key );
+			// Two tiles already there, the one in the key's slot $older stored an hour earlier.
+			foreach ( $pair as $n => $slot ) {
+				set_transient( Tile_Cache::GROUP . '_' . $slot, array( "other-$older-$n", "{\"n\":$n}", time() - ( $n === $older ? 3600 : 60 ) ), Tile_Cache::TTL );
+			}
+			$cache = new Tile_Cache();
+			$cache->set( $key, '{"new":1}' );
+			$this->assertSame( '{"new":1}', $cache->get( $key ) );
+			$held = array_map( static fn( $slot ) => get_transient( Tile_Cache::GROUP . '_' . $slot )[0] ?? null, $pair );
+			$this->assertSame( $key, $held[ $older ], "the older tile (slot $older of the pair) was replaced" );
+			$this->assertSame( "other-$older-" . ( 1 - $older ), $held[ 1 - $older ], 'the newer one stays' );
+		}
+	}
+
+	/**
 	 * While the index is rebuilt, tiles are answered but neither kept nor sent as immutable.
 	 */
 	public function test_during_a_rebuild_tiles_are_not_kept(): void {
@@ -721,6 +750,11 @@ final class Tiles_ControllerTest extends TestCase {
 			)
 		);
 		$this->assertSame( $before + 4, self::kept_rows(), 'a map\'s own radius is kept' );
+		$this->tile( 2, 3, 0, array( 'v' => 'old-version' ) );
+		$this->tile( 2, 3, 0 );
+		$this->assertSame( $before + 4, self::kept_rows(), 'a new tile asked with an old v, or none, is answered, not kept' );
+		$this->tile( 2, 3, 0, array( 'v' => $current ) );
+		$this->assertSame( $before + 6, self::kept_rows(), 'the same tile with the current v is kept' );
 	}
 
 	/**
