@@ -1,9 +1,10 @@
 <?php
 /**
  * The mutants of bin/mutate-php.php: each breaks one promise of plugin/Index, plugin/Markers
- * (the geometry rules) or plugin/Import_Export (the readers), and names the tests (a PHPUnit
- * --filter) that keep that promise. The first eleven are issue 30's survivors (the COMMIT one with
- * its ROLLBACK twin); the others were written for this runner.
+ * (the geometry rules) or plugin/Import_Export (the readers) — or one of issue 30's fixes — and
+ * names the tests (a PHPUnit --filter) that keep that promise. The first eleven are issue 30's
+ * survivors (the COMMIT one with its ROLLBACK twin), the next five undo its fixes, the others were
+ * written for this runner.
  *
  * `search` must occur exactly once in `file`; `replace` is what the mutant puts there.
  *
@@ -101,6 +102,46 @@ return array(
 		'search'  => "			\$wpdb->query( 'ROLLBACK' );\n",
 		'replace' => "\n",
 		'tests'   => 'Place_Store_CommitTest',
+	),
+	array(
+		'id'      => 'job-share-ignored',
+		'what'    => 'people taking every slot (no share kept for the import job)',
+		'file'    => 'plugin/Geocoding/Rate_Limiter.php',
+		'search'  => 'if ( $count >= $slots ) {',
+		'replace' => 'if ( false ) {',
+		'tests'   => 'Rate_LimiterTest::test_a_share_of_the_slots_is_kept_for_the_import_job',
+	),
+	array(
+		'id'      => 'quota-minute-ignored',
+		'what'    => 'a person\'s per-minute quota not enforced (only the day\'s)',
+		'file'    => 'plugin/Geocoding/User_Quota.php',
+		'search'  => "return \$counts[1] >= \$limits['minute'] || \$counts[3] >= \$limits['day'] ? self::exceeded( \$wait ) : null;",
+		'replace' => "return \$counts[3] >= \$limits['day'] ? self::exceeded( \$wait ) : null;",
+		'tests'   => 'Geocode_RouteTest::test_a_person_has_a_quota_of_uncached_lookups',
+	),
+	array(
+		'id'      => 'geocoder-follows-redirects',
+		'what'    => 'the geocoder following the provider\'s redirects again',
+		'file'    => 'plugin/Geocoding/Geocoder.php',
+		'search'  => "'redirection' => 0,",
+		'replace' => "'redirection' => 2,",
+		'tests'   => 'Geocode_RouteTest::test_a_redirect_is_not_followed',
+	),
+	array(
+		'id'      => 'address-shown-with-password',
+		'what'    => 'a protected marker\'s street address shown (issue 30\'s leak)',
+		'file'    => 'plugin/Markers/Post_Type.php',
+		'search'  => 'public const PLACE_KEYS = array( self::META_LAT, self::META_LNG, Shape_Store::META_GEOMETRY, self::META_ADDRESS );',
+		'replace' => 'public const PLACE_KEYS = array( self::META_LAT, self::META_LNG, Shape_Store::META_GEOMETRY );',
+		'tests'   => 'Protected_CoordinatesTest',
+	),
+	array(
+		'id'      => 'purge-not-fired',
+		'what'    => 'no purge action when a place stops being public',
+		'file'    => 'plugin/Rest/Cdn_Purge.php',
+		'search'  => "		if ( 'publish' === \$old_status && 'publish' !== \$new_status && \$post instanceof WP_Post ) {",
+		'replace' => "		if ( false ) {",
+		'tests'   => 'Cdn_PurgeTest',
 	),
 
 	// plugin/Index.

@@ -144,21 +144,28 @@ final class Rate_LimiterTest extends TestCase {
 	 * still gets a slot. The share is the filter's.
 	 */
 	public function test_a_share_of_the_slots_is_kept_for_the_import_job(): void {
-		global $wpdb;
-		$limiter = new Rate_Limiter();
-		$taken   = 0;
-		for ( $k = 0; $k < Rate_Limiter::WINDOW_SLOTS; $k++ ) {
-			$wpdb->delete( $wpdb->options, array( 'option_name' => Rate_Limiter::OPTION ) ); // The slot is free again.
-			$taken += true === $limiter->take( 0.0, true ) ? 1 : 0;
+		$now     = 2000000000.0;
+		$slept   = array();
+		$limiter = self::limiter_on( $now, $slept );
+		// A search every 1.2 s (each slot free again) in a window of 8 slots (8.8 s).
+		for ( $k = 0; $k < 6; $k++ ) {
+			$this->assertTrue( $limiter->take( 0.0, true ), "search $k" );
+			$now += 1.2;
 		}
-		$this->assertSame( 6, $taken, 'people took 6 of the 8 slots' );
-		$wpdb->delete( $wpdb->options, array( 'option_name' => Rate_Limiter::OPTION ) );
 		$refused = $limiter->take( 0.0, true );
-		$this->assertInstanceOf( \WP_Error::class, $refused );
-		$this->assertSame( 429, $refused->get_error_data()['status'] );
-		$this->assertGreaterThanOrEqual( 1, $refused->get_error_data()['retry_after'] );
-		$this->assertLessThanOrEqual( 9, $refused->get_error_data()['retry_after'], 'until the 8.8 s window ends' );
+		$this->assertInstanceOf( \WP_Error::class, $refused, 'the 7th slot of the window is kept for the job' );
+		$this->assertSame(
+			array(
+				'status'      => 429,
+				'retry_after' => 2,
+			),
+			$refused->get_error_data(),
+			'until the window ends: 8.8 − 7.2 = 1.6 s, rounded up'
+		);
 		$this->assertTrue( $limiter->take(), 'the import job gets the free slot' );
+		$now += 1.7;
+		$this->assertTrue( $limiter->take( 0.0, true ), 'a new window: people search again' );
+		$this->assertSame( array(), $slept );
 
 		$this->assertSame( 6, Rate_Limiter::editor_slots() );
 		add_filter( 'cairn_maps_geocode_job_share', static fn() => 0.5 );
