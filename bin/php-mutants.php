@@ -140,7 +140,7 @@ return array(
 		'what'    => 'no purge action when a place stops being public',
 		'file'    => 'plugin/Rest/Cdn_Purge.php',
 		'search'  => "		if ( 'publish' === \$old_status && 'publish' !== \$new_status && \$post instanceof WP_Post ) {",
-		'replace' => "		if ( false ) {",
+		'replace' => '		if ( false ) {',
 		'tests'   => 'Cdn_PurgeTest',
 	),
 
