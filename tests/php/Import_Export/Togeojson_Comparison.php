@@ -9,7 +9,9 @@ namespace Cairn\Maps\Tests\Import_Export;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Import_Export\Import_Groups;
 use Cairn\Maps\Import_Export\Import_Reader;
+use Cairn\Maps\Import_Export\Import_Row_Validator;
 use Cairn\Maps\Import_Export\Kmz_Archive;
 
 /**
@@ -29,7 +31,7 @@ final class Togeojson_Comparison {
 	 * Cairn's places of a file.
 	 *
 	 * @param string $path File path.
-	 * @return array<int, array{type: string, vertices: int, name: string, line: int}>|string The places, or the error that refused the file.
+	 * @return array<int, array{type: string, vertices: int, name: string, line: int, kind: string}>|string The places, or the error that refused the file.
 	 */
 	public static function cairn( string $path ) {
 		$content = (string) file_get_contents( $path ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- a test fixture.
@@ -39,9 +41,10 @@ final class Togeojson_Comparison {
 			return $records->get_error_code() . ': ' . $records->get_error_message();
 		}
 		$places = array();
+		$groups = new Import_Groups();
 		foreach ( $records as $record ) {
-			if ( ! isset( $record['fields'] ) ) {
-				continue;
+			if ( ! isset( $record['fields'] ) || is_string( Import_Row_Validator::check( $record['fields'], $groups ) ) ) {
+				continue; // Refused: not a place.
 			}
 			$fields   = $record['fields'];
 			$geometry = $fields['geometry'] ?? array(
@@ -53,7 +56,18 @@ final class Togeojson_Comparison {
 				'vertices' => self::vertices( $geometry ),
 				'name'     => (string) $fields['title'],
 				'line'     => (int) ( $record['line'] ?? 0 ),
+				'kind'     => (string) strtok( (string) ( $record['at']['label'] ?? '' ), ' ' ),
 			);
+		}
+		if ( 'gpx' === $format ) {
+			// togeojson lists a GPX file's tracks, then its routes, then its waypoints.
+			$order = array_flip( array( 'track', 'route', 'waypoint' ) );
+			$keyed = array();
+			foreach ( $places as $index => $place ) {
+				$keyed[] = array( $order[ $place['kind'] ] ?? 3, $index, $place );
+			}
+			sort( $keyed );
+			$places = array_column( $keyed, 2 );
 		}
 		return $places;
 	}
