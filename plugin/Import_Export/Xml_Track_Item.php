@@ -414,7 +414,7 @@ final class Xml_Track_Item {
 				);
 				continue;
 			}
-			if ( 'LineString' === $part['type'] && count( array_unique( array_map( static fn( array $position ): string => wp_json_encode( array_slice( $position, 0, 2 ) ), $part['rings'][0] ) ) ) < 2 ) {
+			if ( 'LineString' === $part['type'] && count( array_unique( array_map( static fn( array $position ): string => (string) wp_json_encode( array_slice( $position, 0, 2 ) ), $part['rings'][0] ) ) ) < 2 ) {
 				$dropped[] = $index + 1;
 				continue;
 			}

@@ -18,7 +18,7 @@ use Cairn\Maps\Import_Export\Kmz_Archive;
  * Both sides as a list of places, each `type`, `vertices` (positions before simplification, every
  * ring counted) and `name`, in the file's order; then the differences between the two lists.
  *
- * togeojson's features are read as Cairn imports places: a feature without geometry is no place;
+ * The features of togeojson are read as Cairn imports places: a feature without geometry is no place;
  * a GeometryCollection of one Point and shapes of one kind is those shapes (the point is the
  * marker's anchor, not a vertex); several lines or areas in one are a MultiLineString or a
  * MultiPolygon.
@@ -87,7 +87,7 @@ final class Togeojson_Comparison {
 	}
 
 	/**
-	 * togeojson's places of a file, read as Cairn reads places.
+	 * The places togeojson finds in a file, read as Cairn reads places.
 	 *
 	 * @param array<string, mixed> $collection togeojson's FeatureCollection.
 	 * @return array<int, array{type: string, vertices: int, name: string}>
