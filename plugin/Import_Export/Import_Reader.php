@@ -13,7 +13,7 @@ use Cairn\Maps\Markers\Geometry_Rule;
 use WP_Error;
 
 /**
- * Turns an uploaded file into one record per marker, each with its place in the file (CSV: the
+ * Turns an uploaded file into one record per marker, each with its place in the file `at` (CSV: the
  * line it starts on, the header being line 1; GeoJSON: the index in `features`, from 0) and its
  * raw fields, or the reason it cannot be read. Checking the fields is Marker_Import's job.
  *
@@ -24,11 +24,17 @@ use WP_Error;
  * A cell that starts with `'` followed by `=`, `+`, `-`, `@`, tab or carriage return loses that
  * `'`: it is how exports protect spreadsheets from formula injection.
  *
- * GeoJSON: a FeatureCollection of Point, LineString, MultiLineString, Polygon or MultiPolygon
- * features; properties `title`, `groups` (array) or `group` (string, `|`-separated),
- * `description`, and for a line or an area `anchor` (`[lng, lat]`, its marker's point, as
- * exports write it; else Geometry_Measures::anchor() chooses it). A line or area record carries
- * its raw `geometry` (Import_Row_Validator checks it).
+ * GeoJSON: a FeatureCollection, a single Feature or a bare geometry (RFC 7946) of Point,
+ * LineString, MultiLineString, Polygon or MultiPolygon features; a MultiPoint or a
+ * GeometryCollection is split into one record per part (each with a notice), a null geometry is
+ * skipped (an error record with `skipped`). Title from the `title_property` option's property,
+ * then `title`, `name`, `Name`, else "Place N"; description from `description` or `desc`;
+ * `groups` (array) or `group` (string, `|`-separated); for a line or an area `anchor`
+ * (`[lng, lat]`, its marker's point, as exports write it; else Geometry_Measures::anchor()
+ * chooses it). A line or area record carries its raw `geometry` (Import_Row_Validator checks it).
+ *
+ * Every record has `line` (CSV: its first line; GeoJSON: the feature's index, from 1; GPX/KML:
+ * the line its element starts on), `folder` ('' but in KML) and `notices` (`line`, `message`).
  *
  * GPX, KML and KMZ: Xml_Track_Reader (records placed by `row`, from 1, with a `label`).
  *

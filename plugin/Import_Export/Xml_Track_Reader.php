@@ -15,15 +15,23 @@ use XMLReader;
 
 /**
  * Turns a GPX or KML file into one record per place, as Import_Reader does for CSV and GeoJSON:
- * `at` (`row`, 1-based, and `label`, e.g. `track "Ridge loop"`) and the raw fields, with
- * `geometry` (a GeoJSON geometry, not yet checked) for lines and areas.
+ * `at` (`row`, 1-based, and `label`, e.g. `track "Ridge loop"`), `line` (the line its element
+ * starts on), `folder` (KML Folder names, outermost first, joined with ' / '), `notices` (parts
+ * dropped or repaired while the place stands) and the raw fields, with `geometry` (a GeoJSON
+ * geometry, not yet checked) for lines and areas; or an `error` (with `skipped` when there was
+ * nothing to draw: an empty track, a placemark without geometry).
  *
  * GPX: `trk` → LineString (one `trkseg`) or MultiLineString, `rte` → LineString, `wpt` → a point;
- * `ele` is kept as the third coordinate; `name` → title, `desc` and `cmt` → content.
- * KML: each `Placemark` with a `Point`, `LineString`, `LinearRing` (an area without holes),
- * `Polygon` (outer and inner boundaries) or a `MultiGeometry` of one kind (→ Multi*); a
- * MultiGeometry that mixes kinds, or holds several points, is a row error. `name` → title,
- * `description` → content. Altitudes are kept, unless every one is 0 (KML's "on the ground").
+ * `ele` is kept as the third coordinate; `name` → title, `desc` and `cmt` → content. A segment of
+ * one point (a GPS fix before a pause) is dropped with a notice when the rest of the track stands.
+ * KML (root `kml`, or a bare `Document`, `Folder` or `Placemark`): each `Placemark` with a
+ * `Point`, `LineString`, `LinearRing` (a closed line), `Polygon` (outer and inner boundaries; a
+ * ring left open is closed, with a notice), `gx:Track` (a line; one fix is a point),
+ * `gx:MultiTrack`, or a `MultiGeometry` of one kind of shape (→ Multi*), with at most one Point,
+ * which is then the shapes' anchor (Google Earth's labelled areas). Mixing lines and areas, or
+ * several points, is a row error. `name` → title, `description` → content, followed by
+ * ExtendedData/SchemaData as an escaped definition list. Altitudes are elevations only under
+ * `altitudeMode` (or `gx:altitudeMode`) `absolute`, and not when every one is 0.
  *
  * The XML is read as a stream (XMLReader), never with external entities: LIBXML_NONET, no
  * LIBXML_NOENT or DTDLOAD, an external entity loader that loads nothing, and a file with a DOCTYPE
