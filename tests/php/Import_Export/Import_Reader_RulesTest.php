@@ -159,15 +159,6 @@ final class Import_Reader_RulesTest extends TestCase {
 	}
 
 	/**
-	 * The corpus' Garmin export with an empty ACTIVE LOG: every other place stands.
-	 */
-	public function test_gpx_corpus_track_with_empty_segment(): void {
-		$records = $this->read( self::fixture( 'gpxpy/track-with-empty-segment.gpx' ), 'gpx' );
-		$this->assertCount( 1, $records );
-		$this->assertArrayHasKey( 'fields', $records[0] );
-	}
-
-	/**
 	 * KML gx:Track and gx:MultiTrack are lines, with elevation under `absolute`; a gx:Track of
 	 * one fix is a point (Location History).
 	 */

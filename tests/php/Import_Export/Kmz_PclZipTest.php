@@ -63,6 +63,14 @@ final class Kmz_PclZipTest extends TestCase {
 	}
 
 	/**
+	 * Asserts the archives were read with PclZip: the filter was asked, and WordPress's PclZip loaded.
+	 */
+	private function assert_read_with_pclzip(): void {
+		$this->assertGreaterThan( 0, did_filter( 'cairn_maps_kmz_zip_archive' ) );
+		$this->assertTrue( class_exists( 'PclZip', false ) );
+	}
+
+	/**
 	 * A real KMZ (openlayers' iceland.kmz) and one with images: the same records as ZipArchive reads.
 	 */
 	public function test_reads_the_same_records_as_zip_archive(): void {
@@ -84,6 +92,7 @@ final class Kmz_PclZipTest extends TestCase {
 			$this->assertSame( $zip_archive, $pclzip );
 		}
 		$this->assertSame( $kml, Kmz_Archive::kml( $zoned ) );
+		$this->assert_read_with_pclzip();
 	}
 
 	/**
@@ -97,6 +106,7 @@ final class Kmz_PclZipTest extends TestCase {
 			$damaged[ $at ] = chr( ord( $damaged[ $at ] ) ^ 0xff );
 		}
 		$this->assert_refused( 'cairn_maps_import_kmz', 'The KML inside the KMZ archive is damaged', Import_Reader::read( $damaged, 'kmz', 10 ) );
+		$this->assert_read_with_pclzip();
 	}
 
 	/**
@@ -110,6 +120,7 @@ final class Kmz_PclZipTest extends TestCase {
 		$this->assert_refused( 'cairn_maps_import_kmz', 'holds 1,001 files; Cairn reads archives of at most 1,000', Import_Reader::read( self::kmz( $entries ), 'kmz', 10 ) );
 		array_pop( $entries );
 		$this->assertIsArray( Import_Reader::read( self::kmz( $entries ), 'kmz', 10 ) );
+		$this->assert_read_with_pclzip();
 	}
 
 	/**
@@ -126,5 +137,6 @@ final class Kmz_PclZipTest extends TestCase {
 		$this->assertSame( 2, substr_count( $bomb, $size ) );
 		$liar = str_replace( $size, pack( 'V', 100 ), $bomb );
 		$this->assert_refused( 'cairn_maps_import_too_large', 'larger than 64 KB once unzipped', Import_Reader::read( $liar, 'kmz', 10 ) );
+		$this->assert_read_with_pclzip();
 	}
 }
