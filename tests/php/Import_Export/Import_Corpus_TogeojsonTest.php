@@ -72,7 +72,7 @@ final class Import_Corpus_TogeojsonTest extends TestCase {
 				$inputs[ $file ] = $file;
 			}
 		}
-		$command = 'node ' . escapeshellarg( __DIR__ . '/bin/togeojson.cjs' ) . ' ' . implode( ' ', array_map( 'escapeshellarg', $inputs ) ) . ' 2>&1';
+		$command = 'node ' . escapeshellarg( dirname( __DIR__, 3 ) . '/bin/togeojson.cjs' ) . ' ' . implode( ' ', array_map( 'escapeshellarg', $inputs ) ) . ' 2>&1';
 		$output  = shell_exec( $command ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_shell_exec -- the reference converter, in node.
 		array_map( 'unlink', $temporary );
 		$converted = json_decode( (string) $output, true );

@@ -1,6 +1,6 @@
 /**
  * Prints what @tmcw/togeojson makes of GPX and KML files, as one JSON object by path:
- * `node togeojson.cjs a.gpx b.kml …` (a path ending in .gpx is read as GPX, any other as KML).
+ * `node bin/togeojson.cjs a.gpx b.kml …` (a path ending in .gpx is read as GPX, any other as KML).
  * The corpus test (Import_Corpus_TogeojsonTest) compares it with Cairn's readers. jsdom (a dev
  * dependency of @wordpress/scripts) gives the XML parser.
  */
