@@ -418,8 +418,8 @@ final class Geometry_Rule {
 				};
 				return self::error(
 					sprintf(
-						/* translators: 1: the ring that crosses, 2: an edge of it, 3: the edge it meets. */
-						__( 'The area is not simple: %1$s crosses itself or another ring, or runs along it (%2$s meets %3$s).', 'cairn-maps' ),
+						/* translators: 1: the ring that crosses, 2: an edge of it, 3: the edge it meets (crossing it, or running along it). */
+						__( 'The area is not simple: %1$s crosses or touches itself or another ring (%2$s meets %3$s).', 'cairn-maps' ),
 						ucfirst( $name( $pa, $ra ) ),
 						$edge( $pa, $ra, $ea ),
 						$edge( $pb, $rb, $eb )

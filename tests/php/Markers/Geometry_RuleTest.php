@@ -152,7 +152,7 @@ final class Geometry_RuleTest extends TestCase {
 					'type'        => 'Polygon',
 					'coordinates' => array( $bowtie ),
 				),
-				'The area is not simple: Ring 1 crosses itself or another ring, or runs along it (the edge from position 1 to position 2 of ring 1 meets the edge from position 3 to position 4 of ring 1).',
+				'The area is not simple: Ring 1 crosses or touches itself or another ring (the edge from position 1 to position 2 of ring 1 meets the edge from position 3 to position 4 of ring 1).',
 			),
 			'a bow tie with repeats'        => array(
 				array(
@@ -180,7 +180,7 @@ final class Geometry_RuleTest extends TestCase {
 					'type'        => 'Polygon',
 					'coordinates' => array( array( array( 0, 0 ), array( 2, 0 ), array( 2, 2 ), array( 2, 1 ), array( 0, 2 ), array( 0, 0 ) ) ),
 				),
-				'Ring 1 crosses itself or another ring, or runs along it',
+				'crosses or touches itself',
 			),
 			'too many parts'                => array(
 				array(
