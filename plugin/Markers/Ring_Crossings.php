@@ -257,21 +257,29 @@ final class Ring_Crossings {
 			array_push( $ys, $this->by[ $s ], $this->ay[ $s ] );
 			array_push( $ids, $s, $s );
 		}
-		$coincide = array();
 		if ( ! $this->crossings_only ) {
+			$seen     = array();
+			$coincide = array();
 			foreach ( $this->positions as $r => $positions ) {
 				$m    = $this->edges[ $r ];
 				$left = 0;
 				for ( $i = 0; $i < $m; $i++ ) {
-					$key                  = $positions[ $i ][0] . ' ' . $positions[ $i ][1];
-					$coincide[ $key ][]   = array( $r, $i );
-					$this->vertex[]       = array( $r, $i, $key );
-					$this->points[ $key ] = array( (float) $positions[ $i ][0], (float) $positions[ $i ][1] );
-					array_push( $xs, (float) $positions[ $i ][0] );
-					array_push( $phase, 2 );
-					array_push( $ys, (float) $positions[ $i ][1] );
-					array_push( $ids, count( $this->vertex ) - 1 );
-					if ( $positions[ $i ][0] < $positions[ $left ][0] || ( $positions[ $i ][0] === $positions[ $left ][0] && $positions[ $i ][1] < $positions[ $left ][1] ) ) {
+					$x              = (float) $positions[ $i ][0];
+					$y              = (float) $positions[ $i ][1];
+					$id             = count( $this->vring );
+					$this->vring[]  = $r;
+					$this->vindex[] = $i;
+					$key            = $x . ' ' . $y;
+					if ( isset( $seen[ $key ] ) ) {
+						$coincide[ $key ][] = $id;
+					} else {
+						$seen[ $key ] = $id;
+					}
+					$xs[]    = $x;
+					$phase[] = 2;
+					$ys[]    = $y;
+					$ids[]   = $id;
+					if ( $x < $positions[ $left ][0] || ( $x === (float) $positions[ $left ][0] && $y < $positions[ $left ][1] ) ) {
 						$left = $i;
 					}
 				}
@@ -281,11 +289,13 @@ final class Ring_Crossings {
 				array_push( $ids, $r );
 				$this->leftmost[ $r ] = $left;
 			}
-			foreach ( $coincide as $key => $at ) {
-				if ( count( $at ) < 2 ) {
-					continue;
-				}
-				foreach ( $at as list( $r, $i ) ) {
+			foreach ( $coincide as $key => $more ) {
+				array_unshift( $more, $seen[ $key ] );
+				$first                = $more[0];
+				$this->points[ $key ] = array( (float) $this->positions[ $this->vring[ $first ] ][ $this->vindex[ $first ] ][0], (float) $this->positions[ $this->vring[ $first ] ][ $this->vindex[ $first ] ][1] );
+				foreach ( $more as $id ) {
+					$r = $this->vring[ $id ];
+					$i = $this->vindex[ $id ];
 					if ( isset( $this->touches[ $key ][ $r ] ) ) {
 						return array( 'self', array( $this->name[ $r ][0], $this->name[ $r ][1], max( $i, $this->touches[ $key ][ $r ] ) ) );
 					}
@@ -341,11 +351,18 @@ final class Ring_Crossings {
 	}
 
 	/**
-	 * Each vertex: [ring, position index, point key].
+	 * Each vertex's ring.
 	 *
-	 * @var array<int, array{0: int, 1: int, 2: string}>
+	 * @var int[]
 	 */
-	private array $vertex = array();
+	private array $vring = array();
+
+	/**
+	 * Each vertex's position index in its ring.
+	 *
+	 * @var int[]
+	 */
+	private array $vindex = array();
 
 	/**
 	 * The vertical edge reaching highest at the current x.
@@ -423,12 +440,12 @@ final class Ring_Crossings {
 	 * @return array{0: string, 1: array<int, mixed>}|null
 	 */
 	private function vertex_on_edges( Sweep_List $open, array $verticals, int $id ): ?array {
-		list( $r, $i, $key ) = $this->vertex[ $id ];
-		list( $x, $y )       = $this->positions[ $r ][ $i ];
-		$x                   = (float) $x;
-		$y                   = (float) $y;
-		$through             = array();
-		$t                   = $open->first_where(
+		$r       = $this->vring[ $id ];
+		$i       = $this->vindex[ $id ];
+		$x       = (float) $this->positions[ $r ][ $i ][0];
+		$y       = (float) $this->positions[ $r ][ $i ][1];
+		$through = array();
+		$t       = $open->first_where(
 			function ( int $t ) use ( $x, $y ): bool {
 				++self::$tests;
 				return $this->orient_at( $t, $x, $y ) <= 0.0;
@@ -458,6 +475,10 @@ final class Ring_Crossings {
 		if ( $lo > 0 && $y < $this->by[ $verticals[ $lo - 1 ] ] ) {
 			$through[] = $verticals[ $lo - 1 ];
 		}
+		if ( array() === $through ) {
+			return null;
+		}
+		$key = $x . ' ' . $y;
 		foreach ( $through as $t ) {
 			$other = $this->ring[ $t ];
 			if ( $other === $r ) {
