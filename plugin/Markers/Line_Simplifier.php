@@ -28,7 +28,8 @@ defined( 'ABSPATH' ) || exit;
  * The copy keeps every rule of Geometry_Rule (valid()): where leaving out positions would make a
  * ring cross itself or another ring, push a hole out of its shell, or shrink a part to a point,
  * the threshold is divided by 4 (up to three times), then every position is kept (rounded), then
- * the positions as checked (2D, unrounded). Each try costs one more O(n log n) check.
+ * the positions as checked (2D, unrounded). Each try costs one more O(n log n) check; a copy kept
+ * valid this way may hold more than MAX_VERTICES positions (at most the shape's own).
  *
  * @since 0.5.0
  */
