@@ -8,7 +8,7 @@
  * Shape_Store::derive() (the simplified copy, checked again) on three areas of 100,000 vertices:
  * a wiggly star, a comb of 25,000 long teeth (most edges open across the sweep at once) and a
  * shell with 999 holes touching it. Prints CPU and wall seconds, the comparisons counted by
- * Ring_Crossings::$tests and the load average: the tests assert the count, never the time.
+ * Ring_Crossings::comparisons() and the load average: the tests assert the count, never the time.
  *
  * No database and no WordPress bootstrap, as bench/front/shapes.php: core's few functions from
  * `.cache/wordpress` (`bash bin/wp-core.sh`) or CAIRN_WP_CORE_DIR.
@@ -80,7 +80,6 @@ foreach ( array(
 	'comb'           => array( 'Polygon', array( $cairn_bench_comb ) ),
 	'touching holes' => array( 'Polygon', $cairn_bench_holes ),
 ) as $cairn_bench_name => list( $cairn_bench_type, $cairn_bench_coordinates ) ) {
-	Ring_Crossings::$tests = 0;
 	$cairn_bench_cpu       = cairn_bench_cpu();
 	$cairn_bench_wall      = microtime( true );
 	$cairn_bench_checked   = Geometry_Rule::check(
@@ -89,7 +88,7 @@ foreach ( array(
 			'coordinates' => $cairn_bench_coordinates,
 		)
 	);
-	$cairn_bench_check     = array( cairn_bench_cpu() - $cairn_bench_cpu, microtime( true ) - $cairn_bench_wall, Ring_Crossings::$tests );
+	$cairn_bench_check     = array( cairn_bench_cpu() - $cairn_bench_cpu, microtime( true ) - $cairn_bench_wall, Ring_Crossings::comparisons() );
 	if ( is_wp_error( $cairn_bench_checked ) ) {
 		fwrite( STDERR, "{$cairn_bench_name}: refused: " . $cairn_bench_checked->get_error_message() . "\n" );
 		exit( 1 );
