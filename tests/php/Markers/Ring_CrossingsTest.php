@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Geometry_Rule;
 use Cairn\Maps\Markers\Ring_Crossings;
+use Cairn\Maps\Markers\Shape_Store;
 use Cairn\Maps\Tests\TestCase;
 use WP_Error;
 
@@ -130,6 +131,54 @@ final class Ring_CrossingsTest extends TestCase {
 			$this->assertSame( array( 'status' => 400 ), $result->get_error_data() );
 			$this->assertStringContainsString( $message, $result->get_error_message() );
 		}
+	}
+
+	/**
+	 * Through the REST API as an editor saves a shape: a parcel whose courtyard (a hole) touches
+	 * its boundary at one corner is saved and its simplified copy is stored; a parcel with a hole
+	 * beside it is refused with the hole named, and no marker is created.
+	 */
+	public function test_an_editor_saves_a_touching_hole_and_not_a_hole_outside(): void {
+		$this->act_as( 'editor' );
+		$parcel   = array( array( 7.0, 46.0 ), array( 7.001, 46.0 ), array( 7.001, 46.001 ), array( 7.0, 46.001 ), array( 7.0, 46.0 ) );
+		$touching = array( array( 7.0, 46.0 ), array( 7.0005, 46.0002 ), array( 7.0002, 46.0005 ), array( 7.0, 46.0 ) );
+		$response = $this->rest(
+			'POST',
+			'/wp/v2/cairn-markers',
+			array(
+				'title'  => 'Parcel 12',
+				'status' => 'publish',
+				'meta'   => array(
+					'cairn_geometry' => array(
+						'type'        => 'Polygon',
+						'coordinates' => array( $parcel, $touching ),
+					),
+				),
+			)
+		);
+		$this->assertSame( 201, $response->get_status(), (string) wp_json_encode( $response->get_data() ) );
+		$shape = Shape_Store::shape( (int) $response->get_data()['id'] );
+		$this->assertIsArray( $shape );
+		$this->assertCount( 2, $shape['geometry']['coordinates'], 'the map draws the courtyard' );
+
+		$count    = $this->count_markers();
+		$response = $this->rest(
+			'POST',
+			'/wp/v2/cairn-markers',
+			array(
+				'title'  => 'Parcel 13',
+				'status' => 'publish',
+				'meta'   => array(
+					'cairn_geometry' => array(
+						'type'        => 'Polygon',
+						'coordinates' => array( $parcel, array( array( 7.002, 46.0 ), array( 7.003, 46.0 ), array( 7.003, 46.001 ), array( 7.002, 46.0 ) ) ),
+					),
+				),
+			)
+		);
+		$this->assertSame( 400, $response->get_status() );
+		$this->assertStringContainsString( 'Ring 2 is a hole outside its outer ring, ring 1', (string) wp_json_encode( $response->get_data() ) );
+		$this->assertSame( $count, $this->count_markers(), 'nothing saved' );
 	}
 
 	/**
