@@ -302,7 +302,7 @@ final class Basemap {
 	private static function site_origins(): array {
 		$uploads = wp_get_upload_dir();
 		$origins = array();
-		foreach ( array( home_url( '/' ), site_url( '/' ), (string) ( $uploads['baseurl'] ?? '' ) ) as $url ) {
+		foreach ( array( home_url( '/' ), site_url( '/' ), $uploads['baseurl'] ) as $url ) {
 			$parts = self::url_parts( $url );
 			if ( null !== $parts ) {
 				$origins[] = $parts;
