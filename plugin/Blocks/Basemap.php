@@ -10,6 +10,8 @@ namespace Cairn\Maps\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Settings\Site_Defaults;
+use Cairn\Maps\Settings\Style_Reference;
 
 /**
  * The one rule that decides a map's engine from its style reference (`engineForStyle()` in
@@ -30,7 +32,7 @@ final class Basemap {
 	public const MAPBOX_STANDARD     = 'mapbox://styles/mapbox/standard';
 	public const OPENFREEMAP_HOST    = 'tiles.openfreemap.org';
 	public const OPENFREEMAP_LIBERTY = 'https://tiles.openfreemap.org/styles/liberty';
-	public const PMTILES_PREFIX      = 'pmtiles://';
+	public const PMTILES_PREFIX      = Style_Reference::PMTILES_PREFIX;
 
 	/**
 	 * The OpenFreeMap styles the settings screen offers, by name.
@@ -42,67 +44,25 @@ final class Basemap {
 	);
 
 	/**
-	 * Hosts whose https style URLs are Mapbox styles (engine mapbox).
-	 */
-	public const MAPBOX_HOSTS = array( 'api.mapbox.com' );
-
-	/**
-	 * Longest style reference accepted.
-	 */
-	public const MAX_LENGTH = 2048;
-
-	/**
 	 * The engine a style reference draws with: `mapbox`, `maplibre`, or null when the reference is
-	 * refused (http:, other schemes, spaces, quotes, credentials, no host…).
+	 * refused (http:, other schemes, spaces, quotes, credentials, no host…). The rule is
+	 * Style_Reference's.
 	 *
 	 * @param mixed $style A style reference (block attribute `mapStyle`, setting `cairn_maps_basemap`).
 	 * @return 'mapbox'|'maplibre'|null
 	 */
 	public static function engine_for( $style ): ?string {
-		if ( ! is_string( $style ) || '' === $style || strlen( $style ) > self::MAX_LENGTH ) {
-			return null;
-		}
-		if ( 1 === preg_match( '#^mapbox://styles/[A-Za-z0-9_-][A-Za-z0-9_.-]*/[A-Za-z0-9_-][A-Za-z0-9_.-]*$#D', $style ) ) {
-			return 'mapbox';
-		}
-		if ( 0 === strpos( $style, self::PMTILES_PREFIX ) ) {
-			$archive = self::url_parts( substr( $style, strlen( self::PMTILES_PREFIX ) ) );
-			return null === $archive ? null : 'maplibre';
-		}
-		$url = self::url_parts( $style );
-		if ( null === $url || 'https' !== $url['scheme'] ) {
-			return null;
-		}
-		return in_array( $url['host'], self::MAPBOX_HOSTS, true ) ? 'mapbox' : 'maplibre';
+		return Style_Reference::engine_for( $style );
 	}
 
 	/**
-	 * An absolute http(s) URL split the way the engine rule reads it, or null when the rule refuses
-	 * it. Both sides of the rule (here and style-engine.ts) use these expressions, not a URL
-	 * parser, so they agree on every input.
+	 * An absolute http(s) URL split the way the engine rule reads it (Style_Reference::url_parts()).
 	 *
 	 * @param string $url URL.
-	 * @return array{scheme: string, host: string, port: int, rest: string}|null Host in lower case; port 0 when absent.
+	 * @return array{scheme: string, host: string, port: int, rest: string}|null
 	 */
 	public static function url_parts( string $url ): ?array {
-		// No whitespace, quotes, angle brackets or backslashes anywhere (limits.json mapStyle.httpsPattern).
-		if ( 1 !== preg_match( '#^(https?)://([^/?\#]*)([/?\#].*)?$#D', $url, $m ) || 1 === preg_match( '#[\s"\'<>\\\\]#', $url ) ) {
-			return null;
-		}
-		if ( 1 !== preg_match( '#^([A-Za-z0-9.-]+)(?::([1-9][0-9]{0,4}))?$#D', $m[2], $authority ) ) {
-			return null; // Credentials, IPv6 literals, an empty host or a bad port.
-		}
-		$host = strtolower( $authority[1] );
-		$port = isset( $authority[2] ) ? (int) $authority[2] : 0;
-		if ( strlen( $host ) > 253 || $port > 65535 || 1 !== preg_match( '#^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$#D', $host ) ) {
-			return null;
-		}
-		return array(
-			'scheme' => $m[1],
-			'host'   => $host,
-			'port'   => $port,
-			'rest'   => $m[3] ?? '',
-		);
+		return Style_Reference::url_parts( $url );
 	}
 
 	/**
@@ -111,7 +71,7 @@ final class Basemap {
 	 * @param string $style Style reference.
 	 */
 	public static function archive_url( string $style ): string {
-		return 0 === strpos( $style, self::PMTILES_PREFIX ) && null !== self::engine_for( $style ) ? substr( $style, strlen( self::PMTILES_PREFIX ) ) : '';
+		return Style_Reference::archive_url( $style );
 	}
 
 	/**
@@ -225,7 +185,11 @@ final class Basemap {
 	 * stored value is no longer acceptable.
 	 */
 	public static function chosen(): string {
-		$stored = get_option( Settings::BASEMAP_OPTION, '' );
+		$stored = get_option( Settings::BASEMAP_OPTION, null );
+		if ( null === $stored ) {
+			// Never set: a default style chosen before 0.7.0 (until the upgrade step moves it here).
+			$stored = Site_Defaults::legacy_style();
+		}
 		return is_string( $stored ) && self::is_acceptable( $stored ) ? $stored : '';
 	}
 
@@ -238,6 +202,14 @@ final class Basemap {
 		if ( '' !== $chosen ) {
 			return $chosen;
 		}
+		return self::automatic_style();
+	}
+
+	/**
+	 * The automatic basemap ('' in the setting): Mapbox Standard when a usable public token is
+	 * set, else OpenFreeMap Liberty.
+	 */
+	public static function automatic_style(): string {
 		return self::has_token() ? self::MAPBOX_STANDARD : self::OPENFREEMAP_LIBERTY;
 	}
 
@@ -255,59 +227,6 @@ final class Basemap {
 	 * @param string $style Style reference.
 	 */
 	public static function is_acceptable( string $style ): bool {
-		if ( null === self::engine_for( $style ) ) {
-			return false;
-		}
-		$archive = self::archive_url( $style );
-		return '' === $archive || self::is_on_site( $archive );
-	}
-
-	/**
-	 * Whether a URL is on this site: its host is the host of home, siteurl or the uploads folder,
-	 * and an http URL is only accepted where that origin is itself http (same origin, no downgrade).
-	 *
-	 * @param string $url Absolute URL.
-	 */
-	public static function is_on_site( string $url ): bool {
-		$parts = self::url_parts( $url );
-		if ( null === $parts ) {
-			return false;
-		}
-		foreach ( self::site_origins() as $origin ) {
-			// An https archive on an http site's host is fine (no downgrade); http only on an http site.
-			if ( $origin['host'] === $parts['host'] && self::port( $origin ) === self::port( $parts ) && ( 'https' === $parts['scheme'] || 'http' === $origin['scheme'] ) ) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/**
-	 * A URL's port, the scheme's default when absent.
-	 *
-	 * @param array{scheme: string, host: string, port: int, rest: string} $parts From url_parts().
-	 */
-	private static function port( array $parts ): int {
-		if ( 0 !== $parts['port'] ) {
-			return $parts['port'];
-		}
-		return 'https' === $parts['scheme'] ? 443 : 80;
-	}
-
-	/**
-	 * The origins of home, siteurl and the uploads folder.
-	 *
-	 * @return array<int, array{scheme: string, host: string, port: int, rest: string}>
-	 */
-	private static function site_origins(): array {
-		$uploads = wp_get_upload_dir();
-		$origins = array();
-		foreach ( array( home_url( '/' ), site_url( '/' ), $uploads['baseurl'] ) as $url ) {
-			$parts = self::url_parts( $url );
-			if ( null !== $parts ) {
-				$origins[] = $parts;
-			}
-		}
-		return $origins;
+		return Style_Reference::is_acceptable( $style );
 	}
 }
