@@ -253,7 +253,8 @@ final class Basemap_Test_Controller {
 			/* translators: %d: a PMTiles version number. */
 			return self::result( false, 'version', sprintf( __( 'This is a PMTiles version %d archive; maps read version 3. Convert it with the pmtiles command-line tool (pmtiles convert).', 'cairn-maps' ), $header['version'] ) );
 		}
-		$length = self::total_length( (string) wp_remote_retrieve_header( $response, 'content-range' ) );
+		$range  = wp_remote_retrieve_header( $response, 'content-range' );
+		$length = self::total_length( is_array( $range ) ? (string) end( $range ) : $range );
 		if ( $length > 0 && $header['end'] > $length ) {
 			return self::result( false, 'truncated', __( 'The archive is truncated: its header points past the end of the file. The upload was probably cut short; upload it again.', 'cairn-maps' ) );
 		}

@@ -51,9 +51,10 @@ final class Basemap_Uploads {
 	}
 
 	/**
-	 * Accepts a `.pmtiles` upload whose content is a PMTiles archive, when the type is allowed for
-	 * the user (allow_archives()). Core finds no known type in such a file (its content type is
-	 * application/octet-stream) and would refuse it as "not allowed for security reasons".
+	 * Decides a `.pmtiles` upload by its content: accepted when the type is allowed for the user
+	 * (allow_archives()) and the file starts with a PMTiles header, refused otherwise. Core alone
+	 * would take any bytes under that name (their content type, application/octet-stream, tells it
+	 * nothing), and a user who cannot manage options gets core's own "not allowed" refusal.
 	 *
 	 * @param mixed              $data      Core's answer: ext, type, proper_filename.
 	 * @param string             $file      Path of the uploaded file.
@@ -63,16 +64,17 @@ final class Basemap_Uploads {
 	 * @return mixed
 	 */
 	public function recognise_archive( $data, $file, $filename, $mimes = null, $real_mime = false ) {
-		if ( ! is_array( $data ) || ! empty( $data['ext'] ) || self::EXTENSION !== strtolower( pathinfo( (string) $filename, PATHINFO_EXTENSION ) ) ) {
+		if ( ! is_array( $data ) || self::EXTENSION !== strtolower( pathinfo( (string) $filename, PATHINFO_EXTENSION ) ) ) {
 			return $data;
 		}
 		$allowed = is_array( $mimes ) ? $mimes : get_allowed_mime_types();
-		if ( self::MIME_TYPE !== ( $allowed[ self::EXTENSION ] ?? null ) || ! in_array( $real_mime, array( false, '', 'application/octet-stream' ), true ) || ! self::is_archive( (string) $file ) ) {
+		if ( self::MIME_TYPE !== ( $allowed[ self::EXTENSION ] ?? null ) ) {
 			return $data;
 		}
+		$archive = in_array( $real_mime, array( false, '', 'application/octet-stream', self::MIME_TYPE ), true ) && self::is_archive( (string) $file );
 		return array(
-			'ext'             => self::EXTENSION,
-			'type'            => self::MIME_TYPE,
+			'ext'             => $archive ? self::EXTENSION : false,
+			'type'            => $archive ? self::MIME_TYPE : false,
 			'proper_filename' => $data['proper_filename'] ?? false,
 		);
 	}
