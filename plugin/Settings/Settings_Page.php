@@ -116,6 +116,8 @@ class Settings_Page {
 			'window.cairnMapsSettingsPage = ' . wp_json_encode( $this->script_data(), JSON_HEX_TAG | JSON_HEX_AMP ) . ';',
 			'before'
 		);
+		// The basemap chooser picks a .pmtiles archive from the media library (wp.media).
+		wp_enqueue_media();
 		wp_enqueue_style( 'wp-components' );
 		if ( is_readable( CAIRN_MAPS_DIR . 'build/settings/index.css' ) ) {
 			wp_enqueue_style(
@@ -142,6 +144,8 @@ class Settings_Page {
 			'consentCategories'  => Consent_Api::labels(),
 			// The post types that can be given locations, with their names (setting cairn_maps_post_types).
 			'locationTypes'      => Location_Types::labels(),
+			// Where a self-hosted archive may be (the basemap setting checks it again).
+			'localHosts'         => Style_Reference::local_hosts(),
 		);
 	}
 

@@ -145,6 +145,15 @@ final class Style_Reference {
 	}
 
 	/**
+	 * The hosts of home, siteurl and the uploads folder, lower case, each once.
+	 *
+	 * @return string[]
+	 */
+	public static function local_hosts(): array {
+		return array_values( array_unique( array_column( self::site_origins(), 'host' ) ) );
+	}
+
+	/**
 	 * The origins of home, siteurl and the uploads folder.
 	 *
 	 * @return array<int, array{scheme: string, host: string, port: int, rest: string}>
