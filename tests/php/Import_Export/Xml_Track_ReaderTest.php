@@ -146,8 +146,9 @@ final class Xml_Track_ReaderTest extends TestCase {
 
 		$paths = $records[1]['fields']['geometry'];
 		$this->assertSame( 'MultiLineString', $paths['type'] );
-		$this->assertSame( array( -3.21, 55.94, 40.0 ), $paths['coordinates'][0][0] );
-		$this->assertSame( array( -3.24, 55.943, 41.0 ), $paths['coordinates'][1][1] );
+		// Altitudes without `absolute` are not elevations (issue 32).
+		$this->assertSame( array( -3.21, 55.94 ), $paths['coordinates'][0][0] );
+		$this->assertSame( array( -3.24, 55.943 ), $paths['coordinates'][1][1] );
 
 		$this->assertSame( 'Market cross', $records[2]['fields']['title'] );
 		$this->assertSame( 55.95, $records[2]['fields']['lat'] );
@@ -170,14 +171,17 @@ final class Xml_Track_ReaderTest extends TestCase {
 
 		$records = Import_Reader::read( $kml, 'kml', 10 );
 		$this->assertIsArray( $records );
-		$this->assertSame( 'Polygon', $records[0]['fields']['geometry']['type'] );
-		$this->assertSame( array( array( array( 0.0, 0.0 ), array( 1.0, 0.0 ), array( 1.0, 1.0 ), array( 0.0, 0.0 ) ) ), $records[0]['fields']['geometry']['coordinates'] );
+		// Since issue 32 a LinearRing alone is a closed line, a Point with a line its anchor, and
+		// a gx:Track of one fix a point.
+		$this->assertSame( 'LineString', $records[0]['fields']['geometry']['type'] );
+		$this->assertSame( array( array( 0.0, 0.0 ), array( 1.0, 0.0 ), array( 1.0, 1.0 ), array( 0.0, 0.0 ) ), $records[0]['fields']['geometry']['coordinates'] );
 		$this->assertSame( 'MultiPolygon', $records[1]['fields']['geometry']['type'] );
 		$this->assertCount( 2, $records[1]['fields']['geometry']['coordinates'] );
-		$this->assertStringContainsString( 'mixes points, lines and areas', $records[2]['error'] );
+		$this->assertSame( 'LineString', $records[2]['fields']['geometry']['type'] );
+		$this->assertSame( array( 0.0, 0.0 ), array( $records[2]['fields']['lat'], $records[2]['fields']['lng'] ) );
 		$this->assertSame( 'placemark "Mixed"', $records[2]['at']['label'] );
 		$this->assertStringContainsString( 'holds several points', $records[3]['error'] );
-		$this->assertStringContainsString( 'holds a Track, which Cairn does not import', $records[4]['error'] );
+		$this->assertSame( array( 0.0, 0.0 ), array( $records[4]['fields']['lat'], $records[4]['fields']['lng'] ) );
 	}
 
 	/**

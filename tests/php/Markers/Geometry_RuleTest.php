@@ -174,7 +174,7 @@ final class Geometry_RuleTest extends TestCase {
 					'type'        => 'Polygon',
 					'coordinates' => array( array( array( 0, 0 ), array( 2, 0 ), array( 1, 1 ), array( 2, 2 ), array( 0, 2 ), array( 1, 1 ), array( 0, 0 ) ) ),
 				),
-				'Ring 1 crosses or touches itself',
+				'The area is not simple: Ring 1 touches itself at position 6.',
 			),
 			'a spike'                       => array(
 				array(
@@ -288,8 +288,9 @@ final class Geometry_RuleTest extends TestCase {
 	}
 
 	/**
-	 * The sweep finds exactly what testing every pair of edges finds, on random rings with many
-	 * collinear edges, shared corners and vertical edges (integer corners on a small grid).
+	 * The sweep finds exactly the crossings and overlaps that testing every pair of edges finds, on
+	 * random rings with many collinear edges, shared corners and vertical edges (integer corners on
+	 * a small grid). Touching is not crossing: Ring_CrossingsTest checks the touches.
 	 */
 	public function test_the_sweep_agrees_with_testing_every_pair(): void {
 		mt_srand( 21 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.rand_seeding_mt_srand -- the same shapes every run.
@@ -401,7 +402,7 @@ final class Geometry_RuleTest extends TestCase {
 	}
 
 	/**
-	 * Whether any two edges meet, testing every pair (the reference for the sweep).
+	 * Whether any two edges cross or overlap, testing every pair (the reference for the sweep).
 	 *
 	 * @param array<int, array<int, array<int, float>>> $rings Rings.
 	 */
@@ -430,7 +431,7 @@ final class Geometry_RuleTest extends TestCase {
 					}
 					continue;
 				}
-				if ( Ring_Crossings::segments_meet( array( $pa[0], $pa[1], $qa[0], $qa[1] ), array( $pb[0], $pb[1], $qb[0], $qb[1] ) ) ) {
+				if ( Ring_Crossings::segments_cross( array( $pa[0], $pa[1], $qa[0], $qa[1] ), array( $pb[0], $pb[1], $qb[0], $qb[1] ) ) ) {
 					return true;
 				}
 			}

@@ -306,13 +306,14 @@ final class Import_Export_ControllerTest extends TestCase {
 			array(
 				'type'       => 'Feature',
 				'geometry'   => array(
-					// Lines and areas are imported (Shape_ImportTest); several points in one are not.
-					'type'        => 'MultiPoint',
-					'coordinates' => array( array( 0, 0 ), array( 1, 1 ) ),
+					// Lines and areas are imported (Shape_ImportTest), a MultiPoint split into points
+					// (Import_Reader_RulesTest); a Circle is no GeoJSON type.
+					'type'        => 'Circle',
+					'coordinates' => array( 0, 0 ),
 				),
 				'properties' => array( 'title' => 'Two points' ),
 			),
-			$point( 1, 1, array( 'description' => 'No title' ) ),
+			$point( 1, 1, array( 'title' => array( 'not', 'text' ) ) ),
 			$point(
 				-4.25,
 				55.86,
@@ -356,7 +357,7 @@ final class Import_Export_ControllerTest extends TestCase {
 			'no lng column'            => array( "title,lat\nA,1\n", array(), 'must name its columns' ),
 			'header only'              => array( "title,lat,lng\n", array(), 'holds no markers' ),
 			'broken json'              => array( '{"type":"FeatureCollection","features":[', array( 'format' => 'geojson' ), 'not valid GeoJSON' ),
-			'not a feature collection' => array( '{"type":"Feature"}', array( 'format' => 'geojson' ), 'FeatureCollection' ),
+			'not a feature collection' => array( '{"type":"Topology"}', array( 'format' => 'geojson' ), 'FeatureCollection' ),
 			'empty body'               => array( '', array(), 'Send a CSV, GeoJSON, GPX, KML or KMZ file' ),
 		);
 	}
