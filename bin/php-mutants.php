@@ -75,8 +75,8 @@ return array(
 		'id'      => 'kmz-entry-cap-removed',
 		'what'    => 'the KMZ 1,000-entry cap removed',
 		'file'    => 'plugin/Import_Export/Kmz_Archive.php',
-		'search'  => 'if ( $entries > self::MAX_ENTRIES ) {',
-		'replace' => 'if ( false ) {',
+		'search'  => "\$entries = (int) \$zip->count();\n\t\t\tif ( \$entries > self::MAX_ENTRIES ) {",
+		'replace' => "\$entries = (int) \$zip->count();\n\t\t\tif ( false ) {",
 		'tests'   => 'Xml_Track_ReaderTest::test_kmz_entry_cap',
 	),
 	array(
@@ -297,8 +297,8 @@ return array(
 		'id'      => 'kmz-inflated-size-unchecked',
 		'what'    => 'a KMZ entry inflated past the size limit when its declared size lies',
 		'file'    => 'plugin/Import_Export/Kmz_Archive.php',
-		'search'  => 'if ( strlen( $kml ) > Marker_Import::max_bytes() ) {',
-		'replace' => 'if ( false ) {',
+		'search'  => "if ( strlen( \$kml ) > Marker_Import::max_bytes() ) {\n\t\t\t\t\tfclose( \$stream );",
+		'replace' => "if ( false ) {\n\t\t\t\t\tfclose( \$stream );",
 		'tests'   => 'Xml_Track_ReaderTest::test_kmz',
 	),
 	array(
@@ -313,8 +313,8 @@ return array(
 		'id'      => 'csv-rows-off-by-one',
 		'what'    => 'a CSV of one row more than allowed read',
 		'file'    => 'plugin/Import_Export/Import_Reader.php',
-		'search'  => 'if ( count( $records ) >= $max_rows ) {',
-		'replace' => 'if ( count( $records ) > $max_rows ) {',
+		'search'  => "if ( count( \$records ) >= \$max_rows ) {\n\t\t\t\tfclose( \$stream );",
+		'replace' => "if ( count( \$records ) > \$max_rows ) {\n\t\t\t\tfclose( \$stream );",
 		'tests'   => 'Import_Export_ControllerTest::test_too_many_rows_is_a_413',
 	),
 	array(
