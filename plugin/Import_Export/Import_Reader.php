@@ -63,6 +63,7 @@ final class Import_Reader {
 		'group'       => array( 'group', 'groups' ),
 		'description' => array( 'description' ),
 		'address'     => array( 'address', 'geo_address' ),
+		'post_type'   => array( 'post_type' ),
 	);
 
 	/**
@@ -255,6 +256,7 @@ final class Import_Reader {
 					'groups'      => self::split_groups( $value( 'group' ) ),
 					'description' => $value( 'description' ),
 					'address'     => $value( 'address' ),
+					'post_type'   => trim( $value( 'post_type' ) ),
 				),
 			);
 		}
@@ -377,6 +379,7 @@ final class Import_Reader {
 				'groups'      => array_values( array_filter( array_map( 'trim', $groups ), static fn( string $group ): bool => '' !== $group ) ),
 				'description' => (string) $description,
 				'address'     => '',
+				'post_type'   => is_string( $properties['post_type'] ?? null ) ? trim( $properties['post_type'] ) : '',
 			);
 			$records[] = array(
 				'at'     => $at,
