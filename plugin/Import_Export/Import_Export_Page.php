@@ -291,27 +291,42 @@ class Import_Export_Page {
 	 * The report to show, from an import result.
 	 *
 	 * @param array<string, mixed>|WP_Error $result Result.
+	 * @param int                           $lines  Most problems and notices listed (WP-CLI: all).
 	 * @return array{ok: bool, message: string, problems: array<int, string>, more: int, notices: array<int, string>, more_notices: int}
 	 */
-	public static function report( $result ): array {
+	public static function report( $result, int $lines = self::REPORT_LINES ): array {
 		if ( is_wp_error( $result ) ) {
 			$data     = $result->get_error_data();
 			$problems = is_array( $data ) && isset( $data['errors'] ) && is_array( $data['errors'] ) ? $data['errors'] : array();
 			return array(
 				'ok'           => false,
 				'message'      => $result->get_error_message(),
-				'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $problems, 0, self::REPORT_LINES ) ),
-				'more'         => max( 0, count( $problems ) - self::REPORT_LINES ),
+				'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $problems, 0, $lines ) ),
+				'more'         => max( 0, max( count( $problems ), (int) ( $data['skipped_count'] ?? 0 ) ) - min( $lines, count( $problems ) ) ),
 				'notices'      => array(),
 				'more_notices' => 0,
 			);
 		}
 		$skipped = is_array( $result['skipped'] ?? null ) ? $result['skipped'] : array();
-		$message = sprintf(
-			/* translators: %s: number of markers. */
-			_n( '%s marker was imported.', '%s markers were imported.', (int) $result['imported'], 'cairn-maps' ),
-			number_format_i18n( (int) $result['imported'] )
-		);
+		$message = empty( $result['dry_run'] )
+			? sprintf(
+				/* translators: %s: number of markers. */
+				_n( '%s marker was imported.', '%s markers were imported.', (int) $result['imported'], 'cairn-maps' ),
+				number_format_i18n( (int) $result['imported'] )
+			)
+			: sprintf(
+				/* translators: %s: number of markers. */
+				_n( '%s marker would be imported.', '%s markers would be imported.', (int) $result['imported'], 'cairn-maps' ),
+				number_format_i18n( (int) $result['imported'] )
+			);
+		$posts   = (int) ( $result['kinds']['posts'] ?? 0 );
+		if ( $posts > 0 ) {
+			$message .= ' ' . sprintf(
+				/* translators: %s: number of posts. */
+				_n( '%s of them is a post with a place.', '%s of them are posts with a place.', $posts, 'cairn-maps' ),
+				number_format_i18n( $posts )
+			);
+		}
 		$shapes = (int) ( $result['shapes'] ?? 0 );
 		if ( $shapes > 0 ) {
 			$message .= ' ' . sprintf(
@@ -346,10 +361,10 @@ class Import_Export_Page {
 		return array(
 			'ok'           => true,
 			'message'      => $message,
-			'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $skipped, 0, self::REPORT_LINES ) ),
-			'more'         => max( 0, $skipped_count - self::REPORT_LINES ),
-			'notices'      => array_map( array( self::class, 'problem_text' ), array_slice( $notices, 0, self::REPORT_LINES ) ),
-			'more_notices' => max( 0, $notices_count - self::REPORT_LINES ),
+			'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $skipped, 0, $lines ) ),
+			'more'         => max( 0, $skipped_count - min( $lines, count( $skipped ) ) ),
+			'notices'      => array_map( array( self::class, 'problem_text' ), array_slice( $notices, 0, $lines ) ),
+			'more_notices' => max( 0, $notices_count - min( $lines, count( $notices ) ) ),
 		);
 	}
 
