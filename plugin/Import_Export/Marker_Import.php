@@ -211,13 +211,13 @@ class Marker_Import {
 	 *
 	 * @param string                    $path     File path.
 	 * @param string                    $format   Format.
-	 * @param array<string, mixed>      $options  run()'s options.
-	 * @param callable(int): void|null  $progress Told the bytes read so far, after each batch.
+	 * @param array<string, mixed>      $options  run()'s options (and `chunk_rows`, for tests).
+	 * @param callable(int): void|null  $progress Told the bytes read so far, after each chunk.
 	 * @return array<string, mixed>|WP_Error The report.
 	 */
 	public function import_file( string $path, string $format, array $options = array(), ?callable $progress = null ) {
 		if ( 'csv' === $format ) {
-			$chunks = new Csv_Chunks( $path, self::CHUNK_ROWS );
+			$chunks = new Csv_Chunks( $path, (int) ( $options['chunk_rows'] ?? self::CHUNK_ROWS ) );
 			$error  = $chunks->open();
 			if ( is_wp_error( $error ) ) {
 				return $error;
