@@ -464,7 +464,7 @@ class Import_Export_Page {
 				)
 			)
 		);
-		printf( '<form method="post" action="%s" enctype="multipart/form-data">', esc_url( admin_url( 'admin-post.php' ) ) );
+		printf( '<form method="post" action="%s" enctype="multipart/form-data" class="cairn-maps-import-form">', esc_url( admin_url( 'admin-post.php' ) ) );
 		printf( '<input type="hidden" name="action" value="%s" />', esc_attr( self::ACTION ) );
 		wp_nonce_field( self::ACTION );
 		printf(
