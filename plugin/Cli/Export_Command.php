@@ -66,7 +66,6 @@ final class Export_Command {
 		if ( false === $handle ) {
 			/* translators: %s: file path. */
 			\WP_CLI::error( sprintf( __( 'Cannot write the file "%s".', 'cairn-maps' ), $output ) );
-			return;
 		}
 		$this->export->write(
 			$format,

@@ -85,7 +85,6 @@ final class Import_Command {
 		if ( '' === $path || ! is_file( $path ) || ! is_readable( $path ) ) {
 			/* translators: %s: file path. */
 			\WP_CLI::error( sprintf( __( 'Cannot read the file "%s".', 'cairn-maps' ), $path ) );
-			return;
 		}
 		$format = isset( $assoc_args['format'] ) ? (string) $assoc_args['format'] : '';
 		if ( '' === $format ) {
@@ -99,7 +98,6 @@ final class Import_Command {
 		if ( ! in_array( $format, Import_Reader::FORMATS, true ) ) {
 			/* translators: %s: format. */
 			\WP_CLI::error( sprintf( __( 'Unknown format "%s".', 'cairn-maps' ), $format ) );
-			return;
 		}
 		$options = array(
 			'dry_run'        => ! empty( $assoc_args['dry-run'] ),
@@ -131,7 +129,6 @@ final class Import_Command {
 		}
 		if ( is_wp_error( $result ) ) {
 			\WP_CLI::error( $report['message'] );
-			return;
 		}
 		$message = $report['message'];
 		if ( ! empty( $result['dry_run'] ) ) {

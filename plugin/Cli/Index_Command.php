@@ -78,7 +78,6 @@ final class Index_Command {
 		$batch = max( 1, (int) ( $assoc_args['batch'] ?? 5000 ) );
 		if ( ! $this->index->rebuild_now( $batch ) ) {
 			\WP_CLI::error( __( 'The database refused a step of the rebuild three times; it stays pending and WP-Cron will go on with it.', 'cairn-maps' ) );
-			return;
 		}
 		$info = $this->index->info();
 		/* translators: %s: number of places. */

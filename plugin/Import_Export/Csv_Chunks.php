@@ -39,9 +39,9 @@ final class Csv_Chunks {
 	/**
 	 * The open file.
 	 *
-	 * @var resource|null
+	 * @var resource
 	 */
-	private $handle = null;
+	private $handle;
 
 	/**
 	 * The header line (without its BOM).

@@ -319,7 +319,7 @@ class Import_Export_Page {
 				_n( '%s marker would be imported.', '%s markers would be imported.', (int) $result['imported'], 'cairn-maps' ),
 				number_format_i18n( (int) $result['imported'] )
 			);
-		$posts   = (int) ( $result['kinds']['posts'] ?? 0 );
+		$posts = (int) ( $result['kinds']['posts'] ?? 0 );
 		if ( $posts > 0 ) {
 			$message .= ' ' . sprintf(
 				/* translators: %s: number of posts. */
@@ -498,9 +498,7 @@ class Import_Export_Page {
 			)
 		);
 		foreach ( is_array( $terms ) ? $terms : array() as $term ) {
-			if ( $term instanceof \WP_Term ) {
-				printf( '<option value="%s"></option>', esc_attr( $term->name ) );
-			}
+			printf( '<option value="%s"></option>', esc_attr( $term->name ) );
 		}
 		echo '</datalist>';
 		if ( ! Import_Groups::may_create() ) {

@@ -197,7 +197,7 @@ class Marker_Import {
 			// Shapes are held as PHP arrays while they are checked: as much room as the admin gets.
 			wp_raise_memory_limit( 'cairn_maps_import' );
 		}
-		$records = Import_Reader::read( $content, $format, self::max_rows(), self::reader_options( $options ) );
+		$records = Import_Reader::read( $content, $format, self::max_rows(), self::reader_options( $options ) ); // @phpstan-ignore arguments.count (the readers' options: imports-common.md)
 		if ( is_wp_error( $records ) ) {
 			return $records;
 		}
@@ -209,10 +209,10 @@ class Marker_Import {
 	 * each read by Import_Reader, so memory stays bounded whatever the number of rows; the other
 	 * formats are read whole. No row or size limit: the one running it owns the server.
 	 *
-	 * @param string                    $path     File path.
-	 * @param string                    $format   Format.
-	 * @param array<string, mixed>      $options  run()'s options (and `chunk_rows`, for tests).
-	 * @param callable(int): void|null  $progress Told the bytes read so far, after each chunk.
+	 * @param string                   $path     File path.
+	 * @param string                   $format   Format.
+	 * @param array<string, mixed>     $options  run()'s options (and `chunk_rows`, for tests).
+	 * @param callable(int): void|null $progress Told the bytes read so far, after each chunk.
 	 * @return array<string, mixed>|WP_Error The report.
 	 */
 	public function import_file( string $path, string $format, array $options = array(), ?callable $progress = null ) {
@@ -222,10 +222,10 @@ class Marker_Import {
 			if ( is_wp_error( $error ) ) {
 				return $error;
 			}
-			$reader = self::reader_options( $options );
+			$reader  = self::reader_options( $options );
 			$records = ( static function () use ( $chunks, $reader ) {
 				foreach ( $chunks->chunks() as $chunk ) {
-					$read = Import_Reader::read( $chunk['content'], 'csv', PHP_INT_MAX, $reader );
+					$read = Import_Reader::read( $chunk['content'], 'csv', PHP_INT_MAX, $reader ); // @phpstan-ignore arguments.count (as above)
 					if ( is_wp_error( $read ) ) {
 						if ( 'cairn_maps_import_empty' === $read->get_error_code() ) {
 							continue; // Only blank lines in this chunk.
@@ -234,6 +234,11 @@ class Marker_Import {
 						return;
 					}
 					foreach ( $read as $record ) {
+						/**
+						 * The readers' keys, and `line`, `notices`, `folder` (imports-common.md).
+						 *
+						 * @var array<string, mixed> $record
+						 */
 						// The reader counted the chunk's header as line 1.
 						$shift = $chunk['first_line'] - 2;
 						if ( isset( $record['at']['line'] ) ) {
@@ -260,7 +265,7 @@ class Marker_Import {
 		if ( ! is_string( $content ) ) {
 			return new WP_Error( 'cairn_maps_import_unreadable', __( 'The file could not be read.', 'cairn-maps' ) );
 		}
-		$records = Import_Reader::read( $content, $format, PHP_INT_MAX, self::reader_options( $options ) );
+		$records = Import_Reader::read( $content, $format, PHP_INT_MAX, self::reader_options( $options ) ); // @phpstan-ignore arguments.count (as above)
 		unset( $content );
 		if ( is_wp_error( $records ) ) {
 			return $records;
@@ -300,10 +305,11 @@ class Marker_Import {
 	 * to an existing group by name or slug, created only when the user may edit groups),
 	 * `group` (a group every row joins, by name or slug, same rules).
 	 *
-	 * @param iterable<int, array<string, mixed>> $records  Records from Import_Reader (or a stream of them).
-	 * @param array<string, mixed>                $options  Options.
-	 * @param callable(int): void|null            $progress Told progress after each batch.
-	 * @param int                                 $end      The progress value at the end, if known.
+	 * @param iterable                 $records  Records from Import_Reader (or a stream of them).
+	 * @phpstan-param iterable<int, array<string, mixed>> $records
+	 * @param array<string, mixed>     $options  Options.
+	 * @param callable(int): void|null $progress Told progress after each batch.
+	 * @param int                      $end      The progress value at the end, if known.
 	 * @return array<string, mixed>|WP_Error What was done: `imported`, `shapes`, `geocoding`,
 	 *         `groups_created`, `skipped` and `notices` (at most REPORT_MAX each; `skipped_count`
 	 *         and `notices_count` count them all), `total` records, `kinds` (markers, routes,
@@ -537,7 +543,7 @@ class Marker_Import {
 		}
 		foreach ( $by_type as $type => $typed ) {
 			$slugs = $this->writer->unique_slugs( array_column( $typed, 'title' ), (string) $type );
-			$ids   = $this->writer->insert_batch( $typed, $slugs, $tt_ids, (string) $type );
+			$ids   = $this->writer->insert_batch( $typed, $slugs, $tt_ids, (string) $type ); // @phpstan-ignore argument.type (rows from Import_Row_Validator::check(), with_shape_text(): the writer's keys and types)
 			if ( is_wp_error( $ids ) ) {
 				return new WP_Error(
 					'cairn_maps_import_failed',

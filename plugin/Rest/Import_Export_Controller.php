@@ -120,7 +120,7 @@ class Import_Export_Controller {
 				'callback'            => array( $this, 'import' ),
 				'permission_callback' => array( $this, 'can_import' ),
 				'args'                => array(
-					'format'     => array(
+					'format'         => array(
 						'description' => __( 'File format; guessed from the file name, content type or content when omitted.', 'cairn-maps' ),
 						'type'        => 'string',
 						'enum'        => Import_Reader::FORMATS,

@@ -45,10 +45,23 @@ final class Wp_CliTest extends TestCase {
 	protected function tear_down(): void {
 		global $wpdb;
 		$wpdb->query( 'COMMIT' );
-		foreach ( get_posts( array( 'post_type' => Post_Type::POST_TYPE, 'post_status' => 'any', 'numberposts' => -1, 'fields' => 'ids' ) ) as $id ) {
+		foreach ( get_posts(
+			array(
+				'post_type'   => Post_Type::POST_TYPE,
+				'post_status' => 'any',
+				'numberposts' => -1,
+				'fields'      => 'ids',
+			)
+		) as $id ) {
 			wp_delete_post( (int) $id, true );
 		}
-		foreach ( get_terms( array( 'taxonomy' => Post_Type::TAXONOMY, 'hide_empty' => false, 'fields' => 'ids' ) ) as $term ) {
+		foreach ( get_terms(
+			array(
+				'taxonomy'   => Post_Type::TAXONOMY,
+				'hide_empty' => false,
+				'fields'     => 'ids',
+			)
+		) as $term ) {
 			wp_delete_term( (int) $term, Post_Type::TAXONOMY );
 		}
 		$wpdb->query( 'COMMIT' );
@@ -69,7 +82,20 @@ final class Wp_CliTest extends TestCase {
 	private function wp( array $args ): array {
 		$command = 'bash ' . escapeshellarg( CAIRN_MAPS_TESTS_ROOT . '/bin/wp.sh' ) . ' ' . implode( ' ', array_map( 'escapeshellarg', $args ) );
 		$pipes   = array();
-		$process = proc_open( $command, array( 1 => array( 'pipe', 'w' ), 2 => array( 'pipe', 'w' ) ), $pipes, CAIRN_MAPS_TESTS_ROOT, array( 'CAIRN_WP_CORE_DIR' => (string) getenv( 'CAIRN_WP_CORE_DIR' ), 'PATH' => (string) getenv( 'PATH' ), 'HOME' => (string) getenv( 'HOME' ) ) );
+		$process = proc_open( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.system_calls_proc_open -- the test runs wp-cli.
+			$command,
+			array(
+				1 => array( 'pipe', 'w' ),
+				2 => array( 'pipe', 'w' ),
+			),
+			$pipes,
+			CAIRN_MAPS_TESTS_ROOT,
+			array(
+				'CAIRN_WP_CORE_DIR' => (string) getenv( 'CAIRN_WP_CORE_DIR' ),
+				'PATH'              => (string) getenv( 'PATH' ),
+				'HOME'              => (string) getenv( 'HOME' ),
+			)
+		);
 		$this->assertIsResource( $process );
 		$out    = (string) stream_get_contents( $pipes[1] );
 		$err    = (string) stream_get_contents( $pipes[2] );
@@ -93,7 +119,7 @@ final class Wp_CliTest extends TestCase {
 	private function file( string $content, string $suffix ): string {
 		$file          = get_temp_dir() . 'cairn-cli-' . wp_generate_password( 8, false ) . $suffix;
 		$this->files[] = $file;
-		file_put_contents( $file, $content ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_file_put_contents
+		file_put_contents( $file, $content ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_file_put_contents
 		return $file;
 	}
 
@@ -143,9 +169,9 @@ final class Wp_CliTest extends TestCase {
 		sort( $titles );
 		$this->assertSame( array( 'Hut', 'Lodge' ), $titles );
 
-		$out    = get_temp_dir() . 'cairn-cli-export-' . wp_generate_password( 8, false ) . '.csv';
+		$out           = get_temp_dir() . 'cairn-cli-export-' . wp_generate_password( 8, false ) . '.csv';
 		$this->files[] = $out;
-		$to_file = $this->wp( array( 'cairn', 'export', '--output=' . $out ) );
+		$to_file       = $this->wp( array( 'cairn', 'export', '--output=' . $out ) );
 		$this->assertSame( 0, $to_file['status'], $to_file['err'] );
 		$written = (string) file_get_contents( $out ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents
 		$this->assertStringStartsWith( "\xEF\xBB\xBFtitle,lat,lng,group,description\r\n", $written, 'the Tools page download: BOM, header' );

@@ -105,10 +105,63 @@ final class Import_FlowTest extends TestCase {
 			array(
 				'type'     => 'FeatureCollection',
 				'features' => array(
-					$feature( array( 'type' => 'Point', 'coordinates' => array( 1, 2 ) ), 'Point' ),
-					$feature( array( 'type' => 'LineString', 'coordinates' => array( array( 0, 0, 10 ), array( 1, 1, 20 ) ) ), 'Route' ),
-					$feature( array( 'type' => 'Polygon', 'coordinates' => array( array( array( 0, 0 ), array( 1, 0 ), array( 1, 1 ), array( 0, 0 ) ) ) ), 'Area' ),
-					$feature( array( 'type' => 'Polygon', 'coordinates' => array( array( array( 0, 0 ), array( 1, 0 ), array( 1, 1 ) ) ) ), 'Open ring' ),
+					$feature(
+						array(
+							'type'        => 'Point',
+							'coordinates' => array(
+								1,
+								2,
+							),
+						),
+						'Point'
+					),
+					$feature(
+						array(
+							'type'        => 'LineString',
+							'coordinates' => array(
+								array(
+									0,
+									0,
+									10,
+								),
+								array( 1, 1, 20 ),
+							),
+						),
+						'Route'
+					),
+					$feature(
+						array(
+							'type'        => 'Polygon',
+							'coordinates' => array(
+								array(
+									array(
+										0,
+										0,
+									),
+									array( 1, 0 ),
+									array( 1, 1 ),
+									array( 0, 0 ),
+								),
+							),
+						),
+						'Area'
+					),
+					$feature(
+						array(
+							'type'        => 'Polygon',
+							'coordinates' => array(
+								array(
+									array(
+										0,
+										0,
+									),
+									array( 1, 0 ),
+									array( 1, 1 ),
+								),
+							),
+						),
+						'Open ring'
+					),
 				),
 			)
 		);
@@ -163,7 +216,15 @@ final class Import_FlowTest extends TestCase {
 		$this->assertSame( '2', get_post_meta( $posts[0]->ID, Location_Types::META_LAT, true ) );
 		$this->assertSame( '3', get_post_meta( $posts[0]->ID, Location_Types::META_LNG, true ) );
 		$this->assertSame( '1', get_post_meta( $posts[0]->ID, Location_Types::META_PUBLIC, true ) );
-		$this->assertSame( array(), get_posts( array( 'post_type' => 'page', 'title' => 'Page row' ) ) );
+		$this->assertSame(
+			array(),
+			get_posts(
+				array(
+					'post_type' => 'page',
+					'title'     => 'Page row',
+				)
+			)
+		);
 		$this->assertSame( 2, $this->count_markers() );
 
 		// The visitor's map of posts shows it.
@@ -182,20 +243,34 @@ final class Import_FlowTest extends TestCase {
 		$existing = $this->create_group( 'hut-group', 'Huts' );
 		$records  = array(
 			array(
-				'at'     => array( 'row' => 1, 'label' => 'placemark "A"' ),
+				'at'     => array(
+					'row'   => 1,
+					'label' => 'placemark "A"',
+				),
 				'line'   => 3,
 				'folder' => 'Huts',
 				'fields' => $this->fields( 'A', 1, 1 ),
 			),
 			array(
-				'at'      => array( 'row' => 2, 'label' => 'placemark "B"' ),
+				'at'      => array(
+					'row'   => 2,
+					'label' => 'placemark "B"',
+				),
 				'line'    => 7,
 				'folder'  => 'Trips / Alps',
-				'notices' => array( array( 'line' => 8, 'message' => 'A one-point segment was dropped.' ) ),
+				'notices' => array(
+					array(
+						'line'    => 8,
+						'message' => 'A one-point segment was dropped.',
+					),
+				),
 				'fields'  => $this->fields( 'B', 2, 2 ),
 			),
 			array(
-				'at'     => array( 'row' => 3, 'label' => 'placemark "C"' ),
+				'at'     => array(
+					'row'   => 3,
+					'label' => 'placemark "C"',
+				),
 				'line'   => 9,
 				'folder' => '',
 				'fields' => $this->fields( 'C', 3, 3 ),
@@ -228,7 +303,13 @@ final class Import_FlowTest extends TestCase {
 
 		// …and a folder that names no group refuses its rows, not the others.
 		$records[1]['folder'] = 'Trips / Dolomites';
-		$folders              = $import->run( $records, array( 'folder_groups' => true, 'dry_run' => true ) );
+		$folders              = $import->run(
+			$records,
+			array(
+				'folder_groups' => true,
+				'dry_run'       => true,
+			)
+		);
 		$this->assertIsArray( $folders );
 		$this->assertSame( 2, $folders['imported'] );
 		$this->assertSame( array( 2 ), array_column( $folders['skipped'], 'row' ) );
@@ -250,7 +331,7 @@ final class Import_FlowTest extends TestCase {
 			. "Three,1,1,\"a \"\"quoted\"\"\nword\"\n"      // Lines 9–10.
 			. "Worse,1,east,\n";                            // Line 11.
 		$file = (string) tempnam( get_temp_dir(), 'cairn-import' );
-		file_put_contents( $file, $csv ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_file_put_contents
+		file_put_contents( $file, $csv ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_file_put_contents
 		$import = new Marker_Import();
 		$ticks  = array();
 		$dry    = $import->import_file(
@@ -317,7 +398,12 @@ final class Import_FlowTest extends TestCase {
 				array(
 					'post_type'   => Post_Type::POST_TYPE,
 					'numberposts' => -1,
-					'tax_query'   => array( array( 'taxonomy' => Post_Type::TAXONOMY, 'terms' => $term_id ) ), // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_tax_query
+					'tax_query'   => array( // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_tax_query -- a test's few markers.
+						array(
+							'taxonomy' => Post_Type::TAXONOMY,
+							'terms'    => $term_id,
+						),
+					), // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_tax_query
 				)
 			)
 		);

@@ -247,7 +247,12 @@ final class Import_Export_ControllerTest extends TestCase {
 			. "\n"                                                          // Line 9: blank.
 			. "Bad group,50,50,%%%,\n";                                     // Line 10.
 
-		$terms = (int) wp_count_terms( array( 'taxonomy' => Post_Type::TAXONOMY, 'hide_empty' => false ) );
+		$terms = (int) wp_count_terms(
+			array(
+				'taxonomy'   => Post_Type::TAXONOMY,
+				'hide_empty' => false,
+			)
+		);
 		$dry   = $this->import( $csv, array( 'dry_run' => '1' ) );
 		$this->assert_status( 200, $dry );
 		$this->assertTrue( $dry->get_data()['dry_run'] );
@@ -256,7 +261,16 @@ final class Import_Export_ControllerTest extends TestCase {
 		$this->assertSame( array( 'fresh' ), $dry->get_data()['groups_new'] );
 		$this->assertSame( array( 'Good', 'Two-line text' ), array_column( array_column( $dry->get_data()['preview']['features'], 'properties' ), 'title' ) );
 		$this->assertSame( 0, $this->count_markers(), 'a dry run stores no marker' );
-		$this->assertSame( $terms, (int) wp_count_terms( array( 'taxonomy' => Post_Type::TAXONOMY, 'hide_empty' => false ) ), 'nor a group' );
+		$this->assertSame(
+			$terms,
+			(int) wp_count_terms(
+				array(
+					'taxonomy'   => Post_Type::TAXONOMY,
+					'hide_empty' => false,
+				)
+			),
+			'nor a group'
+		);
 
 		$response = $this->import( $csv );
 		$this->assert_status( 200, $response );
