@@ -417,19 +417,31 @@ export function renderReport( box: HTMLElement, report: ImportReport ): void {
 		}
 	}
 	if ( report.skippedCount > 0 ) {
+		const rows = report.skippedCount.toLocaleString();
 		notice.append(
 			paragraph(
 				doc,
-				sprintf(
-					/* translators: %s: number of rows. */
-					_n(
-						'%s row will not be imported:',
-						'%s rows will not be imported:',
-						report.skippedCount,
-						'cairn-maps'
-					),
-					report.skippedCount.toLocaleString()
-				)
+				report.dryRun
+					? sprintf(
+							/* translators: %s: number of rows. */
+							_n(
+								'%s row will not be imported:',
+								'%s rows will not be imported:',
+								report.skippedCount,
+								'cairn-maps'
+							),
+							rows
+						)
+					: sprintf(
+							/* translators: %s: number of rows. */
+							_n(
+								'%s row was not imported:',
+								'%s rows were not imported:',
+								report.skippedCount,
+								'cairn-maps'
+							),
+							rows
+						)
 			),
 			listOf( doc, 'cairn-maps-import-problems', report.skipped )
 		);
