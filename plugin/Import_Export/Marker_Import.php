@@ -339,6 +339,11 @@ class Marker_Import {
 				}
 				$report->count_record();
 				$at = isset( $record['at'] ) && is_array( $record['at'] ) ? $record['at'] : array( 'line' => (int) ( $record['line'] ?? 0 ) );
+				if ( ! empty( $record['skipped'] ) && ! isset( $record['fields'] ) ) {
+					// Left out on purpose by the reader (nothing to draw): a note, not a refusal.
+					$report->notice( $at, (string) ( $record['error'] ?? '' ) );
+					continue;
+				}
 				if ( ! isset( $record['fields'] ) || ! is_array( $record['fields'] ) ) {
 					$report->skip( $at, (string) ( $record['error'] ?? __( 'This record could not be read.', 'cairn-maps' ) ) );
 					continue;

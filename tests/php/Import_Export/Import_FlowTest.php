@@ -267,6 +267,15 @@ final class Import_FlowTest extends TestCase {
 				'fields'  => $this->fields( 'B', 2, 2 ),
 			),
 			array(
+				'at'      => array(
+					'row'   => 4,
+					'label' => 'placemark "Empty"',
+				),
+				'line'    => 8,
+				'skipped' => true,
+				'error'   => 'This placemark has no geometry, so it was left out.',
+			),
+			array(
 				'at'     => array(
 					'row'   => 3,
 					'label' => 'placemark "C"',
@@ -287,7 +296,8 @@ final class Import_FlowTest extends TestCase {
 		$this->assertInstanceOf( \WP_Term::class, $alps );
 		$this->assertSame( 'Trips / Alps', $alps->name );
 		$this->assertSame( array( 'B' ), $this->titles_in( $alps->term_id ) );
-		$this->assertSame( array( 'A one-point segment was dropped.' ), array_column( $report['notices'], 'message' ), "the reader's notice is reported" );
+		$this->assertSame( array( 'A one-point segment was dropped.', 'This placemark has no geometry, so it was left out.' ), array_column( $report['notices'], 'message' ), "the readers' notices and left-out places are reported as notes" );
+		$this->assertSame( array(), $report['skipped'] );
 		$this->assertSame( 2, $report['notices'][0]['row'] );
 
 		// All in one group, for someone who may not create groups: an existing one works.
