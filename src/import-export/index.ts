@@ -158,11 +158,11 @@ function startImport( form: HTMLFormElement, box: HTMLElement ): void {
 	const doc = form.ownerDocument;
 	const submit = form.querySelector< HTMLButtonElement >( '[type="submit"]' );
 
-	const send = async ( body: FormData, dryRun: boolean ) => {
+	const send = async ( body: FormData ) => {
 		try {
 			return parseReport(
 				await apiFetch( {
-					path: dryRun ? `${ IMPORT_PATH }?dry_run=1` : IMPORT_PATH,
+					path: `${ IMPORT_PATH }?dry_run=1`,
 					method: 'POST',
 					body,
 				} )
@@ -202,7 +202,7 @@ function startImport( form: HTMLFormElement, box: HTMLElement ): void {
 			submit.disabled = true;
 		}
 		busy( __( 'Reading the file…', 'cairn-maps' ) );
-		void send( body, true ).then( ( preview ) => {
+		void send( body ).then( ( preview ) => {
 			form.hidden = true;
 			renderReport( box, preview );
 			const actions = doc.createElement( 'p' );
@@ -214,23 +214,11 @@ function startImport( form: HTMLFormElement, box: HTMLElement ): void {
 						__( 'Import', 'cairn-maps' ),
 						'button button-primary cairn-maps-import-confirm',
 						() => {
+							// The page's own form imports the file it previewed (the same
+							// file and options): the server's report, and the geocoding
+							// progress when rows wait for their address.
 							busy( __( 'Importing…', 'cairn-maps' ) );
-							void send( body, false ).then( ( result ) => {
-								renderReport( box, result );
-								const again = doc.createElement( 'p' );
-								again.append(
-									button(
-										doc,
-										__(
-											'Import another file',
-											'cairn-maps'
-										),
-										'button',
-										reset
-									)
-								);
-								box.append( again );
-							} );
+							HTMLFormElement.prototype.submit.call( form );
 						}
 					),
 					' '
