@@ -48,7 +48,10 @@ mariadb_create_db "$SOCKET" cairn_bench cairn_bench cairn_bench
 export CAIRN_TEST_DB_HOST="127.0.0.1:$PORT" CAIRN_TEST_DB_NAME=cairn_bench CAIRN_TEST_DB_USER=cairn_bench CAIRN_TEST_DB_PASSWORD=cairn_bench CAIRN_WP_CORE_DIR="$CORE"
 unset CAIRN_TEST_REDIS
 CONFIG="$(php -r 'function cairn_maps_tests_fail( $m ) { fwrite( STDERR, $m ); exit( 1 ); } require $argv[1]; echo cairn_maps_tests_write_config();' "$ROOT/tests/php/includes/config.php")"
-php "$ROOT/tests/php/includes/install.php" "$CONFIG" >/dev/null
+# A copy of its own: a PHP test run rewrites the tests' configuration with its own database.
+cp "$CONFIG" "$ROOT/.cache/bench-wp-config.php"
+export CAIRN_WP_CONFIG="$ROOT/.cache/bench-wp-config.php"
+php "$ROOT/tests/php/includes/install.php" "$CAIRN_WP_CONFIG" >/dev/null
 
 FILE="$ROOT/.cache/bench-import-$ROWS.csv"
 if [[ ! -s "$FILE" ]]; then

@@ -10,6 +10,7 @@
 #
 # Environment:
 #   CAIRN_WP_CORE_DIR   WordPress core (default: bin/wp-core.sh's)
+#   CAIRN_WP_CONFIG     the site's configuration (default: the PHP tests'; bench/import-cli.sh has its own)
 #   CAIRN_WP_PEAK=1     print "peak_memory_bytes=N" (PHP's memory_get_peak_usage) on stderr at exit
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,11 +19,11 @@ if [[ ! -x "$TOOLS/vendor/bin/wp" ]]; then
 	composer install --working-dir="$TOOLS" --no-interaction --no-progress --quiet >&2
 fi
 CORE="${CAIRN_WP_CORE_DIR:-$(bash "$ROOT/bin/wp-core.sh")}"
-CONFIG="$ROOT/.cache/wp-tests/wp-tests-config.php"
+CONFIG="${CAIRN_WP_CONFIG:-$ROOT/.cache/wp-tests/wp-tests-config.php}"
 [[ -f "$CONFIG" ]] || { echo "[wp] $CONFIG is missing: run the PHP tests once (bash bin/test-php.sh), or bench/import-cli.sh" >&2; exit 1; }
 # WP-CLI looks for wp-config.php beside core, then in its parent folder: a folder of our own
 # holding a link to core and the site's wp-config.php.
-SITE="$ROOT/.cache/wp-cli-site"
+SITE="$ROOT/.cache/wp-cli-site-$(basename "$CONFIG" .php)"
 mkdir -p "$SITE"
 ln -sfn "$CORE" "$SITE/wordpress"
 cat >"$SITE/wp-config.php" <<PHP
