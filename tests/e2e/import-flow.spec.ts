@@ -124,7 +124,7 @@ test.describe( 'import flow', () => {
 			mimeType: 'application/vnd.google-earth.kml+xml',
 			buffer: googleEarthKml( run ),
 		} );
-		await page.getByLabel( /^One group per folder/ ).check();
+		await page.getByLabel( /One group per folder/ ).check();
 		await page.getByRole( 'button', { name: 'Import markers' } ).click();
 		await expect( previewReport ).toContainText(
 			'Will be imported: 1 marker, 1 route, 0 areas.',
