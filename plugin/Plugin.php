@@ -31,6 +31,7 @@ use Cairn\Maps\Groups\Group_Creation;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
+use Cairn\Maps\Cli\Commands;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Tile_Service;
 use Cairn\Maps\Import_Export\Geocode_Job;
@@ -182,6 +183,10 @@ final class Plugin {
 			$part->add_hooks();
 		}
 		add_action( 'init', array( $this, 'load_textdomain' ) );
+		// WP-CLI (issue 32): wp cairn import|export|index, registered only when WP-CLI runs.
+		if ( defined( 'WP_CLI' ) && WP_CLI ) {
+			Commands::register( $marker_import, new Marker_Export( $repository ), $place_index );
+		}
 	}
 
 	/**

@@ -74,6 +74,7 @@ final class Import_Reader {
 		'group'       => array( 'group', 'groups' ),
 		'description' => array( 'description' ),
 		'address'     => array( 'address', 'geo_address' ),
+		'post_type'   => array( 'post_type' ),
 	);
 
 	/**
@@ -268,6 +269,7 @@ final class Import_Reader {
 					'groups'      => self::split_groups( $value( 'group' ) ),
 					'description' => $value( 'description' ),
 					'address'     => $value( 'address' ),
+					'post_type'   => trim( $value( 'post_type' ) ),
 				),
 			);
 		}
@@ -422,6 +424,7 @@ final class Import_Reader {
 			'groups'      => array_values( array_filter( array_map( 'trim', $groups ), static fn( string $group ): bool => '' !== $group ) ),
 			'description' => $description,
 			'address'     => '',
+			'post_type'   => is_string( $properties['post_type'] ?? null ) ? trim( $properties['post_type'] ) : '',
 		);
 		$parts  = self::geometry_parts( $geometry );
 		$split  = count( $parts ) > 1 || ( is_array( $geometry ) && 'MultiPoint' === ( $geometry['type'] ?? null ) );

@@ -284,8 +284,8 @@ final class Shape_ImportTest extends TestCase {
 	}
 
 	/**
-	 * Bad shapes are row errors with the row and its name; nothing is saved, or with
-	 * `valid_only` only the good rows.
+	 * Bad shapes are row errors with the row and its name; a dry run saves nothing, an import only
+	 * the good rows.
 	 *
 	 * @dataProvider provide_bad_shapes
 	 *
@@ -294,17 +294,17 @@ final class Shape_ImportTest extends TestCase {
 	 * @param string $text Part of the row's message.
 	 */
 	public function test_bad_shapes_are_row_errors( string $type, string $body, string $text ): void {
-		$response = $this->import( $body, $type );
-		$this->assert_status( 400, $response );
+		$response = $this->import( $body, $type, array( 'dry_run' => true ) );
+		$this->assert_status( 200, $response );
 		$data = $response->get_data();
-		$this->assertSame( 'cairn_maps_import_invalid', $data['code'] );
-		$this->assertCount( 1, $data['data']['errors'] );
-		$error = $data['data']['errors'][0];
+		$this->assertSame( 1, $data['imported'], 'would be imported' );
+		$this->assertCount( 1, $data['skipped'] );
+		$error = $data['skipped'][0];
 		$this->assertSame( 2, $error['row'] ?? ( $error['feature'] + 1 ) );
 		$this->assertStringContainsString( $text, $error['message'] );
-		$this->assertSame( 0, $this->count_markers() );
+		$this->assertSame( 0, $this->count_markers(), 'a dry run stores nothing' );
 
-		$response = $this->import( $body, $type, array( 'valid_only' => true ) );
+		$response = $this->import( $body, $type );
 		$this->assert_status( 200, $response );
 		$this->assertSame( 1, $response->get_data()['imported'] );
 		$this->assertSame( 1, $this->count_markers() );
@@ -334,7 +334,7 @@ final class Shape_ImportTest extends TestCase {
 	 */
 	public function test_report_lines_name_the_row(): void {
 		$response = $this->import( '<kml><Placemark><name>Good</name><Point><coordinates>1,2</coordinates></Point></Placemark><Placemark><name>Ridge loop</name><Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 0,0</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></kml>', 'application/vnd.google-earth.kml+xml' );
-		$report   = Import_Export_Page::report( new \WP_Error( 'cairn_maps_import_invalid', $response->get_data()['message'], $response->get_data()['data'] ) );
+		$report   = Import_Export_Page::report( $response->get_data() );
 		$this->assertStringStartsWith( 'Row 2 (placemark "Ridge loop"): ', $report['problems'][0] );
 		$this->assertStringContainsString( 'at least 4 positions', $report['problems'][0] );
 
