@@ -45,6 +45,7 @@ use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Shape_Meta;
+use Cairn\Maps\Rest\Basemap_Archive_Controller;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Import_Geocoding_Controller;
@@ -171,6 +172,8 @@ final class Plugin {
 		$this->parts['tiles']       = new Tiles_Controller( new Tile_Service( $place_index ), $markers_version );
 		// The places panel of tiled maps (issue 22): search and the list over the place index.
 		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version );
+		// Self-hosted basemaps (issue 31): byte ranges of a PMTiles archive, for servers that answer none.
+		$this->parts['basemap_archive'] = new Basemap_Archive_Controller();
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}
