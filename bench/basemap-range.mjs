@@ -27,7 +27,7 @@
  * and adds the `route` variant: the plugin's /cairn/v1/basemaps/<id>, which boots WordPress for
  * every range (the fallback for servers that answer no ranges; not in the target).
  *
- * Environment: BENCH_REQUESTS=600 (per variant), BENCH_WARMUP=60, BENCH_TILES=60,
+ * Environment: BENCH_REQUESTS=3000 (per variant), BENCH_WARMUP=200, BENCH_TILES=60,
  *   BENCH_WORKERS=2 (php-fpm children), BENCH_HTTP_PORT=8950 (first port tried),
  *   BENCH_ROUTE_URL (optional, an archive URL answering ranges on another server: reported, not in the target),
  *   BENCH_NO_RESULTS=1 (write nothing under bench/results/).
@@ -46,8 +46,8 @@ const ROOT = path.resolve(
 );
 const WORK = path.join( ROOT, '.cache', 'bench-basemap' );
 const DOCROOT = path.join( WORK, 'www' );
-const REQUESTS = Number( process.env.BENCH_REQUESTS || 600 );
-const WARMUP = Number( process.env.BENCH_WARMUP || 60 );
+const REQUESTS = Number( process.env.BENCH_REQUESTS || 3000 );
+const WARMUP = Number( process.env.BENCH_WARMUP || 200 );
 const TILES = Number( process.env.BENCH_TILES || 60 );
 const WORKERS = Number( process.env.BENCH_WORKERS || 2 );
 const TARGET = 1.2;
