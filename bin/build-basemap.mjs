@@ -202,7 +202,7 @@ const VECTOR_LAYERS = [
 /**
  * Cuts the tiles.
  *
- * @param {number} [maxZoom] Highest zoom (default MAX_ZOOM).
+ * @param {number} [maxZoom] Highest zoom written (default MAX_ZOOM).
  * @return {Promise<{tiles: Object[], world: Object}>} Gzipped tiles and the source data.
  */
 async function cutTiles( maxZoom = MAX_ZOOM ) {
@@ -210,9 +210,11 @@ async function cutTiles( maxZoom = MAX_ZOOM ) {
 	const { default: GeoJSONVT } = await import( 'geojson-vt' );
 	const world = loadWorld();
 	const sources = layerSources( world );
+	// geojson-vt keeps full detail at its maxZoom: always cut for MAX_ZOOM, even when only the
+	// lower zooms are written (the test archive), so that every zoom looks as in the demo's.
 	const common = {
-		maxZoom,
-		indexMaxZoom: maxZoom,
+		maxZoom: MAX_ZOOM,
+		indexMaxZoom: MAX_ZOOM,
 		indexMaxPoints: 0,
 		extent: EXTENT,
 	};
