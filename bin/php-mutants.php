@@ -291,7 +291,7 @@ return array(
 		'file'    => 'plugin/Import_Export/Xml_Track_Item.php',
 		'search'  => 'if ( isset( $position[2] ) && 0.0 !== $position[2] ) {',
 		'replace' => 'if ( isset( $position[2] ) ) {',
-		'tests'   => 'Xml_Track_ReaderTest',
+		'tests'   => 'Xml_Track_ReaderTest::test_kml_absolute_altitudes_of_zero_are_on_the_ground',
 	),
 	array(
 		'id'      => 'kmz-inflated-size-unchecked',

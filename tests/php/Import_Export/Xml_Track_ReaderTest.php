@@ -156,6 +156,21 @@ final class Xml_Track_ReaderTest extends TestCase {
 	}
 
 	/**
+	 * KML altitudes marked `absolute` are elevations, unless every one is 0 (a shape drawn on the
+	 * ground, which some tools write as absolute 0): then the line is 2D.
+	 */
+	public function test_kml_absolute_altitudes_of_zero_are_on_the_ground(): void {
+		$kml    = static fn( string $coordinates ): string => '<kml><Placemark><name>Ridge</name><LineString><altitudeMode>absolute</altitudeMode><coordinates>'
+			. $coordinates . '</coordinates></LineString></Placemark></kml>';
+		$ground = Import_Reader::read( $kml( '7,46,0 7.01,46.01,0 7.02,46.02,0' ), 'kml', 10 );
+		$this->assertIsArray( $ground );
+		$this->assertSame( array( 7.0, 46.0 ), array_map( 'floatval', $ground[0]['fields']['geometry']['coordinates'][0] ), 'all 0: on the ground, 2D' );
+		$high = Import_Reader::read( $kml( '7,46,0 7.01,46.01,1250 7.02,46.02,1300' ), 'kml', 10 );
+		$this->assertIsArray( $high );
+		$this->assertSame( array( 7.0, 46.0, 0.0 ), array_map( 'floatval', $high[0]['fields']['geometry']['coordinates'][0] ), 'elevations kept, the 0 too' );
+	}
+
+	/**
 	 * KML: a LinearRing alone is an area; a MultiGeometry of areas a MultiPolygon; mixed kinds,
 	 * several points, or a gx:Track are row errors that name the problem.
 	 */
