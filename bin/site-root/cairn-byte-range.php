@@ -20,6 +20,9 @@
 
 // phpcs:disable WordPress.Security.NonceVerification.Recommended, WordPress.Security.ValidatedSanitizedInput, WordPress.WP.AlternativeFunctions, WordPress.Security.EscapeOutput.OutputNotEscaped -- a static-file server outside WordPress.
 
+// Inert where it is kept (bin/site-root/ of the plugin): it serves only from a site's root.
+is_dir( __DIR__ . '/wp-content/uploads' ) || exit;
+
 /**
  * Ends the request with a status and no body.
  *

@@ -856,12 +856,24 @@ final class Import_Export_ControllerTest extends TestCase {
 			. "Twenty,1,1,\"$twenty\"\n"
 			. "Twenty-one,1,1,\"$twenty|g21\"\n";
 		$response = $this->import( $csv );
-		$this->assert_status( 400, $response );
-		$errors = $this->errors( $response );
-		$this->assertCount( 2, $errors, (string) wp_json_encode( $errors ) );
-		$messages = (string) wp_json_encode( $errors );
-		$this->assertStringContainsString( 'The title is longer than 500 characters.', $messages );
-		$this->assertStringContainsString( 'A marker may be in at most 20 groups.', $messages );
-		$this->assertSame( 0, $this->count_markers(), 'nothing is saved when a row is refused' );
+		// A partial import (issue 32): the rows within the bounds import, the two past them are
+		// reported on their lines and nothing of them is saved.
+		$this->assert_status( 200, $response );
+		$data = $response->get_data();
+		$this->assertSame( 2, $data['imported'] );
+		$this->assertSame(
+			array(
+				array(
+					'line'    => 3,
+					'message' => 'The title is longer than 500 characters.',
+				),
+				array(
+					'line'    => 5,
+					'message' => 'A marker may be in at most 20 groups.',
+				),
+			),
+			$data['skipped']
+		);
+		$this->assertSame( 2, $this->count_markers(), 'only the rows within the bounds are saved' );
 	}
 }
