@@ -45,6 +45,7 @@ use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Shape_Meta;
+use Cairn\Maps\Rest\Basemap_Test_Controller;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Import_Geocoding_Controller;
@@ -56,6 +57,7 @@ use Cairn\Maps\Rest\Shapes_Controller;
 use Cairn\Maps\Rest\Tiles_Controller;
 use Cairn\Maps\Rest\Places_Controller;
 use Cairn\Maps\Index\Place_Search;
+use Cairn\Maps\Settings\Basemap_Uploads;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
@@ -171,6 +173,9 @@ final class Plugin {
 		$this->parts['tiles']       = new Tiles_Controller( new Tile_Service( $place_index ), $markers_version );
 		// The places panel of tiled maps (issue 22): search and the list over the place index.
 		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version );
+		// Basemaps (issue 31): .pmtiles uploads for owners, and "Test basemap".
+		$this->parts['basemap_uploads'] = new Basemap_Uploads();
+		$this->parts['basemap_test']    = new Basemap_Test_Controller( $settings );
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}
