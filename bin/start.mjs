@@ -329,6 +329,15 @@ export function freshSiteCore( core ) {
 			path.join( muPlugins, file )
 		);
 	}
+	// Development-site scripts outside WordPress (see each file), at the site's root.
+	for ( const file of fs.readdirSync(
+		path.join( ROOT, 'bin', 'site-root' )
+	) ) {
+		fs.copyFileSync(
+			path.join( ROOT, 'bin', 'site-root', file ),
+			path.join( siteCore, file )
+		);
+	}
 	// Test-only plugins (tests/fixtures/plugins/*), installed but inactive: specs switch them on
 	// and off over REST. Never part of the plugin.
 	const fixturePlugins = path.join( ROOT, 'tests', 'fixtures', 'plugins' );

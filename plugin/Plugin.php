@@ -46,6 +46,7 @@ use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Shape_Meta;
 use Cairn\Maps\Rest\Basemap_Test_Controller;
+use Cairn\Maps\Rest\Basemap_Archive_Controller;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Import_Geocoding_Controller;
@@ -176,6 +177,8 @@ final class Plugin {
 		// Basemaps (issue 31): .pmtiles uploads for owners, and "Test basemap".
 		$this->parts['basemap_uploads'] = new Basemap_Uploads();
 		$this->parts['basemap_test']    = new Basemap_Test_Controller( $settings );
+		// Self-hosted basemaps (issue 31): byte ranges of a PMTiles archive, for servers that answer none.
+		$this->parts['basemap_archive'] = new Basemap_Archive_Controller();
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}
