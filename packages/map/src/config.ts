@@ -7,9 +7,10 @@ import { MapError } from './errors';
 import * as rules from './map-schema.json';
 import { isRecord, sanitize } from './map-schema';
 import { groupStyles } from './group-styles';
-import { isValidStyleUrl } from './patterns';
+import { engineForStyle, urlParts } from './engine/style-engine';
 import type { Schema } from './map-schema';
 import type {
+	BasemapConfig,
 	ClusterConfig,
 	ContentSelection,
 	ConsentConfig,
@@ -115,6 +116,69 @@ export function tiledUrls(
 		: { tilesUrl: '', placesUrl: '', summaryUrl: '' };
 }
 
+const PROVIDERS: ReadonlyArray< BasemapConfig[ 'provider' ] > = [
+	'mapbox',
+	'openfreemap',
+	'style-url',
+	'self-hosted',
+];
+const OPENFREEMAP_HOST = 'tiles.openfreemap.org';
+const HOST_NAME =
+	/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * Who serves a style, by its reference alone (a configuration without `basemap`).
+ * @param style
+ */
+function providerOf( style: string ): BasemapConfig[ 'provider' ] {
+	if ( engineForStyle( style ) === 'mapbox' ) {
+		return 'mapbox';
+	}
+	if ( style.startsWith( 'pmtiles://' ) ) {
+		return 'self-hosted';
+	}
+	return urlParts( style )?.host === OPENFREEMAP_HOST
+		? 'openfreemap'
+		: 'style-url';
+}
+
+/**
+ * The basemap: the server's, each key checked, else what the style implies (the contract's
+ * defaults: OpenFreeMap's host, a style URL's own host, none for an archive on the site).
+ * @param value Untrusted input.
+ * @param style The validated style reference.
+ */
+export function basemap( value: unknown, style: string ): BasemapConfig {
+	const input = isRecord( value ) ? value : {};
+	const provider = PROVIDERS.includes( input.provider as never )
+		? ( input.provider as BasemapConfig[ 'provider' ] )
+		: providerOf( style );
+	const implied = () => {
+		if ( provider === 'openfreemap' ) {
+			return [ OPENFREEMAP_HOST ];
+		}
+		const host =
+			provider === 'style-url' ? urlParts( style )?.host : undefined;
+		return host ? [ host ] : [];
+	};
+	return {
+		provider,
+		glyphs: provider === 'self-hosted' ? shapesUrl( input.glyphs ) : '',
+		hosts: Array.isArray( input.hosts )
+			? input.hosts
+					.filter(
+						( host ): host is string => typeof host === 'string'
+					)
+					.map( ( host ) => host.toLowerCase() )
+					.filter( ( host ) => HOST_NAME.test( host ) )
+			: implied(),
+		attribution:
+			typeof input.attribution === 'string'
+				? input.attribution.trim().slice( 0, 500 )
+				: '',
+	};
+}
+
 /**
  * Parses a configuration.
  *
@@ -129,15 +193,21 @@ export function parseMapConfig( input: unknown ): MapConfig {
 	if ( minZoom > maxZoom ) {
 		throw new MapError( 'zoom-range' );
 	}
-	const style = typeof value.style === 'string' ? value.style : '';
+	const given = typeof value.style === 'string' ? value.style : '';
+	// Any reference the engine rule accepts (engine/style-engine.ts), else block.json's default.
+	const style =
+		engineForStyle( given ) !== null
+			? given
+			: attribute< string >( rules.mapStyle, undefined );
 	return {
+		// Absent: mapbox, as every configuration before there were two engines.
+		engine: value.engine === 'maplibre' ? 'maplibre' : 'mapbox',
 		accessToken:
 			typeof value.accessToken === 'string'
 				? value.accessToken.trim()
 				: '',
-		style: isValidStyleUrl( style )
-			? style
-			: attribute< string >( rules.mapStyle, undefined ),
+		style,
+		basemap: basemap( value.basemap, style ),
 		center: attribute< MapConfig[ 'center' ] >(
 			rules.center,
 			value.center

@@ -2,7 +2,8 @@
  * Label language. Mapbox Standard honours mapbox-gl's `language` option by itself. Classic styles
  * (Streets, Outdoors, Light, Dark, Satellite Streets) write `name_en`-style fields into their
  * layers, so their label layers are rewritten to the chosen language's field, falling back to the
- * local name.
+ * local name. MapLibre has no `language` option: OpenMapTiles and Protomaps styles get their label
+ * layers rewritten to `name:<lang>`, falling back to `name` (localizeVectorStyle).
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
 
@@ -82,17 +83,19 @@ export function rewriteTextField(
 	return value.map( ( part ) => rewriteTextField( part, field ) );
 }
 
-/** Applies the language to a classic style's label layers; Standard needs nothing. */
-export function localizeClassicStyle(
+/**
+ * Rewrites the text-field of every label layer of the style (not ours) with `rewrite`.
+ * @param map
+ * @param rewrite
+ */
+function rewriteLabels(
 	map: MapboxMap,
-	language: string,
-	preferred: readonly string[]
+	rewrite: ( textField: Expression ) => Expression
 ): void {
 	const style = map.getStyle();
 	if ( ! style?.layers?.length ) {
 		return; // Standard (layers live in imports) or not loaded.
 	}
-	const field = nameField( resolveLanguage( language, preferred ) );
 	for ( const layer of style.layers ) {
 		if ( layer.type !== 'symbol' || layer.id.startsWith( 'cairn-' ) ) {
 			continue;
@@ -101,16 +104,101 @@ export function localizeClassicStyle(
 		if ( textField === undefined ) {
 			continue;
 		}
-		const rewritten = rewriteTextField( textField, field );
+		const rewritten = rewrite( textField );
 		if ( JSON.stringify( rewritten ) !== JSON.stringify( textField ) ) {
 			map.setLayoutProperty(
 				layer.id,
 				'text-field',
-				// rewriteTextField only swaps `get` expressions inside a valid text-field.
+				// The rewrites only swap name lookups inside a valid text-field.
 				rewritten as Parameters<
 					typeof map.setLayoutProperty< 'text-field' >
 				>[ 2 ]
 			);
 		}
 	}
+}
+
+/** Applies the language to a classic style's label layers; Standard needs nothing. */
+export function localizeClassicStyle(
+	map: MapboxMap,
+	language: string,
+	preferred: readonly string[]
+): void {
+	const field = nameField( resolveLanguage( language, preferred ) );
+	rewriteLabels( map, ( textField ) => rewriteTextField( textField, field ) );
+}
+
+/**
+ * The name keys of the OpenMapTiles schema (`name`, `name:xx`, `name_en`, `name_int`,
+ * `name:latin`, `name:nonlatin`) and of the Protomaps basemap schema (`name`, `name:xx`,
+ * `name2`/`name3` and their `pgf:` forms, `pmap:` keys).
+ */
+const VECTOR_NAME_KEY =
+	/^(?:(?:pgf:)?name[23]?|name[:_][A-Za-z-]+|pmap:[A-Za-z_:-]+)$/;
+
+/** Whether an expression (or a legacy `{token}` string) reads a name. */
+function readsName( value: Expression ): boolean {
+	if ( typeof value === 'string' ) {
+		return /\{(?:(?:pgf:)?name[23]?|name[:_][A-Za-z-]+)\}/.test( value );
+	}
+	if ( ! Array.isArray( value ) ) {
+		return false;
+	}
+	if (
+		value[ 0 ] === 'get' &&
+		typeof value[ 1 ] === 'string' &&
+		VECTOR_NAME_KEY.test( value[ 1 ] )
+	) {
+		return true;
+	}
+	return value.some( readsName );
+}
+
+/**
+ * The `name:` keys a language's labels are read from, most precise first (Chinese: the script's
+ * own key, then OpenMapTiles' `name:zh`).
+ * @param tag
+ */
+export function vectorNameKeys( tag: string ): string[] {
+	const primary = tag.split( '-' )[ 0 ]?.toLowerCase() ?? '';
+	if ( primary === 'zh' ) {
+		return [
+			`name:${ tag === 'zh-Hant' ? 'zh-Hant' : 'zh-Hans' }`,
+			'name:zh',
+		];
+	}
+	return primary ? [ `name:${ primary }` ] : [];
+}
+
+/**
+ * A MapLibre style's text-field in a language: a field that reads a name (OpenMapTiles or
+ * Protomaps schema) becomes the language's `name:xx`, falling back to the local `name`; any other
+ * field (a road's ref, a house number) is left alone.
+ * @param value
+ * @param tag   A resolved language tag (`resolveLanguage`).
+ */
+export function rewriteVectorTextField(
+	value: Expression,
+	tag: string
+): Expression {
+	if ( ! readsName( value ) ) {
+		return value;
+	}
+	return [
+		'coalesce',
+		...vectorNameKeys( tag ).map( ( key ) => [ 'get', key ] ),
+		[ 'get', 'name' ],
+	];
+}
+
+/** Applies the language to the label layers of an OpenMapTiles or Protomaps style (MapLibre). */
+export function localizeVectorStyle(
+	map: MapboxMap,
+	language: string,
+	preferred: readonly string[]
+): void {
+	const tag = resolveLanguage( language, preferred );
+	rewriteLabels( map, ( textField ) =>
+		rewriteVectorTextField( textField, tag )
+	);
 }
