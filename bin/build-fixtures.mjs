@@ -15,6 +15,11 @@
  *   sprite/sprite{,@2x}.{json,png} a two-icon sprite sheet (`dot`, `pin`).
  *   raster/tile.png, raster/dem.png
  *                                 a plain raster tile and a flat (0 m) terrain-RGB tile.
+ *   openfreemap/tiles/{z}/{x}/{y}.pbf
+ *                                 the OpenFreeMap stand-in's vector tiles (OpenMapTiles layers
+ *                                 `water`, `boundary`, `place`, z0..TILE_MAX_ZOOM, from the same
+ *                                 Natural Earth data; bin/lib/openfreemap-fixture.mjs). Its styles
+ *                                 and TileJSON are committed in tests/fixtures/openfreemap/.
  *   manifest.json                 what was built; `hash` covers this script and its inputs.
  *
  * Idempotent: when manifest.json carries the current hash nothing is done (~50 ms).
@@ -35,6 +40,10 @@ import {
 	ringArea,
 	unwrapGeometry,
 } from './lib/natural-earth.mjs';
+import {
+	OPENFREEMAP_FIXTURE_FILE,
+	buildOpenFreeMapTiles,
+} from './lib/openfreemap-fixture.mjs';
 
 const require = createRequire( import.meta.url );
 const SELF = fileURLToPath( import.meta.url );
@@ -76,6 +85,7 @@ export function currentHash() {
 	const h = createHash( 'sha256' );
 	h.update( fs.readFileSync( SELF ) );
 	h.update( fs.readFileSync( NATURAL_EARTH_FILE ) );
+	h.update( fs.readFileSync( OPENFREEMAP_FIXTURE_FILE ) );
 	for ( const name of INPUT_PACKAGES ) {
 		h.update( `${ name }@${ packageVersion( name ) }` );
 	}
@@ -306,7 +316,7 @@ export function encodeGlyphPbf( name, range, glyphs ) {
 
 /* ------------------------------------------------------- browser-made art -- */
 
-function chromiumPath() {
+export function chromiumPath() {
 	if ( process.env.CHROMIUM_PATH ) {
 		return process.env.CHROMIUM_PATH;
 	}
@@ -545,9 +555,13 @@ export async function buildFixtures( { force = false, log = () => {} } = {} ) {
 	fs.mkdirSync( tmp, { recursive: true } );
 	try {
 		const tiles = await buildTiles( tmp );
+		const openfreemap = await buildOpenFreeMapTiles(
+			path.join( tmp, 'openfreemap', 'tiles' ),
+			TILE_MAX_ZOOM
+		);
 		const tilesMs = Date.now() - started;
 		const assets = await buildBrowserAssets( tmp );
-		const manifest = { hash, tiles, ...assets };
+		const manifest = { hash, tiles, openfreemap, ...assets };
 		fs.writeFileSync(
 			path.join( tmp, 'manifest.json' ),
 			JSON.stringify( manifest, null, '\t' ) + '\n'
