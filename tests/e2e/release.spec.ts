@@ -1011,6 +1011,21 @@ test.describe( 'release zip and mapbox-gl’s licence', () => {
 		expect( block ).toMatch( /^License: BSD-3-Clause$/m );
 		expect( block ).toMatch( /Copyright/i );
 		expect( block ).toMatch( /MapLibre/ );
+		// The self-hosted basemap's glyphs (both DejaVu fontstacks, every range) and their licence:
+		// a pmtiles:// map on a site installed from the zip reads its labels from them.
+		for ( const stack of [ 'DejaVu Sans Book', 'DejaVu Sans Bold' ] ) {
+			expect(
+				current.files.filter( ( file ) =>
+					file.startsWith( `assets/basemap/glyphs/${ stack }/` )
+				)
+			).toHaveLength( 256 );
+			expect( current.files ).toContain(
+				`assets/basemap/glyphs/${ stack }/0-255.pbf`
+			);
+		}
+		expect( current.files ).toContain(
+			'assets/basemap/glyphs/LICENSE-DejaVu.txt'
+		);
 		// …and bundling it brought no mapbox-gl code along.
 		expect( mapboxGlFiles( current.folder, current.files ) ).toEqual( [] );
 		expect(
