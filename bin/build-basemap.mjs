@@ -15,7 +15,10 @@
  * prominent, as Protomaps uses it) and `min_zoom` come from the country's area; a country's label
  * is in the tiles from its `min_zoom` on.
  *
- * Metadata: attribution "Natural Earth", vector_layers, name, description, version.
+ * Metadata: attribution "Natural Earth", vector_layers (the four above, and the schema's other
+ * layers — landcover, landuse, roads, buildings, pois, transit — listed with no fields, since
+ * MapLibre reports each style layer whose source layer the TileJSON lacks as an error), name,
+ * description, version.
  *
  * Idempotent: `.cache/basemap/world.json` records the hash of this script, its helpers and its
  * input packages; when it matches, nothing is built (~50 ms). The archive is written to a
@@ -186,6 +189,11 @@ const VECTOR_LAYERS = [
 			sort_key: 'Number',
 		},
 	},
+	// The basemap schema's other layers, declared empty: this archive has no such data, and
+	// MapLibre reports every style layer whose source layer a TileJSON does not list as an error.
+	...[ 'landcover', 'landuse', 'roads', 'buildings', 'pois', 'transit' ].map(
+		( id ) => ( { id, fields: {} } )
+	),
 ].map( ( layer ) => ( { ...layer, minzoom: MIN_ZOOM, maxzoom: MAX_ZOOM } ) );
 
 /**

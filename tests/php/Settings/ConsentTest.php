@@ -114,6 +114,11 @@ final class ConsentTest extends TestCase {
 		$this->assertStringContainsString( 'Load map', $html );
 		$this->assertStringContainsString( 'connects your browser to OpenFreeMap (tiles.openfreemap.org)', $html );
 		$this->assertStringNotContainsString( 'Mapbox', $html );
+
+		// A style URL's note names its host (and the hosts the owner added for it).
+		update_option( Settings::BASEMAP_OPTION, 'https://tiles.example.net/styles/dark.json' );
+		add_filter( 'cairn_maps_basemap_hosts', static fn( array $hosts ): array => array_merge( $hosts, array( 'fonts.example.net' ) ) );
+		$this->assertStringContainsString( 'connects your browser to tiles.example.net, fonts.example.net,', do_blocks( '<!-- wp:cairn/map /-->' ) );
 	}
 
 	/**
