@@ -24,7 +24,7 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
 
-import { VISITOR_STATE } from './global-setup';
+import { BASEMAP_STATE, VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
 import {
 	FAKE_PUBLIC_TOKEN,
@@ -48,8 +48,6 @@ import {
 	publishTrackedPage,
 } from './utils/places';
 import type { CreatedItem } from './utils/kept-seed';
-
-const seedModule = () => import( '../../bin/seed.mjs' );
 
 const ROOT = path.resolve( __dirname, '..', '..' );
 const SHOTS =
@@ -143,10 +141,7 @@ async function settings(
 }
 
 /** Seeds the places and the pages once per worker. */
-async function ensureSeed(
-	requestUtils: RequestUtils,
-	baseURL: string
-): Promise< Seed > {
+async function ensureSeed( requestUtils: RequestUtils ): Promise< Seed > {
 	if ( seed ) {
 		return seed;
 	}
@@ -164,23 +159,18 @@ async function ensureSeed(
 			mapBlock( attributes( style ) )
 		);
 	}
-	// The demo world archive, uploaded to the media library as `npm start` does.
-	const { uploadBasemap } = ( await seedModule() ) as {
-		uploadBasemap: ( options: {
-			siteUrl: string;
-			log?: ( message: string ) => void;
-		} ) => Promise< { style: string; ranges: boolean } | null >;
+	// The demo world archive, which the suite's set-up put in the media library (global-setup.ts).
+	const archive = JSON.parse( fs.readFileSync( BASEMAP_STATE, 'utf8' ) ) as {
+		style?: string;
+		error?: string;
 	};
-	const archive = await uploadBasemap( {
-		siteUrl: baseURL.replace( /\/$/, '' ),
-		log: () => undefined,
-	} );
-	expect( archive, 'the site took the world archive' ).not.toBeNull();
-	seed.archiveStyle = archive!.style;
+	expect( archive.error, 'the site took the world archive' ).toBeUndefined();
+	expect( archive.style ).toMatch( /^pmtiles:\/\// );
+	seed.archiveStyle = archive.style!;
 	seed.selfHosted = await publishFrontPage(
 		requestUtils,
 		'Engines spec: self-hosted',
-		mapBlock( attributes( archive!.style ) )
+		mapBlock( attributes( archive.style! ) )
 	);
 	return seed;
 }
@@ -247,9 +237,9 @@ for ( const engineCase of ENGINES ) {
 		test.use( { storageState: VISITOR_STATE } );
 		test.describe.configure( { timeout: 3 * SLOW } );
 
-		test.beforeAll( async ( { requestUtils, baseURL } ) => {
+		test.beforeAll( async ( { requestUtils } ) => {
 			test.setTimeout( 5 * SLOW );
-			await ensureSeed( requestUtils, baseURL! );
+			await ensureSeed( requestUtils );
 		} );
 
 		test( `${ engine }: the map draws, its clusters read through the map, a click opens the popup with the title as text`, async ( {
@@ -288,8 +278,13 @@ for ( const engineCase of ENGINES ) {
 				await canvasColours( page, prefix )
 			).toBeGreaterThanOrEqual( 5 );
 			if ( engine === 'maplibre' ) {
-				// Its basemap came from the OpenFreeMap stand-in, nothing from Mapbox.
+				// Its basemap came from the OpenFreeMap stand-in (tiles too), nothing from Mapbox.
 				expect( hosts ).toContain( OPENFREEMAP_HOST );
+				expect(
+					mapsService.openFreeMapRequests.filter(
+						( r ) => r.kind === 'tile'
+					).length
+				).toBeGreaterThan( 0 );
 				expect( mapsService.requests ).toEqual( [] );
 				await shoot( host( page ), 'maplibre-openfreemap.png' );
 			} else {
@@ -381,23 +376,12 @@ for ( const engineCase of ENGINES ) {
 
 		test( `${ engine }: a style answering 404 is the style alert`, async ( {
 			page,
-			context,
 			mapsService,
 		} ) => {
-			if ( engine === 'mapbox' ) {
-				mapsService.respondWithStatus( 404, { kinds: [ 'style' ] } );
-			} else {
-				await context.route(
-					`https://${ OPENFREEMAP_HOST }/styles/**`,
-					( route ) =>
-						route.fulfill( {
-							status: 404,
-							contentType: 'text/plain',
-							headers: { 'access-control-allow-origin': '*' },
-							body: 'Not Found',
-						} )
-				);
-			}
+			mapsService.respondWithStatus( 404, {
+				service: engine === 'mapbox' ? 'mapbox' : 'openfreemap',
+				kinds: [ 'style' ],
+			} );
 			await page.goto( seed!.pages[ engine ]! );
 			await expectMapError(
 				page,
@@ -530,9 +514,9 @@ test.describe( 'a self-hosted map (maplibre, the world archive in the media libr
 	test.use( { storageState: VISITOR_STATE } );
 	test.describe.configure( { timeout: 3 * SLOW } );
 
-	test.beforeAll( async ( { requestUtils, baseURL } ) => {
+	test.beforeAll( async ( { requestUtils } ) => {
 		test.setTimeout( 5 * SLOW );
-		await ensureSeed( requestUtils, baseURL! );
+		await ensureSeed( requestUtils );
 	} );
 
 	test( 'makes no request off the site’s origin, needs no consent, and draws its basemap and clusters', async ( {
