@@ -478,7 +478,7 @@ for ( const engineCase of ENGINES ) {
 					'data-cairn-state',
 					'ready',
 					{
-						timeout: 60_000,
+						timeout: SLOW, // the preview's markers come from Playground's one busy PHP worker
 					}
 				);
 				const canvas = preview.locator( `canvas.${ prefix }-canvas` );
