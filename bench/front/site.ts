@@ -659,6 +659,8 @@ interface Served {
 
 const TYPES: Record< string, string > = {
 	'.js': 'text/javascript; charset=utf-8',
+	// maplibre-gl's worker (a module worker: the browser needs a JavaScript type).
+	'.mjs': 'text/javascript; charset=utf-8',
 	'.css': 'text/css; charset=utf-8',
 	'.json': 'application/json; charset=utf-8',
 	'.html': 'text/html; charset=utf-8',
