@@ -119,6 +119,28 @@ module.exports = [
 			],
 		},
 	},
+	// Unit tests never time the code (issue 30): a limit in ms fails on a loaded machine and passes
+	// a slow algorithm on a fast one. Count what the code does (comparisons, requests, draws) or
+	// measure it in bench/.
+	{
+		files: [ 'tests/unit/**/*.{js,ts,tsx}' ],
+		rules: {
+			'no-restricted-properties': [
+				'error',
+				...[
+					[ 'performance', 'now' ],
+					[ 'Date', 'now' ],
+					[ 'process', 'hrtime' ],
+					[ 'console', 'time' ],
+				].map( ( [ object, property ] ) => ( {
+					object,
+					property,
+					message:
+						'No wall-clock time in unit tests: assert counts, or move the measurement to bench/.',
+				} ) ),
+			],
+		},
+	},
 	{
 		files: [
 			'bin/**',

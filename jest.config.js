@@ -5,6 +5,9 @@ module.exports = {
 	// The preset's, said here too: Stryker's jest runner wraps this environment and reads no preset.
 	testEnvironment: 'jsdom',
 	testMatch: [ '<rootDir>/tests/unit/**/*.test.[jt]s?(x)' ],
+	// Builds the places worker's text (git-ignored) when it is missing or older than its sources:
+	// a fresh clone runs `npx jest` without a build step first.
+	globalSetup: '<rootDir>/tests/unit/global-setup.js',
 	// The plugin's imports of its own package, as webpack.config.js and tsconfig.json resolve them:
 	// to the package's sources.
 	moduleNameMapper: {

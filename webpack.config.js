@@ -15,7 +15,7 @@
  *
  * maplibre-gl (BSD-3) is bundled as its own lazily loaded chunk (`cairn-map-maplibre`,
  * src/blocks/map/maplibre-gl.ts), with pmtiles and @protomaps/basemaps in `cairn-map-pmtiles` (only
- * for self-hosted basemaps); its worker (`maplibre-gl-worker.mjs`) and stylesheet are copied into
+ * for self-hosted basemaps); its worker (`maplibre-gl-worker.js`, an ES module) and stylesheet are copied into
  * build/, so the site serves the worker itself (`worker-src 'self'`).
  *
  * mapbox-gl is never bundled (its licence forbids redistributing it in the plugin): the plugin
@@ -249,7 +249,7 @@ module.exports = {
 						'dist',
 						'maplibre-gl-worker.mjs'
 					),
-					to: 'maplibre-gl-worker.mjs',
+					to: 'maplibre-gl-worker.js',
 				},
 				{
 					from: path.join( MAPLIBRE_GL, 'dist', 'maplibre-gl.css' ),
@@ -283,6 +283,16 @@ module.exports = {
 			// The packages of this repository itself (the npm package's sources, under
 			// packages/) are the plugin's own code, GPL-2.0-or-later.
 			excludedPackageTest: ( name ) => name.startsWith( '@cairn-maps/' ),
+			// Scope hoisting folds pmtiles and @protomaps/basemaps into the runtime's own module of
+			// the cairn-map-pmtiles chunk, where the plugin no longer sees them: named here.
+			additionalModules: [ 'pmtiles', '@protomaps/basemaps' ].map(
+				( name ) => ( {
+					name,
+					directory: path.dirname(
+						require.resolve( `${ name }/package.json` )
+					),
+				} )
+			),
 			// Two of mapbox-gl-draw's small dependencies publish no licence file: their licence
 			// (package.json) in its standard wording, with the author their package.json names.
 			licenseTextOverrides: {

@@ -24,7 +24,10 @@
  * input packages; when it matches, nothing is built (~50 ms). The archive is written to a
  * temporary file and renamed into place, so concurrent runs are safe.
  *
- * Usage: node bin/build-basemap.mjs [--force] [--quiet]
+ * Usage: node bin/build-basemap.mjs [--force] [--quiet] [--fixtures]
+ *   --fixtures  also (re)write the committed test archives in tests/fixtures/basemap/:
+ *               tiny.pmtiles (the same data at z0 only, one tile), truncated.pmtiles (its first bytes:
+ *               the header's sections run past the end of the file) and not-an-archive.pmtiles.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -199,13 +202,16 @@ const VECTOR_LAYERS = [
 /**
  * Cuts the tiles.
  *
+ * @param {number} [maxZoom] Highest zoom written (default MAX_ZOOM).
  * @return {Promise<{tiles: Object[], world: Object}>} Gzipped tiles and the source data.
  */
-async function cutTiles() {
+async function cutTiles( maxZoom = MAX_ZOOM ) {
 	const vtpbf = require( 'vt-pbf' );
 	const { default: GeoJSONVT } = await import( 'geojson-vt' );
 	const world = loadWorld();
 	const sources = layerSources( world );
+	// geojson-vt keeps full detail at its maxZoom: always cut for MAX_ZOOM, even when only the
+	// lower zooms are written (the test archive), so that every zoom looks as in the demo's.
 	const common = {
 		maxZoom: MAX_ZOOM,
 		indexMaxZoom: MAX_ZOOM,
@@ -231,7 +237,7 @@ async function cutTiles() {
 		places: new GeoJSONVT( sources.places, { ...common, buffer: 128 } ),
 	};
 	const tiles = [];
-	for ( let z = MIN_ZOOM; z <= MAX_ZOOM; z++ ) {
+	for ( let z = MIN_ZOOM; z <= maxZoom; z++ ) {
 		const n = 2 ** z;
 		for ( let x = 0; x < n; x++ ) {
 			for ( let y = 0; y < n; y++ ) {
@@ -266,6 +272,47 @@ async function cutTiles() {
 		}
 	}
 	return { tiles, world };
+}
+
+export const FIXTURES_DIR = path.join( ROOT, 'tests', 'fixtures', 'basemap' );
+
+/**
+ * Writes the committed test archives (see --fixtures in the header).
+ *
+ * @param {Function} log Logger.
+ */
+async function writeFixtures( log ) {
+	const { tiles } = await cutTiles( 0 );
+	const { bytes } = writePmtiles( {
+		tiles,
+		bounds: [ -180, -85.0511287, 180, 85.0511287 ],
+		center: [ 0, 0, 0 ],
+		minZoom: 0,
+		maxZoom: 0,
+		metadata: {
+			name: 'Cairn Maps test world (z0)',
+			attribution: ATTRIBUTION,
+			vector_layers: VECTOR_LAYERS.map( ( layer ) => ( {
+				...layer,
+				maxzoom: 0,
+			} ) ),
+		},
+	} );
+	fs.mkdirSync( FIXTURES_DIR, { recursive: true } );
+	fs.writeFileSync( path.join( FIXTURES_DIR, 'tiny.pmtiles' ), bytes );
+	// Header and root directory intact; metadata and tiles cut off.
+	const header = bytes.readBigUInt64LE( 8 ) + bytes.readBigUInt64LE( 16 );
+	fs.writeFileSync(
+		path.join( FIXTURES_DIR, 'truncated.pmtiles' ),
+		bytes.subarray( 0, Number( header ) + 16 )
+	);
+	fs.writeFileSync(
+		path.join( FIXTURES_DIR, 'not-an-archive.pmtiles' ),
+		'This is not a PMTiles archive: a text file with the .pmtiles extension.\n'
+	);
+	log(
+		`test archives -> ${ path.relative( ROOT, FIXTURES_DIR ) } (tiny.pmtiles ${ bytes.length } bytes)`
+	);
 }
 
 /**
@@ -339,13 +386,17 @@ export async function buildBasemap( { force = false, log = () => {} } = {} ) {
 
 if ( process.argv[ 1 ] && path.resolve( process.argv[ 1 ] ) === SELF ) {
 	const args = new Set( process.argv.slice( 2 ) );
-	buildBasemap( {
-		force: args.has( '--force' ),
-		log: args.has( '--quiet' ) ? () => {} : ( msg ) => console.log( msg ),
-	} ).catch( ( e ) => {
-		console.error(
-			`build-basemap failed: ${ e && e.stack ? e.stack : e }`
-		);
-		process.exit( 1 );
-	} );
+	const log = args.has( '--quiet' )
+		? () => {}
+		: ( msg ) => console.log( msg );
+	buildBasemap( { force: args.has( '--force' ), log } )
+		.then( () =>
+			args.has( '--fixtures' ) ? writeFixtures( log ) : null
+		)
+		.catch( ( e ) => {
+			console.error(
+				`build-basemap failed: ${ e && e.stack ? e.stack : e }`
+			);
+			process.exit( 1 );
+		} );
 }

@@ -31,6 +31,7 @@ use Cairn\Maps\Groups\Group_Creation;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
+use Cairn\Maps\Cli\Commands;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Tile_Service;
 use Cairn\Maps\Import_Export\Geocode_Job;
@@ -47,6 +48,7 @@ use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Shape_Meta;
 use Cairn\Maps\Rest\Basemap_Archive_Controller;
 use Cairn\Maps\Rest\Basemap_Test_Controller;
+use Cairn\Maps\Rest\Cdn_Purge;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Import_Geocoding_Controller;
@@ -139,6 +141,7 @@ final class Plugin {
 			'shape_meta'         => new Shape_Meta(),
 			'admin_columns'      => new Admin_Columns(),
 			'cors'               => new Cors(),
+			'cdn_purge'          => new Cdn_Purge(),
 			'markers'            => new Markers_Controller(
 				new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ),
 				$repository,
@@ -183,6 +186,10 @@ final class Plugin {
 			$part->add_hooks();
 		}
 		add_action( 'init', array( $this, 'load_textdomain' ) );
+		// WP-CLI (issue 32): wp cairn import|export|index, registered only when WP-CLI runs.
+		if ( defined( 'WP_CLI' ) && WP_CLI ) {
+			Commands::register( $marker_import, new Marker_Export( $repository ), $place_index );
+		}
 	}
 
 	/**

@@ -147,7 +147,7 @@ if ( process.argv[ 1 ] === fileURLToPath( import.meta.url ) ) {
 		const url = `http://${ host }:${ address.port }/`;
 		console.log( `Cairn Maps headless example: ${ url }` );
 		console.log(
-			`  another site: ${ url }?site=https://example.com  ·  your own Mapbox token: &token=pk.…`
+			`  another site: ${ url }?site=https://example.com  ·  your own Mapbox token: VITE_MAPBOX_TOKEN=pk.… npm run build:example`
 		);
 	} );
 	for ( const signal of [ 'SIGINT', 'SIGTERM' ] ) {

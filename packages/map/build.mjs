@@ -172,12 +172,22 @@ const bytes = Buffer.concat(
 	[ ...entryFiles ].map( ( name ) => Buffer.from( outputs.get( name ) ) )
 );
 const gzip = zlib.gzipSync( bytes, { level: 9 } ).length;
-// The shapes chunk (routes and areas) loads only for a map that has some: measured apart.
+// The shapes chunk (routes and areas) loads only for a map that has some: measured apart, without
+// what it shares with the places chunk (the markers layer's helpers), which every map with
+// points has loaded already.
+const closureOf = ( prefix ) =>
+	new Set(
+		[ ...outputs.keys() ]
+			.filter( ( name ) => name.startsWith( prefix ) )
+			.flatMap( ( name ) => [ ...staticClosure( name ) ] )
+	);
+const placesFiles = closureOf( 'setup-' );
 const shapesFiles = new Set(
-	[ ...outputs.keys() ]
-		.filter( ( name ) => name.startsWith( 'load-shapes-' ) )
-		.flatMap( ( name ) => [ ...staticClosure( name ) ] )
-		.filter( ( name ) => ! entryFiles.has( name ) )
+	[ ...closureOf( 'load-shapes-' ) ].filter(
+		( name ) =>
+			! entryFiles.has( name ) &&
+			( name.startsWith( 'load-shapes-' ) || ! placesFiles.has( name ) )
+	)
 );
 const lazyOf = ( keep ) =>
 	Buffer.concat(

@@ -575,10 +575,12 @@ test.describe( 'headless example on another origin', () => {
 		}
 	} );
 
-	test( '?token= replaces the site’s token on every map request, both ways', async ( {
+	test( 'a built app ignores ?token= from a link: every map request carries the site’s token, both ways', async ( {
 		page,
 		mapsService,
 	} ) => {
+		// A crafted link would otherwise run the visitors' maps on someone else's Mapbox account:
+		// only the dev server's build reads ?token= (tests/unit/headless-example.test.ts).
 		await page.goto(
 			appUrl( { page: ids.page, way: 'components', token: APP_TOKEN } )
 		);
@@ -590,13 +592,18 @@ test.describe( 'headless example on another origin', () => {
 		await waitForIdle( page );
 		expect( mapsService.styleRequests().length ).toBeGreaterThan( 0 );
 		expect( mapsService.tileRequests().length ).toBeGreaterThan( 0 );
-		expect( tokensOnMapData( mapsService ) ).toEqual( [ APP_TOKEN ] );
-		expect( mapsService.tokensSeen() ).not.toContain( FAKE_PUBLIC_TOKEN );
+		expect( tokensOnMapData( mapsService ) ).toEqual( [
+			FAKE_PUBLIC_TOKEN,
+		] );
+		expect( mapsService.tokensSeen() ).not.toContain( APP_TOKEN );
 
-		// The other way, by its link: the token stays in the app's address.
+		// The other way, by its link: the link does not carry the token on.
 		mapsService.clear();
 		await page.getByRole( 'link', { name: /Rendered HTML/ } ).click();
 		await expect( page ).toHaveURL( /[?&]way=html(&|$)/ );
+		expect( new URL( page.url() ).searchParams.has( 'token' ) ).toBe(
+			false
+		);
 		await expect( page.locator( '.wp-block-cairn-map' ) ).toHaveAttribute(
 			'data-cairn-state',
 			'ready',
@@ -604,8 +611,10 @@ test.describe( 'headless example on another origin', () => {
 		);
 		await waitForIdle( page );
 		expect( mapsService.styleRequests().length ).toBeGreaterThan( 0 );
-		expect( tokensOnMapData( mapsService ) ).toEqual( [ APP_TOKEN ] );
-		expect( mapsService.tokensSeen() ).not.toContain( FAKE_PUBLIC_TOKEN );
+		expect( tokensOnMapData( mapsService ) ).toEqual( [
+			FAKE_PUBLIC_TOKEN,
+		] );
+		expect( mapsService.tokensSeen() ).not.toContain( APP_TOKEN );
 	} );
 
 	test( 'both ways side by side, not blank (docs/screenshots/headless.png with CAIRN_SCREENSHOTS=1)', async ( {

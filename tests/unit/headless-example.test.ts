@@ -56,6 +56,7 @@ describe( 'readAddress', () => {
 			{
 				VITE_CAIRN_SITE: 'https://built.example',
 				VITE_MAPBOX_TOKEN: 'pk.built',
+				DEV: true,
 			},
 			'https://built.example/',
 			'pk.app',
@@ -95,6 +96,58 @@ describe( 'readAddress', () => {
 			expect( address.invalidSite ).toBe( value );
 		}
 	);
+} );
+
+describe( 'the token in the address', () => {
+	/** `import.meta.env` as `vite build` writes it into the app, and as the dev server serves it. */
+	const PRODUCTION = {
+		BASE_URL: './',
+		MODE: 'production',
+		DEV: false,
+		PROD: true,
+		SSR: false,
+	};
+	const DEVELOPMENT = {
+		...PRODUCTION,
+		MODE: 'development',
+		DEV: true,
+		PROD: false,
+	};
+	const CRAFTED = '?page=12&token=pk.someone-elses';
+
+	it( 'a built app ignores ?token=: its maps keep the site’s token', () => {
+		expect( readAddress( CRAFTED, PRODUCTION ).token ).toBeUndefined();
+		// Nor do its links carry the token on.
+		expect(
+			hrefFor( { view: 'post', id: 9 }, CRAFTED, PRODUCTION.DEV )
+		).toBe( '?post=9' );
+	} );
+
+	it( 'a built app uses the token it was built with, whatever the link says', () => {
+		expect(
+			readAddress( CRAFTED, {
+				...PRODUCTION,
+				VITE_MAPBOX_TOKEN: 'pk.built',
+			} ).token
+		).toBe( 'pk.built' );
+	} );
+
+	it( 'without a word about the build, the address gives no token', () => {
+		expect( readAddress( CRAFTED, {} ).token ).toBeUndefined();
+		expect( hrefFor( { view: 'post', id: 9 }, CRAFTED ) ).toBe( '?post=9' );
+	} );
+
+	it( 'the dev server’s build takes ?token= and keeps it in its links', () => {
+		expect(
+			readAddress( CRAFTED, {
+				...DEVELOPMENT,
+				VITE_MAPBOX_TOKEN: 'pk.built',
+			} ).token
+		).toBe( 'pk.someone-elses' );
+		expect(
+			hrefFor( { view: 'post', id: 9 }, CRAFTED, DEVELOPMENT.DEV )
+		).toBe( '?post=9&token=pk.someone-elses' );
+	} );
 } );
 
 describe( 'the sites the app was built for', () => {
@@ -293,13 +346,15 @@ describe( 'sanitizeContent and the keys of server-rendered maps', () => {
 } );
 
 describe( 'hrefFor', () => {
-	it( 'keeps the site and token of the current address, and nothing else', () => {
+	it( 'keeps the site (and in a development build the token) of the current address, and nothing else', () => {
+		const current =
+			'?page=3&way=components&site=https%3A%2F%2Fa.example&token=pk.t&extra=1';
 		expect(
-			hrefFor(
-				{ view: 'page', id: 4, way: 'html' },
-				'?page=3&way=components&site=https%3A%2F%2Fa.example&token=pk.t&extra=1'
-			)
+			hrefFor( { view: 'page', id: 4, way: 'html' }, current, true )
 		).toBe( '?page=4&way=html&site=https%3A%2F%2Fa.example&token=pk.t' );
+		expect(
+			hrefFor( { view: 'page', id: 4, way: 'html' }, current, false )
+		).toBe( '?page=4&way=html&site=https%3A%2F%2Fa.example' );
 		expect( hrefFor( { view: 'post', id: 9 }, '' ) ).toBe( '?post=9' );
 		expect(
 			hrefFor( { view: 'home' }, '?site=https%3A%2F%2Fa.example' )

@@ -1,12 +1,17 @@
 /**
  * The app's own address is its whole state: which WordPress site it reads (`site`), which access
- * token overrides the site's (`token`), and what it shows (`page` + `way`, `post`, or the home).
+ * token overrides the site's (`token`, in a development build only), and what it shows (`page` +
+ * `way`, `post`, or the home).
  * Query parameters rather than paths, so the built app works from any folder and the static
  * server needs no routes.
  *
  * `?site=` only chooses among the sites the app was built for (`VITE_CAIRN_SITE`,
  * `VITE_CAIRN_SITES`): the app puts a site's HTML in its own page, so a link must not be able to
  * point it at a site its owner does not trust. Any other site is refused before a request is made.
+ *
+ * `?token=` is read by the dev server's build only (`import.meta.env.DEV`): in a built app a
+ * crafted link would otherwise run every visitor's maps on someone else's Mapbox account. A built
+ * app's own token is `VITE_MAPBOX_TOKEN`, chosen when it is built.
  */
 import { useEffect, useMemo, useState } from 'react';
 
@@ -34,7 +39,10 @@ export interface AppAddress {
 	refusedSite: string;
 	/** The sites the app was built for (normalised addresses); the first is the default. */
 	sites: string[];
-	/** A public Mapbox token to use instead of the site's, or undefined. */
+	/**
+	 * A public Mapbox token to use instead of the site's (`?token=` in a development build, else
+	 * `VITE_MAPBOX_TOKEN`), or undefined.
+	 */
 	token: string | undefined;
 	route: Route;
 }
@@ -46,6 +54,11 @@ export interface AddressDefaults {
 	/** Further sites `?site=` may name, separated by spaces or commas. */
 	VITE_CAIRN_SITES?: string;
 	VITE_MAPBOX_TOKEN?: string;
+	/**
+	 * Whether this is the dev server's build (Vite's `import.meta.env.DEV`, `false` in every
+	 * `vite build`): only then may the address give the token.
+	 */
+	DEV?: boolean;
 }
 
 const ID = /^[1-9]\d{0,9}$/;
@@ -112,8 +125,8 @@ export function readAddress(
 		params.get( 'site' ) || sites[ 0 ] || defaults.VITE_CAIRN_SITE || '';
 	const parsed = parseSite( asked );
 	const site = parsed !== null && sites.includes( parsed ) ? parsed : '';
-	const token =
-		params.get( 'token' ) || defaults.VITE_MAPBOX_TOKEN || undefined;
+	const asToken = defaults.DEV === true ? params.get( 'token' ) : null;
+	const token = asToken || defaults.VITE_MAPBOX_TOKEN || undefined;
 
 	let route: Route = { view: 'home' };
 	if ( params.has( 'page' ) ) {
@@ -140,13 +153,14 @@ export function readAddress(
 }
 
 /**
- * The address of a view of this app, keeping the `site` and `token` the visitor gave in the
- * current address (build-time defaults need no repeating).
+ * The address of a view of this app, keeping the `site` and (in a development build) the `token`
+ * the visitor gave in the current address (build-time defaults need no repeating).
  *
  * @param route   The view.
  * @param current The current `location.search`.
+ * @param dev     Whether this is the dev server's build (`import.meta.env.DEV`).
  */
-export function hrefFor( route: Route, current: string ): string {
+export function hrefFor( route: Route, current: string, dev = false ): string {
 	const kept = new URLSearchParams( current );
 	const params = new URLSearchParams();
 	if ( route.view === 'page' ) {
@@ -155,7 +169,7 @@ export function hrefFor( route: Route, current: string ): string {
 	} else if ( route.view === 'post' ) {
 		params.set( 'post', String( route.id ) );
 	}
-	for ( const name of [ 'site', 'token' ] ) {
+	for ( const name of dev ? [ 'site', 'token' ] : [ 'site' ] ) {
 		const value = kept.get( name );
 		if ( value ) {
 			params.set( name, value );
@@ -184,14 +198,16 @@ export function useAddress( defaults: AddressDefaults ): AppAddress {
 		window.addEventListener( 'popstate', onChange );
 		return () => window.removeEventListener( 'popstate', onChange );
 	}, [] );
-	const { VITE_CAIRN_SITE, VITE_CAIRN_SITES, VITE_MAPBOX_TOKEN } = defaults;
+	const { VITE_CAIRN_SITE, VITE_CAIRN_SITES, VITE_MAPBOX_TOKEN, DEV } =
+		defaults;
 	return useMemo(
 		() =>
 			readAddress( search, {
 				VITE_CAIRN_SITE,
 				VITE_CAIRN_SITES,
 				VITE_MAPBOX_TOKEN,
+				DEV,
 			} ),
-		[ search, VITE_CAIRN_SITE, VITE_CAIRN_SITES, VITE_MAPBOX_TOKEN ]
+		[ search, VITE_CAIRN_SITE, VITE_CAIRN_SITES, VITE_MAPBOX_TOKEN, DEV ]
 	);
 }

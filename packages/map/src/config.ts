@@ -4,10 +4,11 @@
  * their defaults; a minimum zoom above the maximum is an error.
  */
 import { MapError } from './errors';
+import { LIMITS } from './limits';
 import * as rules from './map-schema.json';
 import { isRecord, sanitize } from './map-schema';
 import { groupStyles } from './group-styles';
-import { engineForStyle, urlParts } from './engine/style-engine';
+import { isValidStyleUrl } from './patterns';
 import type { Schema } from './map-schema';
 import type {
 	BasemapConfig,
@@ -127,19 +128,46 @@ const HOST_NAME =
 	/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 
 /**
+ * The host of an https style URL, lower case, or ''.
+ * @param style
+ */
+function hostOf( style: string ): string {
+	try {
+		const url = new URL( style );
+		return url.protocol === 'https:' ? url.hostname.toLowerCase() : '';
+	} catch {
+		return '';
+	}
+}
+
+/**
  * Who serves a style, by its reference alone (a configuration without `basemap`).
  * @param style
  */
 function providerOf( style: string ): BasemapConfig[ 'provider' ] {
-	if ( engineForStyle( style ) === 'mapbox' ) {
-		return 'mapbox';
-	}
 	if ( style.startsWith( 'pmtiles://' ) ) {
 		return 'self-hosted';
 	}
-	return urlParts( style )?.host === OPENFREEMAP_HOST
-		? 'openfreemap'
-		: 'style-url';
+	const host = hostOf( style );
+	if ( ! host || LIMITS.mapStyle.hosts.includes( host ) ) {
+		return 'mapbox';
+	}
+	return host === OPENFREEMAP_HOST ? 'openfreemap' : 'style-url';
+}
+
+/**
+ * A style reference the map may use: `mapbox://styles/…`, an https style URL, or
+ * `pmtiles://<http(s) archive URL>`. The server applies the full engine rule
+ * (engine/style-engine.ts, Basemap::engine_for) before it renders a configuration.
+ * @param style
+ */
+function isStyleReference( style: string ): boolean {
+	const archive = style.startsWith( 'pmtiles://' )
+		? style.slice( 'pmtiles://'.length )
+		: null;
+	return archive === null
+		? isValidStyleUrl( style )
+		: /^https?:\/\/[^\s"'<>\\/]+\/[^\s"'<>\\]*$/.test( archive );
 }
 
 /**
@@ -157,8 +185,7 @@ export function basemap( value: unknown, style: string ): BasemapConfig {
 		if ( provider === 'openfreemap' ) {
 			return [ OPENFREEMAP_HOST ];
 		}
-		const host =
-			provider === 'style-url' ? urlParts( style )?.host : undefined;
+		const host = provider === 'style-url' ? hostOf( style ) : '';
 		return host ? [ host ] : [];
 	};
 	return {
@@ -194,11 +221,10 @@ export function parseMapConfig( input: unknown ): MapConfig {
 		throw new MapError( 'zoom-range' );
 	}
 	const given = typeof value.style === 'string' ? value.style : '';
-	// Any reference the engine rule accepts (engine/style-engine.ts), else block.json's default.
-	const style =
-		engineForStyle( given ) !== null
-			? given
-			: attribute< string >( rules.mapStyle, undefined );
+	// A style reference, else block.json's default.
+	const style = isStyleReference( given )
+		? given
+		: attribute< string >( rules.mapStyle, undefined );
 	return {
 		// Absent: mapbox, as every configuration before there were two engines.
 		engine: value.engine === 'maplibre' ? 'maplibre' : 'mapbox',

@@ -9,13 +9,21 @@ import type { Map as MapboxMap } from 'mapbox-gl';
 import { parseMapConfig } from './config';
 import { hasConsent } from './consent-api';
 import { addControls } from './controls';
-import { MapError, isNonFatal, showError } from './errors';
+import { MapError, showError } from './errors';
+import {
+	failed,
+	isPromise,
+	laterMap,
+	MapLife,
+	setState,
+	whenLoaded,
+} from './map-life';
 import { attachHashSync, viewFromAddress } from './hash-sync';
 import { followContainerSize } from './follow-container-size';
 import { attachKeyboardPanning } from './keyboard';
 import { resolveLanguage } from './language';
 import { registerEngine } from './engine/registry';
-import { engineRules, selectEngine, unwrapLib } from './engine/select';
+import { refuseBeforeLoad, selectEngine, unwrapLib } from './engine/select';
 import type {
 	Camera,
 	EngineName,
@@ -23,7 +31,7 @@ import type {
 	MapLanguage,
 	StyleInput,
 } from './engine/types';
-import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
+import { MARKERS_SOURCE } from './layer-ids';
 import { loadPlacesChunk, type PlacesChunk } from './places-chunk';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
@@ -129,91 +137,6 @@ function sameRealmContainer( container: HTMLElement ): HTMLElement {
 	return inner;
 }
 
-function setState( host: HTMLElement, state: 'loading' | 'ready' | 'error' ) {
-	host.dataset.cairnState = state;
-}
-
-function failed( host: HTMLElement | null, code: MapErrorCode ): CairnMap {
-	const error = host ? showError( host, code ) : new MapError( code );
-	const ready = Promise.reject( error );
-	// Callers that do not await `ready` must not see an unhandled rejection: the error is on the page.
-	ready.catch( () => undefined );
-	return { map: null, ready, destroy: () => undefined };
-}
-
-function isPromise< T >( value: unknown ): value is Promise< T > {
-	return typeof ( value as Promise< T > | null )?.then === 'function';
-}
-
-/**
- * A map whose library (or built style) is still on its way: the host shows `loading` meanwhile, a
- * library or style that cannot be loaded is the `style` error (the map could not be loaded), and
- * `destroy()` before it arrives means the map never starts.
- * @param host
- * @param pending
- * @param start
- */
-function whenLoaded< T >(
-	host: HTMLElement,
-	pending: Promise< T >,
-	start: ( value: T ) => CairnMap
-): CairnMap {
-	let started: CairnMap | null = null;
-	let destroyed = false;
-	const removed = () => new Error( 'The map was removed before it started.' );
-	const ready = pending.then(
-		( value ) => {
-			if ( destroyed ) {
-				throw removed();
-			}
-			started = start( value );
-			return started.ready;
-		},
-		( cause: unknown ) => {
-			if ( destroyed ) {
-				throw removed();
-			}
-			throw Object.assign( showError( host, 'style' ), { cause } );
-		}
-	);
-	ready.catch( () => undefined );
-	return laterMap(
-		ready,
-		() => started,
-		() => {
-			destroyed = true;
-		}
-	);
-}
-
-/**
- * The handle of a map that starts later (its library or the visitor's consent is on its way):
- * `map` and `places` are the started map's once it is there; `destroy()` stops it, or keeps it
- * from ever starting (`stop` marks that first).
- * @param ready
- * @param started
- * @param stop
- */
-function laterMap(
-	ready: Promise< MapboxMap >,
-	started: () => CairnMap | null,
-	stop: () => void
-): CairnMap {
-	return {
-		get map() {
-			return started()?.map ?? null;
-		},
-		get places() {
-			return started()?.places ?? null;
-		},
-		ready,
-		destroy: () => {
-			stop();
-			started()?.destroy();
-		},
-	};
-}
-
 export function createMap(
 	container: unknown,
 	input: unknown,
@@ -229,7 +152,7 @@ export function createMap(
 		return failed( host, config );
 	}
 	// Refused before the library loads: the configuration's engine decides (its token rules).
-	const refused = engineRules( config.engine ).refuse( config );
+	const refused = refuseBeforeLoad( config );
 	if ( refused ) {
 		return failed( host, refused );
 	}
@@ -244,14 +167,15 @@ export function createMap(
 			typeof options.mapLib === 'function'
 				? options.mapLib( config.engine )
 				: options.mapLib,
-			( mapLib ) =>
-				startMap(
-					selectEngine( mapLib ),
-					container,
-					host,
-					config,
-					early
-				)
+			( mapLib ) => {
+				const engine = selectEngine( mapLib );
+				const begin = ( chosen: MapEngine ) =>
+					startMap( chosen, container, host, config, early );
+				// maplibre-gl's adapter comes with its own chunk.
+				return isPromise< MapEngine >( engine )
+					? whenLoaded( host, engine, begin )
+					: begin( engine );
+			}
 		);
 	};
 	return options.consentGiven || consentSettled( host, config.consent )
@@ -603,121 +527,6 @@ function buildMap(
 }
 
 /**
- * One started map's life: what it frees when it stops, its `ready` promise, its places, and the
- * one alert it shows.
- */
-class MapLife {
-	/** mapbox-gl's `load` came: an error from now on is not the style's. */
-	loaded = false;
-	/** Stopped: listeners and places gone, the map removed. */
-	removed = false;
-	/** The map's places, once known. */
-	places: PlacesController | null = null;
-	/** The map's routes and areas once drawn (null: none, or not drawn); null without `shapesUrl`. */
-	shapes: Promise< ShapesHandle | null > | null = null;
-	readonly ready: Promise< MapboxMap >;
-	private destroyed = false;
-	private shown: MapErrorCode | null = null;
-	private readonly cleanups: Array< () => void > = [];
-	private settle: {
-		resolve: ( map: MapboxMap ) => void;
-		reject: ( e: MapError ) => void;
-	} = { resolve: () => undefined, reject: () => undefined };
-
-	constructor(
-		readonly host: HTMLElement,
-		readonly map: MapboxMap,
-		private readonly removeContainer: () => void
-	) {
-		this.ready = new Promise< MapboxMap >( ( resolve, reject ) => {
-			this.settle = { resolve, reject };
-		} );
-		this.ready.catch( () => undefined );
-	}
-
-	/**
-	 * Something to undo when the map stops.
-	 * @param cleanup
-	 */
-	onStop( cleanup: () => void ) {
-		this.cleanups.push( cleanup );
-	}
-
-	stop = () => {
-		if ( this.removed ) {
-			return;
-		}
-		this.removed = true;
-		this.cleanups.forEach( ( cleanup ) => cleanup() );
-		this.map.remove();
-		this.removeContainer();
-	};
-
-	/**
-	 * Reports a failure. A fatal one rejects `ready`, stops the map (no more requests, its
-	 * graphics context freed) and replaces an earlier non-fatal message. A non-fatal one
-	 * (`image-type`, `markers`) leaves a usable map: `ready` still resolves and `cairn:map-ready`
-	 * is still sent, but the state stays `error` with its alert. Either way there is one alert.
-	 * @param code
-	 */
-	fail( code: MapErrorCode ) {
-		const fatal = ! isNonFatal( code );
-		if (
-			this.destroyed ||
-			( this.shown && ( ! isNonFatal( this.shown ) || ! fatal ) )
-		) {
-			return;
-		}
-		this.shown = code;
-		const error = showError( this.host, code );
-		if ( fatal ) {
-			this.settle.reject( error );
-			// Not from inside mapbox-gl's own event dispatch.
-			window.setTimeout( this.stop, 0 );
-		}
-	}
-
-	/**
-	 * Resolves `ready` and sends `cairn:map-ready`, unless a fatal failure came first.
-	 * @param view
-	 */
-	announceReady( view: typeof window ) {
-		if ( this.removed || ( this.shown && ! isNonFatal( this.shown ) ) ) {
-			return;
-		}
-		if ( ! this.shown ) {
-			setState( this.host, 'ready' );
-		}
-		this.settle.resolve( this.map );
-		this.host.dispatchEvent(
-			new view.CustomEvent( 'cairn:map-ready', {
-				bubbles: true,
-				detail: { map: this.map },
-			} )
-		);
-	}
-
-	handle(): CairnMap {
-		// The handle's getter reads the live places.
-		const life = this;
-		return {
-			map: this.map,
-			ready: this.ready,
-			get places() {
-				return life.places;
-			},
-			destroy: () => {
-				if ( this.destroyed ) {
-					return;
-				}
-				this.stop();
-				this.destroyed = true;
-			},
-		};
-	}
-}
-
-/**
  * The deadline is the style's: once it is there the map works, even while many markers are
  * still being clustered (`load` waits for them too).
  * @param life
@@ -936,8 +745,9 @@ function addPlaces(
 	const drawing = new Promise< void >( ( resolve ) => {
 		drawn = resolve;
 	} );
+	// The layer's code is the places chunk's: the runtime's first chunk stays small.
 	life.onStop(
-		addMarkersLayer(
+		places.setup.addMarkersLayer(
 			map,
 			{ type: 'FeatureCollection', features: [] },
 			{

@@ -3,7 +3,7 @@
  * (Streets, Outdoors, Light, Dark, Satellite Streets) write `name_en`-style fields into their
  * layers, so their label layers are rewritten to the chosen language's field, falling back to the
  * local name. MapLibre has no `language` option: OpenMapTiles and Protomaps styles get their label
- * layers rewritten to `name:<lang>`, falling back to `name` (localizeVectorStyle).
+ * layers rewritten to `name:<lang>`, falling back to `name` (engine/vector-labels.ts).
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
 
@@ -55,7 +55,7 @@ export function nameField( language: string ): string | null {
 
 const NAME_REFERENCE = /^name(_[a-zA-Z-]+)?$/;
 
-type Expression = unknown;
+export type Expression = unknown;
 
 /** Replaces every `["get", "name…"]` in a text-field expression. */
 export function rewriteTextField(
@@ -88,7 +88,7 @@ export function rewriteTextField(
  * @param map
  * @param rewrite
  */
-function rewriteLabels(
+export function rewriteLabels(
 	map: MapboxMap,
 	rewrite: ( textField: Expression ) => Expression
 ): void {
@@ -126,79 +126,4 @@ export function localizeClassicStyle(
 ): void {
 	const field = nameField( resolveLanguage( language, preferred ) );
 	rewriteLabels( map, ( textField ) => rewriteTextField( textField, field ) );
-}
-
-/**
- * The name keys of the OpenMapTiles schema (`name`, `name:xx`, `name_en`, `name_int`,
- * `name:latin`, `name:nonlatin`) and of the Protomaps basemap schema (`name`, `name:xx`,
- * `name2`/`name3` and their `pgf:` forms, `pmap:` keys).
- */
-const VECTOR_NAME_KEY =
-	/^(?:(?:pgf:)?name[23]?|name[:_][A-Za-z-]+|pmap:[A-Za-z_:-]+)$/;
-
-/** Whether an expression (or a legacy `{token}` string) reads a name. */
-function readsName( value: Expression ): boolean {
-	if ( typeof value === 'string' ) {
-		return /\{(?:(?:pgf:)?name[23]?|name[:_][A-Za-z-]+)\}/.test( value );
-	}
-	if ( ! Array.isArray( value ) ) {
-		return false;
-	}
-	if (
-		value[ 0 ] === 'get' &&
-		typeof value[ 1 ] === 'string' &&
-		VECTOR_NAME_KEY.test( value[ 1 ] )
-	) {
-		return true;
-	}
-	return value.some( readsName );
-}
-
-/**
- * The `name:` keys a language's labels are read from, most precise first (Chinese: the script's
- * own key, then OpenMapTiles' `name:zh`).
- * @param tag
- */
-export function vectorNameKeys( tag: string ): string[] {
-	const primary = tag.split( '-' )[ 0 ]?.toLowerCase() ?? '';
-	if ( primary === 'zh' ) {
-		return [
-			`name:${ tag === 'zh-Hant' ? 'zh-Hant' : 'zh-Hans' }`,
-			'name:zh',
-		];
-	}
-	return primary ? [ `name:${ primary }` ] : [];
-}
-
-/**
- * A MapLibre style's text-field in a language: a field that reads a name (OpenMapTiles or
- * Protomaps schema) becomes the language's `name:xx`, falling back to the local `name`; any other
- * field (a road's ref, a house number) is left alone.
- * @param value
- * @param tag   A resolved language tag (`resolveLanguage`).
- */
-export function rewriteVectorTextField(
-	value: Expression,
-	tag: string
-): Expression {
-	if ( ! readsName( value ) ) {
-		return value;
-	}
-	return [
-		'coalesce',
-		...vectorNameKeys( tag ).map( ( key ) => [ 'get', key ] ),
-		[ 'get', 'name' ],
-	];
-}
-
-/** Applies the language to the label layers of an OpenMapTiles or Protomaps style (MapLibre). */
-export function localizeVectorStyle(
-	map: MapboxMap,
-	language: string,
-	preferred: readonly string[]
-): void {
-	const tag = resolveLanguage( language, preferred );
-	rewriteLabels( map, ( textField ) =>
-		rewriteVectorTextField( textField, tag )
-	);
 }

@@ -11,7 +11,8 @@ import * as maplibregl from 'maplibre-gl';
 // eslint-disable-next-line camelcase -- webpack's own name.
 declare const __webpack_public_path__: string;
 
-export const WORKER_FILE = 'maplibre-gl-worker.mjs';
+// `.js`, not maplibre-gl's `.mjs`: every server sends it as JavaScript (a module worker needs that).
+export const WORKER_FILE = 'maplibre-gl-worker.js';
 export const STYLE_FILE = 'maplibre-gl.css';
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The part of `pbf` (vt-pbf's protobuf reader, no types of its own) the glyph test reads with.
+ * The parts of `pbf` and `@mapbox/vector-tile` (vt-pbf's readers, no types of their own) the
+ * basemap tests read glyphs and tiles with.
  */
 declare module 'pbf' {
 	export default class Pbf {
@@ -15,5 +16,23 @@ declare module 'pbf' {
 		readString(): string;
 		readVarint(): number;
 		readBytes(): Uint8Array;
+	}
+}
+
+declare module '@mapbox/vector-tile' {
+	import type Pbf from 'pbf';
+
+	export interface VectorTileFeature {
+		/** 1 point, 2 line, 3 polygon. */
+		type: number;
+		properties: Record< string, string | number | boolean >;
+	}
+	export interface VectorTileLayer {
+		length: number;
+		feature: ( i: number ) => VectorTileFeature;
+	}
+	export class VectorTile {
+		constructor( pbf: Pbf );
+		layers: Record< string, VectorTileLayer >;
 	}
 }

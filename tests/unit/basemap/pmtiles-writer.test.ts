@@ -268,7 +268,7 @@ describe( 'PMTiles writer', () => {
 		}
 		// One first fetch of 16 KiB, then only leaves and tiles.
 		expect( source.ranges[ 0 ] ).toEqual( [ 0, FIRST_FETCH_BYTES ] );
-	} );
+	}, 60_000 );
 
 	it( 'refuses a tile given twice', () => {
 		const data = Buffer.from( 'x' );

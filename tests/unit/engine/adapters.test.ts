@@ -15,14 +15,17 @@ import {
 	requestCheck,
 } from '../../../packages/map/src/engine/maplibre';
 import {
-	engineRules,
 	libraryEngine,
+	refuseBeforeLoad,
 	selectEngine,
 	unwrapLib,
 } from '../../../packages/map/src/engine/select';
 import { parseMapConfig } from '../../../packages/map/src/config';
 import type { MapLib } from '../../../packages/map/src/types';
-import type { EngineMap } from '../../../packages/map/src/engine/types';
+import type {
+	EngineMap,
+	MapEngine,
+} from '../../../packages/map/src/engine/types';
 
 if ( typeof globalThis.TextDecoder === 'undefined' ) {
 	Object.assign( globalThis, { TextDecoder: NodeTextDecoder } );
@@ -47,11 +50,16 @@ const maplibreLike = {
 } as unknown as MapLib;
 
 describe( 'choosing the adapter', () => {
-	it( 'recognises which library a host passed, as an export or as a module', () => {
+	it( 'recognises which library a host passed, as an export or as a module', async () => {
 		expect( libraryEngine( mapboxLike ) ).toBe( 'mapbox' );
 		expect( libraryEngine( maplibreLike ) ).toBe( 'maplibre' );
-		expect( selectEngine( maplibreLike ).name ).toBe( 'maplibre' );
-		expect( selectEngine( mapboxLike ).name ).toBe( 'mapbox' );
+		// maplibre-gl's adapter comes with its own chunk; mapbox-gl's is at hand.
+		expect( ( await selectEngine( maplibreLike ) ).name ).toBe(
+			'maplibre'
+		);
+		expect( ( selectEngine( mapboxLike ) as MapEngine ).name ).toBe(
+			'mapbox'
+		);
 		expect( unwrapLib( { default: mapboxLike } ) ).toBe( mapboxLike );
 		expect( unwrapLib( maplibreLike ) ).toBe( maplibreLike );
 		// One adapter per library object.
@@ -60,9 +68,11 @@ describe( 'choosing the adapter', () => {
 		);
 	} );
 
-	it( 'names each engine’s class prefix', () => {
-		expect( selectEngine( mapboxLike ).classPrefix ).toBe( 'mapboxgl-' );
-		expect( selectEngine( maplibreLike ).classPrefix ).toBe(
+	it( 'names each engine’s class prefix', async () => {
+		expect( ( await selectEngine( mapboxLike ) ).classPrefix ).toBe(
+			'mapboxgl-'
+		);
+		expect( ( await selectEngine( maplibreLike ) ).classPrefix ).toBe(
 			'maplibregl-'
 		);
 	} );
@@ -70,31 +80,32 @@ describe( 'choosing the adapter', () => {
 
 describe( 'refusals before a map exists', () => {
 	it( 'mapbox: the token rules', () => {
-		expect( engineRules( 'mapbox' ).refuse( parseMapConfig( {} ) ) ).toBe(
+		expect( refuseBeforeLoad( parseMapConfig( {} ) ) ).toBe(
 			'missing-token'
 		);
 		expect(
-			engineRules( 'mapbox' ).refuse(
+			refuseBeforeLoad(
 				parseMapConfig( { accessToken: 'sk.eyJ1IjoiYSJ9.sig' } )
 			)
 		).toBe( 'secret-token' );
 		expect(
-			engineRules( 'mapbox' ).refuse(
-				parseMapConfig( { accessToken: PUBLIC } )
-			)
+			refuseBeforeLoad( parseMapConfig( { accessToken: PUBLIC } ) )
 		).toBeNull();
+		expect(
+			mapboxEngine( mapboxLike ).refuse( parseMapConfig( {} ) )
+		).toBe( 'missing-token' );
 	} );
 
 	it( 'maplibre: never a token code, with or without a token', () => {
 		for ( const accessToken of [ '', 'sk.eyJ1IjoiYSJ9.sig', 'pk.bad' ] ) {
+			const config = parseMapConfig( {
+				engine: 'maplibre',
+				style: 'https://tiles.openfreemap.org/styles/liberty',
+				accessToken,
+			} );
+			expect( refuseBeforeLoad( config ) ).toBeNull();
 			expect(
-				engineRules( 'maplibre' ).refuse(
-					parseMapConfig( {
-						engine: 'maplibre',
-						style: 'https://tiles.openfreemap.org/styles/liberty',
-						accessToken,
-					} )
-				)
+				maplibreEngine( maplibreLike ).refuse( config )
 			).toBeNull();
 		}
 	} );
@@ -310,6 +321,24 @@ describe( 'maplibre: requests only to the chosen hosts', () => {
 			false
 		);
 		expect( allowed( 'ftp://site.example/x' ) ).toBe( false );
+	} );
+
+	it( 'refuses a style URL’s own host unless the basemap names it', () => {
+		const style = 'https://styles.example.org/style.json';
+		const unnamed = requestCheck(
+			parseMapConfig( {
+				...base,
+				style,
+				basemap: { provider: 'style-url', hosts: [] },
+			} ),
+			page
+		);
+		expect( unnamed( style ) ).toBe( false );
+		const named = requestCheck(
+			parseMapConfig( { ...base, style } ),
+			page
+		);
+		expect( named( style ) ).toBe( true );
 	} );
 
 	it( 'self-hosted: the archive on the site, nothing else', () => {

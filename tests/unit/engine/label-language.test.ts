@@ -11,7 +11,7 @@ import {
 	localizeVectorStyle,
 	rewriteVectorTextField,
 	vectorNameKeys,
-} from '../../../packages/map/src/language';
+} from '../../../packages/map/src/engine/vector-labels';
 import type { EngineMap } from '../../../packages/map/src/engine/types';
 
 interface Layer {

@@ -164,6 +164,8 @@ describe( 'createMap on maplibre-gl', () => {
 			host,
 			mapLib: maplibre,
 		} );
+		// maplibre-gl's adapter comes with its own chunk.
+		await until( () => maps.length > 0 );
 		const [ map ] = maps;
 		expect( map ).toBeDefined();
 		expect( map?.options.accessToken ).toBeUndefined();
@@ -183,12 +185,13 @@ describe( 'createMap on maplibre-gl', () => {
 		expect( alerts( host ) ).toEqual( [] );
 	} );
 
-	it( 'shows the labels in the editor’s language, and the page’s for `auto`', () => {
+	it( 'shows the labels in the editor’s language, and the page’s for `auto`', async () => {
 		const { host, container } = block();
 		createMap( container, openFreeMap( { language: 'de' } ), {
 			host,
 			mapLib: maplibre,
 		} );
+		await until( () => maps.length > 0 );
 		maps[ 0 ]?.fire( 'style.load' );
 		expect(
 			maps[ 0 ]?.getLayoutProperty( 'label_city', 'text-field' )
@@ -199,6 +202,7 @@ describe( 'createMap on maplibre-gl', () => {
 			host: second.host,
 			mapLib: maplibre,
 		} );
+		await until( () => maps.length > 1 );
 		maps[ 1 ]?.fire( 'style.load' );
 		expect(
 			maps[ 1 ]?.getLayoutProperty( 'label_city', 'text-field' )
@@ -212,6 +216,7 @@ describe( 'createMap on maplibre-gl', () => {
 			host,
 			mapLib: maplibre,
 		} );
+		await until( () => maps.length > 0 );
 		maps[ 0 ]?.fire( 'error', { error: { status: 401 } } );
 		await expect( cairn.ready ).rejects.toMatchObject( { code: 'style' } );
 		expect( alerts( host ) ).toEqual( [ 'style' ] );
@@ -223,6 +228,7 @@ describe( 'createMap on maplibre-gl', () => {
 			host,
 			mapLib: maplibre,
 		} );
+		await until( () => maps.length > 0 );
 		const map = maps[ 0 ] as FakeMap;
 		expect(
 			map.request( 'https://tiles.openfreemap.org/planet/0/0/0.pbf' )

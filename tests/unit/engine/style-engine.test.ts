@@ -57,11 +57,21 @@ describe( 'parseMapConfig: engine and basemap', () => {
 		} );
 	} );
 
-	it( 'keeps every style the rule accepts, and falls back to the default for a refused one', () => {
-		for ( const { style, engine } of vectors ) {
-			const parsed = parseMapConfig( { style } ).style;
-			expect( parsed ).toBe(
-				engine ? style : 'mapbox://styles/mapbox/standard'
+	it( 'keeps every style the rule accepts, and falls back to the default for what no engine can draw', () => {
+		for ( const { style } of vectors.filter( ( v ) => v.engine ) ) {
+			expect( parseMapConfig( { style } ).style ).toBe( style );
+		}
+		for ( const style of [
+			'http://tiles.openfreemap.org/styles/liberty',
+			'javascript:alert(1)',
+			'data:application/json,{}',
+			'pmtiles:///wp-content/uploads/world.pmtiles',
+			'pmtiles://ftp://example.org/world.pmtiles',
+			'pmtiles://javascript:alert(1)',
+			'',
+		] ) {
+			expect( parseMapConfig( { style } ).style ).toBe(
+				'mapbox://styles/mapbox/standard'
 			);
 		}
 	} );

@@ -424,3 +424,269 @@ describe( 'createTiledClient', () => {
 		expect( asked ).toEqual( [] );
 	} );
 } );
+
+describe( 'what the tiled client reads of the server’s answers', () => {
+	/** A server whose tile 3/4/3 (the view [1, 1, 2, 2] at zoom 3) holds `features`. */
+	function tileOf( features: unknown[] | unknown ) {
+		return server( ( url ) =>
+			url.pathname.includes( '/tiles/' )
+				? {
+						body: Array.isArray( features )
+							? { type: 'FeatureCollection', features }
+							: features,
+					}
+				: route( url )
+		);
+	}
+
+	it( 'draws the points and clusters of a tile, and nothing that is not one', async () => {
+		tileOf( [
+			point( 1, 1.5, 1.5 ),
+			// A place with no title or groups, and groups that are not all slugs.
+			{
+				type: 'Feature',
+				id: 2,
+				geometry: { type: 'Point', coordinates: [ 1.5, 1.5 ] },
+			},
+			{
+				type: 'Feature',
+				id: 3,
+				geometry: { type: 'Point', coordinates: [ 1.5, 1.5 ] },
+				properties: { title: 7, groups: [ 'a', 3, null ] },
+			},
+			// Not points: a line, text coordinates, no geometry, ids that are not integers.
+			{
+				type: 'Feature',
+				id: 4,
+				geometry: {
+					type: 'LineString',
+					coordinates: [
+						[ 1, 1 ],
+						[ 2, 2 ],
+					],
+				},
+			},
+			{
+				type: 'Feature',
+				id: 5,
+				geometry: { type: 'Point', coordinates: [ '1.5', 1.5 ] },
+			},
+			{
+				type: 'Feature',
+				id: 11,
+				geometry: { type: 'Point', coordinates: [ 1.5, Infinity ] },
+			},
+			{ type: 'Feature', id: 6 },
+			{
+				type: 'Feature',
+				id: 1.5,
+				geometry: { type: 'Point', coordinates: [ 1.5, 1.5 ] },
+			},
+			{
+				type: 'Feature',
+				id: '7',
+				geometry: { type: 'Point', coordinates: [ 1.5, 1.5 ] },
+			},
+			null,
+			// Clusters: the count abbreviated as the server says, or the count itself.
+			{
+				...cluster( 8, 1.5, 1.5, 1200 ),
+				properties: {
+					cluster: true,
+					point_count: 1200,
+					point_count_abbreviated: '1.2k',
+					cluster_id: 99,
+					expansion_zoom: 6,
+				},
+			},
+			{
+				...cluster( 9, 1.5, 1.5, 4 ),
+				properties: { cluster: true, point_count: 4 },
+			},
+			// A cluster that counts nothing is no cluster.
+			{
+				...cluster( 10, 1.5, 1.5, 4 ),
+				properties: { cluster: true, point_count: '4' },
+			},
+		] );
+		const client = createTiledClient( URLS );
+		await client.load( [], {} as never );
+		const features = await client.features( [ 1, 1, 2, 2 ], 3 );
+		expect(
+			features.map( ( { id, geometry, properties } ) => ( {
+				id,
+				coordinates: geometry.coordinates,
+				properties,
+			} ) )
+		).toEqual( [
+			{
+				id: 1,
+				coordinates: [ 1.5, 1.5 ],
+				properties: { groups: [ 'a' ], title: 'Place 1' },
+			},
+			{
+				id: 2,
+				coordinates: [ 1.5, 1.5 ],
+				properties: { groups: [], title: '' },
+			},
+			{
+				id: 3,
+				coordinates: [ 1.5, 1.5 ],
+				properties: { groups: [ 'a' ], title: '' },
+			},
+			{
+				id: 8,
+				coordinates: [ 1.5, 1.5 ],
+				properties: expect.objectContaining( {
+					cluster: true,
+					// The map's cluster is the feature's id, whatever the properties say.
+					cluster_id: 8,
+					point_count: 1200,
+					point_count_abbreviated: '1.2k',
+				} ),
+			},
+			{
+				id: 9,
+				coordinates: [ 1.5, 1.5 ],
+				properties: {
+					cluster: true,
+					cluster_id: 9,
+					point_count: 4,
+					point_count_abbreviated: 4,
+				},
+			},
+		] );
+		expect( await client.expansion( 8 ) ).toBe( 6 );
+	} );
+
+	it.each( [
+		[ 'a list', [] ],
+		[ 'no features', { type: 'FeatureCollection' } ],
+		[ 'nothing', null ],
+	] )(
+		'a tile that is %s fails the view (the controller’s alert)',
+		async ( _name, body ) => {
+			server( ( url ) =>
+				url.pathname.includes( '/tiles/' ) ? { body } : route( url )
+			);
+			const client = createTiledClient( URLS );
+			await client.load( [], {} as never );
+			await expect(
+				client.features( [ 1, 1, 2, 2 ], 3 )
+			).rejects.toThrow( 'The tiles of this view could not be loaded.' );
+		}
+	);
+
+	it( 'reads the summary’s counts, its matches and its bounds only when they are numbers', async () => {
+		server( ( url ) =>
+			url.pathname.endsWith( '/summary' )
+				? {
+						body: url.searchParams.has( 'q' )
+							? { total: 300, groups: {}, bounds: [ 1, 2, 3 ] }
+							: {
+									total: 300,
+									groups: { a: 200, b: 0, c: '5', d: -1 },
+									bounds: [ 1, 2, 3, 'x' ],
+								},
+					}
+				: route( url )
+		);
+		const client = createTiledClient( URLS );
+		await expect( client.load( [], {} as never ) ).resolves.toEqual( {
+			total: 300,
+			groups: { a: 200 },
+		} );
+		// No matches: all of them; bounds that are not four numbers: none.
+		await expect(
+			client.filter( { search: 'x', hidden: [] } )
+		).resolves.toEqual( { count: 300, bounds: null } );
+	} );
+
+	it.each( [
+		[ 'no total', { groups: {} } ],
+		[ 'a total as text', { total: '300' } ],
+		[ 'a list', [] ],
+	] )( 'a summary with %s fails the load', async ( _name, body ) => {
+		server( ( url ) =>
+			url.pathname.endsWith( '/summary' ) ? { body } : route( url )
+		);
+		await expect(
+			createTiledClient( URLS ).load( [], {} as never )
+		).rejects.toThrow( 'The places summary is not readable.' );
+	} );
+
+	it( 'lists only places it can show, pages counted from 1 however the server says them', async () => {
+		server( ( url ) =>
+			url.pathname.endsWith( '/places' )
+				? {
+						body: {
+							total: 4,
+							items: [
+								{ id: 5, lng: 1, lat: 2, distance: 12.5 },
+								{
+									id: 6,
+									title: [],
+									lng: 1,
+									lat: 2,
+									groups: 'a',
+									distance: 'near',
+								},
+								{ id: 7, lng: '1', lat: 2 },
+								{ id: 8.5, lng: 1, lat: 2 },
+								{ lng: 1, lat: 2 },
+								'9',
+							],
+							page: 0,
+							pages: -3,
+						},
+					}
+				: route( url )
+		);
+		const client = createTiledClient( URLS );
+		await client.load( [], {} as never );
+		await expect(
+			client.list( { bbox: null, page: 0, pageSize: 50 } as never )
+		).resolves.toEqual( {
+			total: 4,
+			page: 0,
+			pages: 1,
+			items: [
+				{
+					id: 5,
+					title: '',
+					lng: 1,
+					lat: 2,
+					groups: [],
+					distance: 12.5,
+				},
+				{ id: 6, title: '', lng: 1, lat: 2, groups: [] },
+			],
+		} );
+	} );
+
+	it.each( [
+		[ 'no total', { items: [] } ],
+		[ 'no items', { total: 3 } ],
+		[ 'nothing', null ],
+	] )( 'a list with %s fails', async ( _name, body ) => {
+		server( ( url ) =>
+			url.pathname.endsWith( '/places' ) ? { body } : route( url )
+		);
+		const client = createTiledClient( URLS );
+		await client.load( [], {} as never );
+		await expect(
+			client.list( { bbox: null, page: 0, pageSize: 50 } as never )
+		).rejects.toThrow( 'The places list is not readable.' );
+	} );
+
+	it( 'reveals nothing when the server does not list the place', async () => {
+		server( ( url ) =>
+			url.pathname.endsWith( '/places' )
+				? { body: { total: 0, items: [] } }
+				: route( url )
+		);
+		const client = createTiledClient( URLS );
+		await client.load( [], {} as never );
+		await expect( client.reveal( 5, 3 ) ).resolves.toBeNull();
+	} );
+} );

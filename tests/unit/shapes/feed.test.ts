@@ -32,6 +32,53 @@ describe( 'parseShapes', () => {
 		] );
 	} );
 
+	/** One route from (7, 46) to (8, 47) whose feed says `bbox`. */
+	const routeWithBox = ( box: unknown ) =>
+		parseShapes( {
+			type: 'FeatureCollection',
+			features: [
+				{
+					type: 'Feature',
+					id: 7,
+					geometry: {
+						type: 'LineString',
+						coordinates: [
+							[ 7, 46 ],
+							[ 8, 47 ],
+						],
+					},
+					properties: { bbox: box },
+				},
+			],
+		} )[ 0 ]!.bbox;
+
+	it.each( [
+		[ 'three numbers', [ 7, 46, 8 ] ],
+		[ 'five numbers', [ 7, 46, 8, 47, 9 ] ],
+		[ 'a number as text', [ 7, '46', 8, 47 ] ],
+		[ 'an infinite edge (1e999 in the JSON)', [ 7, 46, Infinity, 47 ] ],
+		[ 'south of its north', [ 7, 47, 8, 46 ] ],
+		[ 'a latitude past the pole', [ 7, 46, 8, 91 ] ],
+		[ 'a latitude past the south pole', [ 7, -91, 8, 47 ] ],
+		[ 'a longitude past 180', [ 7, 46, 181, 47 ] ],
+		[ 'a longitude past -180', [ -181, 46, 8, 47 ] ],
+		[ 'an object', { west: 7, south: 46, east: 8, north: 47 } ],
+	] )(
+		'ignores a feed bbox of %s and fits the route’s own',
+		( _name, box ) => {
+			expect( routeWithBox( box ) ).toEqual( [ 7, 46, 8, 47 ] );
+		}
+	);
+
+	it.each( [
+		[ 'the feed’s, larger than the route', [ 6.5, 45.5, 8.5, 47.5 ] ],
+		[ 'one across the antimeridian', [ 170, -10, -170, 10 ] ],
+		[ 'the whole world', [ -180, -90, 180, 90 ] ],
+		[ 'a point', [ 7, 46, 7, 46 ] ],
+	] )( 'keeps a feed bbox: %s', ( _name, box ) => {
+		expect( routeWithBox( box ) ).toEqual( box );
+	} );
+
 	it.each( [
 		[ 'a point', { type: 'Point', coordinates: [ 7, 46 ] }, 5 ],
 		[ 'no coordinates', { type: 'LineString' }, 5 ],

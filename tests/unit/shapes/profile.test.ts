@@ -14,6 +14,7 @@ import {
 import {
 	formatHeight,
 	formatLength,
+	formatUnit,
 } from '../../../packages/map/src/shapes/units';
 
 const [ route, area ] = parseShapes( feed );
@@ -43,16 +44,35 @@ describe( 'profilePath', () => {
 describe( 'units', () => {
 	it.each( [
 		[ 850, 'metric', '850 m' ],
+		[ 999.4, 'metric', '999 m' ],
+		// 1 km is never "1,000 m", however it rounds.
+		[ 999.6, 'metric', '1 km' ],
+		[ 1000, 'metric', '1 km' ],
+		[ 1049, 'metric', '1 km' ],
+		[ 1050, 'metric', '1.1 km' ],
 		[ 12400, 'metric', '12.4 km' ],
+		[ 99_940, 'metric', '99.9 km' ],
+		[ 100_000, 'metric', '100 km' ],
+		[ 100_600, 'metric', '101 km' ],
 		[ 250000, 'metric', '250 km' ],
 		[ 12400, 'imperial', '7.7 mi' ],
 		[ 100, 'imperial', '328 ft' ],
+		// A tenth of a mile (528 ft) is where feet give way to miles.
+		[ 160, 'imperial', '525 ft' ],
+		[ 161, 'imperial', '0.1 mi' ],
+		[ 160_000, 'imperial', '99.4 mi' ],
+		[ 161_000, 'imperial', '100 mi' ],
+		[ 170_000, 'imperial', '106 mi' ],
 	] as const )(
 		'a length of %d m in %s units reads %s',
 		( metres, units, text ) => {
 			expect( formatLength( metres, units, 'en' ) ).toBe( text );
 		}
 	);
+
+	it( 'falls back to the number and the unit’s name where Intl does not know the unit', () => {
+		expect( formatUnit( 12.44, 'parsec', 1, 'en' ) ).toBe( '12.4 parsec' );
+	} );
 
 	it( 'gives heights in metres or feet', () => {
 		expect( formatHeight( 650, 'metric', 'en' ) ).toBe( '650 m' );

@@ -20,7 +20,11 @@ function PostForm() {
 		const value = Number( id );
 		if ( Number.isInteger( value ) && value > 0 ) {
 			navigate(
-				hrefFor( { view: 'post', id: value }, window.location.search )
+				hrefFor(
+					{ view: 'post', id: value },
+					window.location.search,
+					import.meta.env.DEV
+				)
 			);
 		}
 	};

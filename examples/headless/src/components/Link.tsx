@@ -15,7 +15,7 @@ export interface LinkProps {
 }
 
 export function Link( { to, current, children }: LinkProps ) {
-	const href = hrefFor( to, window.location.search );
+	const href = hrefFor( to, window.location.search, import.meta.env.DEV );
 	const onClick = ( event: MouseEvent< HTMLAnchorElement > ) => {
 		if (
 			event.defaultPrevented ||

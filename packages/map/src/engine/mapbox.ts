@@ -1,7 +1,8 @@
 /**
  * The mapbox-gl adapter: today's behaviour, moved behind the engine interface. Tokens are
  * checked before the map exists, the map is made with mapbox-gl's own `language`, classic styles
- * get their labels rewritten (language.ts), and 401/403 answers are the token's fault.
+ * get their labels rewritten (language.ts), and 401/403 answers are the token's fault. Its
+ * cooperative gestures keep mapbox-gl's own messages, as before (`gestureLocale` gives the keys).
  */
 import type { GeoJSONSource } from 'mapbox-gl';
 
@@ -10,7 +11,6 @@ import { PINNED_MAP_OPTIONS } from '../limits';
 import { checkToken } from '../token';
 import type { MapErrorCode, MapLib } from '../types';
 import { compilesShadersInParallel } from '../webgl';
-import { gestureMessages } from './gestures';
 import type { EngineMap, GestureMessages, MapEngine } from './types';
 
 /**
@@ -80,7 +80,6 @@ export function mapboxEngine( lib?: MapLib ): MapEngine {
 				maxZoom: config.maxZoom,
 				language: language.tag,
 				cooperativeGestures: config.cooperativeGestures,
-				locale: engine.gestureLocale( gestureMessages() ),
 				performanceMetricsCollection: false,
 				precompilePrograms: compilesShadersInParallel(
 					container.ownerDocument

@@ -9,7 +9,7 @@
  */
 import type { GeoJSONSource } from 'mapbox-gl';
 
-import { localizeVectorStyle } from '../language';
+import { localizeVectorStyle } from './vector-labels';
 import { PINNED_MAP_OPTIONS } from '../limits';
 import type { MapConfig, MapLib } from '../types';
 import { archiveUrl, PMTILES_PREFIX } from './style-engine';
@@ -65,7 +65,8 @@ function originOf( url: string, base: string ): string | null {
 }
 
 /**
- * Whether the map may request a URL: the page's origin, the configuration's own URLs' origins,
+ * Whether the map may request a URL: the page's origin, the configuration's own URLs' origins
+ * (its feeds, glyphs and self-hosted archive; not a style URL's, which `basemap.hosts` names),
  * and the basemap's hosts (any scheme's default port: https, or http on the site). `data:` and
  * `blob:` URLs stay in the page.
  * @param config
@@ -86,11 +87,11 @@ export function requestCheck(
 	>,
 	page: string
 ): ( url: string ) => boolean {
+	// A style URL's host is the basemap's (`basemap.hosts` names it); a self-hosted archive's
+	// origin is the site's own choice of where its files are.
 	const own = [
 		page,
-		config.style.startsWith( PMTILES_PREFIX )
-			? archiveUrl( config.style )
-			: config.style,
+		archiveUrl( config.style ),
 		config.markersUrl,
 		config.postsUrl,
 		config.shapesUrl,

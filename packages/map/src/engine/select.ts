@@ -3,12 +3,11 @@
  * is loaded: its token rules) and for the library a host passed. maplibre-gl is recognised by its
  * `addProtocol` (mapbox-gl has none), mapbox-gl by anything else with a `Map`.
  */
-import type { MapLib } from '../types';
-import { mapboxEngine } from './mapbox';
-import { maplibreEngine } from './maplibre';
+import type { MapConfig, MapErrorCode, MapLib } from '../types';
+import { mapboxEngine, refuseToken } from './mapbox';
 import type { EngineName, MapEngine } from './types';
 
-const adapters = new WeakMap< object, MapEngine >();
+const adapters = new WeakMap< object, MapEngine | Promise< MapEngine > >();
 
 /**
  * Which library a host passed.
@@ -22,15 +21,18 @@ export function libraryEngine( lib: MapLib ): EngineName {
 }
 
 /**
- * The adapter for a library (one per library object).
+ * The adapter for a library (one per library object). maplibre-gl's comes with its own chunk
+ * (with the plugin's maplibre-gl), so a page of Mapbox maps never downloads it.
  * @param lib
  */
-export function selectEngine( lib: MapLib ): MapEngine {
+export function selectEngine( lib: MapLib ): MapEngine | Promise< MapEngine > {
 	let adapter = adapters.get( lib );
 	if ( ! adapter ) {
 		adapter =
 			libraryEngine( lib ) === 'maplibre'
-				? maplibreEngine( lib )
+				? import(
+						/* webpackChunkName: "cairn-map-maplibre" */ './maplibre'
+					).then( ( { maplibreEngine } ) => maplibreEngine( lib ) )
 				: mapboxEngine( lib );
 		adapters.set( lib, adapter );
 	}
@@ -38,11 +40,16 @@ export function selectEngine( lib: MapLib ): MapEngine {
 }
 
 /**
- * An engine's rules without its library: what is refused before the library loads.
- * @param name
+ * What the configuration's engine refuses before its library is loaded (and before the visitor's
+ * consent is asked): mapbox-gl's token rules; maplibre-gl needs no token.
+ * @param config
  */
-export function engineRules( name: EngineName ): MapEngine {
-	return name === 'maplibre' ? maplibreEngine() : mapboxEngine();
+export function refuseBeforeLoad(
+	config: Pick< MapConfig, 'engine' | 'accessToken' >
+): MapErrorCode | null {
+	return config.engine === 'mapbox'
+		? refuseToken( config.accessToken )
+		: null;
 }
 
 /**

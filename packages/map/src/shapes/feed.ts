@@ -88,19 +88,36 @@ function positions( value: unknown ): number[][] {
 }
 
 /**
- * The feed's bbox when it is four finite numbers, west ≤ east unless it crosses the antimeridian;
- * else the geometry's own.
+ * Whether `value` is a box the map can fit: four finite numbers, longitudes within ±180 (west
+ * east of east when it crosses the antimeridian), south ≤ north within ±90.
+ * @param value
+ */
+function isBox( value: unknown ): value is BBox {
+	if (
+		! Array.isArray( value ) ||
+		value.length !== 4 ||
+		! value.every( ( n ) => typeof n === 'number' && Number.isFinite( n ) )
+	) {
+		return false;
+	}
+	const [ west, south, east, north ] = value as BBox;
+	return (
+		Math.abs( west ) <= 180 &&
+		Math.abs( east ) <= 180 &&
+		-90 <= south &&
+		south <= north &&
+		north <= 90
+	);
+}
+
+/**
+ * The feed's bbox when it is a box the map can fit (`isBox`); else the geometry's own.
  * @param value
  * @param shape
  */
 function bbox( value: unknown, shape: ShapeGeometry ): BBox {
-	if (
-		Array.isArray( value ) &&
-		value.length === 4 &&
-		value.every( ( n ) => typeof n === 'number' && Number.isFinite( n ) ) &&
-		value[ 1 ] <= value[ 3 ]
-	) {
-		return value as BBox;
+	if ( isBox( value ) ) {
+		return value;
 	}
 	let [ west, south, east, north ] = [ 180, 90, -180, -90 ];
 	for ( const [ lng, lat ] of positions( shape.coordinates ) ) {

@@ -57,7 +57,8 @@ export function formatLength(
 				)
 			: formatUnit( miles, 'mile', miles < 100 ? 1 : 0, lang );
 	}
-	return metres < 1000
+	// Rounded first: 999.6 m is "1 km", never "1,000 m".
+	return Math.round( metres ) < 1000
 		? formatUnit( Math.round( metres ), 'meter', 0, lang )
 		: formatUnit(
 				metres / 1000,
