@@ -63,7 +63,7 @@ test.describe( 'the demo without a token', () => {
 		const saved = process.env.MAPBOX_ACCESS_TOKEN;
 		delete process.env.MAPBOX_ACCESS_TOKEN;
 		try {
-			const { seed } = ( await seedModule() ) as {
+			const { seed } = ( await seedModule() ) as unknown as {
 				seed: ( options: {
 					siteUrl: string;
 					log?: ( message: string ) => void;
