@@ -188,6 +188,29 @@ describe( 'popup content: text and markup', () => {
 	} );
 } );
 
+describe( 'popup content: a link the browser cannot read', () => {
+	it( 'keeps its text and drops the address', () => {
+		const root = buildPopupContent( document, {
+			...MARKER,
+			content:
+				'<p><a href="http://[oops/">Broken</a> and <a href="https://example.test/ok">fine</a></p>',
+		} );
+		const links = [
+			...root.querySelectorAll( '.cairn-map-popup__content a' ),
+		];
+		expect(
+			links.map( ( link ) => [
+				link.textContent,
+				link.getAttribute( 'href' ),
+			] )
+		).toEqual( [
+			[ 'Broken', null ],
+			[ 'fine', 'https://example.test/ok' ],
+		] );
+		expectNoMarkupWritten();
+	} );
+} );
+
 describe( 'popup content: links and the image', () => {
 	it.each( [
 		[ 'a marker', {}, 'More about this place' ],
@@ -735,6 +758,31 @@ describe( 'the popup of a place: opening it', () => {
 			expect( StandInPopup.made[ 0 ]!.lngLat ).toEqual( [ 1, 2 ] );
 		}
 	);
+
+	it( 'keeps a route’s facts below “could not be loaded” when its details fail', async () => {
+		const { popups, pending, shown } = setUp();
+		const facts = document.createElement( 'dl' );
+		facts.textContent = 'Length12.4 km';
+		const opened = popups.open(
+			101,
+			{ lng: 1, lat: 2 },
+			{ extra: () => facts }
+		);
+		await pending[ 0 ]!.answer( { ok: false } );
+		await opened;
+		const [ popup ] = shown();
+		expect( popup!.querySelector( 'p' )?.textContent ).toBe(
+			'The details of this place could not be loaded.'
+		);
+		expect( popup!.querySelector( 'dl' ) ).toBe( facts );
+		// The message first, then the facts, in one block.
+		const message = popup!.querySelector( 'p' )!;
+		expect( facts.parentElement ).toBe( message.parentElement );
+		expect( [ ...message.parentElement!.children ] ).toEqual( [
+			message,
+			facts,
+		] );
+	} );
 
 	it( 'opens nothing when the details fail and it was given no place to open at', async () => {
 		const { popups, pending, shown } = setUp();

@@ -349,4 +349,99 @@ describe( 'fetchPostMaps', () => {
 			fetchPostMaps( 'https://example.com', 1, { fetch: fetcher } )
 		).rejects.toMatchObject( { code: 'cairn_invalid_response' } );
 	} );
+
+	it( 'keeps a place’s link only to a web page, and no place with an id of 0', async () => {
+		const place = ( id: number, link?: unknown ) => ( {
+			id,
+			title: `Place ${ id }`,
+			lng: 1,
+			lat: 2,
+			...( link === undefined ? {} : { link } ),
+		} );
+		const { fetcher } = answer( 200, {
+			post: 1,
+			maps: [
+				{
+					id: 'm',
+					attributes: {},
+					config: {},
+					places: {
+						items: [
+							place( 1, 'https://example.com/huts/' ),
+							place( 2, 'HTTP://example.com/lakes/' ),
+							place( 3, 'javascript:alert(1)' ),
+							place( 4, '//evil.example/' ),
+							place( 5, 'see https://example.com/' ),
+							place( 6, 7 ),
+							place( 7 ),
+							place( 0, 'https://example.com/zero/' ),
+						],
+						total: 8,
+						page: 0,
+						perPage: 0,
+					},
+				},
+			],
+		} );
+		const [ map ] = (
+			await fetchPostMaps( 'https://example.com', 1, {
+				fetch: fetcher,
+			} )
+		).maps;
+		expect(
+			map!.places.items.map( ( { id, link } ) => [ id, link ] )
+		).toEqual( [
+			[ 1, 'https://example.com/huts/' ],
+			[ 2, 'HTTP://example.com/lakes/' ],
+			[ 3, undefined ],
+			[ 4, undefined ],
+			[ 5, undefined ],
+			[ 6, undefined ],
+			[ 7, undefined ],
+		] );
+		expect( map!.places.items[ 2 ] ).not.toHaveProperty( 'link' );
+		// Counts of 0 are no counts: the defaults.
+		expect( map!.places ).toMatchObject( {
+			total: 8,
+			page: 1,
+			perPage: 50,
+		} );
+	} );
+
+	it( 'asks with no password unless one is given, and with it when it is', async () => {
+		const { fetcher, calls } = answer( 200, { post: 1, maps: [] } );
+		await fetchPostMaps( 'https://example.com', 1, { fetch: fetcher } );
+		await fetchPostMaps( 'https://example.com', 1, {
+			fetch: fetcher,
+			password: '',
+		} );
+		await fetchPostMaps( 'https://example.com', 1, {
+			fetch: fetcher,
+			password: 'open sesame',
+		} );
+		expect(
+			calls.map( ( url ) =>
+				new URL( url ).searchParams.get( 'password' )
+			)
+		).toEqual( [ null, null, 'open sesame' ] );
+	} );
+
+	it( 'says why it refuses a post id, and what the site did not answer', async () => {
+		await expect(
+			fetchPostMaps( 'https://example.com', 0, {
+				fetch: answer( 200, {} ).fetcher,
+			} )
+		).rejects.toMatchObject( {
+			code: 'rest_post_invalid_id',
+			message: 'The post id must be a positive whole number.',
+		} );
+		await expect(
+			fetchPostMaps( 'https://example.com', 1, {
+				fetch: answer( 200, { maps: 'none' } ).fetcher,
+			} )
+		).rejects.toMatchObject( {
+			status: 0,
+			message: 'The site did not answer with the maps of a post.',
+		} );
+	} );
 } );

@@ -163,6 +163,8 @@ describe( 'prefetchTilesFor', () => {
 
 	it.each( [
 		[ 'no size yet', { center: CENTER, zoom: 11 }, container( 0, 400 ) ],
+		[ 'no height yet', { center: CENTER, zoom: 11 }, container( 600, 0 ) ],
+		[ 'no container', { center: CENTER, zoom: 11 }, null ],
 		[ 'no zoom', { center: CENTER }, container( 600, 400 ) ],
 		[
 			'a centre that is not a point',

@@ -117,6 +117,16 @@ describe( 'tilesCovering', () => {
 		] );
 	} );
 
+	it( 'a box of one point is the tile under it, not the world around it', () => {
+		expect( tilesCovering( [ 1, 1, 1, 1 ], 3 ) ).toEqual( [ [ 3, 4, 3 ] ] );
+	} );
+
+	it( 'a box across the antimeridian at zoom 0 is its one tile, once', () => {
+		expect( tilesCovering( [ 10, -1, 5, 1 ], 0 ) ).toEqual( [
+			[ 0, 0, 0 ],
+		] );
+	} );
+
 	it( 'reads a box whose south is north of its north the right way up', () => {
 		expect( tilesCovering( [ 1, 2, 2, 1 ], 3 ) ).toEqual(
 			tilesCovering( [ 1, 1, 2, 2 ], 3 )

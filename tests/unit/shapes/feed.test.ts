@@ -4,7 +4,10 @@
  * could not be loaded).
  */
 import feed from '../../fixtures/shapes-feed.json';
-import { parseShapes } from '../../../packages/map/src/shapes/feed';
+import {
+	fetchShapes,
+	parseShapes,
+} from '../../../packages/map/src/shapes/feed';
 
 describe( 'parseShapes', () => {
 	it( 'keeps the routes and areas with their facts', () => {
@@ -95,6 +98,22 @@ describe( 'parseShapes', () => {
 		],
 		[ 'a ring of numbers', { type: 'Polygon', coordinates: [ 7, 46 ] }, 5 ],
 		[
+			'a position of one number',
+			{ type: 'LineString', coordinates: [ [ 7 ], [ 8, 47 ] ] },
+			5,
+		],
+		[
+			'an infinite position (1e999 in the JSON)',
+			{
+				type: 'LineString',
+				coordinates: [
+					[ 7, Infinity ],
+					[ 8, 47 ],
+				],
+			},
+			5,
+		],
+		[
 			'a bad id',
 			{
 				type: 'LineString',
@@ -167,7 +186,65 @@ describe( 'parseShapes', () => {
 	it.each( [ null, [], { type: 'Feature' }, { type: 'FeatureCollection' } ] )(
 		'refuses %p',
 		( body ) => {
-			expect( () => parseShapes( body ) ).toThrow();
+			expect( () => parseShapes( body ) ).toThrow(
+				'Not a FeatureCollection.'
+			);
 		}
 	);
+
+	it( 'reads groups that are not a list as none', () => {
+		const [ shape ] = parseShapes( {
+			type: 'FeatureCollection',
+			features: [
+				{
+					type: 'Feature',
+					id: 9,
+					geometry: {
+						type: 'LineString',
+						coordinates: [
+							[ 7, 46 ],
+							[ 8, 47 ],
+						],
+					},
+					properties: { groups: 'trails' },
+				},
+			],
+		} );
+		expect( shape!.groups ).toEqual( [] );
+	} );
+} );
+
+describe( 'fetchShapes', () => {
+	afterEach( () => {
+		delete ( window as { fetch?: unknown } ).fetch;
+	} );
+
+	function serve( status: number, body: unknown ) {
+		const fetch = jest.fn( async () => ( {
+			ok: status >= 200 && status < 300,
+			status,
+			json: async () => body,
+		} ) );
+		Object.assign( window, { fetch } );
+		return fetch;
+	}
+
+	it( 'asks as the markers feed is asked: the site’s cookies, JSON, with a deadline', async () => {
+		const fetch = serve( 200, feed );
+		await expect( fetchShapes( '/shapes?group=a' ) ).resolves.toHaveLength(
+			3
+		);
+		expect( fetch ).toHaveBeenCalledWith( '/shapes?group=a', {
+			credentials: 'same-origin',
+			headers: { Accept: 'application/geo+json, application/json' },
+			signal: expect.any( AbortSignal ),
+		} );
+	} );
+
+	it( 'says what the feed answered when it refuses', async () => {
+		serve( 503, {} );
+		await expect( fetchShapes( '/shapes' ) ).rejects.toThrow(
+			'The shapes feed answered 503.'
+		);
+	} );
 } );

@@ -141,10 +141,39 @@ describe( 'startShapes', () => {
 		[ 'its group’s name, accents and case aside', 'PROTEGE', [ 102 ] ],
 		[ 'every word, in any order', 'trail hiking', [ 101 ] ],
 		[ 'words no shape has all of', 'ridge quiet', [] ],
+		// The title and the group names are separate words.
+		[ 'words run together across them', 'trailhiking', [] ],
 	] )( 'a search finds the shapes by %s', async ( _name, search, ids ) => {
 		const { map, shapes } = start();
 		( await shapes )!.filter( [], search );
 		expect( shown( map ) ).toEqual( ids );
+	} );
+
+	it( 'shows a shape of two groups while one of them is on', async () => {
+		answer = async () => ( {
+			ok: true,
+			status: 200,
+			json: async () => ( {
+				...feed,
+				features: feed.features.map( ( feature ) =>
+					feature.id === 101
+						? {
+								...feature,
+								properties: {
+									...feature.properties,
+									groups: [ 'trails', 'zones' ],
+								},
+							}
+						: feature
+				),
+			} ),
+		} );
+		const { map, shapes } = start();
+		const handle = ( await shapes )!;
+		handle.filter( [ 'trails' ], '' );
+		expect( shown( map ) ).toEqual( [ 101, 102, 103 ] );
+		handle.filter( [ 'zones', 'trails' ], '' );
+		expect( shown( map ) ).toEqual( [ 103 ] );
 	} );
 
 	it( 'a search and a group switched off together', async () => {

@@ -60,6 +60,7 @@ describe( 'units', () => {
 		// A tenth of a mile (528 ft) is where feet give way to miles.
 		[ 160, 'imperial', '525 ft' ],
 		[ 161, 'imperial', '0.1 mi' ],
+		[ 160.9344, 'imperial', '0.1 mi' ],
 		[ 160_000, 'imperial', '99.4 mi' ],
 		[ 161_000, 'imperial', '100 mi' ],
 		[ 170_000, 'imperial', '106 mi' ],
