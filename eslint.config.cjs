@@ -43,6 +43,7 @@ module.exports = [
 			'packages/map/src/places/worker-source.generated.js',
 			// Type declarations of bin/*.mjs for the specs: tsc checks them.
 			'bin/*.d.mts',
+			'bin/lib/*.d.mts',
 		],
 	},
 	...wpPlugin.configs[ 'test-unit' ].map( ( c ) => ( {

@@ -5,6 +5,9 @@ module.exports = {
 	// The preset's, said here too: Stryker's jest runner wraps this environment and reads no preset.
 	testEnvironment: 'jsdom',
 	testMatch: [ '<rootDir>/tests/unit/**/*.test.[jt]s?(x)' ],
+	// A test waits for what the user would see, never for time: the 5 s default only measures the
+	// machine (the editor's component tests took 5-37 s on 2 loaded cores).
+	testTimeout: 30_000,
 	// Builds the places worker's text (git-ignored) when it is missing or older than its sources:
 	// a fresh clone runs `npx jest` without a build step first.
 	globalSetup: '<rootDir>/tests/unit/global-setup.js',

@@ -13,6 +13,11 @@
  * and licence text to build/third-party-licenses.txt, which the zip ships. Only GPL-compatible
  * licences may be bundled: anything else fails the build.
  *
+ * maplibre-gl (BSD-3) is bundled as its own lazily loaded chunk (`cairn-map-maplibre`,
+ * src/blocks/map/maplibre-gl.ts), with pmtiles and @protomaps/basemaps in `cairn-map-pmtiles` (only
+ * for self-hosted basemaps); its worker (`maplibre-gl-worker.js`, an ES module) and stylesheet are copied into
+ * build/, so the site serves the worker itself (`worker-src 'self'`).
+ *
  * mapbox-gl is never bundled (its licence forbids redistributing it in the plugin): the plugin
  * loads it from Mapbox's distribution (src/blocks/map/load-mapbox-gl.ts). The build writes
  * build/mapbox-gl.json, the pinned version and the Subresource Integrity hashes of the release's
@@ -27,6 +32,9 @@ const { LicenseWebpackPlugin } = require( 'license-webpack-plugin' );
 const defaultConfig = require( '@wordpress/scripts/config/webpack.config' );
 
 const MAPBOX_GL = path.dirname( require.resolve( 'mapbox-gl/package.json' ) );
+const MAPLIBRE_GL = path.dirname(
+	require.resolve( 'maplibre-gl/package.json' )
+);
 
 /**
  * build/mapbox-gl.json: what plugin/Blocks/Mapbox_Gl.php hands the loader.
@@ -96,11 +104,19 @@ const PACKAGE_SOURCES = path.resolve( __dirname, 'packages/map/src' );
  * The standard text of a permissive licence, for a package that names its licence but ships no
  * licence file.
  *
- * @param {'ISC'|'BSD-2-Clause'} type   SPDX identifier.
- * @param {string}               holder The copyright holder.
+ * @param {'ISC'|'BSD-2-Clause'|'BSD-3-Clause'} type   SPDX identifier.
+ * @param {string}                              holder The copyright holder.
  * @return {string} The licence text.
  */
 function standardLicence( type, holder ) {
+	if ( type === 'BSD-3-Clause' ) {
+		return standardLicence( 'BSD-2-Clause', holder )
+			.replace( /^BSD-2-Clause License/, 'BSD-3-Clause License' )
+			.replace(
+				'\n\nTHIS SOFTWARE',
+				'\n\n3. Neither the name of the copyright holder nor the names of its contributors may be used to endorse or promote products derived from this software without specific prior written permission.\n\nTHIS SOFTWARE'
+			);
+	}
 	const disclaimer =
 		type === 'ISC'
 			? 'THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.'
@@ -141,6 +157,30 @@ function jsonWithoutComment( text ) {
 
 module.exports = {
 	...defaultConfig,
+	optimization: {
+		...defaultConfig.optimization,
+		splitChunks: {
+			...defaultConfig.optimization?.splitChunks,
+			cacheGroups: {
+				...defaultConfig.optimization?.splitChunks?.cacheGroups,
+				// maplibre-gl stays in its one named chunk, `cairn-map-maplibre`, and pmtiles with
+				// @protomaps/basemaps in `cairn-map-pmtiles` (webpack's vendors group would move
+				// each to a numbered chunk of its own).
+				defaultVendors: {
+					test: /[\\/]node_modules[\\/](?!(maplibre-gl|pmtiles|fflate|@protomaps)[\\/])/,
+					priority: -10,
+					reuseExistingChunk: true,
+				},
+			},
+		},
+	},
+	// maplibre-gl's own `import( url )` (importScriptInWorkers) is meant to stay dynamic.
+	ignoreWarnings: [
+		{
+			module: /maplibre-gl[\\/]dist[\\/]maplibre-gl\.mjs$/,
+			message: /the request of a dependency is an expression/,
+		},
+	],
 	module: {
 		...defaultConfig.module,
 		rules: [
@@ -204,6 +244,18 @@ module.exports = {
 					to: 'map-schema.json',
 				},
 				{
+					from: path.join(
+						MAPLIBRE_GL,
+						'dist',
+						'maplibre-gl-worker.mjs'
+					),
+					to: 'maplibre-gl-worker.js',
+				},
+				{
+					from: path.join( MAPLIBRE_GL, 'dist', 'maplibre-gl.css' ),
+					to: 'maplibre-gl.css',
+				},
+				{
 					from: path.join( MAPBOX_GL, 'package.json' ),
 					to: 'mapbox-gl.json',
 					transform: mapboxGlLibrary,
@@ -231,6 +283,16 @@ module.exports = {
 			// The packages of this repository itself (the npm package's sources, under
 			// packages/) are the plugin's own code, GPL-2.0-or-later.
 			excludedPackageTest: ( name ) => name.startsWith( '@cairn-maps/' ),
+			// Scope hoisting folds pmtiles and @protomaps/basemaps into the runtime's own module of
+			// the cairn-map-pmtiles chunk, where the plugin no longer sees them: named here.
+			additionalModules: [ 'pmtiles', '@protomaps/basemaps' ].map(
+				( name ) => ( {
+					name,
+					directory: path.dirname(
+						require.resolve( `${ name }/package.json` )
+					),
+				} )
+			),
 			// Two of mapbox-gl-draw's small dependencies publish no licence file: their licence
 			// (package.json) in its standard wording, with the author their package.json names.
 			licenseTextOverrides: {
@@ -239,6 +301,12 @@ module.exports = {
 					'Tom MacWright'
 				),
 				wgs84: standardLicence( 'BSD-2-Clause', 'Tom MacWright' ),
+				// pmtiles and @protomaps/basemaps (BSD-3-Clause in their package.json) publish none.
+				pmtiles: standardLicence( 'BSD-3-Clause', 'Brandon Liu' ),
+				'@protomaps/basemaps': standardLicence(
+					'BSD-3-Clause',
+					'The Protomaps Authors'
+				),
 			},
 			unacceptableLicenseTest: ( type ) =>
 				! GPL_COMPATIBLE.has( String( type ) ),

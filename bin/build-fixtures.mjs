@@ -15,6 +15,11 @@
  *   sprite/sprite{,@2x}.{json,png} a two-icon sprite sheet (`dot`, `pin`).
  *   raster/tile.png, raster/dem.png
  *                                 a plain raster tile and a flat (0 m) terrain-RGB tile.
+ *   openfreemap/tiles/{z}/{x}/{y}.pbf
+ *                                 the OpenFreeMap stand-in's vector tiles (OpenMapTiles layers
+ *                                 `water`, `boundary`, `place`, z0..TILE_MAX_ZOOM, from the same
+ *                                 Natural Earth data; bin/lib/openfreemap-fixture.mjs). Its styles
+ *                                 and TileJSON are committed in tests/fixtures/openfreemap/.
  *   manifest.json                 what was built; `hash` covers this script and its inputs.
  *
  * Idempotent: when manifest.json carries the current hash nothing is done (~50 ms).
@@ -28,6 +33,17 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import {
+	NATURAL_EARTH_FILE,
+	labelPoint,
+	ringArea,
+	unwrapGeometry,
+} from './lib/natural-earth.mjs';
+import {
+	OPENFREEMAP_FIXTURE_FILE,
+	buildOpenFreeMapTiles,
+} from './lib/openfreemap-fixture.mjs';
 
 const require = createRequire( import.meta.url );
 const SELF = fileURLToPath( import.meta.url );
@@ -68,6 +84,8 @@ function packageVersion( name ) {
 export function currentHash() {
 	const h = createHash( 'sha256' );
 	h.update( fs.readFileSync( SELF ) );
+	h.update( fs.readFileSync( NATURAL_EARTH_FILE ) );
+	h.update( fs.readFileSync( OPENFREEMAP_FIXTURE_FILE ) );
 	for ( const name of INPUT_PACKAGES ) {
 		h.update( `${ name }@${ packageVersion( name ) }` );
 	}
@@ -90,136 +108,6 @@ export function isUpToDate() {
 }
 
 /* ------------------------------------------------------------------ tiles -- */
-
-function ringArea( ring ) {
-	let a = 0;
-	for ( let i = 0, j = ring.length - 1; i < ring.length; j = i++ ) {
-		a +=
-			( ring[ j ][ 0 ] - ring[ i ][ 0 ] ) *
-			( ring[ j ][ 1 ] + ring[ i ][ 1 ] );
-	}
-	return Math.abs( a / 2 );
-}
-
-/**
- * world-atlas keeps spherical rings (for d3-geo): rings that cross the antimeridian jump from
- * +180 to -180, and Antarctica winds around the pole. A planar tiler draws those jumps as lines
- * across the world, so make longitudes continuous (geojson-vt wraps x beyond ±180), and close
- * rings that wind around a pole along the pole.
- * @param {number[][]} ring   A ring of [lng, lat] positions.
- * @param {number}     [near] Shift the ring by whole turns to start near this longitude.
- * @return {number[][]} The unwrapped ring.
- */
-function unwrapRing( ring, near ) {
-	const out = [];
-	let prev = null;
-	for ( const [ x0, y ] of ring ) {
-		let x = x0;
-		if ( prev === null ) {
-			while ( near !== undefined && x - near > 180 ) {
-				x -= 360;
-			}
-			while ( near !== undefined && x - near < -180 ) {
-				x += 360;
-			}
-		} else {
-			while ( x - prev > 180 ) {
-				x -= 360;
-			}
-			while ( x - prev < -180 ) {
-				x += 360;
-			}
-		}
-		out.push( [ x, y ] );
-		prev = x;
-	}
-	const first = out[ 0 ];
-	const last = out[ out.length - 1 ];
-	if ( Math.abs( last[ 0 ] - first[ 0 ] ) > 180 ) {
-		const meanY = out.reduce( ( sum, p ) => sum + p[ 1 ], 0 ) / out.length;
-		const pole = meanY < 0 ? -90 : 90;
-		out.push(
-			[ last[ 0 ], pole ],
-			[ first[ 0 ], pole ],
-			[ first[ 0 ], first[ 1 ] ]
-		);
-	}
-	return out;
-}
-
-function unwrapGeometry( geometry ) {
-	const polygons =
-		geometry.type === 'Polygon'
-			? [ geometry.coordinates ]
-			: geometry.coordinates;
-	const fixed = [];
-	for ( const [ outer, ...holes ] of polygons ) {
-		// Antarctica: the "outer" ring is a tiny circle at -89.999 and the coast a "hole" that
-		// winds around the pole. Drop the circle; the coast, closed along the pole, is the polygon.
-		if ( outer.every( ( [ , y ] ) => Math.abs( y ) > 89.9 ) ) {
-			holes.forEach( ( h ) => fixed.push( [ unwrapRing( h ) ] ) );
-			continue;
-		}
-		const o = unwrapRing( outer );
-		fixed.push( [
-			o,
-			...holes.map( ( h ) => unwrapRing( h, o[ 0 ][ 0 ] ) ),
-		] );
-	}
-	return { type: 'MultiPolygon', coordinates: fixed };
-}
-
-/**
- * A point inside the largest polygon: the middle of the widest horizontal run through it.
- * @param {Object} geometry A GeoJSON (Multi)Polygon.
- * @return {number[]} [lng, lat]
- */
-function labelPoint( geometry ) {
-	const polygons =
-		geometry.type === 'Polygon'
-			? [ geometry.coordinates ]
-			: geometry.coordinates;
-	let best = polygons[ 0 ];
-	for ( const p of polygons ) {
-		if ( ringArea( p[ 0 ] ) > ringArea( best[ 0 ] ) ) {
-			best = p;
-		}
-	}
-	const outer = best[ 0 ];
-	let minY = Infinity;
-	let maxY = -Infinity;
-	for ( const [ , y ] of outer ) {
-		minY = Math.min( minY, y );
-		maxY = Math.max( maxY, y );
-	}
-	let bestPoint = outer[ 0 ];
-	let bestWidth = -1;
-	for ( let k = 1; k < 10; k++ ) {
-		const y = minY + ( ( maxY - minY ) * k ) / 10;
-		const xs = [];
-		for ( const ring of best ) {
-			for ( let i = 0, j = ring.length - 1; i < ring.length; j = i++ ) {
-				const [ x1, y1 ] = ring[ j ];
-				const [ x2, y2 ] = ring[ i ];
-				if ( y1 > y !== y2 > y ) {
-					xs.push( x1 + ( ( y - y1 ) * ( x2 - x1 ) ) / ( y2 - y1 ) );
-				}
-			}
-		}
-		xs.sort( ( a, b ) => a - b );
-		// Prefer runs near the vertical middle of the shape.
-		const weight = 1 - Math.abs( k - 5 ) / 10;
-		for ( let i = 0; i + 1 < xs.length; i += 2 ) {
-			const width = ( xs[ i + 1 ] - xs[ i ] ) * weight;
-			if ( width > bestWidth ) {
-				bestWidth = width;
-				bestPoint = [ ( xs[ i ] + xs[ i + 1 ] ) / 2, y ];
-			}
-		}
-	}
-	const lng = ( ( ( ( bestPoint[ 0 ] + 180 ) % 360 ) + 360 ) % 360 ) - 180;
-	return [ lng, bestPoint[ 1 ] ].map( ( v ) => Math.round( v * 1e4 ) / 1e4 );
-}
 
 async function buildTiles( outDir ) {
 	const topojson = require( 'topojson-client' );
@@ -428,7 +316,7 @@ export function encodeGlyphPbf( name, range, glyphs ) {
 
 /* ------------------------------------------------------- browser-made art -- */
 
-function chromiumPath() {
+export function chromiumPath() {
 	if ( process.env.CHROMIUM_PATH ) {
 		return process.env.CHROMIUM_PATH;
 	}
@@ -667,9 +555,13 @@ export async function buildFixtures( { force = false, log = () => {} } = {} ) {
 	fs.mkdirSync( tmp, { recursive: true } );
 	try {
 		const tiles = await buildTiles( tmp );
+		const openfreemap = await buildOpenFreeMapTiles(
+			path.join( tmp, 'openfreemap', 'tiles' ),
+			TILE_MAX_ZOOM
+		);
 		const tilesMs = Date.now() - started;
 		const assets = await buildBrowserAssets( tmp );
-		const manifest = { hash, tiles, ...assets };
+		const manifest = { hash, tiles, openfreemap, ...assets };
 		fs.writeFileSync(
 			path.join( tmp, 'manifest.json' ),
 			JSON.stringify( manifest, null, '\t' ) + '\n'

@@ -37,8 +37,8 @@ const CAIRN_MAPS_LAYERS = array(
 	array( 'Geocoding', 'Blocks' ),
 	// Import and export, data upgrades, script translations.
 	array( 'Import_Export', 'Upgrade', 'I18n' ),
-	// The cairn/v1 routes and the REST fields (they serve blocks, feeds and imports).
-	array( 'Rest' ),
+	// The cairn/v1 routes and the REST fields (they serve blocks, feeds and imports); the WP-CLI commands.
+	array( 'Rest', 'Cli' ),
 	// The composition root (Plugin.php) and the uninstaller.
 	array( '(root)' ),
 );

@@ -4,7 +4,8 @@
  *
  * cairn-maps.zip at the repository root holds one folder, `cairn-maps/`, with exactly what a site
  * runs: the main file, uninstall.php, readme.txt, plugin/ (PHP), build/ (the built assets with
- * build/limits.json; no source maps) and languages/ when it exists. Sources, the npm package,
+ * build/limits.json; no source maps), assets/ (the self-hosted basemap's glyphs and their DejaVu
+ * licence, bin/build-glyphs.mjs) and languages/ when it exists. Sources, the npm package,
  * tests, tools, Composer and npm manifests stay out (PLUGIN_PATHS below is the whole list).
  *
  * No mapbox-gl code, whatever its file is called: its licence (the Mapbox terms) does not allow
@@ -43,7 +44,7 @@ export const DEFAULT_ZIP = path.join( ROOT, `${ SLUG }.zip` );
 /** What a site needs: files at the plugin's root, and folders taken whole (minus EXCLUDED). */
 export const PLUGIN_PATHS = {
 	files: [ `${ SLUG }.php`, 'uninstall.php', 'readme.txt', 'LICENSE' ],
-	folders: [ 'plugin', 'build', 'languages' ],
+	folders: [ 'plugin', 'build', 'assets', 'languages' ],
 };
 
 /** Never shipped, wherever they sit: source maps and dotfiles (.DS_Store, .gitkeep, editor files). */

@@ -14,7 +14,13 @@
  *   by bin/demo-shapes.mjs) in a group with line looks, and a page "Trails and parks" showing
  *   them (markers with a shape: `meta.cairn_geometry`, their anchor set by the site);
  * - six blog posts with public locations (WordPress's geodata meta) in two categories, and a
- *   published page "Stories on the map" whose map shows those posts (a map of posts, no markers).
+ *   published page "Stories on the map" whose map shows those posts (a map of posts, no markers);
+ * - without MAPBOX_ACCESS_TOKEN, the self-hosted world basemap: .cache/basemap/world.pmtiles
+ *   (bin/build-basemap.mjs builds it when needed) uploaded to the media library, and the setting
+ *   `cairn_maps_basemap` = `pmtiles://<its URL>` — the file's own URL when the server answers
+ *   HTTP Range requests on it, else the plugin's byte-range route /cairn/v1/basemaps/<id>
+ *   (WordPress Playground answers ranges of static files with the whole file). With the token
+ *   the setting is left alone (automatic: Mapbox).
  *
  * Authentication: logs in through wp-login.php (admin / password, override with
  * WP_USERNAME / WP_PASSWORD) and asks admin-ajax for a REST nonce. The log-in request carries the
@@ -29,6 +35,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = path.dirname( fileURLToPath( import.meta.url ) );
+/** The demo archive's media library slug (its file is `<slug>-<hash>.pmtiles`). */
+export const BASEMAP_SLUG = 'cairn-demo-world';
 const BATCH_SIZE = 25;
 const PAGE_SLUG = 'cairn-maps-demo';
 const REQUEST_TIMEOUT_MS = 120000;
@@ -505,6 +513,10 @@ export async function seed( {
 		created.markers = posts.length;
 	}
 
+	if ( ! token ) {
+		await seedBasemap( site, { setSetting: true, log } );
+	}
+
 	const shapes = await seedShapes( site, shapesFile, groupIds, existing );
 	created.groups += shapes.groups;
 	created.shapes = shapes.shapes;
@@ -618,6 +630,161 @@ export async function seed( {
 			).toFixed( 1 ) } s`
 	);
 	return { pageUrl: page.link, created };
+}
+
+/**
+ * Uploads the demo world archive unless the site has it (for test set-ups: the site's basemap
+ * setting is left alone).
+ *
+ * @param {Object}   options         Options.
+ * @param {string}   options.siteUrl Site address.
+ * @param {Function} [options.log]   Progress logger.
+ * @return {ReturnType<typeof seedBasemap>} See seedBasemap().
+ */
+export async function uploadBasemap( {
+	siteUrl,
+	log = ( message ) => process.stderr.write( `[seed] ${ message }\n` ),
+} ) {
+	const site = new Site( siteUrl );
+	await site.login(
+		process.env.WP_USERNAME || 'admin',
+		process.env.WP_PASSWORD || 'password'
+	);
+	return seedBasemap( site, { setSetting: false, log } );
+}
+
+/**
+ * Whether an archive URL answers a Range request with 206 and the PMTiles magic.
+ *
+ * @param {Site}   site The site (its cookies).
+ * @param {string} url  Archive URL.
+ * @return {Promise<boolean>} True when it does.
+ */
+async function servesRanges( site, url ) {
+	try {
+		const response = await site.http( url, {
+			headers: { Range: 'bytes=0-126' },
+		} );
+		const body = Buffer.from( await response.arrayBuffer() );
+		return (
+			response.status === 206 &&
+			body.length === 127 &&
+			body.subarray( 0, 7 ).toString( 'latin1' ) === 'PMTiles'
+		);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The demo world archive in the media library (uploaded when the site has no copy of this
+ * build) and the URL a `pmtiles://` reference should use for it.
+ *
+ * @param {Site}     site               The site, logged in as an administrator.
+ * @param {Object}   options            Options.
+ * @param {boolean}  options.setSetting Also make it the site's basemap (`cairn_maps_basemap`).
+ * @param {Function} options.log        Progress logger.
+ * @return {Promise<{id: number, fileUrl: string, url: string, style: string, ranges: boolean}|null>}
+ *     The attachment, its file URL, the URL that answers ranges and the style reference; null when
+ *     the site refused the upload (the reason is logged).
+ */
+export async function seedBasemap( site, { setSetting, log } ) {
+	const { buildBasemap } = await import(
+		pathToFileURL( path.join( HERE, 'build-basemap.mjs' ) ).href
+	);
+	const manifest = await buildBasemap( { log } );
+	const slug = `${ BASEMAP_SLUG }-${ manifest.hash.slice( 0, 8 ) }`;
+	const found = await site.all( '/wp/v2/media', {
+		slug,
+		_fields: 'id,source_url',
+	} );
+	let media = found[ 0 ];
+	if ( ! media ) {
+		const url = new URL( `${ site.siteUrl }/` );
+		url.searchParams.set( 'rest_route', '/wp/v2/media' );
+		const response = await site.http( url, {
+			method: 'POST',
+			headers: {
+				'X-WP-Nonce': site.nonce,
+				'Content-Type': 'application/vnd.pmtiles',
+				'Content-Disposition': `attachment; filename="${ slug }.pmtiles"`,
+			},
+			body: fs.readFileSync(
+				path.join( HERE, '..', '.cache', 'basemap', 'world.pmtiles' )
+			),
+		} );
+		const text = await response.text();
+		let body = null;
+		try {
+			body = JSON.parse( text );
+		} catch {
+			// Reported below.
+		}
+		if ( response.status >= 300 || ! body?.id ) {
+			log(
+				`WARNING: the site refused the demo basemap upload (HTTP ${ response.status } ${ body?.code ?? '' } ${
+					body?.message ?? text.slice( 0, 200 )
+				}); the demo keeps the automatic basemap`
+			);
+			return null;
+		}
+		media = body;
+		log(
+			`uploaded the world basemap (${ ( manifest.bytes / 1024 / 1024 ).toFixed( 2 ) } MiB) as media ${ media.id }`
+		);
+	}
+	const fileUrl = media.source_url;
+	// Where the archive can be read in ranges, best first: its own URL (any real web server);
+	// the development site's cairn-byte-range.php (bin/site-root/, ~15 ms in Playground, which
+	// answers ranges of static files with the whole file); the plugin's route (boots WordPress
+	// for every range: 1–2 s each in Playground).
+	const uploads = fileUrl.match( /\/wp-content\/uploads\/(.+\.pmtiles)$/ );
+	const candidates = [
+		[ fileUrl, 'its own URL' ],
+		uploads
+			? [
+					`${ site.siteUrl }/cairn-byte-range.php?file=${ uploads[ 1 ] }`,
+					"the development site's cairn-byte-range.php (the server answers no Range requests on uploads)",
+				]
+			: null,
+		[
+			`${ site.siteUrl }/?rest_route=/cairn/v1/basemaps/${ media.id }`,
+			"the plugin's route /cairn/v1/basemaps (the server answers no Range requests on uploads)",
+		],
+	].filter( Boolean );
+	let archiveUrl = null;
+	for ( const [ url, how ] of candidates ) {
+		if ( await servesRanges( site, url ) ) {
+			archiveUrl = url;
+			log( `the world basemap is read through ${ how }` );
+			break;
+		}
+	}
+	const ranges = archiveUrl !== null;
+	if ( ! ranges ) {
+		archiveUrl = fileUrl;
+		log(
+			'WARNING: nothing on the site answers Range requests for the world basemap'
+		);
+	}
+	const style = `pmtiles://${ archiveUrl }`;
+	if ( setSetting && ranges ) {
+		const result = await site.rest( 'POST', '/wp/v2/settings', {
+			body: { cairn_maps_basemap: style },
+		} );
+		if ( result.status >= 300 ) {
+			log(
+				`WARNING: the site refused cairn_maps_basemap (HTTP ${ result.status } ${ result.body?.message ?? '' })`
+			);
+		} else if ( result.body?.cairn_maps_basemap !== style ) {
+			log(
+				'WARNING: the site has no cairn_maps_basemap setting; the demo keeps its default basemap'
+			);
+		} else {
+			log( `the site's basemap is ${ style }` );
+		}
+	}
+	return { id: media.id, fileUrl, url: archiveUrl, style, ranges };
 }
 
 /**

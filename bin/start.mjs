@@ -12,6 +12,12 @@
  *    its pid in its work folder, so the site keeps running after this script exits; `npm stop`
  *    ends it;
  * 5. seeds demo content over the REST API (bin/seed.mjs) and prints the URL and the log-in.
+ *    Without MAPBOX_ACCESS_TOKEN the seed also builds the self-hosted world basemap
+ *    (bin/build-basemap.mjs, .cache/basemap/world.pmtiles, ~3 s), uploads it to the media library
+ *    and makes it the site's basemap (`cairn_maps_basemap` = `pmtiles://…`), so every demo map
+ *    draws offline with no token; with the token the demo keeps Mapbox. The site's root gets
+ *    bin/site-root/cairn-byte-range.php, which answers the archive's Range requests (Playground
+ *    answers ranges of static files with the whole file).
  *
  * Re-running while the site is up skips the start and only re-seeds (idempotent).
  *
@@ -327,6 +333,15 @@ export function freshSiteCore( core ) {
 		fs.copyFileSync(
 			path.join( ROOT, 'bin', 'site-mu-plugins', file ),
 			path.join( muPlugins, file )
+		);
+	}
+	// Development-site scripts outside WordPress (see each file), at the site's root.
+	for ( const file of fs.readdirSync(
+		path.join( ROOT, 'bin', 'site-root' )
+	) ) {
+		fs.copyFileSync(
+			path.join( ROOT, 'bin', 'site-root', file ),
+			path.join( siteCore, file )
 		);
 	}
 	// Test-only plugins (tests/fixtures/plugins/*), installed but inactive: specs switch them on

@@ -2,6 +2,9 @@
 # PHP integration tests against real WordPress and a private MariaDB (`npm run test:php`).
 #
 #   bash bin/test-php.sh [phpunit arguments…]      e.g. --filter Markers_Feed, --group http
+#   bash bin/test-php.sh --run <php script> [arguments…]
+#       runs that script instead of PHPUnit, in the same environment (the database up, CAIRN_TEST_*
+#       exported): bin/mutate-php.php runs PHPUnit many times against one database this way;
 #   bash bin/test-php.sh --redis [phpunit arguments…]
 #       the same with a persistent object cache: a private redis-server (no persistence, a free
 #       port from 6390 on, stopped on exit) and the test drop-in tests/php/object-cache/
@@ -24,6 +27,11 @@
 set -euo pipefail
 
 REDIS=0
+RUN=""
+if [[ "${1:-}" == --run ]]; then
+	RUN="${2:?--run needs a PHP script}"
+	shift 2
+fi
 if [[ "${1:-}" == --redis ]]; then
 	REDIS=1
 	shift
@@ -146,5 +154,9 @@ export CAIRN_WP_CORE_DIR="$WP_CORE_DIR"
 
 cd "$ROOT"
 status=0
-php vendor/bin/phpunit "$@" || status=$?
+if [[ -n "$RUN" ]]; then
+	php "$RUN" "$@" || status=$?
+else
+	php vendor/bin/phpunit "$@" || status=$?
+fi
 exit "$status"

@@ -31,6 +31,7 @@ use Cairn\Maps\Groups\Group_Creation;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
+use Cairn\Maps\Cli\Commands;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Tile_Service;
 use Cairn\Maps\Import_Export\Geocode_Job;
@@ -45,6 +46,9 @@ use Cairn\Maps\Markers\Marker_Validation;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Shape_Meta;
+use Cairn\Maps\Rest\Basemap_Archive_Controller;
+use Cairn\Maps\Rest\Basemap_Test_Controller;
+use Cairn\Maps\Rest\Cdn_Purge;
 use Cairn\Maps\Rest\Cors;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Import_Geocoding_Controller;
@@ -56,6 +60,7 @@ use Cairn\Maps\Rest\Shapes_Controller;
 use Cairn\Maps\Rest\Tiles_Controller;
 use Cairn\Maps\Rest\Places_Controller;
 use Cairn\Maps\Index\Place_Search;
+use Cairn\Maps\Settings\Basemap_Uploads;
 use Cairn\Maps\Settings\Editor_Defaults;
 use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
@@ -136,6 +141,7 @@ final class Plugin {
 			'shape_meta'         => new Shape_Meta(),
 			'admin_columns'      => new Admin_Columns(),
 			'cors'               => new Cors(),
+			'cdn_purge'          => new Cdn_Purge(),
 			'markers'            => new Markers_Controller(
 				new Geojson_Feed( $repository, $markers_version, new Feed_Cache() ),
 				$repository,
@@ -171,10 +177,19 @@ final class Plugin {
 		$this->parts['tiles']       = new Tiles_Controller( new Tile_Service( $place_index ), $markers_version );
 		// The places panel of tiled maps (issue 22): search and the list over the place index.
 		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version );
+		// Basemaps (issue 31): .pmtiles uploads for owners, and "Test basemap".
+		$this->parts['basemap_uploads'] = new Basemap_Uploads();
+		$this->parts['basemap_test']    = new Basemap_Test_Controller( $settings );
+		// Self-hosted basemaps (issue 31): byte ranges of a PMTiles archive, for servers that answer none.
+		$this->parts['basemap_archive'] = new Basemap_Archive_Controller();
 		foreach ( $this->parts as $part ) {
 			$part->add_hooks();
 		}
 		add_action( 'init', array( $this, 'load_textdomain' ) );
+		// WP-CLI (issue 32): wp cairn import|export|index, registered only when WP-CLI runs.
+		if ( defined( 'WP_CLI' ) && WP_CLI ) {
+			Commands::register( $marker_import, new Marker_Export( $repository ), $place_index );
+		}
 	}
 
 	/**

@@ -188,7 +188,7 @@ final class Uninstaller {
 			delete_option( $name );
 		}
 		// Registered defaults would hide a missing row; make sure the known ones are gone too.
-		foreach ( array( Settings::TOKEN_OPTION, Settings::DEFAULTS_OPTION, Settings::CONSENT_OPTION, Settings::CATEGORY_OPTION, Settings::DELETE_DATA_OPTION, Settings::ORIGINS_OPTION, Location_Types::OPTION ) as $name ) {
+		foreach ( array( Settings::TOKEN_OPTION, Settings::DEFAULTS_OPTION, Settings::CONSENT_OPTION, Settings::CATEGORY_OPTION, Settings::DELETE_DATA_OPTION, Settings::ORIGINS_OPTION, Settings::BASEMAP_OPTION, Location_Types::OPTION ) as $name ) {
 			delete_option( $name );
 		}
 	}

@@ -16,6 +16,8 @@ export default defineConfig( {
 			shapes: /shapes\.bench\.ts$/,
 			// Issue 22: bench/front/tiles.mjs (`npm run bench:front:tiles`).
 			tiles: /tiles\.bench\.ts$/,
+			// Issue 31: bench/front/engines.mjs (`npm run bench:front:engines`).
+			engines: /engines\.bench\.ts$/,
 		}[ process.env.CAIRN_BENCH_SPEC ?? '' ] ?? /front\.bench\.ts$/,
 	outputDir: path.join( __dirname, '..', '..', 'artifacts', 'bench-front' ),
 	workers: 1,

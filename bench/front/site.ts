@@ -412,7 +412,8 @@ export function blockMarkup(
 	count: number,
 	layout: Layout = 'markers',
 	shapes = false,
-	urls: WordPressMap | null = null
+	urls: WordPressMap | null = null,
+	engine: Engine = 'mapbox'
 ): string {
 	// Issue 22: a real WordPress's map (its addresses) lists its own places; the no-JS list here
 	// shows the first 50 generated ones (the runtime replaces it).
@@ -487,6 +488,8 @@ export function blockMarkup(
 		languages: [],
 		units: 'metric',
 		consent: { required: false, category: '' },
+		// Issue 31: the engine and basemap keys, as Map_Block prints them for each engine.
+		...ENGINE_CONFIG[ engine ],
 	};
 	// Map_Block::render(): only a server-rendered map starts (watch-maps' isServerRendered()):
 	// a fresh 128-bit key in `data-cairn-key` and in a JSON script among the wrapper's children.
@@ -527,6 +530,39 @@ export function blockMarkup(
 	);
 }
 
+/** Issue 31: the two engines the bench compares on the same page and places. */
+export type Engine = 'mapbox' | 'maplibre';
+export const ENGINES: Engine[] = [ 'mapbox', 'maplibre' ];
+
+/**
+ * What Map_Block prints per engine (plugin/Blocks/Basemap.php): mapbox-gl on Mapbox Standard with
+ * the token; maplibre-gl on OpenFreeMap Liberty (the maps service's OpenFreeMap stand-in), no token.
+ */
+const ENGINE_CONFIG: Record< Engine, Record< string, unknown > > = {
+	mapbox: {
+		engine: 'mapbox',
+		basemap: { provider: 'mapbox', glyphs: '', hosts: [], attribution: '' },
+	},
+	maplibre: {
+		engine: 'maplibre',
+		style: 'https://tiles.openfreemap.org/styles/liberty',
+		accessToken: '',
+		basemap: {
+			provider: 'openfreemap',
+			glyphs: '',
+			hosts: [ 'tiles.openfreemap.org' ],
+			attribution: 'OpenFreeMap © OpenMapTiles Data from OpenStreetMap',
+		},
+	},
+};
+
+/** `?engine=maplibre` on a page's address: that engine, else mapbox. */
+function engineOf( url: URL ): Engine {
+	return url.searchParams.get( 'engine' ) === 'maplibre'
+		? 'maplibre'
+		: 'mapbox';
+}
+
 function page( title: string, head: string, body: string ): string {
 	return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -545,7 +581,8 @@ function blockPage(
 	spacer: boolean,
 	layout: Layout = 'markers',
 	shapes = false,
-	urls: WordPressMap | null = null
+	urls: WordPressMap | null = null,
+	engine: Engine = 'mapbox'
 ): string {
 	// Blocks\View_Script: React (WordPress's, for the places panel) is not a dependency of the
 	// view script; the loader gets its addresses, dependencies first, and loads them with the map.
@@ -587,7 +624,7 @@ function blockPage(
 		( spacer
 			? '<div style="height:2400px" aria-hidden="true"></div>'
 			: '' ) +
-			blockMarkup( origin, count, layout, shapes, urls ) +
+			blockMarkup( origin, count, layout, shapes, urls, engine ) +
 			footer
 	);
 }
@@ -622,6 +659,8 @@ interface Served {
 
 const TYPES: Record< string, string > = {
 	'.js': 'text/javascript; charset=utf-8',
+	// maplibre-gl's worker (a module worker: the browser needs a JavaScript type).
+	'.mjs': 'text/javascript; charset=utf-8',
 	'.css': 'text/css; charset=utf-8',
 	'.json': 'application/json; charset=utf-8',
 	'.html': 'text/html; charset=utf-8',
@@ -871,7 +910,11 @@ export async function startSite(
 				blockPage(
 					origin,
 					Number( match[ 1 ] ),
-					Boolean( match[ 2 ] )
+					Boolean( match[ 2 ] ),
+					'markers',
+					false,
+					null,
+					engineOf( url )
 				),
 				TYPES[ '.html' ]!
 			);
@@ -925,7 +968,8 @@ export async function startSite(
 					false,
 					'markers',
 					false,
-					urls
+					urls,
+					engineOf( url )
 				),
 				TYPES[ '.html' ]!
 			);

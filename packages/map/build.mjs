@@ -1,7 +1,8 @@
 /**
  * Builds @cairn-maps/map from the runtime's sources (the same files the plugin bundles):
  * ESM entries `dist/index.js` and `dist/react.js` (with shared chunks), `dist/style.css`, and
- * type declarations in `dist/types/`. mapbox-gl, React and @wordpress/i18n stay imports, so an app
+ * type declarations in `dist/types/`. mapbox-gl, maplibre-gl, pmtiles, @protomaps/basemaps, React
+ * and @wordpress/i18n stay imports, so an app
  * has one copy of each. Prints what an app downloads for the `.` entry (minified, gzip, with
  * every dependency but mapbox-gl).
  */
@@ -18,6 +19,10 @@ const here = path.dirname( fileURLToPath( import.meta.url ) );
 const dist = path.join( here, 'dist' );
 const external = [
 	'mapbox-gl',
+	// Optional peers: an app with MapLibre maps brings them (self-hosted basemaps: all three).
+	'maplibre-gl',
+	'pmtiles',
+	'@protomaps/basemaps',
 	'react',
 	'react-dom',
 	'react/jsx-runtime',
@@ -136,7 +141,8 @@ const measured = await esbuild.build( {
 	minify: true,
 	format: 'esm',
 	platform: 'browser',
-	external: [ 'mapbox-gl' ],
+	// The map libraries (and the self-hosted basemap's pmtiles and style builder) are the app's.
+	external: [ 'mapbox-gl', 'maplibre-gl', 'pmtiles', '@protomaps/basemaps' ],
 	outdir: 'measure',
 	write: false,
 	logLevel: 'silent',
@@ -166,12 +172,22 @@ const bytes = Buffer.concat(
 	[ ...entryFiles ].map( ( name ) => Buffer.from( outputs.get( name ) ) )
 );
 const gzip = zlib.gzipSync( bytes, { level: 9 } ).length;
-// The shapes chunk (routes and areas) loads only for a map that has some: measured apart.
+// The shapes chunk (routes and areas) loads only for a map that has some: measured apart, without
+// what it shares with the places chunk (the markers layer's helpers), which every map with
+// points has loaded already.
+const closureOf = ( prefix ) =>
+	new Set(
+		[ ...outputs.keys() ]
+			.filter( ( name ) => name.startsWith( prefix ) )
+			.flatMap( ( name ) => [ ...staticClosure( name ) ] )
+	);
+const placesFiles = closureOf( 'setup-' );
 const shapesFiles = new Set(
-	[ ...outputs.keys() ]
-		.filter( ( name ) => name.startsWith( 'load-shapes-' ) )
-		.flatMap( ( name ) => [ ...staticClosure( name ) ] )
-		.filter( ( name ) => ! entryFiles.has( name ) )
+	[ ...closureOf( 'load-shapes-' ) ].filter(
+		( name ) =>
+			! entryFiles.has( name ) &&
+			( name.startsWith( 'load-shapes-' ) || ! placesFiles.has( name ) )
+	)
 );
 const lazyOf = ( keep ) =>
 	Buffer.concat(

@@ -13,7 +13,8 @@ use Cairn\Maps\Settings\Consent_Api;
 use Cairn\Maps\Settings\Settings;
 
 /**
- * Whether a map waits for the visitor's consent before it contacts Mapbox, and the click-to-load
+ * Whether a map waits for the visitor's consent before it contacts its map provider (Mapbox,
+ * OpenFreeMap, a style URL's host; never for a self-hosted archive), and the click-to-load
  * placeholder it shows meanwhile: the owner's setting, followed through the WP Consent API when
  * the site runs it.
  *
@@ -47,12 +48,26 @@ class Consent_Placeholder {
 	}
 
 	/**
-	 * Whether the map waits for the visitor's consent: null when it need not (the owner's setting
-	 * is off, or the WP Consent API says the visitor already agreed), else the API category the
-	 * gate follows, '' without the API.
+	 * Whether a map of this style contacts another host at all: a self-hosted archive (its tiles,
+	 * glyphs and style from the site) does not, so it never waits for consent.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param string $style The map's style ('' counts as contacting its provider).
 	 */
-	public function gate(): ?string {
-		if ( ! $this->settings->require_consent() ) {
+	public static function contacts_provider( string $style ): bool {
+		return 'self-hosted' !== Basemap::provider_for( $style );
+	}
+
+	/**
+	 * Whether the map waits for the visitor's consent: null when it need not (the owner's setting
+	 * is off, the map is self-hosted, or the WP Consent API says the visitor already agreed), else
+	 * the API category the gate follows, '' without the API.
+	 *
+	 * @param string $style The map's style, since 0.7.0 ('' = one that contacts its provider).
+	 */
+	public function gate( string $style = '' ): ?string {
+		if ( ! $this->settings->require_consent() || ! self::contacts_provider( $style ) ) {
 			return null;
 		}
 		if ( ! $this->consent_api->present() ) {
@@ -68,14 +83,16 @@ class Consent_Placeholder {
 	 * The site's consent policy as every map's configuration carries it (`config.consent`, in
 	 * `data-cairn-config` and over REST): whether maps wait for the visitor's consent, and the
 	 * WP Consent API category that counts as consent ('' when not required or without the API).
-	 * The same for every visitor, so cacheable; gate() decides for the visitor at hand.
+	 * The same for every visitor, so cacheable; gate() decides for the visitor at hand. A
+	 * self-hosted map needs no consent for the map itself: `required` is false.
 	 *
 	 * @since 0.3.0
 	 *
+	 * @param string $style The map's style, since 0.7.0 ('' = one that contacts its provider).
 	 * @return array{required: bool, category: string}
 	 */
-	public function policy(): array {
-		$required = $this->settings->require_consent();
+	public function policy( string $style = '' ): array {
+		$required = $this->settings->require_consent() && self::contacts_provider( $style );
 		return array(
 			'required' => $required,
 			'category' => $required && $this->consent_api->present() ? $this->settings->consent_category() : '',
@@ -86,10 +103,11 @@ class Consent_Placeholder {
 	 * The click-to-load placeholder shown when maps wait for the visitor's consent.
 	 *
 	 * @param string $category The WP Consent API category the button agrees to, '' without the API.
+	 * @param string $style    The map's style (names who the browser contacts), since 0.7.0.
 	 */
-	public function render( string $category ): string {
+	public function render( string $category, string $style = '' ): string {
 		$policy = get_privacy_policy_url();
-		$note   = esc_html__( 'Loading this map connects your browser to Mapbox, which receives your IP address and browser details and records usage events.', 'cairn-maps' );
+		$note   = esc_html( self::provider_note( $style ) );
 		if ( '' !== $category ) {
 			$note .= ' ' . esc_html(
 				sprintf(
@@ -107,5 +125,28 @@ class Consent_Placeholder {
 			$note,
 			esc_html__( 'Load map', 'cairn-maps' )
 		);
+	}
+
+	/**
+	 * What loading a map of this style tells its provider, for the click-to-load placeholder.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param string $style The map's style.
+	 */
+	public static function provider_note( string $style ): string {
+		switch ( Basemap::provider_for( $style ) ) {
+			case 'openfreemap':
+				return __( 'Loading this map connects your browser to OpenFreeMap (tiles.openfreemap.org), which receives your IP address and browser details.', 'cairn-maps' );
+			case 'style-url':
+				$hosts = Basemap::hosts_for( $style );
+				return sprintf(
+					/* translators: %s: host names, such as "tiles.example.org". */
+					__( 'Loading this map connects your browser to %s, which receives your IP address and browser details.', 'cairn-maps' ),
+					implode( ', ', $hosts )
+				);
+			default:
+				return __( 'Loading this map connects your browser to Mapbox, which receives your IP address and browser details and records usage events.', 'cairn-maps' );
+		}
 	}
 }

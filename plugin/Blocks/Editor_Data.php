@@ -17,7 +17,7 @@ use Cairn\Maps\Support\Rest_Routes;
 
 /**
  * Prints `window.cairnMapsEditor` before the block's editor script: the public token (pages print it
- * anyway), why there is none, and where things are. Never a secret token: `Settings::map_token()`
+ * anyway), why there is none, the site's basemap, and where things are. Never a secret token: `Settings::map_token()`
  * refuses those.
  *
  * @since 0.1.0
@@ -77,7 +77,29 @@ class Editor_Data implements Inline_Script {
 			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),
 			'styleHosts'       => Map_Attributes::style_hosts(),
 			'postTypes'        => self::post_types(),
+			// What a block of block.json's default style draws: the site's basemap (Basemap).
+			'siteStyle'        => Basemap::site_style(),
+			'glyphsUrl'        => Basemap::glyphs_url(),
+			'basemaps'         => self::basemaps(),
 		);
+	}
+
+	/**
+	 * The config's `basemap` for the styles the editor offers (the site's basemap, the OpenFreeMap
+	 * styles), as the server renders it, by style. For any other style the editor builds it by the
+	 * same rule: provider from the style, `hosts` the style URL's host ([] for self-hosted and
+	 * Mapbox), `glyphs` glyphsUrl for a `pmtiles://` style, `attribution` ''.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @return array<string, array{provider: string, glyphs: string, hosts: string[], attribution: string}>
+	 */
+	public static function basemaps(): array {
+		$basemaps = array();
+		foreach ( array_merge( array( Basemap::site_style() ), array_values( Basemap::OPENFREEMAP_STYLES ) ) as $style ) {
+			$basemaps[ $style ] = Basemap::describe( $style );
+		}
+		return $basemaps;
 	}
 
 	/**

@@ -106,25 +106,29 @@ final class Map_Attributes {
 	}
 
 	/**
-	 * A `mapbox://styles/…` URL, or an https style URL on an allowed host (style_hosts()); the
-	 * default (block.json's, or the site owner's default style) as it is.
+	 * The style a map draws: a `mapbox://styles/…` URL, an https style URL on an allowed host
+	 * (style_hosts()), or `pmtiles://` and an archive on this site; else, and for block.json's
+	 * default, the site's basemap (Basemap::site_style(): the owner's choice, or automatic).
 	 *
 	 * A contributor's style decides which host every visitor's browser contacts, and the privacy
-	 * text names only Mapbox: other hosts need the site owner's consent through the
-	 * `cairn_maps_style_hosts` filter.
+	 * text names only the providers the owner chose: other hosts need the site owner's consent
+	 * through the `cairn_maps_style_hosts` filter.
 	 *
 	 * @param mixed  $value    Value.
-	 * @param string $fallback Default.
+	 * @param string $fallback block.json's default (which means "the site's basemap").
 	 */
 	private static function style( $value, string $fallback ): string {
 		if ( ! is_string( $value ) || $value === $fallback ) {
-			return $fallback;
+			return Basemap::site_style();
 		}
 		if ( 1 === preg_match( '#' . Limits::get( 'mapStyle.pattern' ) . '#D', $value ) ) {
 			return $value;
 		}
+		if ( '' !== Basemap::archive_url( $value ) ) {
+			return Basemap::is_acceptable( $value ) ? $value : Basemap::site_style();
+		}
 		// The rule's https form, narrowed to the allowed hosts: no JSON Schema keyword says that.
-		return self::is_allowed_https_style( $value ) ? $value : $fallback;
+		return self::is_allowed_https_style( $value ) ? $value : Basemap::site_style();
 	}
 
 	/**
@@ -138,7 +142,7 @@ final class Map_Attributes {
 	 */
 	public static function is_allowed_https_style( string $url ): bool {
 		// https, and the attribute's rule (no spaces, quotes, angle brackets or backslashes).
-		if ( 0 !== strpos( $url, 'https://' ) || ! Map_Schema::is_valid( Map_Schema::rule( 'mapStyle' ), $url ) ) {
+		if ( 0 !== strpos( $url, 'https://' ) || null === Basemap::engine_for( $url ) || ! Map_Schema::is_valid( Map_Schema::rule( 'mapStyle' ), $url ) ) {
 			return false;
 		}
 		$parts = wp_parse_url( $url );
@@ -150,7 +154,8 @@ final class Map_Attributes {
 
 	/**
 	 * The hosts an https style URL may point to: Mapbox's API (limits.json `mapStyle.hosts`),
-	 * plus those the site owner adds.
+	 * OpenFreeMap, the host of the site's basemap when it is a style URL, plus those the site
+	 * owner adds.
 	 *
 	 * @since 0.2.0
 	 *
@@ -163,9 +168,11 @@ final class Map_Attributes {
 		 *
 		 * @since 0.2.0
 		 *
-		 * @param string[] $hosts Host names (exact, no wildcard). Default `array( 'api.mapbox.com' )`.
+		 * @param string[] $hosts Host names (exact, no wildcard). Default `api.mapbox.com`,
+		 *                        `tiles.openfreemap.org` (since 0.7.0) and the host of the site's
+		 *                        basemap style URL (since 0.7.0).
 		 */
-		$hosts = apply_filters( 'cairn_maps_style_hosts', (array) Limits::get( 'mapStyle.hosts' ) );
+		$hosts = apply_filters( 'cairn_maps_style_hosts', array_merge( (array) Limits::get( 'mapStyle.hosts' ), array( Basemap::OPENFREEMAP_HOST ), self::basemap_host() ) );
 		$clean = array();
 		foreach ( is_array( $hosts ) ? $hosts : array() as $host ) {
 			$host = is_string( $host ) ? strtolower( trim( $host ) ) : '';
@@ -174,6 +181,17 @@ final class Map_Attributes {
 			}
 		}
 		return $clean;
+	}
+
+	/**
+	 * The host of the site's chosen basemap when it is an https style URL.
+	 *
+	 * @return string[] None or one host name.
+	 */
+	private static function basemap_host(): array {
+		$chosen = Basemap::chosen();
+		$url    = 0 === strpos( $chosen, 'https://' ) ? Basemap::url_parts( $chosen ) : null;
+		return null === $url ? array() : array( $url['host'] );
 	}
 
 	/**

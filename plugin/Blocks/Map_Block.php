@@ -237,9 +237,15 @@ class Map_Block {
 	 * @return array{config: array<string, mixed>, error: string}
 	 */
 	public function client_config( array $attributes, ?int $hash_index = null, ?\WP_Block_Type $type = null, array $context = array() ): array {
-		$parsed    = Map_Attributes::parse( $attributes, self::defaults( $type ) );
-		$config    = $parsed['config'];
-		$token     = $this->settings->map_token();
+		$parsed = Map_Attributes::parse( $attributes, self::defaults( $type ) );
+		$config = $parsed['config'];
+		// Map_Attributes only lets through styles the engine rule accepts.
+		$engine = Basemap::engine_for( $config['style'] ) ?? 'mapbox';
+		// The token is for Mapbox maps only: a MapLibre map never prints it, nor misses it.
+		$token     = 'mapbox' === $engine ? $this->settings->map_token() : array(
+			'token' => '',
+			'error' => '',
+		);
 		$filters   = $this->filters( $config['markers'] );
 		$current   = $this->content->current_post( $config['content'], $context );
 		$posts_url = $this->content->posts_url( $config['content'], $current );
@@ -247,6 +253,8 @@ class Map_Block {
 			'config' => array_merge(
 				$config,
 				array(
+					'engine'      => $engine,
+					'basemap'     => Basemap::describe( $config['style'] ),
 					'accessToken' => $token['token'],
 					'markersUrl'  => Feed_Url::markers( $config['markers'] ),
 					// The selection's lines and areas: '' when it holds none (no request, no shapes code).
@@ -265,7 +273,7 @@ class Map_Block {
 					),
 					'units'       => self::units(),
 					// What createMap() and <CairnMap> honour: a headless page asks for consent too.
-					'consent'     => $this->consent->policy(),
+					'consent'     => $this->consent->policy( $config['style'] ),
 				)
 			),
 			'error'  => '' !== $token['error'] ? $token['error'] : $parsed['error'],
@@ -290,14 +298,16 @@ class Map_Block {
 	}
 
 	/**
-	 * The site's consent policy, as every map's configuration carries it (`config.consent`).
+	 * The site's consent policy, as every map's configuration carries it (`config.consent`):
+	 * for a map of the given style (a self-hosted one needs no consent), the site's basemap when ''.
 	 *
 	 * @since 0.3.0
 	 *
+	 * @param string $style A map's style, since 0.7.0.
 	 * @return array{required: bool, category: string}
 	 */
-	public function consent_policy(): array {
-		return $this->consent->policy();
+	public function consent_policy( string $style = '' ): array {
+		return $this->consent->policy( '' === $style ? Basemap::site_style() : $style );
 	}
 
 	/**
@@ -384,7 +394,7 @@ class Map_Block {
 		$client  = $built['config'];
 		$error   = $built['error'];
 		$index   = $this->next_list_index();
-		$consent = '' === $error ? $this->consent->gate() : null;
+		$consent = '' === $error ? $this->consent->gate( $client['style'] ) : null;
 		$extra   = array(
 			'data-cairn-state'  => '' === $error ? 'loading' : 'error',
 			// Every character that could end the attribute or form an entity is a JSON escape: esc_attr()
@@ -393,7 +403,7 @@ class Map_Block {
 			'style'             => '--cairn-map-height:' . $client['height'] . ';' . Block_Gap::declaration( $attributes ),
 		);
 		if ( null !== $consent ) {
-			// The view script contacts no Mapbox host until the visitor selects "Load map".
+			// The view script contacts no map host until the visitor selects "Load map".
 			$extra['data-cairn-consent'] = 'required';
 			if ( '' !== $consent ) {
 				// …or until the site's consent banner records consent for this category.
@@ -420,7 +430,7 @@ class Map_Block {
 			'<div class="wp-block-cairn-map__map" role="region" aria-label="%1$s" aria-describedby="%2$s">%3$s</div>',
 			esc_attr( $region_name ),
 			esc_attr( Places_List::list_id( $places_id ) ),
-			null !== $consent ? $this->consent->render( $consent ) : ''
+			null !== $consent ? $this->consent->render( $consent, $client['style'] ) : ''
 		);
 		if ( '' !== $error ) {
 			$html .= sprintf(

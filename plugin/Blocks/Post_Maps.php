@@ -103,7 +103,8 @@ class Post_Maps {
 	}
 
 	/**
-	 * The site's consent policy every map's configuration carries (part of the maps' ETag).
+	 * The site's consent policy every map's configuration carries (part of the maps' ETag), for
+	 * a map of the site's basemap.
 	 *
 	 * @since 0.3.0
 	 *
@@ -111,6 +112,16 @@ class Post_Maps {
 	 */
 	public function consent_policy(): array {
 		return $this->block->consent_policy();
+	}
+
+	/**
+	 * The site's basemap and the hosts style URLs may use (part of the maps' ETag: a map of the
+	 * default style draws the site's basemap, and a block's style URL is kept only on those hosts).
+	 *
+	 * @since 0.7.0
+	 */
+	public function basemap_version(): string {
+		return Basemap::site_style() . "\n" . implode( ',', Map_Attributes::style_hosts() );
 	}
 
 	/**

@@ -10,6 +10,7 @@ namespace Cairn\Maps\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Tile_Radii;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Support\Limits;
 
@@ -69,8 +70,12 @@ final class Tile_Config {
 			return $none;
 		}
 		$version = $this->version->get();
+		$radius  = (int) round( (float) $cluster['radius'] );
+		$maxzoom = (int) Limits::get( 'cluster.maxZoom' );
+		// Only tiles of radii that maps use are kept on the server (Index\Tile_Radii).
+		( new Tile_Radii() )->remember( $radius, $maxzoom );
 		return array(
-			'tilesUrl'   => Feed_Url::tiles( $markers, $version, (int) round( (float) $cluster['radius'] ), (int) Limits::get( 'cluster.maxZoom' ) ),
+			'tilesUrl'   => Feed_Url::tiles( $markers, $version, $radius, $maxzoom ),
 			'placesUrl'  => Feed_Url::places( $markers, $version ),
 			'summaryUrl' => Feed_Url::summary( $markers, $version ),
 		);

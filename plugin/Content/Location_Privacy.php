@@ -9,6 +9,7 @@ namespace Cairn\Maps\Content;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Markers\Post_Type;
 use WP_Post;
 use WP_REST_Response;
 
@@ -87,17 +88,10 @@ class Location_Privacy {
 		if ( ! $response instanceof WP_REST_Response || ! $post instanceof WP_Post ) {
 			return $response;
 		}
-		$data = $response->get_data();
-		if ( ! is_array( $data ) || ! isset( $data['meta'] ) || ! is_array( $data['meta'] ) ) {
-			return $response;
-		}
 		if ( current_user_can( 'edit_post', $post->ID ) || self::is_public( $post ) ) {
 			return $response;
 		}
-		foreach ( Location_Meta::KEYS as $key ) {
-			unset( $data['meta'][ $key ] );
-		}
-		$response->set_data( $data );
-		return $response;
+		// The markers' rule (Post_Type::hide_place()): the address goes with the coordinates.
+		return Post_Type::hide_place( $response, Location_Meta::KEYS, true );
 	}
 }

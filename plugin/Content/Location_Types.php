@@ -35,7 +35,7 @@ class Location_Types {
 
 	public const META_LAT     = 'geo_latitude';
 	public const META_LNG     = 'geo_longitude';
-	public const META_ADDRESS = 'geo_address';
+	public const META_ADDRESS = Post_Type::META_ADDRESS;
 	public const META_PUBLIC  = 'geo_public';
 
 	/**

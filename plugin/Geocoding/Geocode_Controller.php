@@ -19,7 +19,8 @@ use WP_REST_Server;
 /**
  * Address search for people who write content: `?q=<text>` finds places, `?lat=&lng=` finds the
  * address of a place. Answers `{ results: [ { label, lat, lng } ], attribution, attribution_url }`;
- * over the site's rate limit a 429 with Retry-After.
+ * over the site's rate limit, or past the person's quota of uncached lookups (User_Quota), a 429
+ * with Retry-After.
  *
  * @since 0.3.0
  */
@@ -133,9 +134,11 @@ class Geocode_Controller {
 				)
 			);
 		}
-		$results = $reverse
-			? $this->geocoder->reverse( (float) $lat, (float) $lng, self::MAX_WAIT )
-			: $this->geocoder->search( (string) $query, (int) $request->get_param( 'limit' ), self::MAX_WAIT );
+		// A person's lookups: their quota, and people's share of the slot (the job keeps the rest).
+		$geocoder = $this->geocoder->for_user( get_current_user_id() );
+		$results  = $reverse
+			? $geocoder->reverse( (float) $lat, (float) $lng, self::MAX_WAIT )
+			: $geocoder->search( (string) $query, (int) $request->get_param( 'limit' ), self::MAX_WAIT );
 		if ( is_wp_error( $results ) ) {
 			return self::error( $results );
 		}

@@ -26,6 +26,7 @@ use WP_Error;
  *
  * Errors are WP_Error with a translated message that names no URL and no token:
  * `cairn_geocode_invalid` (400), `cairn_geocode_rate_limited` (429, data `retry_after` seconds),
+ * `cairn_geocode_quota_exceeded` (429 with `retry_after`: a person's quota, see for_user()),
  * `cairn_geocode_unavailable` (502 a bad answer, 503 the provider is busy or not set up, 504 no
  * answer in time).
  *
@@ -87,16 +88,47 @@ class Geocoder {
 	private Geocode_Cache $cache;
 
 	/**
+	 * The per-user quota of uncached lookups.
+	 *
+	 * @var User_Quota
+	 */
+	private User_Quota $quota;
+
+	/**
+	 * The person the lookups are for (0: background work, no quota, not counted in people's
+	 * share of the slots).
+	 *
+	 * @var int
+	 */
+	private int $user = 0;
+
+	/**
 	 * Creates the geocoder; every part has a working default.
 	 *
 	 * @param Settings|null      $settings The settings.
 	 * @param Rate_Limiter|null  $limiter  The site-wide rate limiter.
 	 * @param Geocode_Cache|null $cache    The answers kept.
+	 * @param User_Quota|null    $quota    The per-user quota (since 0.7.0).
 	 */
-	public function __construct( ?Settings $settings = null, ?Rate_Limiter $limiter = null, ?Geocode_Cache $cache = null ) {
+	public function __construct( ?Settings $settings = null, ?Rate_Limiter $limiter = null, ?Geocode_Cache $cache = null, ?User_Quota $quota = null ) {
 		$this->settings = $settings ?? new Settings();
 		$this->limiter  = $limiter ?? new Rate_Limiter();
 		$this->cache    = $cache ?? new Geocode_Cache();
+		$this->quota    = $quota ?? new User_Quota();
+	}
+
+	/**
+	 * The same geocoder, looking up for a person: their uncached lookups count against their
+	 * quota (User_Quota) and the people's share of the site-wide slot (Rate_Limiter).
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param int $user_id The user (0: background work).
+	 */
+	public function for_user( int $user_id ): self {
+		$copy       = clone $this;
+		$copy->user = max( 0, $user_id );
+		return $copy;
 	}
 
 	/**
@@ -269,15 +301,22 @@ class Geocoder {
 		if ( null !== $problem ) {
 			return $problem;
 		}
-		$slot = $this->limiter->take( $max_wait );
+		$refusal = $this->user > 0 ? $this->quota->refusal( $this->user ) : null;
+		if ( null !== $refusal ) {
+			return $refusal;
+		}
+		$slot = $this->limiter->take( $max_wait, $this->user > 0 );
 		if ( is_wp_error( $slot ) ) {
 			return $slot;
+		}
+		if ( $this->user > 0 ) {
+			$this->quota->count( $this->user );
 		}
 		$response = wp_remote_get(
 			$url(),
 			array(
 				'timeout'     => self::TIMEOUT,
-				'redirection' => 2,
+				'redirection' => 0, // A provider that redirects is not followed (issue 30): its answer is a failure.
 				'user-agent'  => self::user_agent(),
 				'headers'     => array( 'Accept' => 'application/json' ),
 			)

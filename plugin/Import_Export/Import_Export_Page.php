@@ -234,8 +234,7 @@ class Import_Export_Page {
 			wp_die( esc_html__( 'Sorry, you are not allowed to import markers.', 'cairn-maps' ), 403 );
 		}
 		check_admin_referer( self::ACTION );
-		$valid_only = ! empty( $_POST['valid_only'] );
-		$result     = $this->import_upload( $valid_only );
+		$result = $this->import_upload( self::options_from_form() );
 		set_transient( self::REPORT_KEY . get_current_user_id(), self::report( $result ), 10 * MINUTE_IN_SECONDS );
 		wp_safe_redirect( add_query_arg( 'report', '1', self::url() ) );
 		exit;
@@ -244,10 +243,10 @@ class Import_Export_Page {
 	/**
 	 * Imports the uploaded file.
 	 *
-	 * @param bool $valid_only Import only the valid rows.
+	 * @param array<string, mixed> $options Import options (options_from_form()).
 	 * @return array<string, mixed>|WP_Error
 	 */
-	private function import_upload( bool $valid_only ) {
+	private function import_upload( array $options ) {
 		// The nonce was checked by handle_upload(); the file is read from PHP's own temporary copy.
 		// phpcs:disable WordPress.Security.NonceVerification.Missing, WordPress.Security.ValidatedSanitizedInput.InputNotValidated, WordPress.Security.ValidatedSanitizedInput.MissingUnslash, WordPress.Security.ValidatedSanitizedInput.InputNotSanitized
 		$upload = isset( $_FILES['cairn_maps_file'] ) && is_array( $_FILES['cairn_maps_file'] ) ? $_FILES['cairn_maps_file'] : array();
@@ -266,34 +265,68 @@ class Import_Export_Page {
 		$content = file_get_contents( $path ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- PHP's temporary copy of the upload.
 		$content = is_string( $content ) ? $content : '';
 		$format  = Import_Reader::detect_format( $content, sanitize_file_name( (string) ( $upload['name'] ?? '' ) ) );
-		return $this->import->import( $content, $format, $valid_only );
+		return $this->import->import( $content, $format, $options );
+	}
+
+	/**
+	 * The import options the form sent: `folders` (`file`: the groups the file names;
+	 * `folders`: one group per KML folder; `one`: all in the group `group`) and `title_property`.
+	 *
+	 * @return array<string, mixed>
+	 */
+	private static function options_from_form(): array {
+		// phpcs:disable WordPress.Security.NonceVerification.Missing -- handle_upload() checked it.
+		$folders = isset( $_POST['folders'] ) ? sanitize_key( wp_unslash( $_POST['folders'] ) ) : 'file';
+		$group   = isset( $_POST['group'] ) ? sanitize_text_field( wp_unslash( $_POST['group'] ) ) : '';
+		$title   = isset( $_POST['title_property'] ) ? sanitize_text_field( wp_unslash( $_POST['title_property'] ) ) : '';
+		// phpcs:enable
+		return array(
+			'folder_groups'  => 'folders' === $folders,
+			'group'          => 'one' === $folders ? $group : '',
+			'title_property' => Marker_Import::title_property( $title ),
+		);
 	}
 
 	/**
 	 * The report to show, from an import result.
 	 *
 	 * @param array<string, mixed>|WP_Error $result Result.
+	 * @param int                           $lines  Most problems and notices listed (WP-CLI: all).
 	 * @return array{ok: bool, message: string, problems: array<int, string>, more: int, notices: array<int, string>, more_notices: int}
 	 */
-	public static function report( $result ): array {
+	public static function report( $result, int $lines = self::REPORT_LINES ): array {
 		if ( is_wp_error( $result ) ) {
 			$data     = $result->get_error_data();
 			$problems = is_array( $data ) && isset( $data['errors'] ) && is_array( $data['errors'] ) ? $data['errors'] : array();
 			return array(
 				'ok'           => false,
 				'message'      => $result->get_error_message(),
-				'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $problems, 0, self::REPORT_LINES ) ),
-				'more'         => max( 0, count( $problems ) - self::REPORT_LINES ),
+				'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $problems, 0, $lines ) ),
+				'more'         => max( 0, max( count( $problems ), (int) ( $data['skipped_count'] ?? 0 ) ) - min( $lines, count( $problems ) ) ),
 				'notices'      => array(),
 				'more_notices' => 0,
 			);
 		}
 		$skipped = is_array( $result['skipped'] ?? null ) ? $result['skipped'] : array();
-		$message = sprintf(
-			/* translators: %s: number of markers. */
-			_n( '%s marker was imported.', '%s markers were imported.', (int) $result['imported'], 'cairn-maps' ),
-			number_format_i18n( (int) $result['imported'] )
-		);
+		$message = empty( $result['dry_run'] )
+			? sprintf(
+				/* translators: %s: number of markers. */
+				_n( '%s marker was imported.', '%s markers were imported.', (int) $result['imported'], 'cairn-maps' ),
+				number_format_i18n( (int) $result['imported'] )
+			)
+			: sprintf(
+				/* translators: %s: number of markers. */
+				_n( '%s marker would be imported.', '%s markers would be imported.', (int) $result['imported'], 'cairn-maps' ),
+				number_format_i18n( (int) $result['imported'] )
+			);
+		$posts = (int) ( $result['kinds']['posts'] ?? 0 );
+		if ( $posts > 0 ) {
+			$message .= ' ' . sprintf(
+				/* translators: %s: number of posts. */
+				_n( '%s of them is a post with a place.', '%s of them are posts with a place.', $posts, 'cairn-maps' ),
+				number_format_i18n( $posts )
+			);
+		}
 		$shapes = (int) ( $result['shapes'] ?? 0 );
 		if ( $shapes > 0 ) {
 			$message .= ' ' . sprintf(
@@ -315,21 +348,23 @@ class Import_Export_Page {
 			/* translators: %s: comma-separated group slugs. */
 			$message .= ' ' . sprintf( __( 'New groups: %s.', 'cairn-maps' ), implode( ', ', $created ) );
 		}
+		$skipped_count = max( count( $skipped ), (int) ( $result['skipped_count'] ?? 0 ) );
 		if ( array() !== $skipped ) {
 			$message .= ' ' . sprintf(
 				/* translators: %s: number of rows. */
-				_n( '%s row was skipped:', '%s rows were skipped:', count( $skipped ), 'cairn-maps' ),
-				number_format_i18n( count( $skipped ) )
+				_n( '%s row was not imported:', '%s rows were not imported:', $skipped_count, 'cairn-maps' ),
+				number_format_i18n( $skipped_count )
 			);
 		}
-		$notices = is_array( $result['notices'] ?? null ) ? $result['notices'] : array();
+		$notices       = is_array( $result['notices'] ?? null ) ? $result['notices'] : array();
+		$notices_count = max( count( $notices ), (int) ( $result['notices_count'] ?? 0 ) );
 		return array(
 			'ok'           => true,
 			'message'      => $message,
-			'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $skipped, 0, self::REPORT_LINES ) ),
-			'more'         => max( 0, count( $skipped ) - self::REPORT_LINES ),
-			'notices'      => array_map( array( self::class, 'problem_text' ), array_slice( $notices, 0, self::REPORT_LINES ) ),
-			'more_notices' => max( 0, count( $notices ) - self::REPORT_LINES ),
+			'problems'     => array_map( array( self::class, 'problem_text' ), array_slice( $skipped, 0, $lines ) ),
+			'more'         => max( 0, $skipped_count - min( $lines, count( $skipped ) ) ),
+			'notices'      => array_map( array( self::class, 'problem_text' ), array_slice( $notices, 0, $lines ) ),
+			'more_notices' => max( 0, $notices_count - min( $lines, count( $notices ) ) ),
 		);
 	}
 
@@ -423,13 +458,13 @@ class Import_Export_Page {
 			esc_html(
 				sprintf(
 					/* translators: 1: most markers per file, 2: largest file size. */
-					__( 'Every row is checked first: if any row has an error, nothing is imported unless you choose to import only the valid rows. At most %1$s markers and %2$s per file.', 'cairn-maps' ),
+					__( 'You see what the file holds before anything is imported: the markers, routes and areas, and every row that cannot be imported and why. The valid rows are imported; the others are listed line by line. At most %1$s markers and %2$s per file.', 'cairn-maps' ),
 					number_format_i18n( Marker_Import::max_rows() ),
 					size_format( min( Marker_Import::max_bytes(), wp_max_upload_size() ) )
 				)
 			)
 		);
-		printf( '<form method="post" action="%s" enctype="multipart/form-data">', esc_url( admin_url( 'admin-post.php' ) ) );
+		printf( '<form method="post" action="%s" enctype="multipart/form-data" class="cairn-maps-import-form">', esc_url( admin_url( 'admin-post.php' ) ) );
 		printf( '<input type="hidden" name="action" value="%s" />', esc_attr( self::ACTION ) );
 		wp_nonce_field( self::ACTION );
 		printf(
@@ -437,11 +472,48 @@ class Import_Export_Page {
 			esc_html__( 'File (CSV, GeoJSON, GPX, KML or KMZ)', 'cairn-maps' ),
 			esc_attr( '.csv,.geojson,.json,.gpx,.kml,.kmz,text/csv,application/geo+json,application/json,application/gpx+xml,application/vnd.google-earth.kml+xml,application/vnd.google-earth.kmz' )
 		);
-		printf(
-			'<p><label><input type="checkbox" name="valid_only" value="1" /> %s</label></p>',
-			esc_html__( 'Import only the valid rows (skip the rows with errors)', 'cairn-maps' )
+		printf( '<fieldset class="cairn-maps-import-folders"><legend>%s</legend>', esc_html__( 'Groups', 'cairn-maps' ) );
+		$choices = array(
+			'file'    => __( 'The groups the file names (KML folders are ignored)', 'cairn-maps' ),
+			'folders' => __( 'One group per folder (KML): an existing group of the folder\'s name, or a new one', 'cairn-maps' ),
+			'one'     => __( 'All in this group:', 'cairn-maps' ),
 		);
-		printf( '<p class="submit"><button type="submit" class="button button-primary">%s</button></p></form>', esc_html__( 'Import markers', 'cairn-maps' ) );
+		foreach ( $choices as $value => $label ) {
+			printf(
+				'<label><input type="radio" name="folders" value="%1$s"%2$s /> %3$s</label> ',
+				esc_attr( $value ),
+				checked( 'file', $value, false ),
+				esc_html( $label )
+			);
+		}
+		printf(
+			'<input type="text" name="group" class="regular-text" list="cairn-maps-import-groups" aria-label="%1$s" maxlength="200" /><datalist id="cairn-maps-import-groups">',
+			esc_attr__( 'Group for every imported marker', 'cairn-maps' )
+		);
+		$terms = get_terms(
+			array(
+				'taxonomy'   => Post_Type::TAXONOMY,
+				'hide_empty' => false,
+				'number'     => 500,
+			)
+		);
+		foreach ( is_array( $terms ) ? $terms : array() as $term ) {
+			printf( '<option value="%s"></option>', esc_attr( $term->name ) );
+		}
+		echo '</datalist>';
+		if ( ! Import_Groups::may_create() ) {
+			printf( '<p class="description">%s</p>', esc_html__( 'You may not create groups: rows whose group does not exist yet are not imported.', 'cairn-maps' ) );
+		}
+		echo '</fieldset>';
+		printf(
+			'<p><label for="cairn-maps-import-title-property">%1$s</label><br /><input type="text" id="cairn-maps-import-title-property" name="title_property" class="regular-text" maxlength="64" pattern="%2$s" placeholder="title" /></p>',
+			esc_html__( 'GeoJSON: property to take titles from (optional)', 'cairn-maps' ),
+			esc_attr( '[A-Za-z_][A-Za-z0-9_.:\-]{0,63}' )
+		);
+		printf(
+			'<p class="submit"><button type="submit" class="button button-primary" name="preview" value="1">%1$s</button></p></form><div class="cairn-maps-import-preview" hidden></div>',
+			esc_html__( 'Import markers', 'cairn-maps' )
+		);
 	}
 
 	/**

@@ -43,6 +43,13 @@ final class Import_Groups {
 	private array $created = array();
 
 	/**
+	 * Term-taxonomy ids, by slug.
+	 *
+	 * @var array<string, int>
+	 */
+	private array $tt_ids = array();
+
+	/**
 	 * The slug of a group value (a slug or a name), planning to create the group if it is missing.
 	 *
 	 * @param string $value Group slug or name as written in the file.
@@ -62,12 +69,20 @@ final class Import_Groups {
 			return $slug;
 		}
 		$term = get_term_by( 'slug', $slug, Post_Type::TAXONOMY );
+		if ( ! $term instanceof WP_Term ) {
+			// A folder or group named as an existing group whose slug differs ("Alps 2024" and
+			// "alps-trip"): that group, found by its name.
+			$term = get_term_by( 'name', $name, Post_Type::TAXONOMY );
+			if ( $term instanceof WP_Term ) {
+				$this->known[ $term->slug ] = $term->term_id;
+				return $term->slug;
+			}
+		}
 		if ( $term instanceof WP_Term ) {
 			$this->known[ $slug ] = $term->term_id;
 			return $slug;
 		}
-		$taxonomy = get_taxonomy( Post_Type::TAXONOMY );
-		if ( ! $taxonomy || ! current_user_can( $taxonomy->cap->edit_terms ) ) {
+		if ( ! self::may_create() ) {
 			return new WP_Error(
 				'cairn_maps_import_group',
 				/* translators: %s: group slug. */
@@ -98,6 +113,43 @@ final class Import_Groups {
 		}
 		$this->missing = array();
 		return array_filter( $this->known );
+	}
+
+	/**
+	 * Whether groups may be created: the capability Group_Creation asks, or WP-CLI run without a
+	 * user (the server's owner, as Group_Creation lets code without a user create groups).
+	 */
+	public static function may_create(): bool {
+		if ( defined( 'WP_CLI' ) && WP_CLI && 0 === get_current_user_id() ) {
+			return true;
+		}
+		$taxonomy = get_taxonomy( Post_Type::TAXONOMY );
+		return false !== $taxonomy && current_user_can( $taxonomy->cap->edit_terms );
+	}
+
+	/**
+	 * The groups that would be created (a dry run), by slug: their names.
+	 *
+	 * @return array<string, string>
+	 */
+	public function missing(): array {
+		return $this->missing;
+	}
+
+	/**
+	 * A known group's term-taxonomy id (0 when unknown).
+	 *
+	 * @param string $slug Slug.
+	 */
+	public function tt_id( string $slug ): int {
+		if ( empty( $this->known[ $slug ] ) ) {
+			return 0;
+		}
+		if ( ! isset( $this->tt_ids[ $slug ] ) ) {
+			$term                  = get_term( $this->known[ $slug ], Post_Type::TAXONOMY );
+			$this->tt_ids[ $slug ] = $term instanceof WP_Term ? (int) $term->term_taxonomy_id : 0;
+		}
+		return $this->tt_ids[ $slug ];
 	}
 
 	/**

@@ -13,7 +13,7 @@ use Cairn\Maps\Markers\Geometry_Rule;
 use WP_Error;
 
 /**
- * Turns an uploaded file into one record per marker, each with its place in the file (CSV: the
+ * Turns an uploaded file into one record per marker, each with its place in the file `at` (CSV: the
  * line it starts on, the header being line 1; GeoJSON: the index in `features`, from 0) and its
  * raw fields, or the reason it cannot be read. Checking the fields is Marker_Import's job.
  *
@@ -24,11 +24,17 @@ use WP_Error;
  * A cell that starts with `'` followed by `=`, `+`, `-`, `@`, tab or carriage return loses that
  * `'`: it is how exports protect spreadsheets from formula injection.
  *
- * GeoJSON: a FeatureCollection of Point, LineString, MultiLineString, Polygon or MultiPolygon
- * features; properties `title`, `groups` (array) or `group` (string, `|`-separated),
- * `description`, and for a line or an area `anchor` (`[lng, lat]`, its marker's point, as
- * exports write it; else Geometry_Measures::anchor() chooses it). A line or area record carries
- * its raw `geometry` (Import_Row_Validator checks it).
+ * GeoJSON: a FeatureCollection, a single Feature or a bare geometry (RFC 7946) of Point,
+ * LineString, MultiLineString, Polygon or MultiPolygon features; a MultiPoint or a
+ * GeometryCollection is split into one record per part (each with a notice), a null geometry is
+ * skipped (an error record with `skipped`). Title from the `title_property` option's property,
+ * then `title`, `name`, `Name`, else "Place N"; description from `description` or `desc`;
+ * `groups` (array) or `group` (string, `|`-separated); for a line or an area `anchor`
+ * (`[lng, lat]`, its marker's point, as exports write it; else Geometry_Measures::anchor()
+ * chooses it). A line or area record carries its raw `geometry` (Import_Row_Validator checks it).
+ *
+ * Every record has `line` (CSV: its first line; GeoJSON: the feature's index, from 1; GPX/KML:
+ * the line its element starts on), `folder` ('' but in KML) and `notices` (`line`, `message`).
  *
  * GPX, KML and KMZ: Xml_Track_Reader (records placed by `row`, from 1, with a `label`).
  *
@@ -42,6 +48,11 @@ final class Import_Reader {
 	 * GeoJSON geometry types imported as shapes (lines and areas).
 	 */
 	public const SHAPE_TYPES = array( 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon' );
+
+	/**
+	 * GeoJSON geometry types a file may be on its own (RFC 7946: a bare geometry).
+	 */
+	private const GEOMETRY_TYPES = array( 'Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection' );
 
 	/**
 	 * Most coordinate positions in one GeoJSON file (counted as its `[`s, before decoding).
@@ -63,6 +74,7 @@ final class Import_Reader {
 		'group'       => array( 'group', 'groups' ),
 		'description' => array( 'description' ),
 		'address'     => array( 'address', 'geo_address' ),
+		'post_type'   => array( 'post_type' ),
 	);
 
 	/**
@@ -114,16 +126,17 @@ final class Import_Reader {
 	/**
 	 * Reads a file.
 	 *
-	 * @param string $content  File content.
-	 * @param string $format   `csv`, `geojson`, `gpx`, `kml` or `kmz` (Import_Reader::FORMATS).
-	 * @param int    $max_rows Most records accepted; more is a 413.
-	 * @return array<int, array{at: array<string, int|string>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string}>|WP_Error
+	 * @param string                         $content  File content.
+	 * @param string                         $format   `csv`, `geojson`, `gpx`, `kml` or `kmz` (Import_Reader::FORMATS).
+	 * @param int                            $max_rows Most records accepted; more is a 413.
+	 * @param array{title_property?: string} $options `title_property`: the GeoJSON property titles come from first.
+	 * @return array<int, array{at: array<string, int|string>, line?: int, folder?: string, notices?: array<int, array{line: int, message: string}>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string, skipped?: bool}>|WP_Error
 	 *         The records, or why the file as a whole cannot be read.
 	 */
-	public static function read( string $content, string $format, int $max_rows ) {
+	public static function read( string $content, string $format, int $max_rows, array $options = array() ) {
 		switch ( $format ) {
 			case 'geojson':
-				$records = self::read_geojson( $content, $max_rows );
+				$records = self::read_geojson( $content, $max_rows, $options );
 				break;
 			case 'gpx':
 				$records = Xml_Track_Reader::read_gpx( $content, $max_rows );
@@ -223,19 +236,21 @@ final class Import_Reader {
 				fclose( $stream ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fclose, WordPress.WP.AlternativeFunctions.file_system_operations_fclose -- as above.
 				return self::too_many( $max_rows );
 			}
-			$at = array( 'line' => $start );
+			$at       = array( 'line' => $start );
+			$row_base = array(
+				'at'      => $at,
+				'line'    => $start,
+				'folder'  => '',
+				'notices' => array(),
+			);
 			if ( ! self::is_utf8( $cells ) ) {
-				$records[] = array(
-					'at'    => $at,
-					'error' => self::utf8_message(),
-				);
+				$records[] = $row_base + array( 'error' => self::utf8_message() );
 				continue;
 			}
 			$cells = array_map( array( self::class, 'unescape_cell' ), array_map( 'strval', $cells ) );
 			$extra = array_filter( array_slice( $cells, count( $header ) ), static fn( string $cell ): bool => '' !== trim( $cell ) );
 			if ( array() !== $extra ) {
-				$records[] = array(
-					'at'    => $at,
+				$records[] = $row_base + array(
 					'error' => sprintf(
 						/* translators: 1: number of cells in the row, 2: number of columns in the header. */
 						__( 'This row has %1$d cells, but the header names only %2$d columns. Put text that contains the separator in double quotes.', 'cairn-maps' ),
@@ -246,8 +261,7 @@ final class Import_Reader {
 				continue;
 			}
 			$value     = static fn( string $field ) => isset( $columns[ $field ] ) ? ( $cells[ $columns[ $field ] ] ?? '' ) : '';
-			$records[] = array(
-				'at'     => $at,
+			$records[] = $row_base + array(
 				'fields' => array(
 					'title'       => $value( 'title' ),
 					'lat'         => trim( $value( 'lat' ) ),
@@ -255,6 +269,7 @@ final class Import_Reader {
 					'groups'      => self::split_groups( $value( 'group' ) ),
 					'description' => $value( 'description' ),
 					'address'     => $value( 'address' ),
+					'post_type'   => trim( $value( 'post_type' ) ),
 				),
 			);
 		}
@@ -287,11 +302,12 @@ final class Import_Reader {
 	/**
 	 * Reads GeoJSON.
 	 *
-	 * @param string $content  File content.
-	 * @param int    $max_rows Most records.
-	 * @return array<int, array{at: array<string, int|string>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string}>|WP_Error
+	 * @param string                         $content  File content.
+	 * @param int                            $max_rows Most records.
+	 * @param array{title_property?: string} $options Options (Import_Reader::read()).
+	 * @return array<int, array{at: array<string, int|string>, line: int, folder: string, notices: array<int, array{line: int, message: string}>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string, skipped?: bool}>|WP_Error
 	 */
-	private static function read_geojson( string $content, int $max_rows ) {
+	private static function read_geojson( string $content, int $max_rows, array $options ) {
 		// Decoded, each position costs ~200 bytes of PHP memory: count them (an upper bound, from
 		// the brackets) before decoding, so a file of a million tiny positions is refused cheaply.
 		$positions = substr_count( $content, '[' );
@@ -320,70 +336,199 @@ final class Import_Reader {
 				array( 'status' => 400 )
 			);
 		}
-		if ( ! is_array( $data ) || 'FeatureCollection' !== ( $data['type'] ?? null ) || ! isset( $data['features'] ) || ! is_array( $data['features'] ) || ! array_is_list( $data['features'] ) ) {
-			return new WP_Error( 'cairn_maps_import_geojson', __( 'The file must be a GeoJSON FeatureCollection: {"type":"FeatureCollection","features":[…]}.', 'cairn-maps' ), array( 'status' => 400 ) );
+		$type = is_array( $data ) ? ( $data['type'] ?? null ) : null;
+		if ( 'Feature' === $type ) {
+			$data = array( 'features' => array( $data ) ); // RFC 7946: a single Feature is a file too.
+		} elseif ( in_array( $type, self::GEOMETRY_TYPES, true ) ) {
+			$data = array(
+				'features' => array(
+					array(
+						'type'       => 'Feature',
+						'geometry'   => $data,
+						'properties' => array(),
+					),
+				),
+			);
+		} elseif ( 'FeatureCollection' !== $type ) {
+			$data = null;
+		}
+		if ( ! is_array( $data ) || ! isset( $data['features'] ) || ! is_array( $data['features'] ) || ! array_is_list( $data['features'] ) ) {
+			return new WP_Error( 'cairn_maps_import_geojson', __( 'The file must be GeoJSON: a FeatureCollection {"type":"FeatureCollection","features":[…]}, a single Feature, or a geometry.', 'cairn-maps' ), array( 'status' => 400 ) );
 		}
 		if ( count( $data['features'] ) > $max_rows ) {
 			return self::too_many( $max_rows );
 		}
-		$records = array();
+		$title_property = (string) ( $options['title_property'] ?? '' );
+		$records        = array();
 		foreach ( $data['features'] as $index => $feature ) {
-			$at       = array( 'feature' => $index );
-			$geometry = is_array( $feature ) ? ( $feature['geometry'] ?? null ) : null;
-			if ( ! is_array( $feature ) || 'Feature' !== ( $feature['type'] ?? null ) ) {
-				$records[] = array(
-					'at'    => $at,
-					'error' => __( 'This is not a GeoJSON Feature.', 'cairn-maps' ),
-				);
-				continue;
+			foreach ( self::geojson_feature( $feature, $index, $title_property ) as $record ) {
+				if ( count( $records ) >= $max_rows ) {
+					return self::too_many( $max_rows );
+				}
+				$records[] = $record;
 			}
-			$type     = is_array( $geometry ) ? ( $geometry['type'] ?? null ) : null;
-			$is_shape = in_array( $type, self::SHAPE_TYPES, true );
-			if ( ! $is_shape && ( 'Point' !== $type || ! isset( $geometry['coordinates'] ) || ! is_array( $geometry['coordinates'] ) || count( $geometry['coordinates'] ) < 2 ) ) {
-				$records[] = array(
-					'at'    => $at,
-					'error' => __( 'Only Point, LineString, MultiLineString, Polygon and MultiPolygon geometries can be imported, for example "geometry": {"type": "Point", "coordinates": [longitude, latitude]}.', 'cairn-maps' ),
-				);
-				continue;
-			}
-			$properties = isset( $feature['properties'] ) && is_array( $feature['properties'] ) ? $feature['properties'] : array();
-			$groups     = $properties['groups'] ?? ( $properties['group'] ?? array() );
-			if ( is_string( $groups ) ) {
-				$groups = self::split_groups( $groups );
-			}
-			if ( ! is_array( $groups ) || array() !== array_filter( $groups, static fn( $group ): bool => ! is_string( $group ) ) ) {
-				$records[] = array(
-					'at'    => $at,
-					'error' => __( 'The groups property must be a list of group slugs or names.', 'cairn-maps' ),
-				);
-				continue;
-			}
-			$title       = $properties['title'] ?? '';
-			$description = $properties['description'] ?? '';
-			if ( ! is_scalar( $title ) || ! is_scalar( $description ) ) {
-				$records[] = array(
-					'at'    => $at,
-					'error' => __( 'The title and description properties must be text.', 'cairn-maps' ),
-				);
-				continue;
-			}
-			// A shape's marker point: the export's `anchor`, else (null) the geometry's own.
-			$anchor    = $is_shape ? ( $properties['anchor'] ?? null ) : $geometry['coordinates'];
-			$anchor    = is_array( $anchor ) && array_is_list( $anchor ) && count( $anchor ) >= 2 ? $anchor : array( null, null );
-			$fields    = array(
-				'title'       => (string) $title,
-				'lat'         => $anchor[1],
-				'lng'         => $anchor[0],
-				'groups'      => array_values( array_filter( array_map( 'trim', $groups ), static fn( string $group ): bool => '' !== $group ) ),
-				'description' => (string) $description,
-				'address'     => '',
+		}
+		return $records;
+	}
+
+	/**
+	 * The records of one GeoJSON feature: one, or one per part of a MultiPoint or a
+	 * GeometryCollection (each with a notice).
+	 *
+	 * @param mixed  $feature        The feature.
+	 * @param int    $index          Its index in `features`, from 0.
+	 * @param string $title_property The property titles come from first ('' for none).
+	 * @return array<int, array{at: array<string, int|string>, line: int, folder: string, notices: array<int, array{line: int, message: string}>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string, skipped?: bool}>
+	 */
+	private static function geojson_feature( $feature, int $index, string $title_property ): array {
+		$line = $index + 1;
+		$base = array(
+			'at'      => array( 'feature' => $index ),
+			'line'    => $line,
+			'folder'  => '',
+			'notices' => array(),
+		);
+		if ( ! is_array( $feature ) || 'Feature' !== ( $feature['type'] ?? null ) ) {
+			return array( $base + array( 'error' => __( 'This is not a GeoJSON Feature.', 'cairn-maps' ) ) );
+		}
+		$geometry = $feature['geometry'] ?? null;
+		if ( null === $geometry ) {
+			return array(
+				$base + array(
+					'error'   => __( 'This feature has no geometry (it is null), so it was left out.', 'cairn-maps' ),
+					'skipped' => true,
+				),
 			);
-			$records[] = array(
-				'at'     => $at,
-				'fields' => $is_shape ? $fields + array( 'geometry' => $geometry ) : $fields,
+		}
+		$properties = isset( $feature['properties'] ) && is_array( $feature['properties'] ) ? $feature['properties'] : array();
+		$groups     = $properties['groups'] ?? ( $properties['group'] ?? array() );
+		if ( is_string( $groups ) ) {
+			$groups = self::split_groups( $groups );
+		}
+		if ( ! is_array( $groups ) || array() !== array_filter( $groups, static fn( $group ): bool => ! is_string( $group ) ) ) {
+			return array( $base + array( 'error' => __( 'The groups property must be a list of group slugs or names.', 'cairn-maps' ) ) );
+		}
+		$title       = self::first_text( $properties, array_values( array_filter( array( $title_property, 'title', 'name', 'Name' ) ) ) );
+		$description = self::first_text( $properties, array( 'description', 'desc' ) );
+		if ( null === $title || null === $description ) {
+			return array( $base + array( 'error' => __( 'The title and description properties must be text.', 'cairn-maps' ) ) );
+		}
+		$fields = array(
+			'title'       => '' !== trim( $title ) ? $title : sprintf(
+				/* translators: %d: the feature's place in the file. */
+				__( 'Place %d', 'cairn-maps' ),
+				$line
+			),
+			'lat'         => null,
+			'lng'         => null,
+			'groups'      => array_values( array_filter( array_map( 'trim', $groups ), static fn( string $group ): bool => '' !== $group ) ),
+			'description' => $description,
+			'address'     => '',
+			'post_type'   => is_string( $properties['post_type'] ?? null ) ? trim( $properties['post_type'] ) : '',
+		);
+		$parts  = self::geometry_parts( $geometry );
+		$split  = count( $parts ) > 1 || ( is_array( $geometry ) && 'MultiPoint' === ( $geometry['type'] ?? null ) );
+		$notice = $split ? sprintf(
+			/* translators: 1: MultiPoint or GeometryCollection, 2: number of places. */
+			_n( 'This %1$s was imported as %2$s place.', 'This %1$s was split into %2$s places, one per part.', count( $parts ), 'cairn-maps' ),
+			(string) $geometry['type'],
+			number_format_i18n( count( $parts ) )
+		) : '';
+		$records = array();
+		foreach ( $parts as $part ) {
+			$record = $base;
+			if ( '' !== $notice ) {
+				$record['notices'][] = array(
+					'line'    => $line,
+					'message' => $notice,
+				);
+			}
+			$type = is_array( $part ) ? ( $part['type'] ?? null ) : null;
+			if ( in_array( $type, self::SHAPE_TYPES, true ) ) {
+				// A shape's marker point: the export's `anchor`, else (null) the geometry's own.
+				$anchor    = $properties['anchor'] ?? null;
+				$anchor    = is_array( $anchor ) && array_is_list( $anchor ) && count( $anchor ) >= 2 ? $anchor : array( null, null );
+				$shape     = array_merge(
+					$fields,
+					array(
+						'lat'      => $anchor[1],
+						'lng'      => $anchor[0],
+						'geometry' => $part,
+					)
+				);
+				$records[] = $record + array( 'fields' => $shape );
+			} elseif ( 'Point' === $type && isset( $part['coordinates'] ) && is_array( $part['coordinates'] ) && count( $part['coordinates'] ) >= 2 ) {
+				$point     = array_merge(
+					$fields,
+					array(
+						'lat' => $part['coordinates'][1],
+						'lng' => $part['coordinates'][0],
+					)
+				);
+				$records[] = $record + array( 'fields' => $point );
+			} else {
+				$records[] = $record + array( 'error' => __( 'Only Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon and GeometryCollection geometries can be imported, for example "geometry": {"type": "Point", "coordinates": [longitude, latitude]}.', 'cairn-maps' ) );
+			}
+		}
+		if ( array() === $records ) {
+			return array(
+				$base + array(
+					'error'   => __( 'This feature\'s geometry has no parts, so it was left out.', 'cairn-maps' ),
+					'skipped' => true,
+				),
 			);
 		}
 		return $records;
+	}
+
+	/**
+	 * The parts a geometry is imported as: a MultiPoint's points, a GeometryCollection's members
+	 * (nested ones flattened), else the geometry itself.
+	 *
+	 * @param mixed $geometry A geometry.
+	 * @param int   $depth    Collections around it.
+	 * @return array<int, mixed>
+	 */
+	private static function geometry_parts( $geometry, int $depth = 0 ): array {
+		$type = is_array( $geometry ) ? ( $geometry['type'] ?? null ) : null;
+		if ( 'MultiPoint' === $type && isset( $geometry['coordinates'] ) && is_array( $geometry['coordinates'] ) ) {
+			return array_map(
+				static fn( $position ): array => array(
+					'type'        => 'Point',
+					'coordinates' => $position,
+				),
+				array_values( $geometry['coordinates'] )
+			);
+		}
+		if ( 'GeometryCollection' === $type && $depth < 4 && isset( $geometry['geometries'] ) && is_array( $geometry['geometries'] ) ) {
+			$parts = array();
+			foreach ( $geometry['geometries'] as $member ) {
+				array_push( $parts, ...self::geometry_parts( $member, $depth + 1 ) );
+			}
+			return $parts;
+		}
+		return array( $geometry );
+	}
+
+	/**
+	 * The first of some properties that is set: as text ('' when none is), or null when it is
+	 * not text. An object with a `value` (as togeojson writes HTML descriptions) gives its value.
+	 *
+	 * @param array<mixed> $properties Properties.
+	 * @param string[]     $names      Property names, in order.
+	 */
+	private static function first_text( array $properties, array $names ): ?string {
+		foreach ( $names as $name ) {
+			$value = $properties[ $name ] ?? null;
+			if ( is_array( $value ) && isset( $value['value'] ) ) {
+				$value = $value['value'];
+			}
+			if ( null === $value || '' === $value ) {
+				continue;
+			}
+			return is_scalar( $value ) ? (string) $value : null;
+		}
+		return '';
 	}
 
 	/**

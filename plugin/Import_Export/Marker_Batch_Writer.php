@@ -48,10 +48,11 @@ class Marker_Batch_Writer {
 	 * Post names for the titles, unique among markers as wp_unique_post_slug() makes them
 	 * (`castle`, `castle-2`, …), with a few queries for the whole import.
 	 *
-	 * @param string[] $titles Titles.
+	 * @param string[] $titles    Titles.
+	 * @param string   $post_type Post type whose names they must not take (since 0.7.0).
 	 * @return string[] Names, in the same order.
 	 */
-	public function unique_slugs( array $titles ): array {
+	public function unique_slugs( array $titles, string $post_type = Post_Type::POST_TYPE ): array {
 		global $wpdb;
 		$bases = array();
 		foreach ( $titles as $title ) {
@@ -65,7 +66,7 @@ class Marker_Batch_Writer {
 		$taken = array();
 		foreach ( array_chunk( array_values( array_unique( $bases ) ), 500 ) as $chunk ) {
 			// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- prepared; the list holds only placeholders.
-			$names = $wpdb->get_col( $wpdb->prepare( "SELECT post_name FROM {$wpdb->posts} WHERE post_type = %s AND post_name IN (" . implode( ',', array_fill( 0, count( $chunk ), '%s' ) ) . ')', array_merge( array( Post_Type::POST_TYPE ), $chunk ) ) );
+			$names = $wpdb->get_col( $wpdb->prepare( "SELECT post_name FROM {$wpdb->posts} WHERE post_type = %s AND post_name IN (" . implode( ',', array_fill( 0, count( $chunk ), '%s' ) ) . ')', array_merge( array( $post_type ), $chunk ) ) );
 			foreach ( $names as $name ) {
 				$taken[ $name ] = true;
 			}
@@ -81,7 +82,7 @@ class Marker_Batch_Writer {
 				$likes[] = $wpdb->esc_like( $base . '-' ) . '%';
 			}
 			// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQLPlaceholders.ReplacementsWrongNumber -- prepared; the list holds only placeholders.
-			$names = $wpdb->get_col( $wpdb->prepare( "SELECT post_name FROM {$wpdb->posts} WHERE post_type = %s AND (" . implode( ' OR ', array_fill( 0, count( $likes ), 'post_name LIKE %s' ) ) . ')', array_merge( array( Post_Type::POST_TYPE ), $likes ) ) );
+			$names = $wpdb->get_col( $wpdb->prepare( "SELECT post_name FROM {$wpdb->posts} WHERE post_type = %s AND (" . implode( ' OR ', array_fill( 0, count( $likes ), 'post_name LIKE %s' ) ) . ')', array_merge( array( $post_type ), $likes ) ) );
 			foreach ( $names as $name ) {
 				if ( 1 === preg_match( '/^(.+)-(\d+)$/', $name, $match ) && isset( $next[ $match[1] ] ) ) {
 					$next[ $match[1] ] = max( $next[ $match[1] ], (int) $match[2] + 1 );
@@ -138,9 +139,11 @@ class Marker_Batch_Writer {
 	 * @param array<int, array{title: string, lat: float|null, lng: float|null, groups: string[], description: string, address?: string, line?: int, geometry_json?: string, shape_json?: string}> $batch  Rows.
 	 * @param string[]                                                                                                                                                                             $slugs  Their post names.
 	 * @param array<string, int>                                                                                                                                                                   $tt_ids Term taxonomy ids by group slug.
+	 * @param string                                                                                                                                                                               $post_type Post type (since 0.7.0: another type enabled for places gets `geo_*` meta, public).
 	 * @return int[]|WP_Error Ids of the new markers, in row order.
 	 */
-	public function insert_batch( array $batch, array $slugs, array $tt_ids ) {
+	public function insert_batch( array $batch, array $slugs, array $tt_ids, string $post_type = Post_Type::POST_TYPE ) {
+		$is_marker = Post_Type::POST_TYPE === $post_type;
 		global $wpdb;
 		$token   = 'cairn-import-' . wp_generate_password( 12, false ) . '-';
 		$now     = current_time( 'mysql' );
@@ -181,7 +184,7 @@ class Marker_Batch_Writer {
 							'post_title'   => $row['title'],
 							'post_content' => $row['description'],
 							'post_name'    => $slugs[ $index ],
-							'post_type'    => Post_Type::POST_TYPE,
+							'post_type'    => $post_type,
 						)
 					),
 					'db'
@@ -195,8 +198,8 @@ class Marker_Batch_Writer {
 				'post_title'            => (string) $post['post_title'],
 				'post_excerpt'          => '',
 				'post_status'           => null === $row['lat'] ? 'draft' : 'publish',
-				'comment_status'        => get_default_comment_status( Post_Type::POST_TYPE ),
-				'ping_status'           => get_default_comment_status( Post_Type::POST_TYPE, 'pingback' ),
+				'comment_status'        => get_default_comment_status( $post_type ),
+				'ping_status'           => get_default_comment_status( $post_type, 'pingback' ),
 				'post_password'         => '',
 				'post_name'             => (string) $post['post_name'],
 				'to_ping'               => '',
@@ -207,7 +210,7 @@ class Marker_Batch_Writer {
 				'post_parent'           => 0,
 				'guid'                  => $token . $index,
 				'menu_order'            => 0,
-				'post_type'             => Post_Type::POST_TYPE,
+				'post_type'             => $post_type,
 				'post_mime_type'        => '',
 				'comment_count'         => 0,
 			);
@@ -225,7 +228,7 @@ class Marker_Batch_Writer {
 		$rows = $wpdb->get_results( // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching -- the rows just inserted.
 			$wpdb->prepare(
 				"SELECT ID, guid FROM {$wpdb->posts} WHERE post_type = %s AND post_status IN ('publish','draft') AND post_date = %s AND guid LIKE %s",
-				Post_Type::POST_TYPE,
+				$post_type,
 				$now,
 				$wpdb->esc_like( $token ) . '%'
 			),
@@ -241,7 +244,7 @@ class Marker_Batch_Writer {
 			return new WP_Error( 'cairn_maps_import_failed' );
 		}
 
-		$guid = home_url( '/?post_type=' . Post_Type::POST_TYPE . '&p=' );
+		$guid = $is_marker ? home_url( '/?post_type=' . Post_Type::POST_TYPE . '&p=' ) : home_url( '/?p=' );
 		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery.DirectQuery, WordPress.DB.DirectDatabaseQuery.NoCaching, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- prepared; the id list holds only placeholders.
 		$wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->posts} SET guid = CONCAT( %s, ID ) WHERE ID IN (" . implode( ',', array_fill( 0, count( $ids ), '%d' ) ) . ')', array_merge( array( $guid ), array_values( $ids ) ) ) );
 
@@ -249,7 +252,10 @@ class Marker_Batch_Writer {
 		$relations = array();
 		foreach ( $batch as $index => $row ) {
 			$id = $ids[ $index ];
-			if ( null !== $row['lat'] && null !== $row['lng'] ) {
+			if ( ! $is_marker ) {
+				// A post of a type enabled for places: its place, public (the file asks it on maps).
+				array_push( $meta, $id, Location_Types::META_LAT, Post_Type::format_coordinate( (float) $row['lat'] ), $id, Location_Types::META_LNG, Post_Type::format_coordinate( (float) $row['lng'] ), $id, Location_Types::META_PUBLIC, '1' );
+			} elseif ( null !== $row['lat'] && null !== $row['lng'] ) {
 				array_push( $meta, $id, Post_Type::META_LAT, Post_Type::format_coordinate( $row['lat'] ), $id, Post_Type::META_LNG, Post_Type::format_coordinate( $row['lng'] ) );
 			} else {
 				foreach ( Geocode_Queue::queue_meta( (int) ( $row['line'] ?? 0 ) ) as $key => $value ) {

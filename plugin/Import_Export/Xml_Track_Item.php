@@ -50,9 +50,10 @@ final class Xml_Track_Item {
 
 	/**
 	 * Geometry parts: `type` (Point, LineString, Polygon) and `rings` (one list of positions for a
-	 * point or a line, the rings of a polygon).
+	 * point or a line, the rings of a polygon); `absolute` whether its altitudes are elevations;
+	 * `ring_line` for a KML LinearRing outside a Polygon (a closed line).
 	 *
-	 * @var array<int, array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int}>
+	 * @var array<int, array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int, absolute: bool, ring_line?: bool, fix?: bool}>
 	 */
 	public array $parts = array();
 
@@ -62,6 +63,35 @@ final class Xml_Track_Item {
 	 * @var int
 	 */
 	public int $vertices = 0;
+
+	/**
+	 * The 1-based line of the file the item starts on.
+	 *
+	 * @var int
+	 */
+	public int $line = 0;
+
+	/**
+	 * The KML Folder names around it, outermost first, joined with ' / ' ('' when none).
+	 *
+	 * @var string
+	 */
+	public string $folder = '';
+
+	/**
+	 * KML ExtendedData: label and value pairs, in the file's order.
+	 *
+	 * @var array<int, array{0: string, 1: string}>
+	 */
+	public array $data = array();
+
+	/**
+	 * Whether new parts count their altitudes as elevations (a GPX `ele`, a KML gx:MultiTrack
+	 * under `absolute`).
+	 *
+	 * @var bool
+	 */
+	public bool $absolute = false;
 
 	/**
 	 * Whether a KML Polygon is open.
@@ -76,6 +106,13 @@ final class Xml_Track_Item {
 	 * @var string
 	 */
 	public string $unsupported = '';
+
+	/**
+	 * Notices about parts dropped or repaired while the item stands.
+	 *
+	 * @var array<int, array{line: int, message: string}>
+	 */
+	private array $notices = array();
 
 	/**
 	 * Creates an item.
@@ -93,12 +130,44 @@ final class Xml_Track_Item {
 	/**
 	 * Starts a part.
 	 *
-	 * @param string $type Point, LineString or Polygon.
+	 * @param string $type      Point, LineString or Polygon.
+	 * @param bool   $ring_line Whether it is a LinearRing read as a closed line.
+	 * @param bool   $fix       Whether it is a gx:Track (a single fix of which is a point).
 	 */
-	public function add_part( string $type ): void {
-		$this->parts[] = array(
-			'type'  => $type,
-			'rings' => 'Polygon' === $type ? array() : array( array() ),
+	public function add_part( string $type, bool $ring_line = false, bool $fix = false ): void {
+		$part = array(
+			'type'     => $type,
+			'rings'    => 'Polygon' === $type ? array() : array( array() ),
+			'absolute' => $this->absolute,
+		);
+		if ( $ring_line ) {
+			$part['ring_line'] = true;
+		}
+		if ( $fix ) {
+			$part['fix'] = true;
+		}
+		$this->parts[] = $part;
+	}
+
+	/**
+	 * Marks the current part's altitudes as elevations (KML `altitudeMode` `absolute`).
+	 */
+	public function set_absolute(): void {
+		$last = count( $this->parts ) - 1;
+		if ( $last >= 0 ) {
+			$this->parts[ $last ]['absolute'] = true;
+		}
+	}
+
+	/**
+	 * Adds a notice about a part dropped or repaired.
+	 *
+	 * @param string $message The notice.
+	 */
+	private function notice( string $message ): void {
+		$this->notices[] = array(
+			'line'    => $this->line,
+			'message' => $message,
 		);
 	}
 
@@ -141,25 +210,34 @@ final class Xml_Track_Item {
 	}
 
 	/**
-	 * The item as an import record.
+	 * The item as an import record: `at`, `line`, `folder`, `notices`, and `fields` or `error`
+	 * (`skipped` when the item has nothing to draw: an empty track, a placemark without geometry).
 	 *
-	 * @return array{at: array<string, int|string>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string}
+	 * @return array{at: array<string, int|string>, line: int, folder: string, notices: array<int, array{line: int, message: string}>, fields?: array{title: mixed, lat: mixed, lng: mixed, groups: string[], description: mixed, address: mixed, geometry?: mixed}, error?: string, skipped?: bool}
 	 */
 	public function record(): array {
 		$name     = trim( wp_strip_all_tags( $this->text['name'] ?? '', true ) );
-		$at       = array(
-			'row'   => $this->row,
-			'label' => $this->label( $name ),
+		$base     = array(
+			'at'     => array(
+				'row'   => $this->row,
+				'label' => $this->label( $name ),
+			),
+			'line'   => $this->line,
+			'folder' => $this->folder,
 		);
 		$geometry = $this->geometry();
-		if ( is_string( $geometry ) ) {
-			return array(
-				'at'    => $at,
-				'error' => $geometry,
+		if ( is_string( $geometry ) || null === $geometry ) {
+			$record = $base + array(
+				'notices' => array(),
+				'error'   => $geometry ?? $this->nothing_to_draw(),
 			);
+			return null === $geometry ? $record + array( 'skipped' => true ) : $record;
 		}
 		$description = array_values( array_unique( array_filter( array_map( 'trim', array( $this->text['desc'] ?? '', $this->text['cmt'] ?? '', $this->text['description'] ?? '' ) ) ) ) );
-		$fields      = array(
+		if ( array() !== $this->data ) {
+			$description[] = $this->data_list();
+		}
+		$fields = array(
 			'title'       => '' !== $name ? $name : $this->default_title(),
 			'lat'         => null,
 			'lng'         => null,
@@ -167,16 +245,45 @@ final class Xml_Track_Item {
 			'description' => implode( "\n\n", $description ),
 			'address'     => '',
 		);
+		$anchor = $geometry['anchor'] ?? null;
+		unset( $geometry['anchor'] );
 		if ( 'Point' === $geometry['type'] ) {
-			$fields['lng'] = $geometry['coordinates'][0] ?? null;
-			$fields['lat'] = $geometry['coordinates'][1] ?? null;
+			$anchor = $geometry['coordinates'];
 		} else {
 			$fields['geometry'] = $geometry;
 		}
-		return array(
-			'at'     => $at,
-			'fields' => $fields,
+		if ( is_array( $anchor ) ) {
+			$fields['lng'] = $anchor[0] ?? null;
+			$fields['lat'] = $anchor[1] ?? null;
+		}
+		return $base + array(
+			'notices' => $this->notices,
+			'fields'  => $fields,
 		);
+	}
+
+	/**
+	 * ExtendedData as an HTML definition list, every label and value escaped.
+	 */
+	private function data_list(): string {
+		$items = '';
+		foreach ( $this->data as $pair ) {
+			$items .= '<dt>' . esc_html( $pair[0] ) . '</dt><dd>' . esc_html( $pair[1] ) . '</dd>';
+		}
+		return '<dl>' . $items . '</dl>';
+	}
+
+	/**
+	 * Why an item without anything to draw is left out.
+	 */
+	private function nothing_to_draw(): string {
+		if ( '' !== $this->unsupported ) {
+			/* translators: %s: a KML element, e.g. Model. */
+			return sprintf( __( 'This placemark holds a %s, which Cairn does not import: only Point, LineString, LinearRing, Polygon, MultiGeometry and gx:Track. It was left out.', 'cairn-maps' ), $this->unsupported );
+		}
+		return 'placemark' === $this->kind
+			? __( 'This placemark has no geometry (no Point, LineString, LinearRing, Polygon or gx:Track with coordinates), so it was left out.', 'cairn-maps' )
+			: __( 'This track or route has no points, so it was left out.', 'cairn-maps' );
 	}
 
 	/**
@@ -223,9 +330,12 @@ final class Xml_Track_Item {
 	}
 
 	/**
-	 * The geometry (not yet checked), or why there is none.
+	 * The geometry (not yet checked, with `anchor` when a Point came with shapes), why there is
+	 * none (a string), or null when there is nothing to draw. Parts that cannot be drawn while
+	 * others can (a line of one point) are dropped, and rings left open are closed, each with a
+	 * notice.
 	 *
-	 * @return array{type: string, coordinates: array<int, mixed>}|string
+	 * @return array{type: string, coordinates: array<int, mixed>, anchor?: array<int, mixed>}|string|null
 	 */
 	private function geometry() {
 		if ( $this->vertices > Geometry_Rule::max_vertices() ) {
@@ -239,46 +349,153 @@ final class Xml_Track_Item {
 		// Empty track segments and placemark parts without coordinates are nothing to draw.
 		$parts = array_values( array_filter( $this->parts, static fn( array $part ): bool => array() !== $part['rings'] && array() !== $part['rings'][0] ) );
 		if ( array() === $parts ) {
-			if ( '' !== $this->unsupported ) {
-				/* translators: %s: a KML element, e.g. gx:Track. */
-				return sprintf( __( 'This placemark holds a %s, which Cairn does not import: only Point, LineString, LinearRing, Polygon and MultiGeometry.', 'cairn-maps' ), $this->unsupported );
-			}
-			return 'placemark' === $this->kind
-				? __( 'This placemark has no coordinates: a Point, LineString, LinearRing or Polygon with coordinates is needed.', 'cairn-maps' )
-				: __( 'This track or route has no points with coordinates.', 'cairn-maps' );
+			return null;
 		}
-		$types = array_values( array_unique( array_column( $parts, 'type' ) ) );
+		$parts = $this->drawable_lines( $parts );
+		if ( is_string( $parts ) ) {
+			return $parts;
+		}
+		$parts  = array_map( array( $this, 'closed' ), $parts );
+		$parts  = array_map( array( self::class, 'elevations' ), $parts );
+		$points = array_values( array_filter( $parts, static fn( array $part ): bool => 'Point' === $part['type'] ) );
+		$shapes = array_values( array_filter( $parts, static fn( array $part ): bool => 'Point' !== $part['type'] ) );
+		$types  = array_values( array_unique( array_column( $shapes, 'type' ) ) );
 		if ( count( $types ) > 1 ) {
-			return __( 'This placemark\'s MultiGeometry mixes points, lines and areas; Cairn imports one kind of shape per place. Split it into several placemarks.', 'cairn-maps' );
+			return __( 'This placemark\'s MultiGeometry mixes lines and areas; Cairn imports one kind of shape per place. Split it into several placemarks.', 'cairn-maps' );
+		}
+		if ( count( $points ) > 1 ) {
+			return array() === $shapes
+				? __( 'This placemark\'s MultiGeometry holds several points; Cairn imports one point per place. Split it into several placemarks.', 'cairn-maps' )
+				: __( 'This placemark\'s MultiGeometry holds several points besides its lines or areas; Cairn takes one point as the marker of a shape. Split it into several placemarks.', 'cairn-maps' );
 		}
 		$this->altitudes_off_the_ground( $parts );
-		$type = $types[0];
-		if ( 'Point' === $type ) {
-			if ( count( $parts ) > 1 ) {
-				return __( 'This placemark\'s MultiGeometry holds several points; Cairn imports one point per place. Split it into several placemarks.', 'cairn-maps' );
-			}
+		$points = array_values( array_filter( $parts, static fn( array $part ): bool => 'Point' === $part['type'] ) );
+		$shapes = array_values( array_filter( $parts, static fn( array $part ): bool => 'Point' !== $part['type'] ) );
+		if ( array() === $shapes ) {
 			return array(
 				'type'        => 'Point',
-				'coordinates' => $parts[0]['rings'][0][0],
+				'coordinates' => $points[0]['rings'][0][0],
 			);
 		}
-		$coordinates = array_map( static fn( array $part ): array => 'Polygon' === $type ? $part['rings'] : $part['rings'][0], $parts );
-		if ( 1 === count( $coordinates ) ) {
-			return array(
+		$type        = $types[0];
+		$coordinates = array_map( static fn( array $part ): array => 'Polygon' === $type ? $part['rings'] : $part['rings'][0], $shapes );
+		$geometry    = 1 === count( $coordinates )
+			? array(
 				'type'        => $type,
 				'coordinates' => $coordinates[0],
+			)
+			: array(
+				'type'        => 'Multi' . $type,
+				'coordinates' => $coordinates,
+			);
+		if ( array() !== $points ) {
+			$geometry['anchor'] = $points[0]['rings'][0][0]; // A labelled area: the point is its marker.
+		}
+		return $geometry;
+	}
+
+	/**
+	 * The parts without the lines of fewer than 2 different positions (a GPS fix before a pause),
+	 * each dropped with a notice; why the item cannot stand when nothing else is left.
+	 *
+	 * @param array<int, array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int, absolute: bool, ring_line?: bool, fix?: bool}> $parts Parts with positions.
+	 * @return array<int, array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int, absolute: bool, ring_line?: bool, fix?: bool}>|string
+	 */
+	private function drawable_lines( array $parts ) {
+		$kept    = array();
+		$dropped = array();
+		foreach ( $parts as $index => $part ) {
+			if ( ! empty( $part['fix'] ) && 1 === count( $part['rings'][0] ) ) {
+				// A gx:Track of one fix (Location History's places visited) is that point.
+				$kept[] = array(
+					'type'     => 'Point',
+					'rings'    => $part['rings'],
+					'absolute' => $part['absolute'],
+				);
+				continue;
+			}
+			if ( 'LineString' === $part['type'] && count( array_unique( array_map( static fn( array $position ): string => (string) wp_json_encode( array_slice( $position, 0, 2 ) ), $part['rings'][0] ) ) ) < 2 ) {
+				$dropped[] = $index + 1;
+				continue;
+			}
+			$kept[] = $part;
+		}
+		if ( array() === $dropped ) {
+			return $kept;
+		}
+		if ( array() === $kept ) {
+			return 'placemark' === $this->kind
+				? __( 'This line has only one position; a line needs at least 2 different positions.', 'cairn-maps' )
+				: __( 'This track or route has only one point; a line needs at least 2 different points.', 'cairn-maps' );
+		}
+		foreach ( $dropped as $number ) {
+			$this->notice(
+				sprintf(
+					/* translators: %s: the line's place among the item's lines, from 1. */
+					'placemark' === $this->kind ? __( 'Line %s has only one position, so it was left out; the rest was imported.', 'cairn-maps' ) : __( 'Segment %s has only one point, so it was left out; the rest of the track was imported.', 'cairn-maps' ),
+					number_format_i18n( $number )
+				)
 			);
 		}
-		return array(
-			'type'        => 'Multi' . $type,
-			'coordinates' => $coordinates,
-		);
+		return $kept;
+	}
+
+	/**
+	 * A part with its open rings closed (as Google Earth draws them), with a notice; a KML
+	 * LinearRing outside a Polygon becomes a closed LineString.
+	 *
+	 * @param array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int, absolute: bool, ring_line?: bool, fix?: bool} $part A part.
+	 * @return array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int, absolute: bool, ring_line?: bool, fix?: bool}
+	 */
+	private function closed( array $part ): array {
+		if ( 'Polygon' !== $part['type'] && empty( $part['ring_line'] ) ) {
+			return $part;
+		}
+		foreach ( $part['rings'] as $index => $ring ) {
+			$first = $ring[0] ?? null;
+			$last  = $ring[ count( $ring ) - 1 ] ?? null;
+			if ( null === $first || count( $ring ) < 3 || array_slice( $first, 0, 2 ) === array_slice( (array) $last, 0, 2 ) ) {
+				continue;
+			}
+			$part['rings'][ $index ][] = $first;
+			$this->notice(
+				sprintf(
+					/* translators: %s: the ring's place in its polygon, from 1 (1 is the outer boundary). */
+					__( 'Ring %s did not end where it started, so it was closed.', 'cairn-maps' ),
+					number_format_i18n( $index + 1 )
+				)
+			);
+		}
+		if ( ! empty( $part['ring_line'] ) ) {
+			$part['type'] = 'LineString';
+		}
+		return $part;
+	}
+
+	/**
+	 * A part without its altitudes, unless they are elevations (GPX `ele`, KML `absolute`).
+	 *
+	 * @param array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int, absolute: bool, ring_line?: bool, fix?: bool} $part A part.
+	 * @return array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int, absolute: bool, ring_line?: bool, fix?: bool}
+	 */
+	private static function elevations( array $part ): array {
+		if ( $part['absolute'] ) {
+			return $part;
+		}
+		foreach ( $part['rings'] as &$ring ) {
+			foreach ( $ring as &$position ) {
+				$position = array_slice( $position, 0, 2 );
+			}
+			unset( $position );
+		}
+		unset( $ring );
+		return $part;
 	}
 
 	/**
 	 * Drops KML altitudes that are all 0 (a shape on the ground, not a measured elevation).
 	 *
-	 * @param array<int, array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int}> $parts Parts, changed in place.
+	 * @param array<int, array{type: string, rings: array<int, array<int, array<int, mixed>>>, ring?: int, absolute: bool, ring_line?: bool, fix?: bool}> $parts Parts, changed in place.
 	 */
 	private function altitudes_off_the_ground( array &$parts ): void {
 		if ( 'placemark' !== $this->kind ) {

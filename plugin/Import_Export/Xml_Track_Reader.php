@@ -15,15 +15,23 @@ use XMLReader;
 
 /**
  * Turns a GPX or KML file into one record per place, as Import_Reader does for CSV and GeoJSON:
- * `at` (`row`, 1-based, and `label`, e.g. `track "Ridge loop"`) and the raw fields, with
- * `geometry` (a GeoJSON geometry, not yet checked) for lines and areas.
+ * `at` (`row`, 1-based, and `label`, e.g. `track "Ridge loop"`), `line` (the line its element
+ * starts on), `folder` (KML Folder names, outermost first, joined with ' / '), `notices` (parts
+ * dropped or repaired while the place stands) and the raw fields, with `geometry` (a GeoJSON
+ * geometry, not yet checked) for lines and areas; or an `error` (with `skipped` when there was
+ * nothing to draw: an empty track, a placemark without geometry).
  *
  * GPX: `trk` → LineString (one `trkseg`) or MultiLineString, `rte` → LineString, `wpt` → a point;
- * `ele` is kept as the third coordinate; `name` → title, `desc` and `cmt` → content.
- * KML: each `Placemark` with a `Point`, `LineString`, `LinearRing` (an area without holes),
- * `Polygon` (outer and inner boundaries) or a `MultiGeometry` of one kind (→ Multi*); a
- * MultiGeometry that mixes kinds, or holds several points, is a row error. `name` → title,
- * `description` → content. Altitudes are kept, unless every one is 0 (KML's "on the ground").
+ * `ele` is kept as the third coordinate; `name` → title, `desc` and `cmt` → content. A segment of
+ * one point (a GPS fix before a pause) is dropped with a notice when the rest of the track stands.
+ * KML (root `kml`, or a bare `Document`, `Folder` or `Placemark`): each `Placemark` with a
+ * `Point`, `LineString`, `LinearRing` (a closed line), `Polygon` (outer and inner boundaries; a
+ * ring left open is closed, with a notice), `gx:Track` (a line; one fix is a point),
+ * `gx:MultiTrack`, or a `MultiGeometry` of one kind of shape (→ Multi*), with at most one Point,
+ * which is then the shapes' anchor (Google Earth's labelled areas). Mixing lines and areas, or
+ * several points, is a row error. `name` → title, `description` → content, followed by
+ * ExtendedData/SchemaData as an escaped definition list. Altitudes are elevations only under
+ * `altitudeMode` (or `gx:altitudeMode`) `absolute`, and not when every one is 0.
  *
  * The XML is read as a stream (XMLReader), never with external entities: LIBXML_NONET, no
  * LIBXML_NOENT or DTDLOAD, an external entity loader that loads nothing, and a file with a DOCTYPE
@@ -61,14 +69,54 @@ final class Xml_Track_Reader {
 	private array $records = array();
 
 	/**
+	 * The document's text (to find the line an item starts on).
+	 *
+	 * @var string
+	 */
+	private string $content;
+
+	/**
+	 * Where the last item found starts in the text, and its line.
+	 *
+	 * @var array{0: int, 1: int}
+	 */
+	private array $cursor = array( 0, 1 );
+
+	/**
+	 * The open KML Folders: depth and name, outermost first.
+	 *
+	 * @var array<int, array{0: int, 1: string}>
+	 */
+	private array $folders = array();
+
+	/**
 	 * Creates a reader over one document.
 	 *
 	 * @param XMLReader $xml      The opened reader.
 	 * @param int       $max_rows Most records.
+	 * @param string    $content  The document's text.
 	 */
-	private function __construct( XMLReader $xml, int $max_rows ) {
+	private function __construct( XMLReader $xml, int $max_rows, string $content ) {
 		$this->xml      = $xml;
 		$this->max_rows = $max_rows;
+		$this->content  = $content;
+	}
+
+	/**
+	 * Starts an item at the current element, with its line (the next start tag of that name past
+	 * the last item's: XMLReader does not tell lines) and its folders.
+	 *
+	 * @param string $kind `track`, `route`, `waypoint` or `placemark`.
+	 */
+	private function start_item( string $kind ): Xml_Track_Item {
+		$item = new Xml_Track_Item( $kind, $this->xml->depth, count( $this->records ) + 1 );
+		if ( 1 === preg_match( '/<' . preg_quote( $this->xml->name, '/' ) . '[\s>\/]/', $this->content, $found, PREG_OFFSET_CAPTURE, $this->cursor[0] ) ) {
+			$at           = (int) $found[0][1];
+			$this->cursor = array( $at + 1, $this->cursor[1] + substr_count( $this->content, "\n", $this->cursor[0], $at - $this->cursor[0] ) );
+		}
+		$item->line   = $this->cursor[1];
+		$item->folder = implode( ' / ', array_filter( array_column( $this->folders, 1 ), static fn( string $name ): bool => '' !== $name ) );
+		return $item;
 	}
 
 	/**
@@ -124,7 +172,7 @@ final class Xml_Track_Reader {
 			if ( ! $xml->XML( $content, null, self::LIBXML_FLAGS ) ) {
 				return self::xml_error( $kind );
 			}
-			$reader = new self( $xml, $max_rows );
+			$reader = new self( $xml, $max_rows, $content );
 			$result = 'gpx' === $kind ? $reader->walk_gpx() : $reader->walk_kml();
 			$xml->close();
 			if ( is_wp_error( $result ) ) {
@@ -193,15 +241,14 @@ final class Xml_Track_Reader {
 			}
 			if ( null === $item ) {
 				if ( 'wpt' === $name || 'trk' === $name || 'rte' === $name ) {
-					$item = new Xml_Track_Item(
+					$item           = $this->start_item(
 						array(
 							'wpt' => 'waypoint',
 							'trk' => 'track',
 							'rte' => 'route',
-						)[ $name ],
-						$xml->depth,
-						count( $this->records ) + 1
+						)[ $name ]
 					);
+					$item->absolute = true; // GPX `ele` is an elevation.
 					if ( 'wpt' === $name ) {
 						$item->add_part( 'Point' );
 						$item->add_position( $this->position_attributes() );
@@ -242,26 +289,32 @@ final class Xml_Track_Reader {
 	}
 
 	/**
-	 * Walks a KML document.
+	 * Walks a KML document (its root `kml`, or a bare `Document`, `Folder` or `Placemark`).
 	 *
 	 * @return true|WP_Error
 	 */
 	private function walk_kml() {
-		$root = $this->root( 'kml' );
+		$root = $this->root( 'kml', array( 'Document', 'Folder', 'Placemark' ) );
 		if ( is_wp_error( $root ) ) {
 			return $root;
 		}
 		$xml      = $this->xml;
 		$item     = null;
-		$geometry = ''; // The innermost Point, LineString or LinearRing being read.
+		$geometry = ''; // The innermost Point, LineString, LinearRing or gx:Track being read.
 		$boundary = ''; // `outer` or `inner` inside a Polygon.
-		while ( $this->next_node() ) {
+		$path     = array(); // Local names of the open elements.
+		$pending  = 'Placemark' === $root || 'Folder' === $root;
+		while ( $pending || $this->next_node() ) {
 			if ( XMLReader::DOC_TYPE === $xml->nodeType ) {
 				return self::doctype_error();
 			}
 			$name = $xml->localName;
 			if ( XMLReader::END_ELEMENT === $xml->nodeType ) {
+				array_pop( $path );
 				if ( null === $item ) {
+					if ( 'Folder' === $name && array() !== $this->folders && end( $this->folders )[0] === $xml->depth ) {
+						array_pop( $this->folders );
+					}
 					continue;
 				}
 				if ( $xml->depth === $item->depth ) {
@@ -276,15 +329,26 @@ final class Xml_Track_Reader {
 					$boundary = '';
 				} elseif ( 'Polygon' === $name ) {
 					$item->in_polygon = false;
+				} elseif ( 'MultiTrack' === $name ) {
+					$item->absolute = false;
 				}
 				continue;
 			}
 			if ( XMLReader::ELEMENT !== $xml->nodeType ) {
 				continue;
 			}
+			$pending = false;
+			$parent  = end( $path );
+			if ( ! $xml->isEmptyElement ) {
+				$path[] = $name;
+			}
 			if ( null === $item ) {
 				if ( 'Placemark' === $name && ! $xml->isEmptyElement ) {
-					$item = new Xml_Track_Item( 'placemark', $xml->depth, count( $this->records ) + 1 );
+					$item = $this->start_item( 'placemark' );
+				} elseif ( 'Folder' === $name && ! $xml->isEmptyElement ) {
+					$this->folders[] = array( $xml->depth, '' );
+				} elseif ( 'name' === $name && array() !== $this->folders && end( $this->folders )[0] + 1 === $xml->depth ) {
+					$this->folders[ count( $this->folders ) - 1 ][1] = trim( wp_strip_all_tags( $xml->readString(), true ) );
 				}
 				continue;
 			}
@@ -294,12 +358,17 @@ final class Xml_Track_Reader {
 					$geometry = $name;
 					$item->add_part( $name );
 					break;
+				case 'Track':
+					$geometry = $name;
+					$item->add_part( 'LineString', false, true );
+					break;
 				case 'LinearRing':
 					$geometry = $name;
 					if ( ! $item->in_polygon ) {
-						$item->add_part( 'Polygon' );
+						$item->add_part( 'LineString', true ); // A ring alone is a closed line, as Google Earth draws it.
+					} else {
+						$item->add_ring( 'inner' !== $boundary );
 					}
-					$item->add_ring( 'inner' !== $boundary );
 					break;
 				case 'Polygon':
 					$item->add_part( 'Polygon' );
@@ -310,8 +379,27 @@ final class Xml_Track_Reader {
 					$boundary = 'outerBoundaryIs' === $name ? 'outer' : 'inner';
 					break;
 				case 'coordinates':
-					if ( '' !== $geometry ) {
+					if ( '' !== $geometry && 'Track' !== $geometry ) {
 						$this->read_coordinates( $item, $xml->readString() );
+					}
+					break;
+				case 'coord':
+					if ( 'Track' === $geometry ) {
+						$this->read_track_coordinate( $item, $xml->readString() );
+					}
+					break;
+				case 'altitudeMode':
+					// Altitudes are elevations only above the sea level (`absolute`); relative to
+					// the ground or the sea floor, or clamped to it, they are not.
+					if ( 'absolute' === trim( $xml->readString() ) ) {
+						if ( 'MultiTrack' === $parent ) {
+							$item->absolute = true;
+							foreach ( array_keys( $item->parts ) as $index ) {
+								$item->parts[ $index ]['absolute'] = true;
+							}
+						} elseif ( in_array( $parent, array( 'Point', 'LineString', 'LinearRing', 'Polygon', 'Track' ), true ) ) {
+							$item->set_absolute();
+						}
 					}
 					break;
 				case 'name':
@@ -320,8 +408,22 @@ final class Xml_Track_Reader {
 						$item->text[ $name ] = $xml->readString();
 					}
 					break;
+				case 'Data':
+					if ( 'ExtendedData' === $parent ) {
+						$this->read_data( $item );
+					}
+					break;
+				case 'SimpleData':
+					if ( 'SchemaData' === $parent ) {
+						$label = trim( (string) $xml->getAttribute( 'name' ) );
+						$value = trim( $xml->readString() );
+						if ( '' !== $label && '' !== $value ) {
+							$item->data[] = array( $label, $value );
+						}
+					}
+					break;
 				default:
-					if ( in_array( $name, array( 'Track', 'MultiTrack', 'Model' ), true ) ) {
+					if ( 'Model' === $name ) {
 						$item->unsupported = $name;
 					}
 			}
@@ -330,12 +432,52 @@ final class Xml_Track_Reader {
 	}
 
 	/**
-	 * Moves to the root element and checks it is the one expected.
+	 * Reads an ExtendedData `Data` element (its `displayName`, else its `name`, and its `value`).
 	 *
-	 * @param string $expected `gpx` or `kml`.
-	 * @return true|WP_Error
+	 * @param Xml_Track_Item $item The placemark.
 	 */
-	private function root( string $expected ) {
+	private function read_data( Xml_Track_Item $item ): void {
+		$label = trim( (string) $this->xml->getAttribute( 'name' ) );
+		$node  = $this->xml->expand(); // One Data element: small.
+		if ( false === $node ) {
+			return;
+		}
+		$value = '';
+		foreach ( $node->childNodes as $child ) {
+			if ( 'displayName' === $child->localName && '' !== trim( (string) $child->textContent ) ) {
+				$label = trim( wp_strip_all_tags( (string) $child->textContent, true ) );
+			} elseif ( 'value' === $child->localName ) {
+				$value = trim( (string) $child->textContent );
+			}
+		}
+		if ( '' !== $label && '' !== $value ) {
+			$item->data[] = array( $label, $value );
+		}
+	}
+
+	/**
+	 * Reads a gx:Track `gx:coord` (`lon lat [alt]`, separated by spaces) into the current part.
+	 *
+	 * @param Xml_Track_Item $item The placemark.
+	 * @param string         $text The text.
+	 */
+	private function read_track_coordinate( Xml_Track_Item $item, string $text ): void {
+		if ( $item->vertices >= Geometry_Rule::max_vertices() ) {
+			++$item->vertices;
+			return;
+		}
+		$values = preg_split( '/\s+/', trim( $text ), 4 );
+		$item->add_position( array_map( array( self::class, 'number' ), false === $values ? array() : array_slice( $values, 0, 3 ) ) );
+	}
+
+	/**
+	 * Moves to the root element and checks it is the one expected (or another one accepted).
+	 *
+	 * @param string   $expected `gpx` or `kml`.
+	 * @param string[] $also     Other root elements read (KML: a bare Document, Folder or Placemark).
+	 * @return string|true|WP_Error The root's local name; true when there is none.
+	 */
+	private function root( string $expected, array $also = array() ) {
 		while ( $this->next_node() ) {
 			if ( XMLReader::DOC_TYPE === $this->xml->nodeType ) {
 				return self::doctype_error();
@@ -343,8 +485,8 @@ final class Xml_Track_Reader {
 			if ( XMLReader::ELEMENT !== $this->xml->nodeType ) {
 				continue;
 			}
-			if ( $expected === $this->xml->localName ) {
-				return true;
+			if ( $expected === $this->xml->localName || in_array( $this->xml->localName, $also, true ) ) {
+				return $this->xml->localName;
 			}
 			return new WP_Error(
 				'cairn_maps_import_xml',

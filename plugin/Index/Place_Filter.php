@@ -113,6 +113,32 @@ final class Place_Filter {
 	}
 
 	/**
+	 * The same filter (its search kept) with other group slugs.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param string[] $groups The selection's group slugs.
+	 * @param string[] $hidden Group slugs switched off.
+	 */
+	public function with_groups( array $groups, array $hidden ): self {
+		$copy         = clone $this;
+		$copy->groups = self::sorted( $groups );
+		$copy->hidden = self::sorted( $hidden );
+		return $copy;
+	}
+
+	/**
+	 * The switched-off group slugs.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @return string[]
+	 */
+	public function hidden(): array {
+		return $this->hidden;
+	}
+
+	/**
 	 * A canonical text of the filter, for cache keys.
 	 */
 	public function key(): string {

@@ -24,6 +24,12 @@ use Cairn\Maps\Markers\Post_Type;
  * Clusters never reach across a tile's edge (Grid_Clusters), so the tile's own stamp is enough;
  * its neighbours' are not needed.
  *
+ * What is kept is bounded in kind as well as in number (issue 30): group slugs no place has are
+ * dropped from a filter before its key is made (known()), so invented ones name the same tile as
+ * none; and only tiles of a radius/max zoom some map uses (Tile_Radii), asked for with the current
+ * markers version, are stored (keeps()). Anything else is built and answered, never stored, so a
+ * stream of invented requests cannot evict the tiles real maps ask for.
+ *
  * @since 0.6.0
  */
 final class Tile_Service {
@@ -50,16 +56,79 @@ final class Tile_Service {
 	private Tile_Cache $cache;
 
 	/**
+	 * The radii maps use.
+	 *
+	 * @var Tile_Radii
+	 */
+	private Tile_Radii $radii;
+
+	/**
 	 * Creates the service.
 	 *
 	 * @param Place_Index       $index   The place index.
 	 * @param Tile_Builder|null $builder The builder.
 	 * @param Tile_Cache|null   $cache   Built tiles.
+	 * @param Tile_Radii|null   $radii   The radii maps use (since 0.7.0).
 	 */
-	public function __construct( Place_Index $index, ?Tile_Builder $builder = null, ?Tile_Cache $cache = null ) {
+	public function __construct( Place_Index $index, ?Tile_Builder $builder = null, ?Tile_Cache $cache = null, ?Tile_Radii $radii = null ) {
 		$this->index   = $index;
 		$this->builder = $builder ?? new Tile_Builder( $index );
 		$this->cache   = $cache ?? new Tile_Cache();
+		$this->radii   = $radii ?? new Tile_Radii();
+	}
+
+	/**
+	 * A filter without the group slugs no place has (in no group combination of the index): they
+	 * change nothing a tile shows, so they must not change its key. A selection naming only
+	 * unknown groups is kept as it is (it shows nothing; dropping them would show everything), and
+	 * keeps() never stores its tiles.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param Place_Filter $filter The filter asked for.
+	 */
+	public function known( Place_Filter $filter ): Place_Filter {
+		$known  = $this->known_slugs();
+		$groups = array_values( array_filter( $filter->groups(), static fn( $slug ) => isset( $known[ $slug ] ) ) );
+		$hidden = array_values( array_filter( $filter->hidden(), static fn( $slug ) => isset( $known[ $slug ] ) ) );
+		if ( array() !== $filter->groups() && array() === $groups ) {
+			$groups = $filter->groups();
+		}
+		return $groups === $filter->groups() && $hidden === $filter->hidden() ? $filter : $filter->with_groups( $groups, $hidden );
+	}
+
+	/**
+	 * Whether a tile may be stored: the index is complete, the address names the current markers
+	 * version, the radius/max zoom is one a map uses, and every group of the selection is known.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param int          $radius  Cluster radius.
+	 * @param int          $maxzoom Cluster max zoom.
+	 * @param Place_Filter $filter  The filter, as known() gives it.
+	 * @param bool         $current Whether the address names the current markers version.
+	 */
+	public function keeps( int $radius, int $maxzoom, Place_Filter $filter, bool $current ): bool {
+		if ( ! $current || ! $this->is_complete() || ! $this->radii->has( $radius, $maxzoom ) ) {
+			return false;
+		}
+		$known = $this->known_slugs();
+		return array() === array_filter( $filter->groups(), static fn( $slug ) => ! isset( $known[ $slug ] ) );
+	}
+
+	/**
+	 * The group slugs some place has, as keys.
+	 *
+	 * @return array<string, true>
+	 */
+	private function known_slugs(): array {
+		$known = array();
+		foreach ( $this->index->combos() as $slugs ) {
+			foreach ( $slugs as $slug ) {
+				$known[ (string) $slug ] = true;
+			}
+		}
+		return $known;
 	}
 
 	/**
@@ -89,7 +158,7 @@ final class Tile_Service {
 	}
 
 	/**
-	 * A tile's body: the kept one for this key, else built (and kept).
+	 * A tile's body: the kept one for this key, else built (and kept when $keep: see keeps()).
 	 *
 	 * @param string       $key     Its key (key()).
 	 * @param int          $z       Zoom.
@@ -98,12 +167,13 @@ final class Tile_Service {
 	 * @param int          $radius  Cluster radius.
 	 * @param int          $maxzoom Cluster max zoom.
 	 * @param Place_Filter $filter  Which places.
+	 * @param bool         $keep    Whether a built tile is stored (keeps()).
 	 */
-	public function body( string $key, int $z, int $x, int $y, int $radius, int $maxzoom, Place_Filter $filter ): string {
+	public function body( string $key, int $z, int $x, int $y, int $radius, int $maxzoom, Place_Filter $filter, bool $keep = true ): string {
 		$body = $this->cache->get( $key );
 		if ( null === $body ) {
 			$body = $this->builder->build( $z, $x, $y, $radius, $maxzoom, $filter );
-			if ( $this->is_complete() ) {
+			if ( $keep && $this->is_complete() ) {
 				$this->cache->set( $key, $body );
 			}
 		}

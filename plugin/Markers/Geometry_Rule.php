@@ -18,7 +18,10 @@ use WP_Error;
  * MultiPolygon (RFC 7946), with positions of finite numbers `[longitude, latitude]` or
  * `[longitude, latitude, elevation]` within range, at most max_vertices() positions in max_parts()
  * parts; lines with at least two different positions; polygon rings closed, of at least four
- * positions, that neither cross nor touch themselves or the other rings of their polygon.
+ * positions, and areas valid as OGC Simple Features define it (Ring_Crossings::fault()): rings
+ * that neither cross, run along nor touch themselves, may touch other rings at single points
+ * without cutting the inside apart; holes inside their outer ring and not inside each other; the
+ * polygons of a MultiPolygon not overlapping.
  *
  * The answer of check() is the normalised geometry (floats, longitudes and latitudes rounded to
  * 7 decimals, about 1 cm, elevations to 0.1 m, a fourth number such as a time dropped, repeated
@@ -26,8 +29,7 @@ use WP_Error;
  * position at fault.
  * Vertices are counted before anything else, so a million-position geometry is refused at once.
  *
- * Not checked: whether a hole lies inside its outer ring, whether the polygons of a MultiPolygon
- * overlap, and the winding order (RFC 7946 asks readers not to refuse either winding).
+ * Not checked: the winding order (RFC 7946 asks readers not to refuse either winding).
  *
  * @since 0.5.0
  */
@@ -372,7 +374,7 @@ final class Geometry_Rule {
 	}
 
 	/**
-	 * The first crossing or touching of rings, polygon by polygon (Ring_Crossings).
+	 * The first fault of the rings as a polygon or a MultiPolygon (Ring_Crossings::fault()), named.
 	 *
 	 * @param string                                        $type        Polygon or MultiPolygon.
 	 * @param array<int, mixed>                             $coordinates Normalised coordinates.
@@ -381,42 +383,112 @@ final class Geometry_Rule {
 	 */
 	private static function crossing( string $type, array $coordinates, array $kept ): ?WP_Error {
 		$polygons = 'Polygon' === $type ? array( $coordinates ) : $coordinates;
-		$first    = 0;
-		foreach ( $polygons as $p => $rings ) {
-			$found  = Ring_Crossings::first( $rings );
-			$offset = $first;
-			$first += count( $rings );
-			if ( null === $found ) {
-				continue;
-			}
-			list( $ring_a, $edge_a, $ring_b, $edge_b ) = $found;
-			$name                                      = static function ( int $ring ) use ( $type, $p ): string {
-				return 'Polygon' === $type
-					/* translators: %s: the ring's number (1 is the outer ring). */
-					? sprintf( __( 'ring %s', 'cairn-maps' ), number_format_i18n( $ring + 1 ) )
-					/* translators: 1: the ring's number (1 is the outer ring), 2: the polygon's number. */
-					: sprintf( __( 'ring %1$s of polygon %2$s', 'cairn-maps' ), number_format_i18n( $ring + 1 ), number_format_i18n( $p + 1 ) );
-			};
-			$edge                                      = static function ( int $ring, int $edge ) use ( $name, $kept, $offset ): string {
-				return sprintf(
-					/* translators: 1: the first position's number, 2: the next position's number, 3: the ring, e.g. "ring 1 of polygon 2". */
-					__( 'the edge from position %1$s to position %2$s of %3$s', 'cairn-maps' ),
-					number_format_i18n( $kept[ $offset + $ring ][ $edge ][1] + 1 ),
-					number_format_i18n( $kept[ $offset + $ring ][ $edge + 1 ][0] + 1 ),
-					$name( $ring )
-				);
-			};
-			return self::error(
-				sprintf(
-					/* translators: 1: the ring that crosses, 2: an edge of it, 3: the edge it meets. */
-					__( 'The area is not simple: %1$s crosses or touches itself or another ring (%2$s meets %3$s).', 'cairn-maps' ),
-					ucfirst( $name( $ring_a ) ),
-					$edge( $ring_a, $edge_a ),
-					$edge( $ring_b, $edge_b )
-				)
-			);
+		$fault    = Ring_Crossings::fault( $polygons );
+		if ( null === $fault ) {
+			return null;
 		}
-		return null;
+		$offsets = array();
+		$first   = 0;
+		foreach ( $polygons as $p => $rings ) {
+			$offsets[ $p ] = $first;
+			$first        += count( $rings );
+		}
+		$name              = static function ( int $p, int $ring ) use ( $type ): string {
+			return 'Polygon' === $type
+				/* translators: %s: the ring's number (1 is the outer ring). */
+				? sprintf( __( 'ring %s', 'cairn-maps' ), number_format_i18n( $ring + 1 ) )
+				/* translators: 1: the ring's number (1 is the outer ring), 2: the polygon's number. */
+				: sprintf( __( 'ring %1$s of polygon %2$s', 'cairn-maps' ), number_format_i18n( $ring + 1 ), number_format_i18n( $p + 1 ) );
+		};
+		$position          = static function ( int $p, int $ring, int $index ) use ( $kept, $offsets ): string {
+			return number_format_i18n( $kept[ $offsets[ $p ] + $ring ][ $index ][0] + 1 );
+		};
+		list( $kind, $at ) = $fault;
+		switch ( $kind ) {
+			case 'cross':
+				list( $pa, $ra, $ea, $pb, $rb, $eb ) = $at;
+				$edge                                = static function ( int $p, int $ring, int $edge ) use ( $name, $kept, $offsets ): string {
+					return sprintf(
+						/* translators: 1: the first position's number, 2: the next position's number, 3: the ring, e.g. "ring 1 of polygon 2". */
+						__( 'the edge from position %1$s to position %2$s of %3$s', 'cairn-maps' ),
+						number_format_i18n( $kept[ $offsets[ $p ] + $ring ][ $edge ][1] + 1 ),
+						number_format_i18n( $kept[ $offsets[ $p ] + $ring ][ $edge + 1 ][0] + 1 ),
+						$name( $p, $ring )
+					);
+				};
+				return self::error(
+					sprintf(
+						/* translators: 1: the ring that crosses, 2: an edge of it, 3: the edge it meets (crossing it, or running along it). */
+						__( 'The area is not simple: %1$s crosses or touches itself or another ring (%2$s meets %3$s).', 'cairn-maps' ),
+						ucfirst( $name( $pa, $ra ) ),
+						$edge( $pa, $ra, $ea ),
+						$edge( $pb, $rb, $eb )
+					)
+				);
+			case 'cross_at':
+				list( $pa, $ra, $pb, $rb, $x, $y ) = $at;
+				return self::error(
+					sprintf(
+						/* translators: 1: a ring, e.g. "ring 1 of polygon 2", 2: another ring, 3: longitude, 4: latitude. */
+						__( 'The area is not simple: %1$s crosses %2$s at [%3$s, %4$s], where they meet.', 'cairn-maps' ),
+						ucfirst( $name( $pa, $ra ) ),
+						$name( $pb, $rb ),
+						(string) $x,
+						(string) $y
+					)
+				);
+			case 'self':
+				list( $p, $ring, $index ) = $at;
+				return self::error(
+					sprintf(
+						/* translators: 1: the ring, e.g. "ring 1 of polygon 2", 2: the position's number. */
+						__( 'The area is not simple: %1$s touches itself at position %2$s. A ring may touch another ring at one point, never itself: draw the loop as a ring of its own.', 'cairn-maps' ),
+						ucfirst( $name( $p, $ring ) ),
+						$position( $p, $ring, $index )
+					)
+				);
+			case 'split':
+				list( $p, $ring, $x, $y ) = $at;
+				return self::error(
+					sprintf(
+						/* translators: 1: the ring, e.g. "ring 2 of polygon 1", 2: longitude, 3: latitude. */
+						__( 'The area is cut in pieces: %1$s touches the other rings at [%2$s, %3$s] and at another point, so together they close off part of the inside. Rings may touch at single points, but not so that they enclose part of the area.', 'cairn-maps' ),
+						ucfirst( $name( $p, $ring ) ),
+						(string) $x,
+						(string) $y
+					)
+				);
+			case 'outside':
+				list( $p, $ring ) = $at;
+				return self::error(
+					sprintf(
+						/* translators: 1: the hole, e.g. "ring 2 of polygon 1", 2: the outer ring, e.g. "ring 1 of polygon 1". */
+						__( '%1$s is a hole outside its outer ring, %2$s: a hole must lie inside the outer ring (it may touch it at one point).', 'cairn-maps' ),
+						ucfirst( $name( $p, $ring ) ),
+						$name( $p, 0 )
+					)
+				);
+			case 'nested':
+				list( $p, $ring, $outer ) = $at;
+				return self::error(
+					sprintf(
+						/* translators: 1: the inner hole, e.g. "ring 3 of polygon 1", 2: the hole around it. */
+						__( '%1$s is a hole inside another hole, %2$s: holes may touch each other at one point, never lie inside each other. To draw an island in a hole, make it a polygon of its own.', 'cairn-maps' ),
+						ucfirst( $name( $p, $ring ) ),
+						$name( $p, $outer )
+					)
+				);
+			default:
+				list( $p, $q ) = $at;
+				return self::error(
+					sprintf(
+						/* translators: 1: the polygon's number, 2: the other polygon's number. */
+						__( 'Polygon %1$s lies inside polygon %2$s: the polygons of a MultiPolygon may touch at points, never overlap. Make the inner one a hole of the other, or join them.', 'cairn-maps' ),
+						number_format_i18n( $p + 1 ),
+						number_format_i18n( $q + 1 )
+					)
+				);
+		}
 	}
 
 	/**

@@ -25,6 +25,12 @@ defined( 'ABSPATH' ) || exit;
  * The result is 2D, rounded to 6 decimals (about 10 cm), without repeated consecutive positions;
  * lines keep their ends, rings stay closed with at least 4 positions, wound as RFC 7946 asks.
  *
+ * The copy keeps every rule of Geometry_Rule (valid()): where leaving out positions would make a
+ * ring cross itself or another ring, push a hole out of its shell, or shrink a part to a point,
+ * the threshold is divided by 4 (up to three times), then every position is kept (rounded), then
+ * the positions as checked (2D, unrounded). Each try costs one more O(n log n) check; a copy kept
+ * valid this way may hold more than MAX_VERTICES positions (at most the shape's own).
+ *
  * @since 0.5.0
  */
 final class Line_Simplifier {
@@ -55,12 +61,31 @@ final class Line_Simplifier {
 	private const METRES_PER_DEGREE = M_PI * Geometry_Measures::EARTH_RADIUS / 180;
 
 	/**
+	 * Heap operations (inserts and extracts) of the last simplify(): its cost, which tests bound
+	 * by the number of positions instead of timing it.
+	 *
+	 * @var int
+	 */
+	private static int $steps = 0;
+
+	/**
+	 * Heap operations of the last simplify(): at most 6 per position (each enters once, is renewed at
+	 * most twice, and each entry leaves once), each O(log n).
+	 *
+	 * @since 0.7.0
+	 */
+	public static function steps(): int {
+		return self::$steps;
+	}
+
+	/**
 	 * The simplified geometry.
 	 *
 	 * @param array{type: string, coordinates: array<int, mixed>} $geometry A checked geometry.
 	 * @return array{type: string, coordinates: array<int, mixed>}
 	 */
 	public static function simplify( array $geometry ): array {
+		self::$steps           = 0;
 		list( $w, $s, $e, $n ) = Geometry_Measures::bbox( $geometry );
 		$scale_x               = self::METRES_PER_DEGREE * cos( deg2rad( ( $s + $n ) / 2 ) );
 		$diagonal              = hypot( ( $e - $w ) * $scale_x, ( $n - $s ) * self::METRES_PER_DEGREE );
@@ -74,14 +99,62 @@ final class Line_Simplifier {
 		}
 		$threshold = self::budget( $significance, $threshold );
 
-		$simplified = array();
+		// A copy that breaks a rule of shapes (a ring crossing itself or another, a hole pushed out
+		// of its shell, a line or ring shrunk to a point) is not drawn: a smaller tolerance, then
+		// every position, then the positions as given.
+		foreach ( array( $threshold, $threshold / 4, $threshold / 16, $threshold / 64, -1.0 ) as $tolerance ) {
+			$simplified = array();
+			foreach ( $parts as $i => $positions ) {
+				$simplified[ $i ] = self::select( $positions, $significance[ $i ], $tolerance, $area );
+			}
+			$copy = array(
+				'type'        => $geometry['type'],
+				'coordinates' => self::nest( $geometry, $simplified ),
+			);
+			if ( self::valid( $copy ) ) {
+				return $copy;
+			}
+		}
+		$flat = array();
 		foreach ( $parts as $i => $positions ) {
-			$simplified[ $i ] = self::select( $positions, $significance[ $i ], $threshold, $area );
+			$flat[ $i ] = array_map(
+				static function ( array $p ): array {
+					return array( (float) $p[0], (float) $p[1] );
+				},
+				$positions
+			);
 		}
 		return array(
 			'type'        => $geometry['type'],
-			'coordinates' => self::nest( $geometry, $simplified ),
+			'coordinates' => self::nest( $geometry, $flat ),
 		);
+	}
+
+	/**
+	 * Whether a simplified copy keeps the rules of Geometry_Rule: lines of 2 different positions,
+	 * rings of 3 different corners and closed, areas valid (Ring_Crossings::fault()).
+	 *
+	 * @param array{type: string, coordinates: array<int, mixed>} $copy A simplified geometry.
+	 */
+	public static function valid( array $copy ): bool {
+		$area = ! Geometry_Measures::is_line( $copy );
+		foreach ( Geometry_Measures::parts( $copy ) as $positions ) {
+			$distinct = array();
+			foreach ( $positions as $p ) {
+				$distinct[ $p[0] . ' ' . $p[1] ] = true;
+			}
+			if ( count( $distinct ) < ( $area ? 3 : 2 ) ) {
+				return false;
+			}
+			if ( $area && ( count( $positions ) < 4 || $positions[0] !== $positions[ count( $positions ) - 1 ] ) ) {
+				return false;
+			}
+		}
+		if ( ! $area ) {
+			return true;
+		}
+		$polygons = 'Polygon' === $copy['type'] ? array( $copy['coordinates'] ) : $copy['coordinates'];
+		return null === Ring_Crossings::fault( $polygons );
 	}
 
 	/**
@@ -128,12 +201,14 @@ final class Line_Simplifier {
 		for ( $i = 1; $i < ( $ring ? $last + 1 : $last ); $i++ ) {
 			$now[ $i ] = $area( $i );
 			$heap->insert( $i, -$now[ $i ] );
+			++self::$steps;
 		}
 		$left  = $last + 1;
 		$floor = 0.0;
 		while ( ! $heap->isEmpty() && ( ! $ring || $left > 3 ) ) {
 			$top = $heap->extract();
 			$i   = (int) $top['data'];
+			++self::$steps;
 			if ( ! isset( $now[ $i ] ) || -$top['priority'] !== $now[ $i ] ) {
 				continue;
 			}
@@ -149,6 +224,7 @@ final class Line_Simplifier {
 				if ( isset( $now[ $k ] ) ) {
 					$now[ $k ] = $area( $k );
 					$heap->insert( $k, -$now[ $k ] );
+					++self::$steps;
 				}
 			}
 		}

@@ -24,6 +24,20 @@ class Post_Type {
 	public const META_LNG  = 'cairn_lng';
 
 	/**
+	 * The address meta of markers and located posts (Content registers it).
+	 *
+	 * @since 0.7.0
+	 */
+	public const META_ADDRESS = 'geo_address';
+
+	/**
+	 * Every meta key that says where a marker is: hidden together whenever its place is hidden.
+	 *
+	 * @since 0.7.0
+	 */
+	public const PLACE_KEYS = array( self::META_LAT, self::META_LNG, Shape_Store::META_GEOMETRY, self::META_ADDRESS );
+
+	/**
 	 * The markers' primitive capabilities (`capability_type` cairn_marker / cairn_markers), each
 	 * with the post capability a user needs for it unless a role or the user says otherwise.
 	 */
@@ -207,9 +221,10 @@ class Post_Type {
 	}
 
 	/**
-	 * In core's REST answers, a password-protected marker's coordinates (and shape) are hidden exactly when
-	 * core hides its content: the place is what the password protects, and the plugin's own feed
-	 * and popups leave such markers out. They read `null`, as a marker without a place does.
+	 * In core's REST answers, a password-protected marker's place (PLACE_KEYS: coordinates, shape
+	 * and street address) is hidden exactly when core hides its content: the place is what the
+	 * password protects, and the plugin's own feed and popups leave such markers out. Each key
+	 * reads `null`, as for a marker without a place.
 	 *
 	 * Shown with the right `password` parameter, in the edit context to users who may edit the
 	 * marker, and to a visitor whose browser holds the marker's password cookie.
@@ -231,12 +246,32 @@ class Post_Type {
 		if ( ! post_password_required( $post ) ) {
 			return $response;
 		}
+		return self::hide_place( $response, self::PLACE_KEYS, false );
+	}
+
+	/**
+	 * The one way a place leaves a REST answer, for markers and located posts alike: every key of
+	 * the place in `meta` goes together, so no part of it (an address) outlives the rest.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param \WP_REST_Response $response The answer.
+	 * @param string[]          $keys     The place's meta keys.
+	 * @param bool              $remove   Remove the keys (true) or make them read null (false).
+	 * @return \WP_REST_Response The same answer.
+	 */
+	public static function hide_place( \WP_REST_Response $response, array $keys, bool $remove ): \WP_REST_Response {
 		$data = $response->get_data();
 		if ( ! is_array( $data ) || ! isset( $data['meta'] ) || ! is_array( $data['meta'] ) ) {
 			return $response;
 		}
-		foreach ( array( self::META_LAT, self::META_LNG, Shape_Store::META_GEOMETRY ) as $key ) {
-			if ( array_key_exists( $key, $data['meta'] ) ) {
+		foreach ( $keys as $key ) {
+			if ( ! array_key_exists( $key, $data['meta'] ) ) {
+				continue;
+			}
+			if ( $remove ) {
+				unset( $data['meta'][ $key ] );
+			} else {
 				$data['meta'][ $key ] = null;
 			}
 		}

@@ -23,9 +23,11 @@ final class Cache_Headers {
 
 	/**
 	 * Cache-Control of anonymous feed answers: fresh for a minute, then revalidated with the ETag
-	 * (a 304 costs next to nothing), served stale for up to an hour while revalidating.
+	 * (a 304 costs next to nothing), served stale for up to another minute while revalidating: an
+	 * unpublished place may stay in a cache for 2 minutes at most (it was an hour before 0.7.0, issue
+	 * 30); Cdn_Purge names the addresses to purge at once.
 	 */
-	public const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=3600';
+	public const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
 
 	/**
 	 * Cache-Control of an anonymous answer that serves the previous build while another request

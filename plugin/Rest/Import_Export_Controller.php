@@ -120,15 +120,36 @@ class Import_Export_Controller {
 				'callback'            => array( $this, 'import' ),
 				'permission_callback' => array( $this, 'can_import' ),
 				'args'                => array(
-					'format'     => array(
+					'format'         => array(
 						'description' => __( 'File format; guessed from the file name, content type or content when omitted.', 'cairn-maps' ),
 						'type'        => 'string',
 						'enum'        => Import_Reader::FORMATS,
 					),
-					'valid_only' => array(
-						'description' => __( 'Import the valid markers of a file that has invalid ones, and report the rest as skipped. Otherwise a file with any error imports nothing.', 'cairn-maps' ),
+					'valid_only'     => array(
+						'description' => __( 'Kept for older clients: every import now imports the valid rows of a file and reports the others line by line.', 'cairn-maps' ),
+						'type'        => 'boolean',
+						'default'     => true,
+					),
+					'dry_run'        => array(
+						'description' => __( 'Check the file and answer the same report, with a preview of what would be imported, without writing anything.', 'cairn-maps' ),
 						'type'        => 'boolean',
 						'default'     => false,
+					),
+					'folder_groups'  => array(
+						'description' => __( 'Put each KML folder\'s placemarks in a group named after the folder (an existing group of that name, or a new one if you may create groups).', 'cairn-maps' ),
+						'type'        => 'boolean',
+						'default'     => false,
+					),
+					'group'          => array(
+						'description' => __( 'A group (name or slug) every imported marker joins.', 'cairn-maps' ),
+						'type'        => 'string',
+						'maxLength'   => 200,
+						'default'     => '',
+					),
+					'title_property' => array(
+						'description' => __( 'GeoJSON: the feature property to take titles from.', 'cairn-maps' ),
+						'type'        => 'string',
+						'pattern'     => '^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$',
 					),
 				),
 			)
@@ -192,7 +213,16 @@ class Import_Export_Controller {
 		$format = is_string( $request['format'] ) && '' !== $request['format']
 			? $request['format']
 			: Import_Reader::detect_format( $file['content'], $file['name'], is_array( $type ) ? (string) $type['value'] : '' );
-		$result = $this->import->import( $file['content'], $format, (bool) $request['valid_only'] );
+		$result = $this->import->import(
+			$file['content'],
+			$format,
+			array(
+				'dry_run'        => (bool) $request['dry_run'],
+				'folder_groups'  => (bool) $request['folder_groups'],
+				'group'          => is_string( $request['group'] ) ? $request['group'] : '',
+				'title_property' => is_string( $request['title_property'] ) ? $request['title_property'] : '',
+			)
+		);
 		if ( is_wp_error( $result ) ) {
 			return $result;
 		}

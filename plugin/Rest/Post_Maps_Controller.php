@@ -217,9 +217,9 @@ class Post_Maps_Controller {
 	 * `init` (one post row, autoloaded options): the post (id, type, status, modification time,
 	 * content, whether it is protected and whether the maps are shown), the markers version (group
 	 * looks are in the configuration), the synced patterns version, the token maps use, the consent
-	 * policy, the REST URL (the site's address, scheme and permalinks are in the marker URLs), the
-	 * site's locale (`config.units` follows it), the plugin version and the built block.json's time
-	 * (its defaults).
+	 * policy, the site's basemap and style hosts, the REST URL (the site's address, scheme and
+	 * permalinks are in the marker URLs), the site's locale (`config.units` follows it), the plugin
+	 * version and the built block.json's time (its defaults).
 	 *
 	 * @since 0.2.0
 	 *
@@ -245,6 +245,8 @@ class Post_Maps_Controller {
 			$token['error'],
 			// config.consent: the owner's setting, its category, whether the consent API is there.
 			(string) wp_json_encode( $this->post_maps->consent_policy() ),
+			// config.style, engine and basemap: the site's basemap (owner's choice, or automatic).
+			$this->post_maps->basemap_version(),
 			Feed_Url::base(),
 			// The config's units (Map_Block::units()); get_locale() is the same before `init`.
 			get_locale(),

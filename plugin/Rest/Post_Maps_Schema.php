@@ -139,8 +139,35 @@ final class Post_Maps_Schema {
 			'properties'           => array_merge(
 				$view,
 				array(
-					'accessToken' => $string,
-					'style'       => $string,
+					'engine'      => array(
+						'description' => __( 'The map library the map draws with: mapbox (needs the public token) or maplibre (no token).', 'cairn-maps' ),
+						'type'        => 'string',
+						'enum'        => array( 'mapbox', 'maplibre' ),
+					),
+					'basemap'     => array(
+						'description' => __( 'Who serves the basemap (mapbox, openfreemap, style-url or self-hosted), the glyph URL template of a self-hosted map, the hosts a MapLibre map may contact for it besides the page\'s and the config\'s own, and the attribution to show when the style carries none.', 'cairn-maps' ),
+						'type'        => 'object',
+						'properties'  => array(
+							'provider'    => array(
+								'type' => 'string',
+								'enum' => array( 'mapbox', 'openfreemap', 'style-url', 'self-hosted' ),
+							),
+							'glyphs'      => $string,
+							'hosts'       => array(
+								'type'  => 'array',
+								'items' => $string,
+							),
+							'attribution' => $string,
+						),
+					),
+					'accessToken' => array(
+						'description' => __( 'The site\'s public Mapbox token for a mapbox map; empty for a maplibre map.', 'cairn-maps' ),
+						'type'        => 'string',
+					),
+					'style'       => array(
+						'description' => __( 'mapbox://styles/…, an https style URL, or pmtiles:// and the URL of an archive on the site.', 'cairn-maps' ),
+						'type'        => 'string',
+					),
 					'hashName'    => $string,
 					'markersUrl'  => $string,
 					'shapesUrl'   => array(
@@ -161,7 +188,7 @@ final class Post_Maps_Schema {
 						'type'        => 'string',
 					),
 					'consent'     => array(
-						'description' => __( 'Whether the map waits for the visitor\'s consent before it contacts Mapbox, and the WP Consent API category that counts as consent (empty without the API).', 'cairn-maps' ),
+						'description' => __( 'Whether the map waits for the visitor\'s consent before it contacts its map provider (never for a self-hosted map), and the WP Consent API category that counts as consent (empty without the API).', 'cairn-maps' ),
 						'type'        => 'object',
 						'properties'  => array(
 							'required' => $boolean,

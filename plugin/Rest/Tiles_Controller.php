@@ -228,15 +228,16 @@ class Tiles_Controller {
 		if ( $tile instanceof WP_Error ) {
 			return $tile;
 		}
-		$key       = $this->tiles->key( $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] );
-		$etag      = '"' . $key . '"';
-		$logged_in = is_user_logged_in();
-		$headers   = array(
+		$tile['filter'] = $this->tiles->known( $tile['filter'] );
+		$key            = $this->tiles->key( $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] );
+		$etag           = '"' . $key . '"';
+		$logged_in      = is_user_logged_in();
+		$headers        = array(
 			'ETag'          => $etag,
 			'Cache-Control' => $this->cache_control( $logged_in, $tile['version'] ),
 			'Vary'          => 'Accept-Encoding',
 		);
-		$encoding  = (string) $request->get_header( 'Accept-Encoding' );
+		$encoding       = (string) $request->get_header( 'Accept-Encoding' );
 		if ( Cache_Headers::etag_matches( $request->get_header( 'If-None-Match' ), $etag ) ) {
 			$headers['ETag'] = Cache_Headers::representation_etag( $etag, $encoding );
 			return new WP_REST_Response( null, 304, $headers );
@@ -245,7 +246,8 @@ class Tiles_Controller {
 		if ( 'HEAD' === Method_Override_Guard::answered_method( $request ) ) {
 			return new WP_REST_Response( null, 200, $headers );
 		}
-		$body = $this->tiles->body( $key, $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] );
+		$keep = $this->tiles->keeps( $tile['radius'], $tile['maxzoom'], $tile['filter'], $this->is_current( $tile['version'] ) );
+		$body = $this->tiles->body( $key, $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'], $keep );
 		return new Tile_Response( $body, 200, $headers );
 	}
 
@@ -385,6 +387,7 @@ class Tiles_Controller {
 		if ( $tile instanceof WP_Error || ! $tile['filter']->by_groups_only() || ! Early_Not_Modified::allowed( $route ) ) {
 			return null;
 		}
+		$tile['filter'] = $this->tiles->known( $tile['filter'] );
 		return array(
 			'tile'  => $tile,
 			'etag'  => '"' . $this->tiles->key( $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'] ) . '"',
@@ -422,10 +425,19 @@ class Tiles_Controller {
 	 * @param string $version   The `v` asked for ('' when none).
 	 */
 	private function cache_control( bool $logged_in, string $version ): string {
-		if ( ! $logged_in && '' !== $version && hash_equals( $this->version->get(), $version ) && $this->tiles->is_complete() ) {
+		if ( ! $logged_in && $this->is_current( $version ) && $this->tiles->is_complete() ) {
 			return self::IMMUTABLE_CACHE_CONTROL;
 		}
 		return Cache_Headers::cache_control( $logged_in );
+	}
+
+	/**
+	 * Whether a `v` names the current markers version.
+	 *
+	 * @param string $version The `v` asked for ('' when none).
+	 */
+	private function is_current( string $version ): bool {
+		return '' !== $version && hash_equals( $this->version->get(), $version );
 	}
 
 	/**

@@ -30,6 +30,7 @@ class Settings {
 	public const CATEGORY_OPTION    = 'cairn_maps_consent_category';
 	public const DELETE_DATA_OPTION = 'cairn_maps_delete_data_on_uninstall';
 	public const ORIGINS_OPTION     = 'cairn_maps_allowed_origins';
+	public const BASEMAP_OPTION     = 'cairn_maps_basemap';
 
 	/**
 	 * Wires hooks.

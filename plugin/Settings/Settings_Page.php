@@ -116,6 +116,8 @@ class Settings_Page {
 			'window.cairnMapsSettingsPage = ' . wp_json_encode( $this->script_data(), JSON_HEX_TAG | JSON_HEX_AMP ) . ';',
 			'before'
 		);
+		// The basemap chooser picks a .pmtiles archive from the media library (wp.media).
+		wp_enqueue_media();
 		wp_enqueue_style( 'wp-components' );
 		if ( is_readable( CAIRN_MAPS_DIR . 'build/settings/index.css' ) ) {
 			wp_enqueue_style(
@@ -142,6 +144,8 @@ class Settings_Page {
 			'consentCategories'  => Consent_Api::labels(),
 			// The post types that can be given locations, with their names (setting cairn_maps_post_types).
 			'locationTypes'      => Location_Types::labels(),
+			// Where a self-hosted archive may be (the basemap setting checks it again).
+			'localHosts'         => Style_Reference::local_hosts(),
 		);
 	}
 
@@ -167,7 +171,7 @@ class Settings_Page {
 			return;
 		}
 		$tutorial = static fn( string $text ): string => '<p class="privacy-policy-tutorial">' . esc_html( $text ) . '</p>';
-		$content  = $tutorial( __( 'Cairn Maps shows maps from Mapbox, Inc. Visitors\' browsers contact Mapbox directly; this site does not send Mapbox any personal data itself. Adapt the text below to your site.', 'cairn-maps' ) );
+		$content  = $tutorial( __( 'Cairn Maps shows maps from the basemap you choose: Mapbox, Inc., OpenFreeMap, another style\'s host, or an archive on this site. Visitors\' browsers contact that provider directly; this site does not send it any personal data itself. Adapt the text below to your site.', 'cairn-maps' ) );
 		$content .= '<p><strong class="privacy-policy-tutorial">' . esc_html__( 'Suggested text:', 'cairn-maps' ) . ' </strong>'
 			. esc_html__( 'Some pages of this site show interactive maps provided by Mapbox, Inc. To draw a map, your browser downloads map styles, tiles, fonts and images directly from Mapbox. Mapbox therefore receives your IP address, your browser\'s user agent, the address of the page you are viewing and the area of the map you look at.', 'cairn-maps' ) . '</p>';
 		$content .= '<p>' . esc_html__( 'As the Mapbox terms of service require, the map also sends usage events (map loads and sessions) to Mapbox. To count sessions, the map keeps an anonymous identifier, renewed every 24 hours, in your browser\'s local storage (entries whose names start with "mapbox.eventData"). This site switches off Mapbox\'s optional performance metrics.', 'cairn-maps' ) . '</p>';
@@ -176,8 +180,11 @@ class Settings_Page {
 			esc_html__( 'How Mapbox handles this data is described in its privacy policy: %s', 'cairn-maps' ),
 			'<a href="' . esc_url( 'https://www.mapbox.com/legal/privacy' ) . '">https://www.mapbox.com/legal/privacy</a>'
 		) . '</p>';
+		$content .= $tutorial( __( 'The text above is for a Mapbox basemap. If your basemap (Settings → Cairn Maps → Basemap) is OpenFreeMap, use instead:', 'cairn-maps' ) );
+		$content .= '<p>' . esc_html__( 'Some pages of this site show interactive maps from OpenFreeMap. To draw a map, your browser downloads the map style, tiles and fonts directly from tiles.openfreemap.org, which therefore receives your IP address, your browser\'s user agent, the address of the page you are viewing and the area of the map you look at.', 'cairn-maps' ) . '</p>';
+		$content .= $tutorial( __( 'If your basemap is a self-hosted archive, maps are drawn from this site alone and no map provider receives any data; you need not mention one.', 'cairn-maps' ) );
 		$content .= $tutorial( __( 'If you turn on "Load maps only after the visitor agrees" in Settings → Cairn Maps, add:', 'cairn-maps' ) );
-		$content .= '<p>' . esc_html__( 'Maps on this site are not loaded, and nothing is sent to Mapbox, until you select "Load map".', 'cairn-maps' ) . '</p>';
+		$content .= '<p>' . esc_html__( 'Maps on this site are not loaded, and nothing is sent to the map provider, until you select "Load map".', 'cairn-maps' ) . '</p>';
 		wp_add_privacy_policy_content( __( 'Cairn Maps', 'cairn-maps' ), wp_kses_post( $content ) );
 	}
 }

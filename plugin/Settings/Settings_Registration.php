@@ -87,6 +87,23 @@ class Settings_Registration {
 		);
 		register_setting(
 			Settings::GROUP,
+			Settings::BASEMAP_OPTION,
+			array(
+				'type'              => 'string',
+				'description'       => __( 'The site\'s basemap: empty for automatic (Mapbox Standard with a token, else OpenFreeMap), a mapbox://styles/… style, an https style URL, or pmtiles:// and the address of an archive on this site.', 'cairn-maps' ),
+				'default'           => '',
+				'sanitize_callback' => array( $this, 'sanitize_basemap' ),
+				'show_in_rest'      => array(
+					'name'   => Settings::BASEMAP_OPTION,
+					'schema' => array(
+						'type'      => 'string',
+						'maxLength' => Style_Reference::MAX_LENGTH + 64,
+					),
+				),
+			)
+		);
+		register_setting(
+			Settings::GROUP,
 			Settings::CONSENT_OPTION,
 			array(
 				'type'              => 'boolean',
@@ -148,9 +165,9 @@ class Settings_Registration {
 	}
 
 	/**
-	 * Refuses a bad token, bad defaults or a bad allowed origin sent to `/wp/v2/settings` before
-	 * core's controller stores anything, so the answer is a 400 with a message and the stored
-	 * values stay as they were.
+	 * Refuses a bad token, bad defaults, a bad basemap or a bad allowed origin sent to
+	 * `/wp/v2/settings` before core's controller stores anything, so the answer is a 400 with a
+	 * message and the stored values stay as they were.
 	 *
 	 * Runs after the route is matched (so `/wp/v2/Settings/` or a value in the query string cannot
 	 * slip past) and only for users who may change settings: others get core's 401/403 without their
@@ -183,6 +200,12 @@ class Settings_Registration {
 				return $defaults;
 			}
 		}
+		if ( $request->has_param( Settings::BASEMAP_OPTION ) && null !== $request->get_param( Settings::BASEMAP_OPTION ) ) {
+			$basemap = Basemap_Setting::validate( $request->get_param( Settings::BASEMAP_OPTION ) );
+			if ( is_wp_error( $basemap ) ) {
+				return $basemap;
+			}
+		}
 		if ( $request->has_param( Settings::ORIGINS_OPTION ) && null !== $request->get_param( Settings::ORIGINS_OPTION ) ) {
 			$origins = Allowed_Origins::normalize_origins( $request->get_param( Settings::ORIGINS_OPTION ) );
 			if ( is_wp_error( $origins ) ) {
@@ -194,13 +217,19 @@ class Settings_Registration {
 
 	/**
 	 * `/wp/v2/settings` never shows a stored token the maps would refuse (a database edit, an old
-	 * version): the screen shows an empty field and explains the problem instead.
+	 * version): the screen shows an empty field and explains the problem instead. A basemap never
+	 * set shows the default style chosen before 0.7.0, which maps draw until the upgrade moves it.
 	 *
 	 * @param mixed  $result Value to answer with; null lets core read the option.
 	 * @param string $name   Setting name.
 	 * @return mixed
 	 */
 	public function hide_refused_token( $result, $name ) {
+		if ( Settings::BASEMAP_OPTION === $name && null === $result && null === get_option( Settings::BASEMAP_OPTION, null ) ) {
+			// Never set: the default style chosen before 0.7.0 is the basemap maps draw (Site_Defaults).
+			$legacy = Site_Defaults::legacy_style();
+			return Style_Reference::is_acceptable( $legacy ) ? $legacy : '';
+		}
 		if ( Settings::TOKEN_OPTION !== $name || null !== $result ) {
 			return $result;
 		}
@@ -241,6 +270,29 @@ class Settings_Registration {
 	public function sanitize_defaults( $value ): array {
 		$previous = Site_Defaults::normalize( get_option( Settings::DEFAULTS_OPTION ) );
 		return null === $value ? $previous : $this->clean_or_previous( Settings::DEFAULTS_OPTION, Site_Defaults::validate( $value ), $previous );
+	}
+
+	/**
+	 * Checks the basemap for every way in; a refused value keeps the stored one.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param mixed $value The submitted value.
+	 * @return string The value to store.
+	 */
+	public function sanitize_basemap( $value ): string {
+		$previous = get_option( Settings::BASEMAP_OPTION, '' );
+		$previous = is_string( $previous ) ? $previous : '';
+		if ( null === $value ) {
+			return $previous;
+		}
+		$clean = Basemap_Setting::validate( $value );
+		if ( ! $clean instanceof WP_Error ) {
+			// The owner chose: a default style of 0.6 (the basemap until now) is retired. Saving ''
+			// over a basemap never stored does not write the option, so this is what makes it count.
+			Site_Defaults::retire_legacy_style();
+		}
+		return $this->clean_or_previous( Settings::BASEMAP_OPTION, $clean, $previous );
 	}
 
 	/**

@@ -73,7 +73,7 @@ final class Site_Defaults {
 			'properties'           => array(
 				'mapStyle' => array(
 					'type'        => 'string',
-					'description' => __( 'Map style: mapbox://styles/owner/style or an https URL of a style document.', 'cairn-maps' ),
+					'description' => __( 'Always mapbox://styles/mapbox/standard, which new maps take as "the site\'s basemap" (since 0.7.0 the style is the setting cairn_maps_basemap).', 'cairn-maps' ),
 					'maxLength'   => 2048,
 					'pattern'     => '^(?:' . trim( Limits::get( 'mapStyle.pattern' ), '^$' ) . '|https://\S+)$',
 				),
@@ -109,11 +109,17 @@ final class Site_Defaults {
 			return self::error( __( 'The map defaults may only hold mapStyle, language and controls.', 'cairn-maps' ) );
 		}
 		$clean = self::builtin();
-		if ( array_key_exists( 'mapStyle', $value ) ) {
-			if ( ! self::is_style( $value['mapStyle'] ) ) {
-				return self::error( __( 'The default map style must be a Mapbox style URL (mapbox://styles/owner/style) or an https:// address of a style document.', 'cairn-maps' ) );
-			}
-			$clean['mapStyle'] = $value['mapStyle'];
+		// Since 0.7.0 new maps draw the site's basemap (setting cairn_maps_basemap): the defaults'
+		// style stays block.json's, which means "the site's basemap". Clients that send the whole
+		// object back unchanged keep working.
+		if ( array_key_exists( 'mapStyle', $value ) && $value['mapStyle'] !== $clean['mapStyle'] ) {
+			return self::error(
+				sprintf(
+					/* translators: %s: the built-in style, mapbox://styles/mapbox/standard. */
+					__( 'New maps now use the site\'s basemap: choose it under Basemap in Settings → Cairn Maps (setting cairn_maps_basemap). The map defaults\' mapStyle can only be %s.', 'cairn-maps' ),
+					$clean['mapStyle']
+				)
+			);
 		}
 		if ( array_key_exists( 'language', $value ) ) {
 			if ( ! self::is_language( $value['language'] ) ) {
@@ -150,9 +156,7 @@ final class Site_Defaults {
 		if ( ! is_array( $stored ) ) {
 			return $clean;
 		}
-		if ( isset( $stored['mapStyle'] ) && self::is_style( $stored['mapStyle'] ) ) {
-			$clean['mapStyle'] = $stored['mapStyle'];
-		}
+		// The stored mapStyle of 0.6 and before is the site's basemap now (legacy_style()).
 		if ( isset( $stored['language'] ) && self::is_language( $stored['language'] ) ) {
 			$clean['language'] = $stored['language'];
 		}
@@ -162,6 +166,33 @@ final class Site_Defaults {
 			}
 		}
 		return $clean;
+	}
+
+	/**
+	 * The default style an owner chose before 0.7.0 (the stored defaults' mapStyle when it is not
+	 * block.json's), which is the site's basemap until the upgrade step moves it into
+	 * cairn_maps_basemap; '' when there is none.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param mixed $stored The stored option value; the option when null.
+	 */
+	public static function legacy_style( $stored = null ): string {
+		$stored = null === $stored ? get_option( Settings::DEFAULTS_OPTION ) : $stored;
+		$style  = is_array( $stored ) ? ( $stored['mapStyle'] ?? '' ) : '';
+		return self::is_style( $style ) && self::builtin()['mapStyle'] !== $style ? $style : '';
+	}
+
+	/**
+	 * Drops a default style of 0.6 and before from the stored defaults (the rest is kept).
+	 *
+	 * @since 0.7.0
+	 */
+	public static function retire_legacy_style(): void {
+		$stored = get_option( Settings::DEFAULTS_OPTION );
+		if ( is_array( $stored ) && array_key_exists( 'mapStyle', $stored ) && self::builtin()['mapStyle'] !== $stored['mapStyle'] ) {
+			update_option( Settings::DEFAULTS_OPTION, self::normalize( $stored ) );
+		}
 	}
 
 	/**

@@ -9,16 +9,19 @@ namespace Cairn\Maps\Upgrade;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Blocks\Basemap;
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Settings\Allowed_Origins;
 use Cairn\Maps\Settings\Consent_Api;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Settings\Settings_Page;
 
 /**
- * One status test (is the map data at the installed version?) and a "Cairn Maps" section in the
- * Info tab, which owners copy into a support request: versions, the upgrade state, whether a token
- * is set (never the token), the consent gate and the number of places. Reads options only when
+ * Two status tests (is the map data at the installed version? can maps draw the site's basemap?)
+ * and a "Cairn Maps" section in the Info tab, which owners copy into a support request: versions,
+ * the upgrade state, whether a token is set (never the token), the basemap and whether it needs a
+ * token and consent, the consent gate and the number of places. Reads options only when
  * Site Health asks, never on other requests.
  *
  * @since 0.2.0
@@ -29,6 +32,11 @@ final class Site_Health {
 	 * The status test's key (site_status_tests → direct).
 	 */
 	public const TEST = 'cairn_maps_data_version';
+
+	/**
+	 * The basemap status test's key (since 0.7.0).
+	 */
+	public const BASEMAP_TEST = 'cairn_maps_basemap';
 
 	/**
 	 * The Info section's key (debug_information).
@@ -76,9 +84,13 @@ final class Site_Health {
 	 */
 	public function add_test( $tests ) {
 		if ( is_array( $tests ) ) {
-			$tests['direct'][ self::TEST ] = array(
+			$tests['direct'][ self::TEST ]         = array(
 				'label' => __( 'Cairn Maps data version', 'cairn-maps' ),
 				'test'  => array( $this, 'test' ),
+			);
+			$tests['direct'][ self::BASEMAP_TEST ] = array(
+				'label' => __( 'Cairn Maps basemap', 'cairn-maps' ),
+				'test'  => array( $this, 'basemap_test' ),
 			);
 		}
 		return $tests;
@@ -147,6 +159,102 @@ final class Site_Health {
 	}
 
 	/**
+	 * The basemap status test: good when maps can draw the site's basemap; recommended when it is
+	 * a Mapbox style without a usable token (maps show an error), or the stored choice is refused.
+	 * Says whether the basemap needs a token and the visitor's consent.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @return array{label: string, status: string, badge: array{label: string, color: string}, description: string, actions: string, test: string}
+	 */
+	public function basemap_test(): array {
+		$style   = Basemap::site_style();
+		$token   = $this->settings->map_token();
+		$stored  = get_option( Settings::BASEMAP_OPTION, '' );
+		$actions = sprintf( '<a href="%1$s">%2$s</a>', esc_url( Settings_Page::url() ), esc_html__( 'Choose the basemap', 'cairn-maps' ) );
+		if ( is_string( $stored ) && '' !== $stored && $stored !== $style ) {
+			return $this->result(
+				'recommended',
+				__( 'Cairn Maps cannot use the basemap stored for the site', 'cairn-maps' ),
+				sprintf(
+					/* translators: 1: the stored basemap, 2: the basemap maps draw instead. */
+					__( 'The stored basemap (%1$s) is not one maps accept (an http address, or an archive that is not on this site), so maps draw %2$s instead. Choose the basemap again in Settings → Cairn Maps.', 'cairn-maps' ),
+					$stored,
+					$style
+				),
+				$actions,
+				self::BASEMAP_TEST
+			);
+		}
+		if ( 'mapbox' === Basemap::engine_for( $style ) && '' !== $token['error'] ) {
+			return $this->result(
+				'recommended',
+				__( 'Cairn Maps’ basemap is a Mapbox style, but there is no usable Mapbox token', 'cairn-maps' ),
+				sprintf(
+					/* translators: %s: a Mapbox style. */
+					__( 'Maps of the site’s basemap (%s) show an error instead of the map until a public Mapbox token is saved in Settings → Cairn Maps. Choosing “Automatic”, OpenFreeMap or a self-hosted archive needs no token.', 'cairn-maps' ),
+					$style
+				),
+				$actions,
+				self::BASEMAP_TEST
+			);
+		}
+		return $this->result(
+			'good',
+			__( 'Cairn Maps can draw the site’s basemap', 'cairn-maps' ),
+			$this->basemap_state( $style ) . ' ' . $this->basemap_needs( $style ),
+			'',
+			self::BASEMAP_TEST
+		);
+	}
+
+	/**
+	 * The site's basemap in words: who serves it and which style.
+	 *
+	 * @param string $style The site's basemap (Basemap::site_style()).
+	 */
+	private function basemap_state( string $style ): string {
+		$automatic = '' === Basemap::chosen();
+		switch ( Basemap::provider_for( $style ) ) {
+			case 'openfreemap':
+				/* translators: %s: a style URL. */
+				$text = __( 'OpenFreeMap (%s).', 'cairn-maps' );
+				break;
+			case 'self-hosted':
+				/* translators: %s: a pmtiles:// reference. */
+				$text = __( 'A self-hosted archive on this site (%s).', 'cairn-maps' );
+				break;
+			case 'style-url':
+				/* translators: %s: a style URL. */
+				$text = __( 'A MapLibre style (%s).', 'cairn-maps' );
+				break;
+			default:
+				/* translators: %s: a Mapbox style. */
+				$text = __( 'Mapbox (%s).', 'cairn-maps' );
+		}
+		$text = sprintf( $text, $style );
+		return $automatic ? $text . ' ' . __( 'Chosen automatically: Mapbox Standard with a Mapbox token, else OpenFreeMap.', 'cairn-maps' ) : $text;
+	}
+
+	/**
+	 * Whether the site's basemap needs a token and the visitor's consent, in words.
+	 *
+	 * @param string $style The site's basemap.
+	 */
+	private function basemap_needs( string $style ): string {
+		if ( 'self-hosted' === Basemap::provider_for( $style ) ) {
+			return __( 'It needs no token, and no consent for the map itself: maps contact no other server.', 'cairn-maps' );
+		}
+		$hosts = 'mapbox' === Basemap::engine_for( $style ) ? array( 'api.mapbox.com' ) : Basemap::hosts_for( $style );
+		$needs = 'mapbox' === Basemap::engine_for( $style ) ? __( 'It needs the Mapbox token.', 'cairn-maps' ) : __( 'It needs no token.', 'cairn-maps' );
+		return $needs . ' ' . sprintf(
+			/* translators: %s: host names. */
+			__( 'Visitors’ browsers contact %s, so maps are subject to the consent setting (Maps wait for consent).', 'cairn-maps' ),
+			implode( ', ', $hosts )
+		);
+	}
+
+	/**
 	 * Adds the "Cairn Maps" section to the Info tab.
 	 *
 	 * @param mixed $info Site Health's sections.
@@ -184,6 +292,11 @@ final class Site_Health {
 					'label' => __( 'Mapbox access token', 'cairn-maps' ),
 					'value' => $this->token_state( $token['error'] ),
 					'debug' => '' === $token['error'] ? 'set' : $token['error'],
+				),
+				'basemap'         => array(
+					'label' => __( 'Basemap', 'cairn-maps' ),
+					'value' => $this->basemap_state( Basemap::site_style() ) . ' ' . $this->basemap_needs( Basemap::site_style() ),
+					'debug' => Basemap::provider_for( Basemap::site_style() ) . ( '' === Basemap::chosen() ? ' (automatic)' : '' ),
 				),
 				'consent'         => array(
 					'label' => __( 'Maps wait for consent', 'cairn-maps' ),
@@ -225,7 +338,7 @@ final class Site_Health {
 			case '':
 				return __( 'Set (a public token)', 'cairn-maps' );
 			case 'missing-token':
-				return __( 'Not set: maps show an error instead of a map', 'cairn-maps' );
+				return __( 'Not set: maps draw a basemap that needs none; a map of a Mapbox style shows an error instead', 'cairn-maps' );
 			case 'secret-token':
 				return __( 'Refused: a secret token reached the plugin, and maps do not use it', 'cairn-maps' );
 			default:
@@ -262,9 +375,10 @@ final class Site_Health {
 	 * @param string $label       The headline.
 	 * @param string $description The explanation (plain text).
 	 * @param string $actions     HTML of the actions, already escaped.
+	 * @param string $test        The test's key.
 	 * @return array{label: string, status: string, badge: array{label: string, color: string}, description: string, actions: string, test: string}
 	 */
-	private function result( string $status, string $label, string $description, string $actions = '' ): array {
+	private function result( string $status, string $label, string $description, string $actions = '', string $test = self::TEST ): array {
 		return array(
 			'label'       => $label,
 			'status'      => $status,
@@ -274,7 +388,7 @@ final class Site_Health {
 			),
 			'description' => '<p>' . esc_html( $description ) . '</p>',
 			'actions'     => $actions,
-			'test'        => self::TEST,
+			'test'        => $test,
 		);
 	}
 }

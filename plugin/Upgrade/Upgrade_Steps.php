@@ -11,12 +11,16 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Settings\Site_Defaults;
+use Cairn\Maps\Settings\Style_Reference;
 use WP_Error;
 
 /**
  * The upgrade steps, by the version that needs them. Every step can run twice without harm (an
  * interrupted upgrade runs the unfinished step again) and never touches markers, groups, their
- * looks, settings or posts: only what the plugin derives from them and can rebuild.
+ * looks or posts: only what the plugin derives from them and can rebuild, and settings whose home
+ * moved (the default style, into the site's basemap).
  *
  * @since 0.2.0
  */
@@ -54,6 +58,10 @@ final class Upgrade_Steps {
 				'feed-cache-0.1'   => array( $this, 'drop_unbounded_feed_cache' ),
 				'group-styles-0.1' => array( $this, 'drop_group_styles_cache' ),
 				'markers-version'  => array( $this, 'renew_markers_version' ),
+			),
+			// The release after 0.2.0, whatever its number: every later version runs it once.
+			'0.3.0' => array(
+				'basemap-from-defaults' => array( $this, 'move_default_style_to_basemap' ),
 			),
 		);
 	}
@@ -98,5 +106,21 @@ final class Upgrade_Steps {
 	 */
 	public function drop_group_styles_cache(): void {
 		delete_transient( self::GROUP_STYLES_CACHE_0_1 );
+	}
+
+	/**
+	 * Before 0.7.0 the owner's style lived in the defaults for new maps (cairn_maps_defaults'
+	 * mapStyle, written into each new block). It is the site's basemap now (cairn_maps_basemap),
+	 * which every map of block.json's default style draws: a default style the owner chose moves
+	 * there, unless the owner already chose a basemap, and the defaults keep block.json's style.
+	 * Blocks keep their own attributes. Safe to run twice: the second run finds nothing to move.
+	 */
+	public function move_default_style_to_basemap(): void {
+		$stored = get_option( Settings::DEFAULTS_OPTION );
+		$legacy = Site_Defaults::legacy_style( $stored );
+		if ( '' !== $legacy && null === get_option( Settings::BASEMAP_OPTION, null ) && Style_Reference::is_acceptable( $legacy ) ) {
+			update_option( Settings::BASEMAP_OPTION, $legacy );
+		}
+		Site_Defaults::retire_legacy_style();
 	}
 }

@@ -1,5 +1,6 @@
 /**
- * Site-wide defaults for new map blocks: style, label language and controls.
+ * Site-wide defaults for new map blocks: label language and controls. The style of new maps is
+ * the site's basemap (basemap-panel.tsx): the defaults keep block.json's style, which means it.
  */
 import {
 	Card,
@@ -9,19 +10,13 @@ import {
 } from '@wordpress/components';
 import { __ } from '@wordpress/i18n';
 
-import { ControlsToggles, StyleField } from '../shared/map-fields';
+import { ControlsToggles } from '../shared/map-fields';
 import type { SiteDefaults } from '../shared/defaults';
-import { styleError } from '../shared/style-url';
 import { languageOptions } from '../shared/languages';
 
 export interface DefaultsPanelProps {
 	value: SiteDefaults;
 	onChange: ( value: SiteDefaults ) => void;
-}
-
-/** Whether the defaults can be saved; the message to show when not. */
-export function defaultsError( value: SiteDefaults ): string {
-	return styleError( value.mapStyle );
 }
 
 export function DefaultsPanel( { value, onChange }: DefaultsPanelProps ) {
@@ -39,17 +34,10 @@ export function DefaultsPanel( { value, onChange }: DefaultsPanelProps ) {
 			<CardBody>
 				<p className="cairn-maps-settings__intro">
 					{ __(
-						'Maps you add from now on start with these settings; each map can still change them. Maps already on your pages keep their own.',
+						'Maps you add from now on start with these settings; each map can still change them. Maps already on your pages keep their own. Their style is the basemap above, unless a map names its own.',
 						'cairn-maps'
 					) }
 				</p>
-				<StyleField
-					value={ value.mapStyle }
-					// Every edit goes up: Save checks the style and says what is wrong.
-					onChange={ ( url ) =>
-						onChange( { ...value, mapStyle: url } )
-					}
-				/>
 				<SelectControl
 					__next40pxDefaultSize
 					__nextHasNoMarginBottom

@@ -20,6 +20,8 @@ export interface PageData {
 	consentCategories: Array< { value: string; label: string } >;
 	/** The post types that can be given locations, with their names, in the server's order. */
 	locationTypes: Array< { value: string; label: string } >;
+	/** Hosts of the site's addresses (home, site, uploads): where a self-hosted archive may be. */
+	localHosts: string[];
 }
 
 export type ConsentApiState = 'absent' | 'no-consent-type' | 'active';
@@ -62,5 +64,11 @@ export function getPageData(): PageData {
 				: 'absent',
 		consentCategories: labelled( data.consentCategories ),
 		locationTypes: labelled( data.locationTypes ),
+		localHosts: Array.isArray( data.localHosts )
+			? data.localHosts.filter(
+					( host ): host is string =>
+						typeof host === 'string' && /^[a-z0-9.-]+$/.test( host )
+				)
+			: [],
 	};
 }

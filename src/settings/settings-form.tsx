@@ -16,7 +16,10 @@ import {
 } from '../shared/settings-api';
 import type { PluginSettings } from '../shared/settings-api';
 import { DataPanel } from './data-panel';
-import { DefaultsPanel, defaultsError } from './defaults-panel';
+import { BasemapPanel } from './basemap-panel';
+import { basemapKind, editedBasemapProblem } from './basemap';
+import type { BasemapKind } from './basemap';
+import { DefaultsPanel } from './defaults-panel';
 import { GeocoderPanel } from './geocoder-panel';
 import { LocationsPanel } from './locations-panel';
 import { OriginsPanel, originsError } from './origins-panel';
@@ -36,15 +39,25 @@ export interface SettingsFormProps {
 	page: PageData;
 }
 
-/** What stops the settings from being saved, the token first; '' when nothing does. */
-function saveProblem( settings: PluginSettings ): string {
+/**
+ * What stops the settings from being saved, the token first; '' when nothing does.
+ *
+ * @param settings   The settings as edited.
+ * @param basemap    The kind of basemap picked.
+ * @param localHosts Hosts of the site's addresses (for a self-hosted archive).
+ */
+function saveProblem(
+	settings: PluginSettings,
+	basemap: BasemapKind,
+	localHosts: readonly string[]
+): string {
 	if ( ! tokenVerdict( checkToken( settings.accessToken ) ).acceptable ) {
 		return __( 'Fix the access token before saving.', 'cairn-maps' );
 	}
-	return (
-		defaultsError( settings.defaults ) ||
-		originsError( settings.allowedOrigins )
-	);
+	if ( editedBasemapProblem( basemap, settings.basemap, localHosts ) ) {
+		return __( 'Fix the basemap before saving.', 'cairn-maps' );
+	}
+	return originsError( settings.allowedOrigins );
 }
 
 export function SettingsForm( { initial, page }: SettingsFormProps ) {
@@ -57,7 +70,10 @@ export function SettingsForm( { initial, page }: SettingsFormProps ) {
 
 	const update = ( changes: Partial< PluginSettings > ) =>
 		setSettings( { ...settings, ...changes } );
-	const problem = saveProblem( settings );
+	const [ basemap, setBasemap ] = useState< BasemapKind >( () =>
+		basemapKind( initial.basemap )
+	);
+	const problem = saveProblem( settings, basemap, page.localHosts );
 
 	const save = async ( event: FormEvent ) => {
 		event.preventDefault();
@@ -115,6 +131,16 @@ export function SettingsForm( { initial, page }: SettingsFormProps ) {
 				onChange={ ( accessToken ) => update( { accessToken } ) }
 				siteUrl={ page.siteUrl }
 				storedTokenProblem={ storedTokenProblem }
+			/>
+			<BasemapPanel
+				value={ settings.basemap }
+				onChange={ ( value ) => update( { basemap: value } ) }
+				kind={ basemap }
+				onKindChange={ setBasemap }
+				hasPublicToken={
+					checkToken( settings.accessToken ).kind === 'public'
+				}
+				localHosts={ page.localHosts }
 			/>
 			<DefaultsPanel
 				value={ settings.defaults }

@@ -12,7 +12,7 @@ import { __ } from '@wordpress/i18n';
 import type { ControlsConfig } from '@cairn-maps/map';
 
 import { styleError } from './style-url';
-import { CUSTOM_STYLE, styleOptions } from './styles';
+import { blockStyleOptions, CUSTOM_STYLE } from './styles';
 
 export interface StyleFieldProps {
 	/** The style URL in use. */
@@ -27,7 +27,7 @@ export interface StyleFieldProps {
 }
 
 export function StyleField( { value, onChange, hosts }: StyleFieldProps ) {
-	const presets = styleOptions();
+	const presets = blockStyleOptions();
 	const [ choice, setChoice ] = useState( () =>
 		presets.some( ( preset ) => preset.value === value )
 			? value

@@ -19,6 +19,8 @@ export interface PluginSettings {
 	allowedOrigins: string[];
 	/** Post types whose posts can have a location. */
 	postTypes: string[];
+	/** The site's basemap: '' automatic, a Mapbox style, an https style URL or pmtiles://… */
+	basemap: string;
 }
 
 /** Option names, fixed by the REST contract. */
@@ -30,6 +32,7 @@ export const OPTION = {
 	deleteDataOnUninstall: 'cairn_maps_delete_data_on_uninstall',
 	allowedOrigins: 'cairn_maps_allowed_origins',
 	postTypes: 'cairn_maps_post_types',
+	basemap: 'cairn_maps_basemap',
 } as const;
 
 export function parsePluginSettings( value: unknown ): PluginSettings {
@@ -38,6 +41,7 @@ export function parsePluginSettings( value: unknown ): PluginSettings {
 	const origins = input[ OPTION.allowedOrigins ];
 	const category = input[ OPTION.consentCategory ];
 	const postTypes = input[ OPTION.postTypes ];
+	const basemap = input[ OPTION.basemap ];
 	return {
 		accessToken: typeof token === 'string' ? token : '',
 		defaults: parseSiteDefaults( input[ OPTION.defaults ] ),
@@ -55,6 +59,7 @@ export function parsePluginSettings( value: unknown ): PluginSettings {
 					( type ): type is string => typeof type === 'string'
 				)
 			: [],
+		basemap: typeof basemap === 'string' ? basemap : '',
 	};
 }
 
@@ -65,7 +70,7 @@ export async function fetchPluginSettings(): Promise< PluginSettings > {
 
 /**
  * Saves some or all settings; answers with what the server stored. The server refuses a bad token,
- * bad defaults or a bad origin with a 400 and stores nothing.
+ * bad defaults, a bad basemap or a bad origin with a 400 and stores nothing.
  */
 export async function savePluginSettings(
 	changes: Partial< PluginSettings >
@@ -93,6 +98,9 @@ export async function savePluginSettings(
 	}
 	if ( changes.postTypes !== undefined ) {
 		data[ OPTION.postTypes ] = changes.postTypes;
+	}
+	if ( changes.basemap !== undefined ) {
+		data[ OPTION.basemap ] = changes.basemap.trim();
 	}
 	const response: unknown = await apiFetch( {
 		path: '/wp/v2/settings',

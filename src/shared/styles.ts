@@ -1,5 +1,6 @@
 /**
- * The Mapbox styles offered in the editor.
+ * The styles offered in the editor: the Mapbox presets (Settings → Cairn Maps' Mapbox basemap),
+ * and for a block the site's basemap, the keyless OpenFreeMap styles and those presets.
  */
 import { __ } from '@wordpress/i18n';
 
@@ -40,5 +41,33 @@ export function styleOptions(): StyleOption[] {
 			value: 'mapbox://styles/mapbox/satellite-streets-v12',
 			label: __( 'Satellite Streets', 'cairn-maps' ),
 		},
+	];
+}
+
+/**
+ * The styles a block may pick. block.json's default style draws the site's basemap (whatever the
+ * owner chose in Settings → Cairn Maps, or OpenFreeMap without a Mapbox token), so it is offered
+ * under that name; OpenFreeMap needs no key; the other Mapbox presets need the site's token.
+ */
+export function blockStyleOptions(): StyleOption[] {
+	const [ standard, ...mapbox ] = styleOptions();
+	return [
+		{
+			value: standard?.value ?? 'mapbox://styles/mapbox/standard',
+			label: __( "The site's basemap", 'cairn-maps' ),
+		},
+		{
+			value: 'https://tiles.openfreemap.org/styles/liberty',
+			label: __( 'OpenFreeMap Liberty (no key)', 'cairn-maps' ),
+		},
+		{
+			value: 'https://tiles.openfreemap.org/styles/bright',
+			label: __( 'OpenFreeMap Bright (no key)', 'cairn-maps' ),
+		},
+		{
+			value: 'https://tiles.openfreemap.org/styles/positron',
+			label: __( 'OpenFreeMap Positron (no key)', 'cairn-maps' ),
+		},
+		...mapbox,
 	];
 }

@@ -12,10 +12,14 @@ import type { Map as MapboxMap } from 'mapbox-gl';
 import { useEffect, useRef, useState } from '@wordpress/element';
 import type { MutableRefObject, RefObject } from 'react';
 
-import { loadMapboxGl, type MapboxGl } from '../blocks/map/load-mapbox-gl';
+import type { MapboxGl } from '../blocks/map/load-mapbox-gl';
+import { configEngine, loadMapLibrary } from '../blocks/map/load-map-library';
 import type { CairnMap } from '../blocks/map/runtime';
 
-/** mapbox-gl as the runtime uses it: for the caller's own objects (a draggable pin). */
+/**
+ * The map's library as the runtime uses it (mapbox-gl, or maplibre-gl with the same API for these
+ * objects): for the caller's own objects (a draggable pin).
+ */
 export type { MapboxGl };
 
 export interface UseCairnMapOptions {
@@ -70,8 +74,11 @@ export function useCairnMap( {
 		let undoReady: void | ( () => void );
 		let cancelled = false;
 		const input = latest.current.config();
-		// mapbox-gl (from Mapbox's distribution, once per page) downloads while the runtime does.
-		const library = loadMapboxGl( host.ownerDocument );
+		// The configuration's library (once per page) downloads while the runtime does.
+		const library = loadMapLibrary(
+			configEngine( input ),
+			host.ownerDocument
+		) as unknown as Promise< MapboxGl >;
 		Promise.all( [
 			import(
 				/* webpackChunkName: "cairn-map-runtime" */ '../blocks/map/runtime'

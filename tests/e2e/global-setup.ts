@@ -7,11 +7,18 @@
  * - admin.json: a real log-in through wp-login.php plus the cookie (logged-in tests);
  * - visitor.json: only the cookie (tests that must be anonymous: front end, cache headers,
  *   "no cookies for visitors"). Use it with `test.use( { storageState: VISITOR_STATE } )`.
+ *
+ * It also puts the demo world archive (.cache/basemap/world.pmtiles, built when needed) in the
+ * site's media library and writes where it is served to basemap.json beside those files
+ * (BASEMAP_STATE: bin/seed.mjs's SeededBasemap, or `{ "error": … }` when the site refused it).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { request, type FullConfig } from '@playwright/test';
 import { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
+
+/** bin/seed.mjs, loaded as the ES module it is (a static import would be compiled to CommonJS). */
+const seedModule = () => import( '../../bin/seed.mjs' );
 
 export const AUTO_LOGIN_COOKIE = 'playground_auto_login_already_happened';
 
@@ -20,6 +27,12 @@ export const VISITOR_STATE = path.join(
 		process.env.STORAGE_STATE_PATH ?? 'artifacts/storage-states/admin.json'
 	),
 	'visitor.json'
+);
+
+/** Where the set-up records the demo world archive's URLs (see the header). */
+export const BASEMAP_STATE = path.join(
+	path.dirname( VISITOR_STATE ),
+	'basemap.json'
 );
 
 /** A storage state holding only the cookie that turns Playground's auto-login off. */
@@ -80,6 +93,24 @@ async function globalSetup( config: FullConfig ) {
 	} );
 	await requestUtils.setupRest();
 	await requestUtils.request.dispose();
+
+	const problems: string[] = [];
+	const { uploadBasemap } = await seedModule();
+	const basemap = await uploadBasemap( {
+		siteUrl: baseURL,
+		log: ( message ) => {
+			if ( message.startsWith( 'WARNING' ) ) {
+				problems.push( message );
+			}
+		},
+	} ).catch( ( error: Error ) => {
+		problems.push( error.message );
+		return null;
+	} );
+	await fs.writeFile(
+		BASEMAP_STATE,
+		JSON.stringify( basemap ?? { error: problems.join( '; ' ) } )
+	);
 }
 
 export default globalSetup;

@@ -98,6 +98,11 @@ test.describe( 'import with addresses', () => {
 		await page
 			.getByRole( 'button', { name: 'Import markers' } )
 			.click( { timeout: 120_000 } );
+		// Previewed first (a dry run); Import sends the page's form.
+		await page
+			.locator( '.cairn-maps-import-preview' )
+			.getByRole( 'button', { name: 'Import', exact: true } )
+			.click( { timeout: 120_000 } );
 		await expect(
 			page.locator( '.cairn-maps-import-report' )
 		).toContainText(
@@ -242,6 +247,11 @@ test.describe( 'import with addresses', () => {
 		// The upload, the import and the redirect: slow on a loaded Playground.
 		await page
 			.getByRole( 'button', { name: 'Import markers' } )
+			.click( { timeout: 120_000 } );
+		// Previewed first (a dry run); Import sends the page's form.
+		await page
+			.locator( '.cairn-maps-import-preview' )
+			.getByRole( 'button', { name: 'Import', exact: true } )
 			.click( { timeout: 120_000 } );
 		await expect(
 			page.locator( '.cairn-maps-geocoding-summary' )

@@ -1,6 +1,7 @@
 /**
- * Tools → Import/export markers: a real file upload with its line-by-line report, "import only
- * valid rows", the export form (a download), and a multipart upload to the REST route.
+ * Tools → Import/export markers: a real file upload previewed (a dry run) with its line-by-line
+ * report, cancelled, then imported (the valid rows), the export form (a download), and a
+ * multipart upload to the REST route.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,38 +83,41 @@ lines"`,
 			page.getByRole( 'heading', { name: 'Import/export markers' } )
 		).toBeVisible();
 
-		// A file with a bad row imports nothing and says which line is wrong.
-		await page
-			.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' )
-			.setInputFiles( file );
+		// The file is previewed first: what would be imported, and which line is wrong; a dry
+		// run, so nothing is written yet.
+		const fileInput = page.getByLabel(
+			'File (CSV, GeoJSON, GPX, KML or KMZ)'
+		);
+		const preview = page.locator( '.cairn-maps-import-preview' );
+		await fileInput.setInputFiles( file );
 		await page.getByRole( 'button', { name: 'Import markers' } ).click();
-		const report = page.locator( '.cairn-maps-import-report' );
-		await expect( report ).toContainText( 'nothing was imported', {
-			timeout: 60_000,
-		} );
-		await expect( report ).toContainText(
+		await expect( preview ).toContainText(
+			'Will be imported: 2 markers, 0 routes, 0 areas.',
+			{ timeout: 60_000 }
+		);
+		await expect( preview ).toContainText(
 			'Line 3: Latitude (cairn_lat) must be a number between -90 and 90.'
 		);
+		await expect( preview.locator( 'svg circle' ) ).toHaveCount( 2 );
 		expect( await publishedMarkers( requestUtils, run ) ).toEqual( [] );
 
-		// Reloading shows the report no more (and imports nothing twice).
-		await page.reload();
-		await expect( report ).toHaveCount( 0 );
+		// Cancel: back to the form, nothing imported.
+		await preview.getByRole( 'button', { name: 'Cancel' } ).click();
+		await expect( fileInput ).toBeVisible();
+		expect( await publishedMarkers( requestUtils, run ) ).toEqual( [] );
 
-		// Only the valid rows.
-		await page
-			.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' )
-			.setInputFiles( file );
-		await page
-			.getByLabel(
-				'Import only the valid rows (skip the rows with errors)'
-			)
-			.check();
+		// Preview again and import: the valid rows are imported, the bad line is reported.
+		await fileInput.setInputFiles( file );
 		await page.getByRole( 'button', { name: 'Import markers' } ).click();
+		await preview
+			.getByRole( 'button', { name: 'Import', exact: true } )
+			.click( { timeout: 60_000 } );
+		// The page's form imports the previewed file: the server's report.
+		const report = page.locator( '.cairn-maps-import-report:not(.inline)' );
 		await expect( report ).toContainText( '2 markers were imported.', {
 			timeout: 60_000,
 		} );
-		await expect( report ).toContainText( '1 row was skipped:' );
+		await expect( report ).toContainText( '1 row was not imported:' );
 		await expect( report ).toContainText( 'Line 3:' );
 		const imported = await publishedMarkers( requestUtils, run );
 		expect(
@@ -217,8 +221,19 @@ lines"`,
 			'page=cairn-maps-import-export'
 		);
 		const input = page.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' );
-		const report = page.locator( '.cairn-maps-import-report' );
+		// The server's report after an import; the preview's (the page's script) before it.
+		const report = page.locator( '.cairn-maps-import-report:not(.inline)' );
+		const previewReport = page.locator(
+			'.cairn-maps-import-preview .cairn-maps-import-report'
+		);
+		// Previewed, then imported when the preview allows it (the page's script).
 		const importFile = async ( name: string, buffer: Buffer ) => {
+			const again = page.getByRole( 'button', {
+				name: /^(Import another file|Choose another file)$/,
+			} );
+			if ( await again.isVisible() ) {
+				await again.click();
+			}
 			await input.setInputFiles( {
 				name,
 				mimeType: 'application/octet-stream',
@@ -227,7 +242,17 @@ lines"`,
 			await page
 				.getByRole( 'button', { name: 'Import markers' } )
 				.click();
-			await expect( report ).toBeVisible( { timeout: 60_000 } );
+			await expect( previewReport ).toBeVisible( { timeout: 60_000 } );
+			const confirm = page.getByRole( 'button', {
+				name: 'Import',
+				exact: true,
+			} );
+			if ( await confirm.isVisible() ) {
+				await confirm.click();
+				await expect( report ).toContainText( 'were imported', {
+					timeout: 60_000,
+				} );
+			}
 		};
 
 		// A GPX: a waypoint, a track with elevation, a route without (a notice, not an error).
@@ -293,8 +318,8 @@ lines"`,
 				`<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><gpx><wpt lat="1" lon="2"><name>Evil ${ run } &xxe;</name></wpt></gpx>`
 			)
 		);
-		await expect( report ).toHaveClass( /notice-error/ );
-		await expect( report ).toContainText(
+		await expect( previewReport ).toHaveClass( /notice-error/ );
+		await expect( previewReport ).toContainText(
 			'The file contains a DOCTYPE; Cairn does not read DOCTYPEs or external entities.'
 		);
 		expect(

@@ -524,6 +524,16 @@ test.describe( 'release zip', () => {
 				path: '/wp/v2/settings',
 				data: settings,
 			} );
+			// What the settings read as afterwards: since 0.7.0 the default style of new maps is the
+			// site's basemap (cairn_maps_basemap); the defaults keep block.json's style.
+			const kept = {
+				...settings,
+				cairn_maps_defaults: {
+					...settings.cairn_maps_defaults,
+					mapStyle: 'mapbox://styles/mapbox/standard',
+				},
+				cairn_maps_basemap: settings.cairn_maps_defaults.mapStyle,
+			};
 			const iconFile = path.join(
 				fs.mkdtempSync( path.join( os.tmpdir(), 'cairn-release-' ) ),
 				'summit-icon.png'
@@ -708,7 +718,7 @@ test.describe( 'release zip', () => {
 			const after = await snapshot();
 			expect( after ).toEqual( upgraded );
 			const settingsNow = await rest.rest( { path: '/wp/v2/settings' } );
-			expect( settingsNow ).toMatchObject( settings );
+			expect( settingsNow ).toMatchObject( kept );
 			const media = ( await rest.rest( {
 				path: `/wp/v2/media/${ icon }`,
 			} ) ) as { mime_type: string };
@@ -839,7 +849,7 @@ test.describe( 'release zip', () => {
 			expect( await snapshot() ).toEqual( upgraded );
 			expect(
 				await rest.rest( { path: '/wp/v2/settings' } )
-			).toMatchObject( settings );
+			).toMatchObject( kept );
 			// The visitor's maps still draw every marker.
 			const later = await visitMaps();
 			await later.page.screenshot( {
@@ -960,6 +970,79 @@ test.describe( 'release zip and mapbox-gl’s licence', () => {
 				expect.stringMatching( /Copyright/i ),
 			] );
 		}
+	} );
+
+	test( 'the zip holds maplibre-gl (its chunk, its worker and its stylesheet) with its licence, and still no mapbox-gl', async () => {
+		const { mapboxGlFiles } = await pluginZip();
+		const current = unpack( CURRENT_ZIP );
+		const MAPLIBRE_DIST = path.join(
+			ROOT,
+			'node_modules',
+			'maplibre-gl',
+			'dist'
+		);
+		const maplibreVersion = JSON.parse(
+			fs.readFileSync(
+				path.join( MAPLIBRE_DIST, '..', 'package.json' ),
+				'utf8'
+			)
+		).version as string;
+		// Its own lazily loaded chunk, the worker the site serves and its stylesheet.
+		for ( const file of [
+			'build/cairn-map-maplibre.js',
+			'build/maplibre-gl-worker.mjs',
+			'build/maplibre-gl.css',
+		] ) {
+			expect( current.files ).toContain( file );
+			expect(
+				fs.statSync( path.join( current.folder, file ) ).size
+			).toBeGreaterThan( 1000 );
+		}
+		// The chunk is maplibre-gl's code, not a stand-in: the library names itself in it.
+		const chunk = fs.readFileSync(
+			path.join( current.folder, 'build', 'cairn-map-maplibre.js' ),
+			'utf8'
+		);
+		expect( chunk ).toContain( maplibreVersion );
+		expect( chunk ).toMatch( /maplibre/i );
+		// Its licence (BSD-3-Clause) is in the credits, with its copyright notice.
+		const text = fs.readFileSync(
+			path.join( current.folder, 'build', 'third-party-licenses.txt' ),
+			'utf8'
+		);
+		const block =
+			text
+				.split( /^(?=Package: )/m )
+				.find( ( entry ) =>
+					entry.startsWith(
+						`Package: maplibre-gl@${ maplibreVersion }\n`
+					)
+				) ?? '';
+		expect( block ).toMatch( /^License: BSD-3-Clause$/m );
+		expect( block ).toMatch( /Copyright/i );
+		expect( block ).toMatch( /MapLibre/ );
+		// The self-hosted basemap's glyphs (both DejaVu fontstacks, every range) and their licence:
+		// a pmtiles:// map on a site installed from the zip reads its labels from them.
+		for ( const stack of [ 'DejaVu Sans Book', 'DejaVu Sans Bold' ] ) {
+			expect(
+				current.files.filter( ( file ) =>
+					file.startsWith( `assets/basemap/glyphs/${ stack }/` )
+				)
+			).toHaveLength( 256 );
+			expect( current.files ).toContain(
+				`assets/basemap/glyphs/${ stack }/0-255.pbf`
+			);
+		}
+		expect( current.files ).toContain(
+			'assets/basemap/glyphs/LICENSE-DejaVu.txt'
+		);
+		// …and bundling it brought no mapbox-gl code along.
+		expect( mapboxGlFiles( current.folder, current.files ) ).toEqual( [] );
+		expect(
+			current.files.filter( ( file ) =>
+				/mapbox-gl[^/]*\.(js|mjs|css)$/i.test( file )
+			)
+		).toEqual( [] );
 	} );
 
 	test( 'plugin-zip refuses to package mapbox-gl code, whatever its file is called', () => {

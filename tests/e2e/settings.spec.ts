@@ -30,6 +30,7 @@ const BUILTIN_DEFAULTS = {
 
 interface PluginSettings {
 	cairn_maps_access_token: string;
+	cairn_maps_basemap: string;
 	cairn_maps_defaults: typeof BUILTIN_DEFAULTS;
 	cairn_maps_require_consent: boolean;
 	cairn_maps_delete_data_on_uninstall: boolean;
@@ -64,6 +65,7 @@ test.beforeAll( async ( { requestUtils } ) => {
 test.afterAll( async ( { requestUtils } ) => {
 	await writeSettings( requestUtils, {
 		cairn_maps_access_token: original.cairn_maps_access_token,
+		cairn_maps_basemap: original.cairn_maps_basemap,
 		cairn_maps_defaults: original.cairn_maps_defaults,
 		cairn_maps_require_consent: original.cairn_maps_require_consent,
 		cairn_maps_delete_data_on_uninstall:
@@ -77,6 +79,7 @@ test.describe( 'Settings → Cairn Maps', () => {
 	test.beforeEach( async ( { requestUtils } ) => {
 		await writeSettings( requestUtils, {
 			cairn_maps_access_token: '',
+			cairn_maps_basemap: '',
 			cairn_maps_defaults: BUILTIN_DEFAULTS,
 			cairn_maps_require_consent: false,
 			cairn_maps_allowed_origins: [],
@@ -181,14 +184,18 @@ test.describe( 'Settings → Cairn Maps', () => {
 		).toBe( FAKE_PUBLIC_TOKEN );
 	} );
 
-	test( 'saves the defaults for new maps and the privacy choices', async ( {
+	test( 'saves the basemap, the defaults for new maps and the privacy choices', async ( {
 		page,
 		requestUtils,
 	} ) => {
 		await page.goto( SETTINGS_URL );
+		await expect(
+			page.getByText( /Automatic: OpenFreeMap Liberty/ )
+		).toBeVisible();
+		await page.getByLabel( 'OpenFreeMap (no key)' ).check();
 		await page
-			.getByLabel( 'Map style' )
-			.selectOption( { label: 'Outdoors' } );
+			.getByLabel( 'OpenFreeMap style' )
+			.selectOption( { label: 'Positron' } );
 		await page
 			.getByLabel( 'Label language' )
 			.selectOption( { label: 'French' } );
@@ -203,8 +210,12 @@ test.describe( 'Settings → Cairn Maps', () => {
 		).toContainText( 'Settings saved.' );
 
 		const saved = await readSettings( requestUtils );
+		expect( saved.cairn_maps_basemap ).toBe(
+			'https://tiles.openfreemap.org/styles/positron'
+		);
+		// The style of new maps is the basemap: the defaults keep block.json's.
 		expect( saved.cairn_maps_defaults ).toEqual( {
-			mapStyle: 'mapbox://styles/mapbox/outdoors-v12',
+			mapStyle: BUILTIN_DEFAULTS.mapStyle,
 			language: 'fr',
 			controls: {
 				...BUILTIN_DEFAULTS.controls,
@@ -216,8 +227,8 @@ test.describe( 'Settings → Cairn Maps', () => {
 		expect( saved.cairn_maps_delete_data_on_uninstall ).toBe( false );
 
 		await page.reload();
-		await expect( page.getByLabel( 'Map style' ) ).toHaveValue(
-			'mapbox://styles/mapbox/outdoors-v12'
+		await expect( page.getByLabel( 'OpenFreeMap style' ) ).toHaveValue(
+			'https://tiles.openfreemap.org/styles/positron'
 		);
 		await expect( page.getByLabel( 'Label language' ) ).toHaveValue( 'fr' );
 		await expect( page.getByLabel( 'Scale bar' ) ).toBeChecked();
@@ -289,19 +300,34 @@ test.describe( 'Settings → Cairn Maps', () => {
 		).toEqual( [ 'https://app.example.com' ] );
 	} );
 
-	test( 'a custom style URL must be mapbox:// or https', async ( {
+	test( 'a basemap style URL must be https, and the server says so too', async ( {
 		page,
+		requestUtils,
 	} ) => {
 		await page.goto( SETTINGS_URL );
-		await page
-			.getByLabel( 'Map style' )
-			.selectOption( { label: 'Custom style URL' } );
-		const url = page.getByLabel( 'Style URL' );
+		await page.getByLabel( 'A MapLibre style URL' ).check();
+		const url = page.getByLabel( 'Style URL (https)' );
 		const save = page.getByRole( 'button', { name: 'Save changes' } );
 		await url.fill( 'http://tiles.example.org/style.json' );
 		await expect( save ).toBeDisabled();
+		await expect(
+			page.locator( '.cairn-maps-settings__field-error' )
+		).toContainText( 'must start with https://' );
 		await url.fill( 'https://tiles.example.org/style.json' );
 		await expect( save ).toBeEnabled();
+
+		const error = await writeSettings( requestUtils, {
+			cairn_maps_basemap: 'http://tiles.example.org/style.json',
+		} ).then(
+			() => null,
+			( caught: unknown ) =>
+				caught as { code?: string; data?: { status?: number } }
+		);
+		expect( error?.code ).toBe( 'cairn_maps_invalid_basemap' );
+		expect( error?.data?.status ).toBe( 400 );
+		expect(
+			( await readSettings( requestUtils ) ).cairn_maps_basemap
+		).toBe( '' );
 	} );
 } );
 
@@ -369,8 +395,9 @@ test.describe( 'the map block without a token', () => {
 		page,
 		requestUtils,
 	} ) => {
+		// The style of new blocks is the site's basemap (block.json's style stands for it).
 		const defaults = {
-			mapStyle: 'mapbox://styles/mapbox/dark-v11',
+			mapStyle: BUILTIN_DEFAULTS.mapStyle,
 			language: 'de',
 			controls: { ...BUILTIN_DEFAULTS.controls, geolocate: true },
 		};

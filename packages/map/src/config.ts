@@ -4,12 +4,14 @@
  * their defaults; a minimum zoom above the maximum is an error.
  */
 import { MapError } from './errors';
+import { LIMITS } from './limits';
 import * as rules from './map-schema.json';
 import { isRecord, sanitize } from './map-schema';
 import { groupStyles } from './group-styles';
 import { isValidStyleUrl } from './patterns';
 import type { Schema } from './map-schema';
 import type {
+	BasemapConfig,
 	ClusterConfig,
 	ContentSelection,
 	ConsentConfig,
@@ -115,6 +117,95 @@ export function tiledUrls(
 		: { tilesUrl: '', placesUrl: '', summaryUrl: '' };
 }
 
+const PROVIDERS: ReadonlyArray< BasemapConfig[ 'provider' ] > = [
+	'mapbox',
+	'openfreemap',
+	'style-url',
+	'self-hosted',
+];
+const OPENFREEMAP_HOST = 'tiles.openfreemap.org';
+const HOST_NAME =
+	/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * The host of an https style URL, lower case, or ''.
+ * @param style
+ */
+function hostOf( style: string ): string {
+	try {
+		const url = new URL( style );
+		return url.protocol === 'https:' ? url.hostname.toLowerCase() : '';
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Who serves a style, by its reference alone (a configuration without `basemap`).
+ * @param style
+ */
+function providerOf( style: string ): BasemapConfig[ 'provider' ] {
+	if ( style.startsWith( 'pmtiles://' ) ) {
+		return 'self-hosted';
+	}
+	const host = hostOf( style );
+	if ( ! host || LIMITS.mapStyle.hosts.includes( host ) ) {
+		return 'mapbox';
+	}
+	return host === OPENFREEMAP_HOST ? 'openfreemap' : 'style-url';
+}
+
+/**
+ * A style reference the map may use: `mapbox://styles/…`, an https style URL, or
+ * `pmtiles://<http(s) archive URL>`. The server applies the full engine rule
+ * (engine/style-engine.ts, Basemap::engine_for) before it renders a configuration.
+ * @param style
+ */
+function isStyleReference( style: string ): boolean {
+	const archive = style.startsWith( 'pmtiles://' )
+		? style.slice( 'pmtiles://'.length )
+		: null;
+	return archive === null
+		? isValidStyleUrl( style )
+		: /^https?:\/\/[^\s"'<>\\/]+\/[^\s"'<>\\]*$/.test( archive );
+}
+
+/**
+ * The basemap: the server's, each key checked, else what the style implies (the contract's
+ * defaults: OpenFreeMap's host, a style URL's own host, none for an archive on the site).
+ * @param value Untrusted input.
+ * @param style The validated style reference.
+ */
+export function basemap( value: unknown, style: string ): BasemapConfig {
+	const input = isRecord( value ) ? value : {};
+	const provider = PROVIDERS.includes( input.provider as never )
+		? ( input.provider as BasemapConfig[ 'provider' ] )
+		: providerOf( style );
+	const implied = () => {
+		if ( provider === 'openfreemap' ) {
+			return [ OPENFREEMAP_HOST ];
+		}
+		const host = provider === 'style-url' ? hostOf( style ) : '';
+		return host ? [ host ] : [];
+	};
+	return {
+		provider,
+		glyphs: provider === 'self-hosted' ? shapesUrl( input.glyphs ) : '',
+		hosts: Array.isArray( input.hosts )
+			? input.hosts
+					.filter(
+						( host ): host is string => typeof host === 'string'
+					)
+					.map( ( host ) => host.toLowerCase() )
+					.filter( ( host ) => HOST_NAME.test( host ) )
+			: implied(),
+		attribution:
+			typeof input.attribution === 'string'
+				? input.attribution.trim().slice( 0, 500 )
+				: '',
+	};
+}
+
 /**
  * Parses a configuration.
  *
@@ -129,15 +220,20 @@ export function parseMapConfig( input: unknown ): MapConfig {
 	if ( minZoom > maxZoom ) {
 		throw new MapError( 'zoom-range' );
 	}
-	const style = typeof value.style === 'string' ? value.style : '';
+	const given = typeof value.style === 'string' ? value.style : '';
+	// A style reference, else block.json's default.
+	const style = isStyleReference( given )
+		? given
+		: attribute< string >( rules.mapStyle, undefined );
 	return {
+		// Absent: mapbox, as every configuration before there were two engines.
+		engine: value.engine === 'maplibre' ? 'maplibre' : 'mapbox',
 		accessToken:
 			typeof value.accessToken === 'string'
 				? value.accessToken.trim()
 				: '',
-		style: isValidStyleUrl( style )
-			? style
-			: attribute< string >( rules.mapStyle, undefined ),
+		style,
+		basemap: basemap( value.basemap, style ),
 		center: attribute< MapConfig[ 'center' ] >(
 			rules.center,
 			value.center

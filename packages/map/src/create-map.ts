@@ -4,21 +4,34 @@
  * (a throw inside mapbox-gl's constructor leaves a half-built map), then reports every failure the
  * same way: `data-cairn-state="error"`, one `role="alert"` message and a `cairn:map-error` event.
  */
-import type {
-	ErrorEvent as MapboxErrorEvent,
-	Map as MapboxMap,
-} from 'mapbox-gl';
+import type { Map as MapboxMap } from 'mapbox-gl';
 
 import { parseMapConfig } from './config';
 import { hasConsent } from './consent-api';
 import { addControls } from './controls';
-import { MapError, isNonFatal, showError } from './errors';
+import { MapError, showError } from './errors';
+import {
+	failed,
+	isPromise,
+	laterMap,
+	MapLife,
+	setState,
+	whenLoaded,
+} from './map-life';
 import { attachHashSync, viewFromAddress } from './hash-sync';
 import { followContainerSize } from './follow-container-size';
 import { attachKeyboardPanning } from './keyboard';
-import { localizeClassicStyle, resolveLanguage } from './language';
-import { PINNED_MAP_OPTIONS } from './limits';
-import { MARKERS_SOURCE, addMarkersLayer } from './markers-layer';
+import { resolveLanguage } from './language';
+import { registerEngine } from './engine/registry';
+import { refuseBeforeLoad, selectEngine, unwrapLib } from './engine/select';
+import type {
+	Camera,
+	EngineName,
+	MapEngine,
+	MapLanguage,
+	StyleInput,
+} from './engine/types';
+import { MARKERS_SOURCE } from './layer-ids';
 import { loadPlacesChunk, type PlacesChunk } from './places-chunk';
 import type { PlacesController } from './places/controller';
 import type { PrefetchedMarkers } from './prefetch-markers';
@@ -26,8 +39,6 @@ import type { PrefetchedTiles } from './places/prefetch-tiles';
 import type { PlacesClient } from './places/client';
 import type { LoadResult } from './places/engine';
 import type { ShapesHandle } from './shapes/handle';
-import { compilesShadersInParallel } from './webgl';
-import { checkToken } from './token';
 import type { MapConfig, MapErrorCode, MapLib, MapLibSource } from './types';
 
 export interface CreateMapOptions {
@@ -52,12 +63,13 @@ export interface CreateMapOptions {
 	 */
 	tiles?: PrefetchedTiles | Promise< PrefetchedTiles | null > | null;
 	/**
-	 * The map library: mapbox-gl's default export, its module, or a promise of either (a dynamic
-	 * `import()`, which the map waits for), or a function that gives one when the map starts
-	 * (after the visitor's consent, when the configuration asks for it). The runtime never
-	 * imports mapbox-gl by itself.
+	 * The map library: mapbox-gl's default export, maplibre-gl's module, either's module, or a
+	 * promise of one (a dynamic `import()`, which the map waits for), or a function that gives one
+	 * for the configuration's engine when the map starts (after the visitor's consent, when the
+	 * configuration asks for it). The runtime never imports a map library by itself, and tells
+	 * the two apart (engine/select.ts): a caller may pass either.
 	 */
-	mapLib: MapLibSource | ( () => MapLibSource );
+	mapLib: MapLibSource | ( ( engine: EngineName ) => MapLibSource );
 	/**
 	 * The visitor has agreed already, so a configuration with `consent.required` starts at once:
 	 * the host asked for consent itself (the theme's and `hydrate()`'s own gate, or an app's
@@ -125,139 +137,6 @@ function sameRealmContainer( container: HTMLElement ): HTMLElement {
 	return inner;
 }
 
-function setState( host: HTMLElement, state: 'loading' | 'ready' | 'error' ) {
-	host.dataset.cairnState = state;
-}
-
-function failed( host: HTMLElement | null, code: MapErrorCode ): CairnMap {
-	const error = host ? showError( host, code ) : new MapError( code );
-	const ready = Promise.reject( error );
-	// Callers that do not await `ready` must not see an unhandled rejection: the error is on the page.
-	ready.catch( () => undefined );
-	return { map: null, ready, destroy: () => undefined };
-}
-
-/**
- * The error code for a mapbox-gl `error` event, or null when the map can live with it.
- * @param event
- * @param loaded
- */
-function classify(
-	event: MapboxErrorEvent,
-	loaded: boolean
-): MapErrorCode | null {
-	const status = ( event.error as { status?: unknown } | undefined )?.status;
-	if ( status === 401 || status === 403 ) {
-		return 'invalid-token';
-	}
-	const sourceId = ( event as { sourceId?: unknown } ).sourceId;
-	if ( sourceId === MARKERS_SOURCE ) {
-		return 'markers';
-	}
-	if ( ( event as { tile?: unknown } ).tile ) {
-		return null; // One tile that failed (and may load on the next move) does not break the map.
-	}
-	return loaded ? null : 'style';
-}
-
-/**
- * The code for a token the map must not use, or null for a public one.
- * @param accessToken
- */
-function refuseToken( accessToken: string ): MapErrorCode | null {
-	switch ( checkToken( accessToken ).kind ) {
-		case 'empty':
-			return 'missing-token';
-		case 'secret':
-		case 'temporary':
-			return 'secret-token';
-		case 'malformed':
-			return 'invalid-token';
-		default:
-			return null;
-	}
-}
-
-function isPromise< T >( value: unknown ): value is Promise< T > {
-	return typeof ( value as Promise< T > | null )?.then === 'function';
-}
-
-/** mapbox-gl's default export from what a host passed: the export itself or its module. */
-function unwrapLib( lib: MapLib | { default: MapLib } ): MapLib {
-	return typeof ( lib as Partial< MapLib > ).supported === 'function'
-		? ( lib as MapLib )
-		: ( lib as { default: MapLib } ).default;
-}
-
-/**
- * A map whose library is still on its way: the host shows `loading` meanwhile, a library that
- * cannot be loaded is the `style` error (the map could not be loaded), and `destroy()` before it
- * arrives means the map never starts.
- * @param host
- * @param pending
- * @param start
- */
-function whenLoaded(
-	host: HTMLElement,
-	pending: Promise< MapLib | { default: MapLib } >,
-	start: ( lib: MapLib ) => CairnMap
-): CairnMap {
-	let started: CairnMap | null = null;
-	let destroyed = false;
-	const removed = () => new Error( 'The map was removed before it started.' );
-	const ready = pending.then(
-		( lib ) => {
-			if ( destroyed ) {
-				throw removed();
-			}
-			started = start( unwrapLib( lib ) );
-			return started.ready;
-		},
-		( cause: unknown ) => {
-			if ( destroyed ) {
-				throw removed();
-			}
-			throw Object.assign( showError( host, 'style' ), { cause } );
-		}
-	);
-	ready.catch( () => undefined );
-	return laterMap(
-		ready,
-		() => started,
-		() => {
-			destroyed = true;
-		}
-	);
-}
-
-/**
- * The handle of a map that starts later (its library or the visitor's consent is on its way):
- * `map` and `places` are the started map's once it is there; `destroy()` stops it, or keeps it
- * from ever starting (`stop` marks that first).
- * @param ready
- * @param started
- * @param stop
- */
-function laterMap(
-	ready: Promise< MapboxMap >,
-	started: () => CairnMap | null,
-	stop: () => void
-): CairnMap {
-	return {
-		get map() {
-			return started()?.map ?? null;
-		},
-		get places() {
-			return started()?.places ?? null;
-		},
-		ready,
-		destroy: () => {
-			stop();
-			started()?.destroy();
-		},
-	};
-}
-
 export function createMap(
 	container: unknown,
 	input: unknown,
@@ -272,7 +151,8 @@ export function createMap(
 	if ( typeof config === 'string' ) {
 		return failed( host, config );
 	}
-	const refused = refuseToken( config.accessToken );
+	// Refused before the library loads: the configuration's engine decides (its token rules).
+	const refused = refuseBeforeLoad( config );
 	if ( refused ) {
 		return failed( host, refused );
 	}
@@ -285,9 +165,17 @@ export function createMap(
 		return startWithLib(
 			host,
 			typeof options.mapLib === 'function'
-				? options.mapLib()
+				? options.mapLib( config.engine )
 				: options.mapLib,
-			( mapLib ) => startMap( mapLib, container, host, config, early )
+			( mapLib ) => {
+				const engine = selectEngine( mapLib );
+				const begin = ( chosen: MapEngine ) =>
+					startMap( chosen, container, host, config, early );
+				// maplibre-gl's adapter comes with its own chunk.
+				return isPromise< MapEngine >( engine )
+					? whenLoaded( host, engine, begin )
+					: begin( engine );
+			}
 		);
 	};
 	return options.consentGiven || consentSettled( host, config.consent )
@@ -442,44 +330,102 @@ function startWithLib(
 	start: ( mapLib: MapLib ) => CairnMap
 ): CairnMap {
 	return isPromise< MapLib | { default: MapLib } >( lib )
-		? whenLoaded( host, lib, start )
+		? whenLoaded( host, lib.then( unwrapLib ), start )
 		: start( unwrapLib( lib ) );
 }
 
 /**
- * Creates the mapbox-gl map for a validated configuration and wires everything around it, in
- * the order mapbox-gl's events need: the deadline, the style's language and the error report
- * before anything loads; the places once the style is in; `ready` after the first drawing.
- * @param mapboxgl
+ * Starts the map with the engine of the library at hand: the style first (built in the browser
+ * for a self-hosted archive, which the map then waits for), then the map itself.
+ * @param engine
  * @param container
  * @param host
  * @param config
  * @param options
  */
 function startMap(
-	mapboxgl: MapLib,
+	engine: MapEngine,
 	container: HTMLElement,
 	host: HTMLElement,
 	config: MapConfig,
 	options: CreateMapOptions
 ): CairnMap {
-	if ( ! mapboxgl.supported() ) {
+	if ( ! engine.supported() ) {
 		return failed( host, 'webgl' );
+	}
+	// A host may pass the other engine's library than the configuration's.
+	const refused = engine.refuse( config );
+	if ( refused ) {
+		return failed( host, refused );
 	}
 	const view = host.ownerDocument.defaultView ?? window;
 	const camera = startingCamera( config, view );
 	const language = pickLanguage( config, host, view );
-	const built = buildMap( mapboxgl, container, config, camera, language );
+	const draw = ( style: StyleInput ) =>
+		drawMap( engine, container, host, config, options, {
+			camera,
+			language,
+			style,
+		} );
+	let style: StyleInput | Promise< StyleInput >;
+	try {
+		style = engine.style( config, language );
+	} catch {
+		return failed( host, 'style' );
+	}
+	return isPromise< StyleInput >( style )
+		? whenLoaded( host, style, draw )
+		: draw( style );
+}
+
+/**
+ * Creates the engine's map for a validated configuration and wires everything around it, in
+ * the order the map's events need: the deadline, the style's language and the error report
+ * before anything loads; the places once the style is in; `ready` after the first drawing.
+ * @param engine
+ * @param container
+ * @param host
+ * @param config
+ * @param options
+ * @param start
+ * @param start.camera
+ * @param start.language
+ * @param start.style
+ */
+function drawMap(
+	engine: MapEngine,
+	container: HTMLElement,
+	host: HTMLElement,
+	config: MapConfig,
+	options: CreateMapOptions,
+	start: { camera: Camera; language: MapLanguage; style: StyleInput }
+): CairnMap {
+	const view = host.ownerDocument.defaultView ?? window;
+	// A request refused while the map is being made fails it once it exists.
+	let life: MapLife | null = null;
+	let early: MapErrorCode | null = null;
+	const fail = ( code: MapErrorCode ) => {
+		if ( life ) {
+			life.fail( code );
+		} else {
+			early ??= code;
+		}
+	};
+	const built = buildMap( engine, container, config, start, fail );
 	if ( typeof built === 'string' ) {
 		return failed( host, built );
 	}
-	const life = new MapLife( host, built.map, built.removeContainer );
+	registerEngine( built.map, engine );
+	life = new MapLife( host, built.map, built.removeContainer );
+	if ( early ) {
+		life.fail( early );
+	}
 	giveUpOnSlowStyle( life, options.loadTimeout ?? DEFAULT_LOAD_TIMEOUT );
-	localizeEachStyle( life.map, language );
-	reportMapErrors( life );
+	localizeEachStyle( engine, life.map, start.language );
+	reportMapErrors( engine, life );
 	const pointsDrawn =
 		config.markersUrl || config.postsUrl || config.tilesUrl
-			? addPlacesOnceStyled( mapboxgl, life, config, options )
+			? addPlacesOnceStyled( engine, life, config, options )
 			: undefined;
 	// Routes and areas: their chunk and feed load beside the points, only for a map that has some;
 	// they are drawn once the points are (the map's workers would otherwise cut the shapes'
@@ -491,7 +437,7 @@ function startMap(
 		() => undefined
 	);
 	announceReadyAfterLoad( life, view, firstDraw );
-	addInteraction( mapboxgl, life, config, view );
+	addInteraction( engine, life, config, view );
 	return life.handle();
 }
 
@@ -520,13 +466,6 @@ function startingCamera(
 		: config;
 }
 
-interface MapLanguage {
-	/** The label language the map is created with. */
-	tag: ReturnType< typeof resolveLanguage >;
-	/** The page's and the visitor's languages, most preferred first. */
-	preferred: string[];
-}
-
 /**
  * `auto`: the page's own language (multilingual plugins set it per page), then the browser's.
  * @param config
@@ -546,20 +485,23 @@ function pickLanguage(
 }
 
 /**
- * The mapbox-gl map, or the error code when its constructor throws (no graphics context, a
+ * The engine's map, or the error code when its constructor throws (no graphics context, a
  * style it refuses).
- * @param mapboxgl
+ * @param engine
  * @param container
  * @param config
- * @param camera
- * @param language
+ * @param start
+ * @param start.camera
+ * @param start.language
+ * @param start.style
+ * @param fail           Fails the map (a request the engine refused).
  */
 function buildMap(
-	mapboxgl: MapLib,
+	engine: MapEngine,
 	container: HTMLElement,
 	config: MapConfig,
-	camera: Pick< MapConfig, 'center' | 'zoom' | 'bearing' | 'pitch' >,
-	language: MapLanguage
+	start: { camera: Camera; language: MapLanguage; style: StyleInput },
+	fail: ( code: MapErrorCode ) => void
 ): { map: MapboxMap; removeContainer: () => void } | MapErrorCode {
 	const mapContainer = sameRealmContainer( container );
 	const removeContainer = () => {
@@ -568,144 +510,19 @@ function buildMap(
 		}
 	};
 	try {
-		const map = new mapboxgl.Map( {
-			...PINNED_MAP_OPTIONS,
-			container: mapContainer,
-			accessToken: config.accessToken,
-			style: config.style,
-			center: [ camera.center.lng, camera.center.lat ],
-			zoom: camera.zoom,
-			bearing: camera.bearing,
-			pitch: camera.pitch,
-			minZoom: config.minZoom,
-			maxZoom: config.maxZoom,
-			language: language.tag,
-			cooperativeGestures: config.cooperativeGestures,
-			performanceMetricsCollection: false,
-			precompilePrograms: compilesShadersInParallel(
-				mapContainer.ownerDocument
-			),
-		} );
+		const map = engine.create(
+			mapContainer,
+			config,
+			start.camera,
+			start.language,
+			start.style,
+			fail
+		);
 		return { map, removeContainer };
 	} catch ( error ) {
 		removeContainer();
 		const message = error instanceof Error ? error.message : '';
 		return /webgl/i.test( message ) ? 'webgl' : 'style';
-	}
-}
-
-/**
- * One started map's life: what it frees when it stops, its `ready` promise, its places, and the
- * one alert it shows.
- */
-class MapLife {
-	/** mapbox-gl's `load` came: an error from now on is not the style's. */
-	loaded = false;
-	/** Stopped: listeners and places gone, the map removed. */
-	removed = false;
-	/** The map's places, once known. */
-	places: PlacesController | null = null;
-	/** The map's routes and areas once drawn (null: none, or not drawn); null without `shapesUrl`. */
-	shapes: Promise< ShapesHandle | null > | null = null;
-	readonly ready: Promise< MapboxMap >;
-	private destroyed = false;
-	private shown: MapErrorCode | null = null;
-	private readonly cleanups: Array< () => void > = [];
-	private settle: {
-		resolve: ( map: MapboxMap ) => void;
-		reject: ( e: MapError ) => void;
-	} = { resolve: () => undefined, reject: () => undefined };
-
-	constructor(
-		readonly host: HTMLElement,
-		readonly map: MapboxMap,
-		private readonly removeContainer: () => void
-	) {
-		this.ready = new Promise< MapboxMap >( ( resolve, reject ) => {
-			this.settle = { resolve, reject };
-		} );
-		this.ready.catch( () => undefined );
-	}
-
-	/**
-	 * Something to undo when the map stops.
-	 * @param cleanup
-	 */
-	onStop( cleanup: () => void ) {
-		this.cleanups.push( cleanup );
-	}
-
-	stop = () => {
-		if ( this.removed ) {
-			return;
-		}
-		this.removed = true;
-		this.cleanups.forEach( ( cleanup ) => cleanup() );
-		this.map.remove();
-		this.removeContainer();
-	};
-
-	/**
-	 * Reports a failure. A fatal one rejects `ready`, stops the map (no more requests, its
-	 * graphics context freed) and replaces an earlier non-fatal message. A non-fatal one
-	 * (`image-type`, `markers`) leaves a usable map: `ready` still resolves and `cairn:map-ready`
-	 * is still sent, but the state stays `error` with its alert. Either way there is one alert.
-	 * @param code
-	 */
-	fail( code: MapErrorCode ) {
-		const fatal = ! isNonFatal( code );
-		if (
-			this.destroyed ||
-			( this.shown && ( ! isNonFatal( this.shown ) || ! fatal ) )
-		) {
-			return;
-		}
-		this.shown = code;
-		const error = showError( this.host, code );
-		if ( fatal ) {
-			this.settle.reject( error );
-			// Not from inside mapbox-gl's own event dispatch.
-			window.setTimeout( this.stop, 0 );
-		}
-	}
-
-	/**
-	 * Resolves `ready` and sends `cairn:map-ready`, unless a fatal failure came first.
-	 * @param view
-	 */
-	announceReady( view: typeof window ) {
-		if ( this.removed || ( this.shown && ! isNonFatal( this.shown ) ) ) {
-			return;
-		}
-		if ( ! this.shown ) {
-			setState( this.host, 'ready' );
-		}
-		this.settle.resolve( this.map );
-		this.host.dispatchEvent(
-			new view.CustomEvent( 'cairn:map-ready', {
-				bubbles: true,
-				detail: { map: this.map },
-			} )
-		);
-	}
-
-	handle(): CairnMap {
-		// The handle's getter reads the live places.
-		const life = this;
-		return {
-			map: this.map,
-			ready: this.ready,
-			get places() {
-				return life.places;
-			},
-			destroy: () => {
-				if ( this.destroyed ) {
-					return;
-				}
-				this.stop();
-				this.destroyed = true;
-			},
-		};
 	}
 }
 
@@ -722,20 +539,29 @@ function giveUpOnSlowStyle( life: MapLife, timeout: number ) {
 }
 
 /**
- * Classic styles get their labels in the map's language each time a style loads.
+ * The style's labels in the map's language each time a style loads.
+ * @param engine
  * @param map
  * @param language
  */
-function localizeEachStyle( map: MapboxMap, language: MapLanguage ) {
+function localizeEachStyle(
+	engine: MapEngine,
+	map: MapboxMap,
+	language: MapLanguage
+) {
 	map.on( 'style.load', () =>
-		localizeClassicStyle( map, language.tag, language.preferred )
+		engine.localize( map, language.tag, language.preferred )
 	);
 }
 
-/** mapbox-gl's error events, as the codes the map fails with (or none). */
-function reportMapErrors( life: MapLife ) {
+/**
+ * The map's error events, as the codes the map fails with (or none).
+ * @param engine
+ * @param life
+ */
+function reportMapErrors( engine: MapEngine, life: MapLife ) {
 	life.map.on( 'error', ( event ) => {
-		const code = classify( event, life.loaded );
+		const code = engine.classify( event, life.loaded, MARKERS_SOURCE );
 		if ( code ) {
 			life.fail( code );
 		}
@@ -747,13 +573,13 @@ function reportMapErrors( life: MapLife ) {
  * places worker starts before that: as soon as the feed (usually already fetched by the loader:
  * `options.markers`) and the places chunk are here, it reads and clusters the feed while mapbox-gl
  * still waits for its style. Resolves once the places are first drawn.
- * @param mapboxgl
+ * @param engine
  * @param life
  * @param config
  * @param options
  */
 function addPlacesOnceStyled(
-	mapboxgl: MapLib,
+	engine: MapEngine,
 	life: MapLife,
 	config: MapConfig,
 	options: CreateMapOptions
@@ -783,7 +609,7 @@ function addPlacesOnceStyled(
 			startPlaces( life, config, feeds, module, tiles )
 	);
 	return Promise.all( [ started, styled ] ).then(
-		( [ places ] ) => addPlaces( mapboxgl, life, config, options, places ),
+		( [ places ] ) => addPlaces( engine, life, config, options, places ),
 		() => {
 			life.fail( 'markers' );
 		}
@@ -891,14 +717,14 @@ function startPlaces(
 /**
  * The markers layer, its popups and the places controller that feeds it; resolves once the
  * places are first drawn.
- * @param mapboxgl
+ * @param engine
  * @param life
  * @param config
  * @param options
  * @param places
  */
 function addPlaces(
-	mapboxgl: MapLib,
+	engine: MapEngine,
 	life: MapLife,
 	config: MapConfig,
 	options: CreateMapOptions,
@@ -911,7 +737,7 @@ function addPlaces(
 	const { client, loading } = places;
 	const Controller = places.setup.PlacesController;
 	const popups = new places.setup.PopupController(
-		mapboxgl,
+		engine.lib,
 		map,
 		config.markerUrl
 	);
@@ -919,8 +745,9 @@ function addPlaces(
 	const drawing = new Promise< void >( ( resolve ) => {
 		drawn = resolve;
 	} );
+	// The layer's code is the places chunk's: the runtime's first chunk stays small.
 	life.onStop(
-		addMarkersLayer(
+		places.setup.addMarkersLayer(
 			map,
 			{ type: 'FeatureCollection', features: [] },
 			{
@@ -998,20 +825,20 @@ function announceReadyAfterLoad(
 
 /**
  * The controls, our keyboard panning and, when asked, the view kept in the page address.
- * @param mapboxgl
+ * @param engine
  * @param life
  * @param config
  * @param view
  */
 function addInteraction(
-	mapboxgl: MapLib,
+	engine: MapEngine,
 	life: MapLife,
 	config: MapConfig,
 	view: typeof window
 ) {
 	const { map } = life;
 	life.onStop(
-		addControls( mapboxgl, map, config.controls, {
+		addControls( engine.lib, map, config.controls, {
 			units: config.units,
 			onLocate: ( position ) => life.places?.setOrigin( position ),
 		} )

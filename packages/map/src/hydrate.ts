@@ -15,7 +15,7 @@ import type { MapLibSource } from './types';
 import { watchMaps } from './watch-maps';
 
 export interface HydrateOptions {
-	/** The map library, or a promise of it; by default mapbox-gl is imported when a map starts. */
+	/** The map library, or a promise of it; by default the config's engine's is imported when a map starts. */
 	mapLib?: MapLibSource;
 	/** An access token to use instead of the site's (tokens are often restricted to one domain). */
 	accessToken?: string;

@@ -2,7 +2,8 @@
  * Label language. Mapbox Standard honours mapbox-gl's `language` option by itself. Classic styles
  * (Streets, Outdoors, Light, Dark, Satellite Streets) write `name_en`-style fields into their
  * layers, so their label layers are rewritten to the chosen language's field, falling back to the
- * local name.
+ * local name. MapLibre has no `language` option: OpenMapTiles and Protomaps styles get their label
+ * layers rewritten to `name:<lang>`, falling back to `name` (engine/vector-labels.ts).
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
 
@@ -54,7 +55,7 @@ export function nameField( language: string ): string | null {
 
 const NAME_REFERENCE = /^name(_[a-zA-Z-]+)?$/;
 
-type Expression = unknown;
+export type Expression = unknown;
 
 /** Replaces every `["get", "name…"]` in a text-field expression. */
 export function rewriteTextField(
@@ -82,17 +83,19 @@ export function rewriteTextField(
 	return value.map( ( part ) => rewriteTextField( part, field ) );
 }
 
-/** Applies the language to a classic style's label layers; Standard needs nothing. */
-export function localizeClassicStyle(
+/**
+ * Rewrites the text-field of every label layer of the style (not ours) with `rewrite`.
+ * @param map
+ * @param rewrite
+ */
+export function rewriteLabels(
 	map: MapboxMap,
-	language: string,
-	preferred: readonly string[]
+	rewrite: ( textField: Expression ) => Expression
 ): void {
 	const style = map.getStyle();
 	if ( ! style?.layers?.length ) {
 		return; // Standard (layers live in imports) or not loaded.
 	}
-	const field = nameField( resolveLanguage( language, preferred ) );
 	for ( const layer of style.layers ) {
 		if ( layer.type !== 'symbol' || layer.id.startsWith( 'cairn-' ) ) {
 			continue;
@@ -101,16 +104,26 @@ export function localizeClassicStyle(
 		if ( textField === undefined ) {
 			continue;
 		}
-		const rewritten = rewriteTextField( textField, field );
+		const rewritten = rewrite( textField );
 		if ( JSON.stringify( rewritten ) !== JSON.stringify( textField ) ) {
 			map.setLayoutProperty(
 				layer.id,
 				'text-field',
-				// rewriteTextField only swaps `get` expressions inside a valid text-field.
+				// The rewrites only swap name lookups inside a valid text-field.
 				rewritten as Parameters<
 					typeof map.setLayoutProperty< 'text-field' >
 				>[ 2 ]
 			);
 		}
 	}
+}
+
+/** Applies the language to a classic style's label layers; Standard needs nothing. */
+export function localizeClassicStyle(
+	map: MapboxMap,
+	language: string,
+	preferred: readonly string[]
+): void {
+	const field = nameField( resolveLanguage( language, preferred ) );
+	rewriteLabels( map, ( textField ) => rewriteTextField( textField, field ) );
 }

@@ -16,6 +16,7 @@ import type {
 	MapMouseEvent,
 } from 'mapbox-gl';
 
+import { engineOf } from './engine/registry';
 import type { ClusterConfig, GroupStyle } from './types';
 import { LIMITS } from './limits';
 import {
@@ -280,11 +281,13 @@ function loadGroupIcons(
 		if ( ! style.icon ) {
 			continue;
 		}
-		map.loadImage( style.icon, ( error, image ) => {
+		const loaded = (
+			image: HTMLImageElement | ImageBitmap | ImageData | null
+		) => {
 			if ( life.removed ) {
 				return;
 			}
-			if ( error || ! image ) {
+			if ( ! image ) {
 				if ( ! imageErrorReported ) {
 					imageErrorReported = true;
 					onImageError?.();
@@ -302,7 +305,10 @@ function loadGroupIcons(
 			}
 			shown.push( style.slug );
 			drawIcons( map, shown );
-		} );
+		};
+		engineOf( map )
+			.loadImage( map, style.icon )
+			.then( loaded, () => loaded( null ) );
 	}
 }
 
@@ -385,18 +391,23 @@ function clusterClick(
 			}
 			return;
 		}
-		source.getClusterExpansionZoom( clusterId, ( error, zoom ) => {
-			if ( life.removed || error || typeof zoom !== 'number' ) {
-				return;
-			}
-			const geometry = feature.geometry;
-			if ( geometry.type === 'Point' ) {
-				map.easeTo( {
-					center: geometry.coordinates as [ number, number ],
-					zoom,
-				} );
-			}
-		} );
+		engineOf( map )
+			.clusterExpansionZoom( source, clusterId )
+			.then(
+				( zoom ) => {
+					if ( life.removed || typeof zoom !== 'number' ) {
+						return;
+					}
+					const geometry = feature.geometry;
+					if ( geometry.type === 'Point' ) {
+						map.easeTo( {
+							center: geometry.coordinates as [ number, number ],
+							zoom,
+						} );
+					}
+				},
+				() => undefined
+			);
 	};
 }
 

@@ -22,6 +22,11 @@ export { createMap as createRuntimeMap } from './create-map';
 export type { CreateMapOptions as RuntimeMapOptions } from './create-map';
 export { PlacesPanel } from './places/panel';
 
+// The engine that drew a map (the editor's own objects: a pin, drawing tools' class names).
+export { engineOf } from './engine/registry';
+export { engineForStyle } from './engine/style-engine';
+export type { EngineName, MapEngine } from './engine/types';
+
 // The editor: the layer its marker editor listens on, and the limits and rules it validates
 // attributes and settings with (the same ones the runtime applies).
 export { POINTS_LAYER } from './layer-ids';

@@ -42,7 +42,7 @@ export interface CairnMapProps {
 	consentGiven?: boolean;
 	/** An access token to use instead of the site's. */
 	accessToken?: string;
-	/** mapbox-gl, its module, or a promise of it. Default: `import( 'mapbox-gl' )`. */
+	/** mapbox-gl or maplibre-gl, its module, or a promise of it. Default: the config's engine's, imported lazily. */
 	mapLib?: MapLibSource;
 	/** Added to the wrapper's classes. */
 	className?: string;

@@ -1,5 +1,6 @@
 /**
- * `createMap` for apps: the runtime with mapbox-gl loaded lazily unless the caller passes its own.
+ * `createMap` for apps: the runtime with the config's engine's library (mapbox-gl or maplibre-gl)
+ * loaded lazily unless the caller passes its own.
  */
 import {
 	createMap as createRuntimeMap,
@@ -10,7 +11,10 @@ import { loadMapLib } from './load-map-lib';
 import type { MapLibSource } from './types';
 
 export type AppMapOptions = Omit< CreateMapOptions, 'mapLib' > & {
-	/** mapbox-gl (or a compatible build), its module, or a promise of it. Default: `import( 'mapbox-gl' )`. */
+	/**
+	 * mapbox-gl or maplibre-gl (or a compatible build), its module, or a promise of it. Default:
+	 * the config's engine's library, imported when the map starts.
+	 */
 	mapLib?: MapLibSource;
 };
 

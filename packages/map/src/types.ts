@@ -77,10 +77,30 @@ export interface ConsentConfig {
 	category: string;
 }
 
+/** Who serves a map's basemap, and what a MapLibre map may contact for it (issue 31 contract). */
+export interface BasemapConfig {
+	provider: 'mapbox' | 'openfreemap' | 'style-url' | 'self-hosted';
+	/** Self-hosted: the site's glyph URL template (`…/{fontstack}/{range}.pbf`); '' otherwise. */
+	glyphs: string;
+	/**
+	 * Lower-case host names a MapLibre map may contact for its basemap besides the origins of the
+	 * page and of the configuration's own URLs; any other host fails the map (`style`).
+	 */
+	hosts: string[];
+	/** Plain text the map shows when the style or archive carries no attribution ('' = its own). */
+	attribution: string;
+}
+
 /** A validated map configuration: code past `parseMapConfig` trusts it. */
 export interface MapConfig {
+	/** The library that draws the map. @since 0.7.0 */
+	engine: 'mapbox' | 'maplibre';
+	/** '' for MapLibre maps (the token is never printed for them). */
 	accessToken: string;
+	/** `mapbox://styles/…`, an https style URL, or `pmtiles://<archive URL>` (engine maplibre). */
 	style: string;
+	/** @since 0.7.0 */
+	basemap: BasemapConfig;
 	center: LngLat;
 	zoom: number;
 	bearing: number;
@@ -135,20 +155,21 @@ export interface MapConfig {
 export type MapErrorCode = ( typeof MAP_ERROR_CODES )[ number ];
 
 /**
- * The parts of mapbox-gl the runtime uses: mapbox-gl's default export, or a compatible build of it.
- * Hosts pass it (`mapLib`), so the runtime never imports mapbox-gl itself: a headless app loads it
- * lazily, or brings its own copy.
+ * The parts of a map library the runtime uses: mapbox-gl's default export or maplibre-gl's module
+ * (or a compatible build of either; the runtime tells them apart: engine/select.ts). Hosts pass
+ * it (`mapLib`), so the runtime never imports a map library itself: a headless app loads it
+ * lazily, or brings its own copy. maplibre-gl has no `supported()`.
  */
 export type MapLib = Pick<
 	typeof mapboxgl,
 	| 'Map'
 	| 'Popup'
-	| 'supported'
 	| 'NavigationControl'
 	| 'GeolocateControl'
 	| 'FullscreenControl'
 	| 'ScaleControl'
->;
+> &
+	Partial< Pick< typeof mapboxgl, 'supported' > >;
 
 /** A map library, its module namespace (`import * as`), or a promise of either (`import()`). */
 export type MapLibSource =

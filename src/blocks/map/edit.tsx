@@ -10,7 +10,7 @@ import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 import type { ShapeKind } from '../../shared/shape-editor';
-import { getEditorData } from './editor-data';
+import { getEditorData, previewBasemap } from './editor-data';
 import { blockGapStyle } from './block-gap';
 import { Inspector } from './inspector';
 import { MarkerEditor } from './marker-editor';
@@ -41,8 +41,11 @@ export default function Edit( {
 		refreshShapes,
 	} = usePreviewFeeds( attributes, context, data );
 	const onCreated = useCreatedMarkers( attributes.markers, refresh );
+	// What visitors see for this block's style: the site's basemap for block.json's default.
+	const basemap = previewBasemap( attributes.mapStyle, data );
 
-	if ( token.status !== 'ok' ) {
+	// Only a Mapbox map needs the token: a keyless or self-hosted basemap previews without one.
+	if ( basemap.needsToken && token.status !== 'ok' ) {
 		return (
 			<div { ...blockProps }>
 				<TokenPlaceholder />
@@ -97,7 +100,8 @@ export default function Edit( {
 			/>
 			<MapPreview
 				attributes={ attributes }
-				accessToken={ token.accessToken }
+				basemap={ basemap }
+				accessToken={ basemap.needsToken ? token.accessToken : '' }
 				markersUrl={ markersUrl }
 				postsUrl={ postsUrl }
 				shapesUrl={ shapesUrl }

@@ -1,8 +1,13 @@
 /**
  * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
  */
-import type { GroupStyle, MapErrorCode } from '@cairn-maps/map';
-import { groupStyles, isRecord, LIMITS } from '@cairn-maps/map/plugin';
+import type { BasemapConfig, GroupStyle, MapErrorCode } from '@cairn-maps/map';
+import {
+	engineForStyle,
+	groupStyles,
+	isRecord,
+	LIMITS,
+} from '@cairn-maps/map/plugin';
 
 export interface EditorData {
 	accessToken: string;
@@ -20,6 +25,117 @@ export interface EditorData {
 	styleHosts: string[];
 	/** Post types a map can show (enabled for locations), with their taxonomies. */
 	postTypes: ContentPostType[];
+	/** What a block whose `mapStyle` is block.json's default draws: the site's basemap. */
+	siteStyle: string;
+	/** The self-hosted glyph URL template (a `pmtiles://` map's `basemap.glyphs`). */
+	glyphsUrl: string;
+	/** The server's `basemap` for the site's style and the OpenFreeMap styles, by style. */
+	basemaps: Record< string, BasemapConfig >;
+}
+
+/** What the preview draws for a block's `mapStyle`, as the server renders it for visitors. */
+export interface PreviewBasemap {
+	style: string;
+	engine: 'mapbox' | 'maplibre';
+	basemap: BasemapConfig;
+	/** Whether this map needs the site's Mapbox token (the token placeholder shows without one). */
+	needsToken: boolean;
+}
+
+/** block.json's default style: such a block draws the site's basemap (Map_Attributes::style()). */
+export const DEFAULT_STYLE = 'mapbox://styles/mapbox/standard';
+
+const PROVIDERS: ReadonlyArray< BasemapConfig[ 'provider' ] > = [
+	'mapbox',
+	'openfreemap',
+	'style-url',
+	'self-hosted',
+];
+
+function basemapConfig( value: unknown ): BasemapConfig | null {
+	if ( ! isRecord( value ) ) {
+		return null;
+	}
+	const provider = PROVIDERS.find( ( name ) => name === value.provider );
+	return provider
+		? {
+				provider,
+				glyphs: text( value.glyphs ),
+				hosts: (
+					( Array.isArray( value.hosts )
+						? value.hosts
+						: [] ) as unknown[]
+				 ).filter(
+					( host ): host is string =>
+						typeof host === 'string' && /^[a-z0-9.-]+$/.test( host )
+				),
+				attribution: text( value.attribution ),
+			}
+		: null;
+}
+
+function basemaps( value: unknown ): Record< string, BasemapConfig > {
+	const clean: Record< string, BasemapConfig > = {};
+	if ( isRecord( value ) ) {
+		for ( const [ style, raw ] of Object.entries( value ) ) {
+			const basemap = basemapConfig( raw );
+			if ( basemap ) {
+				clean[ style ] = basemap;
+			}
+		}
+	}
+	return clean;
+}
+
+/**
+ * The basemap a block previews: its own style, or the site's for block.json's default (and for a
+ * style the rule refuses), with the `basemap` the server would render — the server's own for the
+ * styles it described, else built by the same rule (Basemap::describe()).
+ * @param mapStyle The block's `mapStyle`.
+ * @param data     The editor's data.
+ */
+export function previewBasemap(
+	mapStyle: string,
+	data: Pick< EditorData, 'siteStyle' | 'glyphsUrl' | 'basemaps' >
+): PreviewBasemap {
+	const own = mapStyle !== DEFAULT_STYLE ? engineForStyle( mapStyle ) : null;
+	const style = own ? mapStyle : data.siteStyle || DEFAULT_STYLE;
+	const engine = engineForStyle( style ) ?? 'mapbox';
+	const host = /^https:\/\/([^/?#:]+)/.exec( style )?.[ 1 ]?.toLowerCase();
+	let basemap = data.basemaps[ style ];
+	if ( ! basemap ) {
+		if ( engine === 'mapbox' ) {
+			basemap = {
+				provider: 'mapbox',
+				glyphs: '',
+				hosts: [],
+				attribution: '',
+			};
+		} else if ( style.startsWith( 'pmtiles://' ) ) {
+			basemap = {
+				provider: 'self-hosted',
+				glyphs: data.glyphsUrl,
+				hosts: [],
+				attribution: '',
+			};
+		} else {
+			basemap = {
+				provider:
+					host === 'tiles.openfreemap.org'
+						? 'openfreemap'
+						: 'style-url',
+				glyphs: '',
+				hosts: host ? [ host ] : [],
+				attribution: '',
+			};
+		}
+	}
+	return {
+		style,
+		engine,
+		basemap,
+		needsToken: basemap.provider === 'mapbox',
+	};
 }
 
 export interface ContentTaxonomy {
@@ -111,6 +227,9 @@ export function getEditorData(): EditorData {
 				)
 			: LIMITS.mapStyle.hosts,
 		postTypes: postTypes( data.postTypes ),
+		siteStyle: text( data.siteStyle ),
+		glyphsUrl: text( data.glyphsUrl ),
+		basemaps: basemaps( data.basemaps ),
 	};
 }
 

@@ -11,12 +11,17 @@ import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 import type { GroupStyle } from '@cairn-maps/map';
 
+import { engineOf } from '@cairn-maps/map/plugin';
+
 import { MapHost } from '../../shared/map-host';
 import { useCairnMap } from '../../shared/use-cairn-map';
+import type { PreviewBasemap } from './editor-data';
 import type { MapBlockAttributes } from './types';
 
 export interface MapPreviewProps {
 	attributes: MapBlockAttributes;
+	/** The style, engine and basemap the block draws (editor-data's previewBasemap()). */
+	basemap: PreviewBasemap;
 	accessToken: string;
 	/** Feed URL of the block's markers ('' for none). Changing it reloads the places in place. */
 	markersUrl: string;
@@ -33,6 +38,7 @@ export interface MapPreviewProps {
 
 export function MapPreview( {
 	attributes,
+	basemap,
 	accessToken,
 	markersUrl,
 	postsUrl = '',
@@ -47,7 +53,6 @@ export function MapPreview( {
 	const feedsKey = feeds.join( ' ' );
 
 	const {
-		mapStyle,
 		controls,
 		cluster,
 		minZoom,
@@ -63,7 +68,7 @@ export function MapPreview( {
 		// Settings that need a new map.
 		rebuildKey: JSON.stringify( [
 			accessToken,
-			mapStyle,
+			basemap.style,
 			controls,
 			cluster,
 			minZoom,
@@ -79,7 +84,9 @@ export function MapPreview( {
 			placesUrl.current = feedsKey;
 			return {
 				...attributes,
-				style: mapStyle,
+				style: basemap.style,
+				engine: basemap.engine,
+				basemap: basemap.basemap,
 				accessToken,
 				markersUrl,
 				postsUrl,
@@ -105,7 +112,9 @@ export function MapPreview( {
 	}, [ map, center.lng, center.lat, zoom, bearing, pitch ] );
 
 	useEffect( () => {
-		map?.setLanguage( language );
+		if ( map ) {
+			engineOf( map ).setLanguage( map, language );
+		}
 	}, [ map, language ] );
 
 	// A marker added, moved or removed in the editor, other posts chosen, the post saved: the

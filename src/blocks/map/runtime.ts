@@ -13,7 +13,7 @@ import {
 	type RuntimeMapOptions,
 } from '@cairn-maps/map/plugin';
 
-import { loadMapboxGl } from './load-mapbox-gl';
+import { loadMapLibrary } from './load-map-library';
 
 export type { CairnMap, PlacesController };
 
@@ -46,8 +46,8 @@ export async function showPlacesPanel(
 }
 
 /**
- * The runtime's `createMap`. Without `mapLib`, mapbox-gl is loaded (once per page) when the map
- * starts; a library that cannot be loaded is the map's `style` alert.
+ * The runtime's `createMap`. Without `mapLib`, the configuration's engine's library is loaded
+ * (once per page) when the map starts; a library that cannot be loaded is the map's `style` alert.
  * @param container
  * @param config
  * @param options
@@ -68,8 +68,9 @@ export function createMap(
 		// Without a host the runtime fails (`bad-container`) before it needs any library.
 		mapLib:
 			rest.mapLib ??
-			( host
-				? loadMapboxGl( host.ownerDocument )
-				: new Promise< never >( () => undefined ) ),
+			( ( engine ) =>
+				host
+					? loadMapLibrary( engine, host.ownerDocument )
+					: new Promise< never >( () => undefined ) ),
 	} );
 }

@@ -1,8 +1,9 @@
 /**
  * The front-end loader. Small on purpose: it waits until a map block nears the viewport (and for
- * the visitor's consent when the site asks for it: see watch-maps) and only then loads mapbox-gl
- * (from Mapbox's distribution: load-mapbox-gl.ts) and the runtime (a separate chunk). Blocks
- * rendered in an error state by the server (no token, bad configuration) never load mapbox-gl.
+ * the visitor's consent when the site asks for it: see watch-maps) and only then loads the map's
+ * library (mapbox-gl from Mapbox's distribution, or the plugin's maplibre-gl chunk, by the
+ * configuration's engine: load-map-library.ts) and the runtime (a separate chunk). Blocks rendered
+ * in an error state by the server (no token, bad configuration) never load a map library.
  */
 import { showError } from '@cairn-maps/map';
 import {
@@ -13,7 +14,7 @@ import {
 	watchMaps,
 } from '@cairn-maps/map/plugin';
 
-import { loadMapboxGl } from './load-mapbox-gl';
+import { configEngine, loadMapLibrary } from './load-map-library';
 
 declare global {
 	interface Window {
@@ -96,7 +97,11 @@ async function start( {
 	const tiles = tiled ? prefetchTilesFor( config, container ) : null;
 	const markers = prefetchMarkers( tiled ? '' : urls?.markersUrl );
 	const posts = prefetchMarkers( tiled ? '' : urls?.postsUrl );
-	const library = loadMapboxGl( host.ownerDocument );
+	// The configuration's engine only: a MapLibre map never loads mapbox-gl (nor contacts Mapbox).
+	const library = loadMapLibrary(
+		configEngine( config ),
+		host.ownerDocument
+	);
 	if ( urls?.markersUrl || urls?.postsUrl ) {
 		// The runtime asks for it again (the same download); a failure is reported there.
 		loadPlacesChunk().catch( () => undefined );

@@ -9,6 +9,7 @@
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
 import MapboxDraw from '@mapbox/mapbox-gl-draw';
+import { engineOf } from '@cairn-maps/map/plugin';
 
 import {
 	roundShape,
@@ -46,6 +47,28 @@ export interface DrawSessionOptions {
 const sessions = new WeakMap< MapboxMap, DrawSession >();
 
 /**
+ * mapbox-gl-draw names its control with mapbox-gl's classes; on a MapLibre map it takes the
+ * engine's own (`maplibregl-ctrl…`), so the map's control styles apply to it. Set before each
+ * tool is added: its constants are the library's, and each control reads them when it is added.
+ * @param map
+ */
+function applyClassesOf( map: MapboxMap ) {
+	const prefix = engineOf( map ).classPrefix;
+	const classes = (
+		MapboxDraw as unknown as {
+			constants?: { classes?: Record< string, string > };
+		}
+	 ).constants?.classes;
+	if ( ! classes ) {
+		return;
+	}
+	classes.CONTROL_BASE = `${ prefix }ctrl`;
+	classes.CONTROL_PREFIX = `${ prefix }ctrl-`;
+	classes.CONTROL_GROUP = `${ prefix }ctrl-group`;
+	classes.ATTRIBUTION = `${ prefix }ctrl-attrib`;
+}
+
+/**
  * Adds the drawing tool to `map` (taking off one a previous session left there).
  * @param map     The ready map.
  * @param shape   The shape to show at first.
@@ -57,6 +80,7 @@ export function startDrawSession(
 	options: DrawSessionOptions
 ): DrawSession {
 	sessions.get( map )?.remove();
+	applyClassesOf( map );
 	const draw = new MapboxDraw( {
 		displayControlsDefault: false,
 		// Our own buttons; the library's keys stay on (Enter finishes, Escape cancels,

@@ -78,10 +78,13 @@ final class Error_MessagesTest extends TestCase {
 	public function test_rendered_alerts_say_the_tables_words(): void {
 		$table  = self::table();
 		$public = Map_BlockTest::public_token();
+		// Token codes occur on Mapbox maps only: the block names a Mapbox style (without a usable
+		// token, block.json's default style draws OpenFreeMap since 0.7.0).
+		$mapbox = array( 'mapStyle' => 'mapbox://styles/mapbox/outdoors-v12' );
 		$cases  = array(
-			'missing-token' => array( '', array() ),
-			'secret-token'  => array( 'sk.' . substr( $public, 3 ), array() ),
-			'invalid-token' => array( 'pk.not-a-token', array() ),
+			'missing-token' => array( '', $mapbox ),
+			'secret-token'  => array( 'sk.' . substr( $public, 3 ), $mapbox ),
+			'invalid-token' => array( 'pk.not-a-token', $mapbox ),
 			'zoom-range'    => array(
 				$public,
 				array(

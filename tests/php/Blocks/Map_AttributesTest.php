@@ -9,8 +9,10 @@ namespace Cairn\Maps\Tests\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Blocks\Basemap;
 use Cairn\Maps\Blocks\Map_Attributes;
 use Cairn\Maps\Support\Limits;
+use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -34,12 +36,13 @@ final class Map_AttributesTest extends TestCase {
 	}
 
 	/**
-	 * Defaults pass unchanged.
+	 * Defaults pass unchanged; block.json's style means the site's basemap (OpenFreeMap Liberty
+	 * on a site without a token, since 0.7.0).
 	 */
 	public function test_defaults_pass_unchanged(): void {
 		$parsed = Map_Attributes::parse( array(), $this->defaults() );
 		$this->assertSame( '', $parsed['error'] );
-		$this->assertSame( 'mapbox://styles/mapbox/standard', $parsed['config']['style'] );
+		$this->assertSame( Basemap::OPENFREEMAP_LIBERTY, $parsed['config']['style'] );
 		$this->assertEquals(
 			array(
 				'lng' => 0,
@@ -97,16 +100,16 @@ final class Map_AttributesTest extends TestCase {
 			'bearing out of range'       => array( array( 'bearing' => 190 ), 'bearing', 0.0 ),
 			'pitch above 60'             => array( array( 'pitch' => 61 ), 'pitch', 0.0 ),
 			'negative pitch'             => array( array( 'pitch' => -1 ), 'pitch', 0.0 ),
-			'javascript style URL'       => array( array( 'mapStyle' => 'javascript:alert(1)' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'plain http style URL'       => array( array( 'mapStyle' => 'http://example.com/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'mapbox style without owner' => array( array( 'mapStyle' => 'mapbox://styles/standard' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'mapbox style path climbing' => array( array( 'mapStyle' => 'mapbox://styles/../x' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'https style with a quote'   => array( array( 'mapStyle' => 'https://example.com/"onload=x' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'https style on any host'    => array( array( 'mapStyle' => 'https://tiles.example.com/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'host made to look mapbox'   => array( array( 'mapStyle' => 'https://api.mapbox.com.evil.example/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'mapbox host as user name'   => array( array( 'mapStyle' => 'https://api.mapbox.com@evil.example/style.json' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'mapbox host, another port'  => array( array( 'mapStyle' => 'https://api.mapbox.com:8443/styles/v1/a/b' ), 'style', 'mapbox://styles/mapbox/standard' ),
-			'mapbox style and a newline' => array( array( 'mapStyle' => "mapbox://styles/mapbox/dark-v11\n" ), 'style', 'mapbox://styles/mapbox/standard' ),
+			'javascript style URL'       => array( array( 'mapStyle' => 'javascript:alert(1)' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'plain http style URL'       => array( array( 'mapStyle' => 'http://example.com/style.json' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'mapbox style without owner' => array( array( 'mapStyle' => 'mapbox://styles/standard' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'mapbox style path climbing' => array( array( 'mapStyle' => 'mapbox://styles/../x' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'https style with a quote'   => array( array( 'mapStyle' => 'https://example.com/"onload=x' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'https style on any host'    => array( array( 'mapStyle' => 'https://tiles.example.com/style.json' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'host made to look mapbox'   => array( array( 'mapStyle' => 'https://api.mapbox.com.evil.example/style.json' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'mapbox host as user name'   => array( array( 'mapStyle' => 'https://api.mapbox.com@evil.example/style.json' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'mapbox host, another port'  => array( array( 'mapStyle' => 'https://api.mapbox.com:8443/styles/v1/a/b' ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
+			'mapbox style and a newline' => array( array( 'mapStyle' => "mapbox://styles/mapbox/dark-v11\n" ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
 			'language with markup'       => array( array( 'language' => 'en"><script>' ), 'language', 'auto' ),
 			'CSS injection in height'    => array( array( 'height' => '100px;background:url(x)' ), 'height', '480px' ),
 			'percent height'             => array( array( 'height' => '50%' ), 'height', '480px' ),
@@ -285,22 +288,34 @@ final class Map_AttributesTest extends TestCase {
 	}
 
 	/**
-	 * An https style on another host than Mapbox is kept only when the site owner allows the host
-	 * (filter `cairn_maps_style_hosts`), or when it is the site's default style (the owner's).
+	 * An https style on another host than Mapbox or OpenFreeMap is kept only when the site owner
+	 * allows the host (filter `cairn_maps_style_hosts`), or chose a basemap on it; a refused style
+	 * draws the site's basemap.
 	 */
 	public function test_other_style_hosts_need_the_site_owners_consent(): void {
 		$style = array( 'mapStyle' => 'https://tiles.example.org/styles/basic.json' );
-		$this->assertSame( 'mapbox://styles/mapbox/standard', Map_Attributes::parse( $style, $this->defaults() )['config']['style'] );
+		$this->assertSame( Basemap::OPENFREEMAP_LIBERTY, Map_Attributes::parse( $style, $this->defaults() )['config']['style'] );
+		$bright = array( 'mapStyle' => 'https://tiles.openfreemap.org/styles/bright' );
+		$this->assertSame( $bright['mapStyle'], Map_Attributes::parse( $bright, $this->defaults() )['config']['style'], 'OpenFreeMap needs no filter' );
 
 		$allow = static fn( array $hosts ): array => array_merge( $hosts, array( 'Tiles.Example.org', 42, 'bad host' ) );
 		add_filter( 'cairn_maps_style_hosts', $allow );
-		$this->assertSame( array( 'api.mapbox.com', 'tiles.example.org' ), Map_Attributes::style_hosts() );
+		$this->assertSame( array( 'api.mapbox.com', 'tiles.openfreemap.org', 'tiles.example.org' ), Map_Attributes::style_hosts() );
 		$this->assertSame( $style['mapStyle'], Map_Attributes::parse( $style, $this->defaults() )['config']['style'] );
 		remove_filter( 'cairn_maps_style_hosts', $allow );
 
-		$defaults             = $this->defaults();
-		$defaults['mapStyle'] = $style['mapStyle'];
-		$this->assertSame( $style['mapStyle'], Map_Attributes::parse( $style, $defaults )['config']['style'], 'the site default style is the owner\'s choice' );
-		$this->assertSame( $style['mapStyle'], Map_Attributes::parse( array( 'mapStyle' => 'https://elsewhere.example/x.json' ), $defaults )['config']['style'], 'refused: the site default' );
+		update_option( Settings::BASEMAP_OPTION, 'https://tiles.example.org/styles/other.json' );
+		$this->assertSame( $style['mapStyle'], Map_Attributes::parse( $style, $this->defaults() )['config']['style'], 'the host of the owner\'s basemap' );
+		$this->assertSame( 'https://tiles.example.org/styles/other.json', Map_Attributes::parse( array( 'mapStyle' => 'https://elsewhere.example/x.json' ), $this->defaults() )['config']['style'], 'refused: the site\'s basemap' );
+		$this->assertSame( 'https://tiles.example.org/styles/other.json', Map_Attributes::parse( array(), $this->defaults() )['config']['style'], 'the default: the site\'s basemap' );
+	}
+
+	/**
+	 * A block may name a self-hosted archive on this site; one elsewhere draws the site's basemap.
+	 */
+	public function test_a_block_may_name_an_archive_on_this_site_only(): void {
+		$here = 'pmtiles://' . home_url( '/wp-content/uploads/2026/12/alps.pmtiles' );
+		$this->assertSame( $here, Map_Attributes::parse( array( 'mapStyle' => $here ), $this->defaults() )['config']['style'] );
+		$this->assertSame( Basemap::OPENFREEMAP_LIBERTY, Map_Attributes::parse( array( 'mapStyle' => 'pmtiles://https://elsewhere.example/alps.pmtiles' ), $this->defaults() )['config']['style'] );
 	}
 }

@@ -105,10 +105,11 @@ final class Map_BlockTest extends TestCase {
 	}
 
 	/**
-	 * Without a token the block shows the missing token alert.
+	 * Without a token a block that names a Mapbox style shows the missing token alert (since
+	 * 0.7.0 only such a block: one of block.json's default style draws OpenFreeMap).
 	 */
 	public function test_without_a_token_the_block_shows_the_missing_token_alert(): void {
-		$html    = $this->render();
+		$html    = $this->render( array( 'mapStyle' => 'mapbox://styles/mapbox/outdoors-v12' ) );
 		$wrapper = $this->wrapper( $html );
 		$this->assertSame( 'error', $wrapper->get_attribute( 'data-cairn-state' ) );
 
@@ -118,6 +119,76 @@ final class Map_BlockTest extends TestCase {
 		$this->assertSame( 'missing-token', $alerts->get_attribute( 'data-cairn-error' ) );
 		$this->assertStringContainsString( 'public Mapbox access token must be provided', $html );
 		$this->assertSame( 1, substr_count( $html, 'role="alert"' ), 'exactly one alert' );
+	}
+
+	/**
+	 * A new site without a token draws a map: engine maplibre, OpenFreeMap Liberty, no token, no
+	 * alert, no consent needed beyond the owner's setting.
+	 */
+	public function test_without_a_token_the_default_block_draws_openfreemap(): void {
+		$html    = $this->render( array( 'zoom' => 4 ) );
+		$wrapper = $this->wrapper( $html );
+		$this->assertSame( 'loading', $wrapper->get_attribute( 'data-cairn-state' ) );
+		$this->assertStringNotContainsString( 'role="alert"', $html );
+		$this->assertStringNotContainsString( 'access token', $html );
+		$config = json_decode( (string) $wrapper->get_attribute( 'data-cairn-config' ), true );
+		$this->assertSame( 'maplibre', $config['engine'] );
+		$this->assertSame( 'https://tiles.openfreemap.org/styles/liberty', $config['style'] );
+		$this->assertSame( '', $config['accessToken'] );
+		$this->assertSame(
+			array(
+				'provider'    => 'openfreemap',
+				'glyphs'      => '',
+				'hosts'       => array( 'tiles.openfreemap.org' ),
+				'attribution' => 'OpenFreeMap © OpenMapTiles Data from OpenStreetMap',
+			),
+			$config['basemap']
+		);
+		$this->assertEquals( 4, $config['zoom'] );
+	}
+
+	/**
+	 * A MapLibre map never prints the token, even when the site has one; a Mapbox map does.
+	 */
+	public function test_the_token_is_printed_for_mapbox_maps_only(): void {
+		update_option( Settings::TOKEN_OPTION, self::public_token() );
+		$free = json_decode( (string) $this->wrapper( $this->render( array( 'mapStyle' => 'https://tiles.openfreemap.org/styles/positron' ) ) )->get_attribute( 'data-cairn-config' ), true );
+		$this->assertSame( 'maplibre', $free['engine'] );
+		$this->assertSame( '', $free['accessToken'] );
+		$html = $this->render( array( 'mapStyle' => 'https://tiles.openfreemap.org/styles/positron' ) );
+		$this->assertStringNotContainsString( self::public_token(), $html );
+
+		$default = json_decode( (string) $this->wrapper( $this->render() )->get_attribute( 'data-cairn-config' ), true );
+		$this->assertSame( 'mapbox', $default['engine'], 'automatic with a token: Mapbox Standard' );
+		$this->assertSame( 'mapbox://styles/mapbox/standard', $default['style'] );
+		$this->assertSame( self::public_token(), $default['accessToken'] );
+		$this->assertSame( 'mapbox', $default['basemap']['provider'] );
+	}
+
+	/**
+	 * A self-hosted basemap: engine maplibre, the site's glyphs, no other host, no consent wait
+	 * even when the owner requires consent for maps.
+	 */
+	public function test_a_self_hosted_basemap_needs_no_consent(): void {
+		$archive = 'pmtiles://' . home_url( '/wp-content/uploads/2026/12/world.pmtiles' );
+		update_option( Settings::BASEMAP_OPTION, $archive );
+		update_option( Settings::CONSENT_OPTION, true );
+		$html    = $this->render();
+		$wrapper = $this->wrapper( $html );
+		$config  = json_decode( (string) $wrapper->get_attribute( 'data-cairn-config' ), true );
+		$this->assertSame( $archive, $config['style'] );
+		$this->assertSame( 'maplibre', $config['engine'] );
+		$this->assertSame( 'self-hosted', $config['basemap']['provider'] );
+		$this->assertSame( array(), $config['basemap']['hosts'] );
+		$this->assertSame( plugins_url( 'assets/basemap/glyphs/', CAIRN_MAPS_FILE ) . '{fontstack}/{range}.pbf', $config['basemap']['glyphs'] );
+		$this->assertFalse( $config['consent']['required'] );
+		$this->assertNull( $wrapper->get_attribute( 'data-cairn-consent' ) );
+		$this->assertStringNotContainsString( 'Load map', $html );
+
+		// A block on the same page naming OpenFreeMap still waits for consent.
+		$free = $this->wrapper( $this->render( array( 'mapStyle' => 'https://tiles.openfreemap.org/styles/bright' ) ) );
+		$this->assertSame( 'required', $free->get_attribute( 'data-cairn-consent' ) );
+		$this->assertTrue( json_decode( (string) $free->get_attribute( 'data-cairn-config' ), true )['consent']['required'] );
 	}
 
 	/**
@@ -265,7 +336,7 @@ final class Map_BlockTest extends TestCase {
 		$this->assertIsArray( $config, 'the attribute still holds valid JSON' );
 		$this->assertSame( $keys, array_keys( $config ), 'no key was added' );
 		$this->assertSame( $style, $config['style'], 'the stored value arrives unchanged' );
-		$this->assertSame( self::public_token(), $config['accessToken'] );
+		$this->assertSame( '', $config['accessToken'], 'a MapLibre style: no token (since 0.7.0)' );
 	}
 
 	/**
@@ -292,9 +363,11 @@ final class Map_BlockTest extends TestCase {
 				return $secret;
 			}
 		);
-		$html = $this->render();
+		// A Mapbox style (the default style draws OpenFreeMap without a usable token, since 0.7.0).
+		$html = $this->render( array( 'mapStyle' => 'mapbox://styles/mapbox/outdoors-v12' ) );
 		$this->assertStringNotContainsString( $secret, $html );
 		$this->assertStringContainsString( 'data-cairn-error="secret-token"', $html );
+		$this->assertStringNotContainsString( $secret, $this->render() );
 	}
 
 	/**

@@ -9,8 +9,10 @@ namespace Cairn\Maps\Tests\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Blocks\Basemap;
 use Cairn\Maps\Blocks\Map_Attributes;
 use Cairn\Maps\Blocks\Map_Block;
+use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Support\Map_Schema;
 use Cairn\Maps\Tests\TestCase;
 
@@ -35,6 +37,8 @@ final class Map_SchemaTest extends TestCase {
 		}
 		$this->assertSame( Map_Schema::defaults(), array_intersect_key( Map_Block::defaults(), Map_Schema::defaults() ) );
 
+		// With a token the site's automatic basemap is block.json's style (without one, OpenFreeMap).
+		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
 		$parsed = Map_Attributes::parse( array(), Map_Block::defaults() );
 		$this->assertSame( '', $parsed['error'] );
 		// The schema's defaults as JSON has them (`terms` an object).
@@ -99,7 +103,8 @@ final class Map_SchemaTest extends TestCase {
 					'ids'    => array(),
 				),
 			),
-			'style with a form feed' => array( array( 'mapStyle' => "https://api.mapbox.com/styles/v1/a/b\f" ), 'style', 'mapbox://styles/mapbox/standard' ),
+			// A refused style draws the site's basemap: OpenFreeMap without a token (since 0.7.0).
+			'style with a form feed' => array( array( 'mapStyle' => "https://api.mapbox.com/styles/v1/a/b\f" ), 'style', Basemap::OPENFREEMAP_LIBERTY ),
 		);
 	}
 

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Tests\Blocks;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Blocks\Basemap;
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Blocks\Post_Maps;
 use Cairn\Maps\Plugin;
@@ -96,15 +97,19 @@ final class Post_MapsTest extends TestCase {
 	}
 
 	/**
-	 * A block with no attributes: one map, `map-1`, every default of block.json.
+	 * A block with no attributes: one map, `map-1`, every default of block.json; its style is the
+	 * site's basemap, which without a token is OpenFreeMap on MapLibre (since 0.7.0: no longer the
+	 * missing-token error).
 	 */
 	public function test_a_defaults_only_block_gets_every_default(): void {
 		$maps = $this->post_maps->maps( $this->post( self::map() ) );
 
 		$this->assertCount( 1, $maps );
 		$this->assertSame( 'map-1', $maps[0]['id'] );
-		$this->assertSame( 'missing-token', $maps[0]['error'], 'no token is set' );
+		$this->assertSame( '', $maps[0]['error'], 'no token is set: OpenFreeMap needs none' );
 		$this->assertSame( '', $maps[0]['config']['accessToken'] );
+		$this->assertSame( 'maplibre', $maps[0]['config']['engine'] );
+		$this->assertSame( 'openfreemap', $maps[0]['config']['basemap']['provider'] );
 		$defaults = Map_Block::defaults();
 		$this->assertEquals(
 			array(
@@ -114,7 +119,7 @@ final class Post_MapsTest extends TestCase {
 				'pitch'               => $defaults['pitch'],
 				'minZoom'             => $defaults['minZoom'],
 				'maxZoom'             => $defaults['maxZoom'],
-				'mapStyle'            => $defaults['mapStyle'],
+				'mapStyle'            => Basemap::OPENFREEMAP_LIBERTY,
 				'controls'            => $defaults['controls'],
 				'language'            => $defaults['language'],
 				'markers'             => $defaults['markers'],

@@ -127,29 +127,17 @@ final class Proxy_HttpTest extends TestCase {
 			)
 		);
 		$this->commit();
-		$unpublished = microtime( true );
 		$this->assertSame( array( 'Proxy Alder', 'Proxy Cedar' ), self::titles( $this->http( $url ) ), 'WordPress itself answers without it at once' );
 
-		$statuses = array();
-		do {
-			$asked      = microtime( true );
-			$answer     = $this->through_proxy( $url );
-			$statuses[] = $answer['headers']['x-cache-status'] ?? '?';
-			$gone       = array( 'Proxy Alder', 'Proxy Cedar' ) === self::titles( $answer );
-			if ( ! $gone ) {
-				usleep( 20000 ); // Polling the proxy for a condition; the deadline is the assertion below.
-			}
-		} while ( ! $gone && microtime( true ) - $unpublished < self::MAX_AGE + 5 );
-		// When the request that got the new answer was sent (its own duration is no staleness).
-		$took   = $asked - $unpublished;
-		$served = array();
-		foreach ( array_count_values( $statuses ) as $status => $count ) {
-			$served[] = "{$count} {$status}";
-		}
-		fwrite( STDERR, sprintf( "\n[proxy] unpublished place gone from nginx's cache after %.2f s (max-age %d s; polled: %s)\n", $took, self::MAX_AGE, implode( ', ', $served ) ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- a measurement for the log.
-		$this->assertTrue( $gone, 'the place is gone from the proxy (' . implode( ' ', array_unique( $statuses ) ) . ')' );
-		$this->assertLessThanOrEqual( self::MAX_AGE + 1, $took, sprintf( 'gone after %.2f s; max-age %d s', $took, self::MAX_AGE ) );
-		$this->assertContains( 'HIT', $statuses, 'the stale answer was served from the cache until it expired' );
+		$statuses = array( $this->through_proxy( $url )['headers']['x-cache-status'] ?? '?' );
+		// The cached copy lives max-age seconds (nginx counts whole ones: one more). After waiting
+		// that long — a wait, not a measured time: a loaded machine only waits longer — one
+		// request through the proxy must get the new answer.
+		sleep( self::MAX_AGE + 1 );
+		$answer     = $this->through_proxy( $url );
+		$statuses[] = $answer['headers']['x-cache-status'] ?? '?';
+		$this->assertSame( array( 'Proxy Alder', 'Proxy Cedar' ), self::titles( $answer ), 'the place is gone from the proxy within max-age + 1 s (' . implode( ' ', $statuses ) . ')' );
+		$this->assertSame( 'HIT', $statuses[0], 'the stale answer was served from the cache until it expired' );
 		$this->assertNotSame( $first['headers']['etag'], $answer['headers']['etag'] );
 	}
 

@@ -130,10 +130,15 @@ final class Geojson_FeedTest extends TestCase {
 
 		memory_reset_peak_usage();
 		$baseline = memory_get_usage();
-		$started  = microtime( true );
-		$payload  = $this->feed()->payload( array() );
-		$built    = microtime( true ) - $started;
-		$peak     = memory_get_peak_usage() - $baseline;
+		$queries  = 0;
+		$count_q  = static function ( $sql ) use ( &$queries ) {
+			++$queries;
+			return $sql;
+		};
+		add_filter( 'query', $count_q );
+		$payload = $this->feed()->payload( array() );
+		remove_filter( 'query', $count_q );
+		$peak = memory_get_peak_usage() - $baseline;
 
 		$this->assertSame( $count, $payload->count() );
 		$per_marker = $payload->gzip_bytes() / $count;
@@ -170,9 +175,9 @@ final class Geojson_FeedTest extends TestCase {
 		fwrite( // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
 			STDERR,
 			sprintf(
-				"\n[feed] %d markers: built in %.2f s, peak +%.1f MB, %.1f MB JSON, %.2f MB gzip (%.2f B/marker)\n",
+				"\n[feed] %d markers: built with %d queries, peak +%.1f MB, %.1f MB JSON, %.2f MB gzip (%.2f B/marker)\n",
 				$count,
-				$built,
+				$queries,
 				$peak / 1048576,
 				$payload->json_bytes() / 1e6,
 				$payload->gzip_bytes() / 1e6,

@@ -524,4 +524,20 @@ final class Post_Places_FeedTest extends TestCase {
 		$this->assertSame( 10, has_action( 'updated_post_meta', array( $version, 'on_meta_change' ) ) );
 		$this->assertSame( 10, has_action( 'update_option_' . Location_Types::OPTION, array( $version, 'bump' ) ) );
 	}
+
+	/**
+	 * A selection of posts by id keeps only published posts without a password of the types
+	 * asked for: a protected, draft, private or future post named by id is dropped before the
+	 * feed is cut (issue 30's mutant dropped the password condition).
+	 */
+	public function test_published_ids_leave_out_protected_and_unpublished_posts(): void {
+		$ids    = $this->create_privacy_matrix();
+		$posts  = new \Cairn\Maps\Content\Post_Places_Repository();
+		$asked  = array_values( $ids );
+		$kept   = $posts->published_ids( $asked, array( 'post' ) );
+		$expect = array_values( array_intersect_key( $ids, array_flip( array( 'publish/true/post', 'publish/false/post', 'publish/empty/post', 'publish/missing/post' ) ) ) );
+		$this->assertSame( $expect, $kept, 'published posts (their places are checked when read), no password' );
+		$this->assertNotContains( $ids['password/true/post'], $kept, 'a protected post named by id is dropped' );
+		$this->assertSame( array(), $posts->published_ids( array( $ids['password/true/post'], $ids['draft/true/post'] ), array( 'post' ) ) );
+	}
 }

@@ -91,10 +91,15 @@ final class Post_Places_Feed_SizeTest extends TestCase {
 
 		memory_reset_peak_usage();
 		$baseline = memory_get_usage();
-		$started  = microtime( true );
-		$payload  = $feed->payload( array( 'types' => array( 'post' ) ) );
-		$built    = microtime( true ) - $started;
-		$peak     = memory_get_peak_usage() - $baseline;
+		$queries  = 0;
+		$count_q  = static function ( $sql ) use ( &$queries ) {
+			++$queries;
+			return $sql;
+		};
+		add_filter( 'query', $count_q );
+		$payload = $feed->payload( array( 'types' => array( 'post' ) ) );
+		remove_filter( 'query', $count_q );
+		$peak = memory_get_peak_usage() - $baseline;
 
 		$this->assertSame( $count, $payload->count() );
 		$this->assertLessThan( 16 * 1024 * 1024, $peak, sprintf( 'peak %.1f MB above baseline', $peak / 1048576 ) );
@@ -129,9 +134,9 @@ final class Post_Places_Feed_SizeTest extends TestCase {
 		fwrite( // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
 			STDERR,
 			sprintf(
-				"\n[posts feed] %d posts: built in %.2f s, peak +%.1f MB, %.1f MB JSON, %.2f MB gzip (%.2f B/post)\n",
+				"\n[posts feed] %d posts: built with %d queries, peak +%.1f MB, %.1f MB JSON, %.2f MB gzip (%.2f B/post)\n",
 				$count,
-				$built,
+				$queries,
 				$peak / 1048576,
 				$payload->json_bytes() / 1e6,
 				$payload->gzip_bytes() / 1e6,

@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Geocoding\Geocoder;
 use Cairn\Maps\Geocoding\Rate_Limiter;
+use Cairn\Maps\Geocoding\User_Quota;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Tests\TestCase;
 
@@ -229,10 +230,16 @@ final class Geocode_RouteTest extends TestCase {
 	 */
 	public function test_repeated_questions_come_from_the_cache(): void {
 		$this->act_as( 'editor' );
-		$first = $this->rest( 'GET', self::ROUTE, array( 'q' => 'Calton Hill' ) )->get_data();
-		$start = microtime( true );
+		$first   = $this->rest( 'GET', self::ROUTE, array( 'q' => 'Calton Hill' ) )->get_data();
+		$limiter = 0;
+		$count   = static function ( $sql ) use ( &$limiter ) {
+			$limiter += is_string( $sql ) && false !== strpos( $sql, Rate_Limiter::OPTION ) ? 1 : 0;
+			return $sql;
+		};
+		add_filter( 'query', $count );
 		$again = $this->rest( 'GET', self::ROUTE, array( 'q' => ' calton   HILL ' ) )->get_data();
-		$this->assertLessThan( 0.5, microtime( true ) - $start, 'a cached answer does not wait for the rate limit' );
+		remove_filter( 'query', $count );
+		$this->assertSame( 0, $limiter, 'a cached answer does not touch the rate limit (so never waits for it)' );
 		$this->assertSame( $first, $again );
 		$this->assertCount( 1, $this->provider_requests() );
 
@@ -291,6 +298,98 @@ final class Geocode_RouteTest extends TestCase {
 			'no answer in time'     => array( 'fixture timeout', 504 ),
 			'429'                   => array( 'fixture 429', 503 ),
 		);
+	}
+
+	/**
+	 * The geocoder follows no redirect (issue 30: it followed two): a provider's 302 is a failed
+	 * answer, and the address it points to is never asked.
+	 */
+	public function test_a_redirect_is_not_followed(): void {
+		$this->act_as( 'editor' );
+		$response = $this->rest( 'GET', self::ROUTE, array( 'q' => 'fixture redirect' ) );
+		$this->assertSame( 502, $response->get_status(), (string) wp_json_encode( $response->get_data() ) );
+		$this->assertSame( 'cairn_geocode_unavailable', $response->get_data()['code'] );
+		$requests = $this->provider_requests();
+		$this->assertCount( 1, $requests, 'only the first address reached the server' );
+		$this->assertSame( 'fixture redirect', $requests[0]['params']['q'] );
+	}
+
+	/**
+	 * A person's uncached lookups are counted (issue 30: a contributor's stream of distinct queries
+	 * was a stream of provider requests): past the minute's quota a 429 with Retry-After until the
+	 * minute ends, past the day's one until the day ends; cached answers stay free, and another
+	 * person has a quota of their own.
+	 */
+	public function test_a_person_has_a_quota_of_uncached_lookups(): void {
+		add_filter(
+			'cairn_maps_geocode_user_quota',
+			static fn() => array(
+				'minute' => 3,
+				'day'    => 5,
+			)
+		);
+		$contributor = $this->act_as( 'contributor' );
+		$queries     = array( 'Calton Hill', 'Royal Mile', 'Atlantis 1', 'Atlantis 2', 'Atlantis 3', 'Atlantis 4', 'Atlantis 5' );
+		for ( $k = 0; $k < 3; $k++ ) {
+			$this->free_slot();
+			$this->assertSame( 200, $this->rest( 'GET', self::ROUTE, array( 'q' => $queries[ $k ] ) )->get_status(), $queries[ $k ] );
+		}
+		$this->free_slot();
+		$refused = $this->serve( self::ROUTE, array( 'q' => $queries[3] ) );
+		$this->assertSame( 429, $refused['status'] );
+		$this->assertSame( 'cairn_geocode_quota_exceeded', json_decode( $refused['body'], true )['code'] );
+		$this->assertGreaterThan( 30, (int) $refused['headers']['Retry-After'], 'until the minute of the first lookup ends' );
+		$this->assertLessThanOrEqual( 60, (int) $refused['headers']['Retry-After'] );
+		$this->assertSame( 200, $this->rest( 'GET', self::ROUTE, array( 'q' => 'calton hill' ) )->get_status(), 'a cached answer is free' );
+		$this->assertCount( 3, $this->provider_requests(), 'the refused lookup did not reach the provider' );
+
+		$this->act_as( 'author' );
+		$this->free_slot();
+		$this->assertSame( 200, $this->rest( 'GET', self::ROUTE, array( 'q' => $queries[3] ) )->get_status(), 'another person has their own quota' );
+
+		// The minute is over (its start moved back: no waiting in the test); the day is not.
+		wp_set_current_user( $contributor );
+		$stored    = get_user_meta( $contributor, User_Quota::META, true );
+		$stored[0] = (float) $stored[0] - 61;
+		update_user_meta( $contributor, User_Quota::META, $stored );
+		for ( $k = 4; $k < 6; $k++ ) {
+			$this->free_slot();
+			$this->assertSame( 200, $this->rest( 'GET', self::ROUTE, array( 'q' => $queries[ $k ] ) )->get_status(), $queries[ $k ] );
+		}
+		$this->free_slot();
+		$day = $this->serve( self::ROUTE, array( 'q' => $queries[6] ) );
+		$this->assertSame( 429, $day['status'], 'five in a day' );
+		$this->assertGreaterThan( 3600, (int) $day['headers']['Retry-After'], 'until the day ends' );
+		$this->assertCount( 6, $this->provider_requests() );
+	}
+
+	/**
+	 * The quota is the filter's, per person, and background work (no user) has none.
+	 */
+	public function test_the_quota_is_filterable_and_background_work_has_none(): void {
+		$this->assertSame(
+			array(
+				'minute' => User_Quota::PER_MINUTE,
+				'day'    => User_Quota::PER_DAY,
+			),
+			User_Quota::limits( 7 )
+		);
+		add_filter(
+			'cairn_maps_geocode_user_quota',
+			static fn( $limits, $user ) => 7 === $user ? array(
+				'minute' => 0,
+				'day'    => 0,
+			) : $limits,
+			10,
+			2
+		);
+		$quota = new User_Quota();
+		$this->assertInstanceOf( \WP_Error::class, $quota->refusal( 7 ) );
+		$this->assertNull( $quota->refusal( 8 ) );
+		$geocoder = new Geocoder();
+		$this->assertInstanceOf( \WP_Error::class, $geocoder->for_user( 7 )->search( 'Calton Hill', 1, 0.0 ) );
+		$this->assertIsArray( $geocoder->search( 'Calton Hill', 1, 0.0 ), 'the import job (no user) is not counted' );
+		$this->assertCount( 1, $this->provider_requests() );
 	}
 
 	/**
@@ -426,5 +525,6 @@ final class Geocode_RouteTest extends TestCase {
 	private function free_slot(): void {
 		global $wpdb;
 		$wpdb->delete( $wpdb->options, array( 'option_name' => Rate_Limiter::OPTION ) );
+		$wpdb->delete( $wpdb->options, array( 'option_name' => Rate_Limiter::SHARE_OPTION ) );
 	}
 }

@@ -110,7 +110,7 @@ trait Geocoder_Fixture {
 		file_put_contents( self::$fixture_log, '' ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_file_put_contents
 		add_filter( 'cairn_maps_geocoder_base_url', array( self::class, 'fixture_base_url' ), 10, 2 );
 		global $wpdb;
-		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s OR option_name LIKE %s OR option_name LIKE %s", Rate_Limiter::OPTION, $wpdb->esc_like( '_transient_' . Geocode_Cache::PREFIX ) . '%', $wpdb->esc_like( '_transient_timeout_' . Geocode_Cache::PREFIX ) . '%' ) );
+		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name IN (%s, %s) OR option_name LIKE %s OR option_name LIKE %s", Rate_Limiter::OPTION, Rate_Limiter::SHARE_OPTION, $wpdb->esc_like( '_transient_' . Geocode_Cache::PREFIX ) . '%', $wpdb->esc_like( '_transient_timeout_' . Geocode_Cache::PREFIX ) . '%' ) );
 	}
 
 	/**

@@ -1,13 +1,16 @@
 <?php
 /**
- * One PHP process of the test site searching addresses, for Rate_LimiterTest's concurrency test:
+ * One PHP process of the test site searching addresses, for Rate_Limiter_ProcessesTest:
  *
  *   CAIRN_TESTS_CONFIG=… CAIRN_GEOCODER_FIXTURE_BASE=http://localhost:PORT/nominatim \
- *     php limiter-worker.php <start unix time> <max wait> <query> [<query>…]
+ *     php limiter-worker.php <folder> <workers> <max wait> <query> [<query>…]
  *
- * Loads WordPress with the test configuration, waits for the start time (so that the workers
- * begin together), searches each query with Geocoder::search( $query, 1, <max wait> ) and prints
- * one JSON line per query: `{ query, ok, code, time }`.
+ * Loads WordPress with the test configuration, then meets the other workers at a barrier (each
+ * leaves a file `ready-<pid>` in the folder and waits until there is one per worker), so that
+ * they search together however long each took to start. It writes `start <pid>` to the folder's
+ * `events` file, searches each query with Geocoder::search( $query, 1, <max wait> ), writes
+ * `end <pid>`, and prints one JSON line per query: `{ query, ok, code }`. The order of the events
+ * shows whether the workers overlapped, with no clock.
  *
  * @package Cairn\Maps
  */
@@ -27,21 +30,30 @@ add_filter(
 	static fn() => (string) getenv( 'CAIRN_GEOCODER_FIXTURE_BASE' )
 );
 
-$cairn_start = (float) $argv[1];
-$cairn_wait  = (float) $argv[2];
-$cairn_gap   = $cairn_start - microtime( true );
-if ( $cairn_gap > 0 ) {
-	usleep( (int) ( $cairn_gap * 1e6 ) );
+$cairn_folder  = (string) $argv[1];
+$cairn_workers = (int) $argv[2];
+$cairn_wait    = (float) $argv[3];
+$cairn_pid     = getmypid();
+touch( "$cairn_folder/ready-$cairn_pid" );
+// The barrier: at most 3,000 looks, 10 ms apart, for the others to be ready.
+for ( $cairn_look = 0; $cairn_look < 3000; $cairn_look++ ) {
+	if ( count( (array) glob( "$cairn_folder/ready-*" ) ) >= $cairn_workers ) {
+		break;
+	}
+	usleep( 10000 );
 }
+file_put_contents( "$cairn_folder/events", "start $cairn_pid\n", FILE_APPEND | LOCK_EX );
 $cairn_geocoder = new Cairn\Maps\Geocoding\Geocoder();
-foreach ( array_slice( $argv, 3 ) as $cairn_query ) {
-	$cairn_result = $cairn_geocoder->search( $cairn_query, 1, $cairn_wait );
-	echo wp_json_encode(
+$cairn_lines    = array();
+foreach ( array_slice( $argv, 4 ) as $cairn_query ) {
+	$cairn_result  = $cairn_geocoder->search( $cairn_query, 1, $cairn_wait );
+	$cairn_lines[] = wp_json_encode(
 		array(
 			'query' => $cairn_query,
 			'ok'    => ! is_wp_error( $cairn_result ),
 			'code'  => is_wp_error( $cairn_result ) ? $cairn_result->get_error_code() : '',
-			'time'  => microtime( true ),
 		)
-	) . "\n";
+	);
 }
+file_put_contents( "$cairn_folder/events", "end $cairn_pid\n", FILE_APPEND | LOCK_EX );
+echo implode( "\n", $cairn_lines ) . "\n"; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- JSON lines for the test.

@@ -198,9 +198,10 @@ final class Group_CreationTest extends TestCase {
 		$request->set_header( 'Content-Type', 'text/csv' );
 		$request->set_body( "title,lat,lng,group,description\nHut,56.1,-5.2,huts,\nJunk,56.2,-5.3,0-junk,\n" );
 		$response = rest_get_server()->dispatch( $request );
-		$this->assertSame( 400, $response->get_status(), (string) wp_json_encode( $response->get_data() ) );
-		$this->assertSame( array( 'The group "0-junk" does not exist, and you are not allowed to create groups.' ), array_column( $response->get_data()['data']['errors'], 'message' ) );
+		$this->assertSame( 200, $response->get_status(), (string) wp_json_encode( $response->get_data() ) );
+		$this->assertSame( array( 'The group "0-junk" does not exist, and you are not allowed to create groups.' ), array_column( $response->get_data()['skipped'], 'message' ) );
+		$this->assertSame( array( 3 ), array_column( $response->get_data()['skipped'], 'line' ) );
 		$this->assertFalse( self::group_row( '0-junk' ) );
-		$this->assertSame( 0, $this->count_markers() );
+		$this->assertSame( 1, $this->count_markers(), 'the row in an existing group was imported' );
 	}
 }

@@ -319,4 +319,49 @@ final class Geocode_JobTest extends TestCase {
 		$this->assertSame( 2, ( new Geocode_Queue() )->pending() );
 		$this->assertSame( 'draft', $this->marker( 'Good' )['status'] );
 	}
+
+	/**
+	 * Two runs find the same expired lock; the other's compare-and-set lands between this run's
+	 * read and its own. This run must see that it lost (its UPDATE checks the value it read) and
+	 * do nothing: one run at a time, the other's lock untouched.
+	 */
+	public function test_a_run_that_loses_the_race_for_an_expired_lock_does_nothing(): void {
+		global $wpdb;
+		$this->import( "title,address\nPlace 0,Calton Hill\n" );
+		update_option( Geocode_Job::LOCK_OPTION, sprintf( '%010d.dead', time() - 1 ), false );
+		wp_cache_flush();
+		$other = sprintf( '%010d.other', time() + 60 );
+		$raced = false;
+		$race  = static function ( $sql ) use ( &$raced, $other, $wpdb ) {
+			if ( ! $raced && is_string( $sql ) && 0 === strpos( ltrim( $sql ), 'UPDATE' ) && false !== strpos( $sql, Geocode_Job::LOCK_OPTION ) ) {
+				$raced = true;
+				$wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->options} SET option_value = %s WHERE option_name = %s", $other, Geocode_Job::LOCK_OPTION ) );
+			}
+			return $sql;
+		};
+		add_filter( 'query', $race );
+		$run = $this->job()->run( 10 );
+		remove_filter( 'query', $race );
+		$this->assertTrue( $raced, 'the other run took the lock in between' );
+		$this->assertTrue( $run['locked'], 'this run lost, and knows it' );
+		$this->assertSame( $other, $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", Geocode_Job::LOCK_OPTION ) ), 'the winner\'s lock is untouched' );
+		$this->assertSame( array(), $this->provider_requests(), 'no request from the loser' );
+	}
+
+	/**
+	 * A queued marker is due at its time, not a second later: due( …, T ) lists the one waiting
+	 * until T, and not before T.
+	 */
+	public function test_a_marker_is_due_at_its_time(): void {
+		$this->import( "title,address\nPlace 0,Calton Hill\nPlace 1,Royal Mile\n" );
+		$queue = new Geocode_Queue();
+		$ids   = $queue->due( 10, time() + 3600 );
+		$this->assertCount( 2, $ids );
+		$at = time() + 120;
+		update_post_meta( $ids[0], Geocode_Queue::META_PENDING, sprintf( '%010d', $at ) );
+		update_post_meta( $ids[1], Geocode_Queue::META_PENDING, sprintf( '%010d', $at + 1 ) );
+		$this->assertSame( array(), $queue->due( 10, $at - 1 ), 'before its time' );
+		$this->assertSame( array( $ids[0] ), $queue->due( 10, $at ), 'at its time' );
+		$this->assertSame( $ids, $queue->due( 10, $at + 1 ) );
+	}
 }

@@ -53,7 +53,6 @@ final class Place_Index_ScaleTest extends TestCase {
 		global $wpdb;
 		$index = Plugin::instance()->get( 'place_index' );
 		$this->assertInstanceOf( Place_Index::class, $index );
-		$started = microtime( true );
 		Geojson_FeedTest::bulk_markers( $count );
 		$tt = array();
 		foreach ( array( 'red', 'blue' ) as $slug ) {
@@ -61,7 +60,6 @@ final class Place_Index_ScaleTest extends TestCase {
 		}
 		$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) SELECT ID, %d FROM {$wpdb->posts} WHERE post_type = %s AND MOD(ID, 3) > 0", $tt['red'], Post_Type::POST_TYPE ) );
 		$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) SELECT ID, %d FROM {$wpdb->posts} WHERE post_type = %s AND MOD(ID, 3) = 2", $tt['blue'], Post_Type::POST_TYPE ) );
-		$made = microtime( true );
 
 		$this->assertFalse( $index->is_ready(), 'markers changed behind WordPress\' back: a rebuild is pending' );
 		$peak  = 0;
@@ -73,7 +71,6 @@ final class Place_Index_ScaleTest extends TestCase {
 			$peak = max( $peak, memory_get_peak_usage() - $base );
 			++$steps;
 		} while ( ! $done );
-		$rebuilt = microtime( true );
 		$this->assertTrue( $index->is_ready() );
 		$this->assertLessThan( 32 * MB_IN_BYTES, $peak, 'a rebuild step stays within 32 MB' );
 		$this->assertSame( $count, $index->count() );
@@ -99,16 +96,15 @@ final class Place_Index_ScaleTest extends TestCase {
 			++$queries;
 			return $sql;
 		};
-		$moved   = microtime( true );
 		add_filter( 'query', $count_q );
 		$index->sync( $id ); // Nothing changed: a few reads.
 		$idle = $queries;
 		update_post_meta( $id, Post_Type::META_LAT, '12.5' );
-		$sync = microtime( true ) - $moved;
 		remove_filter( 'query', $count_q );
 		$this->assertSame( '12.5', $wpdb->get_var( $wpdb->prepare( "SELECT lat FROM $places WHERE post_id = %d", $id ) ) );
-		$this->assertLessThan( 1.0, $sync, 'one change at this size' );
+		// One change costs a bounded number of queries whatever the size (counted, not timed).
+		$this->assertLessThanOrEqual( 60, $queries, 'one move at this size (49 at 20,000 markers: the meta write and the index reads and writes)' );
 		$this->assertLessThanOrEqual( 6, $idle, 'an unchanged marker costs a few reads' );
-		fwrite( STDERR, sprintf( "\n[index] %d markers: made in %.1f s; rebuilt in %.1f s (%d steps, peak %.1f MB a step); one move %.1f ms (%d queries)\n", $count, $made - $started, $rebuilt - $made, $steps, $peak / MB_IN_BYTES, 1000 * $sync, $queries ) );
+		fwrite( STDERR, sprintf( "\n[index] %d markers: rebuilt in %d steps (peak %.1f MB a step); one move: %d queries\n", $count, $steps, $peak / MB_IN_BYTES, $queries ) );
 	}
 }

@@ -103,4 +103,89 @@ final class Protected_CoordinatesTest extends TestCase {
 		$this->assertSame( array( 57.25, -3.5 ), self::coordinates( $update->get_data() ), 'the answer to a save (edit context)' );
 		$this->assertSame( '57.25', get_post_meta( $marker, Post_Type::META_LAT, true ), 'the stored place is untouched' );
 	}
+
+	/**
+	 * The street address says where the marker is as plainly as its coordinates: whoever may not
+	 * see the coordinates sees no address either, in the single answer, the collection and a
+	 * `_fields` pick of the address alone (issue 30: CSV address imports fill it).
+	 */
+	public function test_the_address_is_hidden_with_the_coordinates(): void {
+		$marker = $this->protected_marker();
+		update_post_meta( $marker, 'geo_address', '12 Hidden Lane, Braemar' );
+		$open = $this->create_marker( array( 'post_title' => 'Open spring' ) );
+		update_post_meta( $open, 'geo_address', '1 Open Road, Ballater' );
+		foreach ( array( 'anonymous', 'subscriber', 'author' ) as $role ) {
+			$this->act_as( $role );
+			$answers = array(
+				'single'        => $this->rest( 'GET', "/wp/v2/cairn-markers/{$marker}" )->get_data(),
+				'list'          => $this->rest( 'GET', '/wp/v2/cairn-markers' )->get_data(),
+				'_fields'       => $this->rest( 'GET', "/wp/v2/cairn-markers/{$marker}", array( '_fields' => 'meta.geo_address' ) )->get_data(),
+				'list, _fields' => $this->rest( 'GET', '/wp/v2/cairn-markers', array( '_fields' => 'id,meta.geo_address' ) )->get_data(),
+			);
+			foreach ( $answers as $what => $answer ) {
+				$json = (string) wp_json_encode( $answer );
+				$this->assertStringNotContainsString( 'Hidden Lane', $json, "{$role}: {$what}" );
+				$this->assertStringContainsString( 'geo_address', $json, "{$role}: {$what} still names the field (as null)" );
+			}
+			$list = array_column( $answers['list'], null, 'id' );
+			$this->assertNull( $list[ $marker ]['meta']['geo_address'], "{$role}: the protected marker's address reads null" );
+			$this->assertSame( '1 Open Road, Ballater', $list[ $open ]['meta']['geo_address'], "{$role}: an open marker keeps its address" );
+		}
+		wp_set_current_user( 0 );
+		$right = $this->rest( 'GET', "/wp/v2/cairn-markers/{$marker}", array( 'password' => 'open sesame' ) );
+		$this->assertSame( '12 Hidden Lane, Braemar', $right->get_data()['meta']['geo_address'], 'the password shows the address' );
+		$this->act_as( 'editor' );
+		$edit = $this->rest( 'GET', "/wp/v2/cairn-markers/{$marker}", array( 'context' => 'edit' ) );
+		$this->assertSame( '12 Hidden Lane, Braemar', $edit->get_data()['meta']['geo_address'], 'its editors see the address' );
+	}
+
+	/**
+	 * Posts follow the same rule: a password-protected post's location, address included, is
+	 * gone from its answer to readers without the password, and there for its editors.
+	 */
+	public function test_a_protected_posts_address_is_hidden_too(): void {
+		$post = self::factory_post(
+			array(
+				'post_password' => 'open sesame',
+				'meta_input'    => array(
+					'geo_latitude'  => '57.25',
+					'geo_longitude' => '-3.5',
+					'geo_address'   => '12 Hidden Lane, Braemar',
+					'geo_public'    => '1',
+				),
+			)
+		);
+		foreach ( array( 'anonymous', 'subscriber' ) as $role ) {
+			$this->act_as( $role );
+			foreach ( array( array(), array( '_fields' => 'meta.geo_address' ) ) as $query ) {
+				$json = (string) wp_json_encode( $this->rest( 'GET', "/wp/v2/posts/{$post}", $query )->get_data() );
+				$this->assertStringNotContainsString( 'Hidden Lane', $json, $role );
+				$this->assertStringNotContainsString( '57.25', $json, $role );
+			}
+		}
+		$this->act_as( 'editor' );
+		$edit = $this->rest( 'GET', "/wp/v2/posts/{$post}", array( 'context' => 'edit' ) );
+		$this->assertSame( '12 Hidden Lane, Braemar', $edit->get_data()['meta']['geo_address'] ?? null, 'its editors see it' );
+	}
+
+	/**
+	 * A published post.
+	 *
+	 * @param array<string, mixed> $args Post fields.
+	 */
+	private static function factory_post( array $args ): int {
+		$id = wp_insert_post(
+			array_merge(
+				array(
+					'post_title'  => 'Walk',
+					'post_status' => 'publish',
+					'post_type'   => 'post',
+				),
+				$args
+			),
+			true
+		);
+		self::assertIsInt( $id );
+		return $id;
+	}
 }

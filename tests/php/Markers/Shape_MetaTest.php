@@ -276,16 +276,13 @@ final class Shape_MetaTest extends TestCase {
 		$request->set_body( $body );
 		memory_reset_peak_usage();
 		$before   = memory_get_peak_usage();
-		$started  = microtime( true );
 		$response = rest_get_server()->dispatch( $request );
-		$elapsed  = microtime( true ) - $started;
 		$grown    = memory_get_peak_usage() - $before;
 
 		$this->assert_refused( $response, 'This shape has 1,000,000 vertices; the most a shape may have is 100,000.' );
 		$this->assertSame( $count, $this->count_markers() );
-		$this->assertLessThan( 1.0, $elapsed, 'seconds' );
 		$this->assertLessThan( 16 * MB_IN_BYTES, $grown, 'bytes: the body was not decoded (that takes over 150 MB)' );
-		fwrite( STDERR, sprintf( "\n[geo] 1,000,000 positions over REST: refused in %.3f s, peak memory +%.1f MB\n", $elapsed, $grown / MB_IN_BYTES ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- the measurement, for the record.
+		fwrite( STDERR, sprintf( "\n[geo] 1,000,000 positions over REST: refused, peak memory +%.1f MB\n", $grown / MB_IN_BYTES ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- the measurement, for the record.
 
 		$most = '{"title":"Long","status":"draft","cairn-marker-groups":[],"meta":{"cairn_geometry":{"type":"LineString","coordinates":[' . str_repeat( '[7.1,46.1],', 99999 ) . '[7.2,46.2]]}}}';
 		$ok   = new \WP_REST_Request( 'POST', self::ROUTE );

@@ -232,9 +232,10 @@ final class Import_Export_ControllerTest extends TestCase {
 	}
 
 	/**
-	 * A file with errors imports nothing and names every bad line (as a spreadsheet numbers them).
+	 * A file with errors imports its valid rows and names every bad line (as a spreadsheet numbers
+	 * them); a dry run answers the same report and stores nothing.
 	 */
-	public function test_a_file_with_errors_imports_nothing_and_reports_each_line(): void {
+	public function test_a_file_with_errors_imports_its_valid_rows_and_reports_each_line(): void {
 		$this->act_as( 'editor' );
 		$csv = "title,lat,lng,group,description\n"                         // Line 1.
 			. "Good,10,10,,\n"                                              // Line 2.
@@ -246,19 +247,46 @@ final class Import_Export_ControllerTest extends TestCase {
 			. "\n"                                                          // Line 9: blank.
 			. "Bad group,50,50,%%%,\n";                                     // Line 10.
 
+		$terms = (int) wp_count_terms(
+			array(
+				'taxonomy'   => Post_Type::TAXONOMY,
+				'hide_empty' => false,
+			)
+		);
+		$dry   = $this->import( $csv, array( 'dry_run' => '1' ) );
+		$this->assert_status( 200, $dry );
+		$this->assertTrue( $dry->get_data()['dry_run'] );
+		$this->assertSame( 2, $dry->get_data()['imported'], 'what would be imported' );
+		$this->assertSame( array( 3, 6, 7, 8, 10 ), array_column( $dry->get_data()['skipped'], 'line' ) );
+		$this->assertSame( array( 'fresh' ), $dry->get_data()['groups_new'] );
+		$this->assertSame( array( 'Good', 'Two-line text' ), array_column( array_column( $dry->get_data()['preview']['features'], 'properties' ), 'title' ) );
+		$this->assertSame( 0, $this->count_markers(), 'a dry run stores no marker' );
+		$this->assertSame(
+			$terms,
+			(int) wp_count_terms(
+				array(
+					'taxonomy'   => Post_Type::TAXONOMY,
+					'hide_empty' => false,
+				)
+			),
+			'nor a group'
+		);
+
 		$response = $this->import( $csv );
-		$this->assert_status( 400, $response );
-		$this->assertStringContainsString( 'nothing was imported', $response->get_data()['message'] );
-		$errors = $this->errors( $response );
+		$this->assert_status( 200, $response );
+		$this->assertSame( 2, $response->get_data()['imported'] );
+		$this->assertSame( 7, $response->get_data()['total'] );
+		$errors = $response->get_data()['skipped'];
 		$this->assertSame( array( 3, 6, 7, 8, 10 ), array_column( $errors, 'line' ) );
+		$this->assertSame( $dry->get_data()['skipped'], $errors, 'the dry run reported the same' );
 		$this->assertSame( 'Latitude (cairn_lat) must be a number between -90 and 90.', $errors[0]['message'], 'the REST rules of Marker_Validation' );
 		$this->assertSame( 'A title is required.', $errors[1]['message'] );
 		$this->assertStringContainsString( 'UTF-8', $errors[2]['message'] );
 		$this->assertSame( 'Longitude (cairn_lng) must be a number between -180 and 180.', $errors[3]['message'] );
 		$this->assertStringContainsString( '"%%%"', $errors[4]['message'] );
 
-		$this->assertSame( 0, $this->count_markers(), 'nothing was stored' );
-		$this->assertNull( term_exists( 'fresh', Post_Type::TAXONOMY ), 'no group was created' );
+		$this->assertSame( array( 'Good', 'Two-line text' ), array_column( $this->stored_markers(), 0 ) );
+		$this->assertNotNull( term_exists( 'fresh', Post_Type::TAXONOMY ), 'the valid row\'s group was created' );
 	}
 
 	/**
@@ -306,13 +334,14 @@ final class Import_Export_ControllerTest extends TestCase {
 			array(
 				'type'       => 'Feature',
 				'geometry'   => array(
-					// Lines and areas are imported (Shape_ImportTest); several points in one are not.
-					'type'        => 'MultiPoint',
-					'coordinates' => array( array( 0, 0 ), array( 1, 1 ) ),
+					// Lines and areas are imported (Shape_ImportTest), a MultiPoint split into points
+					// (Import_Reader_RulesTest); a Circle is no GeoJSON type.
+					'type'        => 'Circle',
+					'coordinates' => array( 0, 0 ),
 				),
 				'properties' => array( 'title' => 'Two points' ),
 			),
-			$point( 1, 1, array( 'description' => 'No title' ) ),
+			$point( 1, 1, array( 'title' => array( 'not', 'text' ) ) ),
 			$point(
 				-4.25,
 				55.86,
@@ -329,12 +358,12 @@ final class Import_Export_ControllerTest extends TestCase {
 			)
 		);
 
-		$refused = $this->import( $body, array(), 'application/geo+json' );
-		$this->assert_status( 400, $refused );
-		$this->assertSame( array( 1, 2, 3 ), array_column( $this->errors( $refused ), 'feature' ) );
+		$refused = $this->import( $body, array( 'dry_run' => true ), 'application/geo+json' );
+		$this->assert_status( 200, $refused );
+		$this->assertSame( array( 1, 2, 3 ), array_column( $refused->get_data()['skipped'], 'feature' ) );
 		$this->assertSame( 0, $this->count_markers() );
 
-		$imported = $this->import( $body, array( 'valid_only' => true ), 'application/json' );
+		$imported = $this->import( $body, array(), 'application/json' );
 		$this->assert_status( 200, $imported );
 		$this->assertSame( 'geojson', $imported->get_data()['format'] );
 		$this->assertSame(
@@ -356,7 +385,7 @@ final class Import_Export_ControllerTest extends TestCase {
 			'no lng column'            => array( "title,lat\nA,1\n", array(), 'must name its columns' ),
 			'header only'              => array( "title,lat,lng\n", array(), 'holds no markers' ),
 			'broken json'              => array( '{"type":"FeatureCollection","features":[', array( 'format' => 'geojson' ), 'not valid GeoJSON' ),
-			'not a feature collection' => array( '{"type":"Feature"}', array( 'format' => 'geojson' ), 'FeatureCollection' ),
+			'not a feature collection' => array( '{"type":"Topology"}', array( 'format' => 'geojson' ), 'FeatureCollection' ),
 			'empty body'               => array( '', array(), 'Send a CSV, GeoJSON, GPX, KML or KMZ file' ),
 		);
 	}
@@ -563,7 +592,7 @@ final class Import_Export_ControllerTest extends TestCase {
 	 * @param WP_REST_Response $response Response.
 	 */
 	private function visible_text( WP_REST_Response $response ): string {
-		$report = Import_Export_Page::report( $response->as_error() );
+		$report = Import_Export_Page::report( $response->is_error() ? $response->as_error() : $response->get_data() );
 		return wp_json_encode( $response->get_data() ) . ' ' . wp_json_encode( $report );
 	}
 
@@ -585,10 +614,10 @@ final class Import_Export_ControllerTest extends TestCase {
 	}
 
 	/**
-	 * A group that cannot be created stops the import: no marker is stored without its group, and
-	 * the groups the import did create are gone again.
+	 * A group that cannot be created refuses its rows: no marker is stored without its group; the
+	 * other rows are imported.
 	 */
-	public function test_a_group_that_cannot_be_created_imports_nothing(): void {
+	public function test_a_group_that_cannot_be_created_refuses_its_rows(): void {
 		$this->act_as( 'editor' );
 		add_filter(
 			'pre_insert_term',
@@ -597,18 +626,12 @@ final class Import_Export_ControllerTest extends TestCase {
 			2
 		);
 		$response = $this->import( self::GOOD_CSV );
-		$this->assert_status( 500, $response );
-		$this->assertSame( 'The group "glens" could not be created, so nothing was imported. Try again, or create the group first.', $response->as_error()->get_error_message() );
+		$this->assert_status( 200, $response );
+		$this->assertSame( array( 3 ), array_column( $response->get_data()['skipped'], 'line' ) );
+		$this->assertSame( 'The group "glens" could not be created, so this row was not imported. Try again, or create the group first.', $response->get_data()['skipped'][0]['message'] );
 		$this->assertStringNotContainsString( 'Duplicate entry', $this->visible_text( $response ) );
-		$this->assertSame( 0, $this->count_markers() );
-		$groups = get_terms(
-			array(
-				'taxonomy'   => Post_Type::TAXONOMY,
-				'hide_empty' => false,
-				'fields'     => 'slugs',
-			)
-		);
-		$this->assertSame( array(), $groups, 'no group was left behind' );
+		$this->assertSame( array( 'Ben Nevis', "Arthur's Seat" ), array_column( $this->stored_markers(), 0 ) );
+		$this->assertNull( term_exists( 'glens', Post_Type::TAXONOMY ) );
 	}
 
 	/**
@@ -774,7 +797,7 @@ final class Import_Export_ControllerTest extends TestCase {
 		$user = $this->act_as( 'editor' );
 		set_transient(
 			'cairn_maps_import_report_' . $user,
-			Import_Export_Page::report( $this->import( "title,lat,lng\nOk,1,1\n<b>Bad</b>,91,1\n" )->as_error() ),
+			Import_Export_Page::report( $this->import( "title,lat,lng\nOk,1,1\n<b>Bad</b>,91,1\n" )->get_data() ),
 			60
 		);
 		$_GET['report'] = '1';
@@ -785,7 +808,9 @@ final class Import_Export_ControllerTest extends TestCase {
 		$html = (string) ob_get_clean();
 
 		$this->assertStringContainsString( 'name="_wpnonce"', $html );
-		$this->assertStringContainsString( 'name="valid_only"', $html );
+		$this->assertStringContainsString( 'name="folders" value="folders"', $html, 'one group per folder' );
+		$this->assertStringContainsString( 'name="folders" value="one"', $html, 'all in this group' );
+		$this->assertStringContainsString( 'name="title_property"', $html );
 		$this->assertStringContainsString( 'type="file"', $html );
 		// Export: a form posting to the REST route, the nonce in its body, none in any address.
 		$this->assertMatchesRegularExpression( '#<form method="post" action="[^"]*cairn/v1/markers/export"><p><input type="hidden" name="_wpnonce" value="[0-9a-f]{10}" />#', $html );
@@ -816,5 +841,39 @@ final class Import_Export_ControllerTest extends TestCase {
 		$this->act_as( 'editor' );
 		$this->assert_status( 200, $this->import( "title,lat,lng,group\nA,1,1,peaks\n" ) );
 		$this->assertSame( '#aa0000', get_term_meta( $group, Group_Styles::META_COLOR, true ) );
+	}
+
+	/**
+	 * A title of more than 500 characters and a marker in more than 20 groups are row errors with
+	 * their message and line; 500 characters and 20 groups are imported.
+	 */
+	public function test_title_and_group_bounds(): void {
+		$this->act_as( 'editor' );
+		$twenty   = implode( '|', array_map( static fn( $i ) => "g$i", range( 1, 20 ) ) );
+		$csv      = "title,lat,lng,group\n"
+			. str_repeat( 'a', 500 ) . ",1,1,g1\n"
+			. str_repeat( 'b', 501 ) . ",1,1,g1\n"
+			. "Twenty,1,1,\"$twenty\"\n"
+			. "Twenty-one,1,1,\"$twenty|g21\"\n";
+		$response = $this->import( $csv );
+		// A partial import (issue 32): the rows within the bounds import, the two past them are
+		// reported on their lines and nothing of them is saved.
+		$this->assert_status( 200, $response );
+		$data = $response->get_data();
+		$this->assertSame( 2, $data['imported'] );
+		$this->assertSame(
+			array(
+				array(
+					'line'    => 3,
+					'message' => 'The title is longer than 500 characters.',
+				),
+				array(
+					'line'    => 5,
+					'message' => 'A marker may be in at most 20 groups.',
+				),
+			),
+			$data['skipped']
+		);
+		$this->assertSame( 2, $this->count_markers(), 'only the rows within the bounds are saved' );
 	}
 }

@@ -582,7 +582,7 @@ class Places_ControllerTest extends TestCase {
 		$first   = $this->get( '/places', array( 'q' => 'cafe' ) );
 		$etag    = $first['headers']['ETag'];
 		$this->assertMatchesRegularExpression( '/^"[0-9a-f]{32}"$/', $etag );
-		$this->assertSame( 'public, max-age=60, stale-while-revalidate=3600', $first['headers']['Cache-Control'] );
+		$this->assertSame( 'public, max-age=60, stale-while-revalidate=60', $first['headers']['Cache-Control'] );
 		$again = $this->get( '/places', array( 'q' => 'cafe' ), array( 'If-None-Match' => $etag ) );
 		$this->assertSame( 304, $again['status'] );
 		$other = $this->get( '/places', array( 'q' => 'hut' ), array( 'If-None-Match' => $etag ) );
@@ -591,7 +591,7 @@ class Places_ControllerTest extends TestCase {
 		$current = $this->get( '/places/summary', array( 'v' => $version ) );
 		$this->assertSame( Places_Controller::IMMUTABLE_CACHE_CONTROL, $current['headers']['Cache-Control'] );
 		$old = $this->get( '/places/summary', array( 'v' => 'old' ) );
-		$this->assertSame( 'public, max-age=60, stale-while-revalidate=3600', $old['headers']['Cache-Control'] );
+		$this->assertSame( 'public, max-age=60, stale-while-revalidate=60', $old['headers']['Cache-Control'] );
 
 		wp_update_post(
 			array(

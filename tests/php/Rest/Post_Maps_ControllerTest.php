@@ -406,13 +406,19 @@ final class Post_Maps_ControllerTest extends TestCase {
 
 	/**
 	 * The error the render shows is reported, and only a public token is ever in the config.
+	 * Since 0.7.0 token errors concern Mapbox maps only: without a usable token block.json's
+	 * default style draws OpenFreeMap (engine maplibre), a block naming a Mapbox style still says why.
 	 */
 	public function test_errors_and_tokens(): void {
-		$id = $this->create_post( array( 'post_content' => '<!-- wp:cairn/map {"minZoom":10,"maxZoom":3} /--><!-- wp:cairn/map /-->' ) );
-		$this->assertSame( array( 'missing-token', 'missing-token' ), array_column( $this->maps( $id )->get_data()['maps'], 'error' ) );
+		$id   = $this->create_post( array( 'post_content' => '<!-- wp:cairn/map {"minZoom":10,"maxZoom":3} /--><!-- wp:cairn/map /--><!-- wp:cairn/map {"mapStyle":"mapbox://styles/mapbox/outdoors-v12"} /-->' ) );
+		$maps = $this->maps( $id )->get_data()['maps'];
+		$this->assertSame( array( 'zoom-range', '', 'missing-token' ), array_column( $maps, 'error' ) );
+		$this->assertSame( array( 'maplibre', 'maplibre', 'mapbox' ), array_column( array_column( $maps, 'config' ), 'engine' ) );
 
 		update_option( Settings::TOKEN_OPTION, Map_BlockTest::public_token() );
-		$this->assertSame( array( 'zoom-range', '' ), array_column( $this->maps( $id )->get_data()['maps'], 'error' ) );
+		$maps = $this->maps( $id )->get_data()['maps'];
+		$this->assertSame( array( 'zoom-range', '', '' ), array_column( $maps, 'error' ) );
+		$this->assertSame( array( 'mapbox', 'mapbox', 'mapbox' ), array_column( array_column( $maps, 'config' ), 'engine' ), 'the answer follows the token (ETag too)' );
 
 		$secret = 'sk.' . substr( Map_BlockTest::public_token(), 3 );
 		add_filter(
@@ -422,7 +428,7 @@ final class Post_Maps_ControllerTest extends TestCase {
 			}
 		);
 		$answer = $this->maps( $id );
-		$this->assertSame( array( 'secret-token', 'secret-token' ), array_column( $answer->get_data()['maps'], 'error' ) );
+		$this->assertSame( array( 'zoom-range', '', 'secret-token' ), array_column( $answer->get_data()['maps'], 'error' ) );
 		$this->assertStringNotContainsString( $secret, (string) wp_json_encode( $answer->get_data() ) );
 	}
 
@@ -438,6 +444,10 @@ final class Post_Maps_ControllerTest extends TestCase {
 		$this->assertSame( array( 'post', 'modified', 'maps' ), array_keys( $options['schema']['properties'] ) );
 		$this->assertSame( array( 'id', 'attributes', 'config', 'places', 'error' ), array_keys( $options['schema']['properties']['maps']['items']['properties'] ) );
 		$this->assertSame( array( 'required', 'category' ), array_keys( $options['schema']['properties']['maps']['items']['properties']['config']['properties']['consent']['properties'] ) );
+		$config = $options['schema']['properties']['maps']['items']['properties']['config']['properties'];
+		$this->assertSame( array( 'mapbox', 'maplibre' ), $config['engine']['enum'] );
+		$this->assertSame( array( 'provider', 'glyphs', 'hosts', 'attribution' ), array_keys( $config['basemap']['properties'] ) );
+		$this->assertSame( array( 'mapbox', 'openfreemap', 'style-url', 'self-hosted' ), $config['basemap']['properties']['provider']['enum'] );
 	}
 
 	/**
@@ -646,7 +656,12 @@ final class Post_Maps_ControllerTest extends TestCase {
 		$this->assertNotSame( $patterned, $tokened, 'the token changed' );
 
 		update_option( Settings::CONSENT_OPTION, true );
-		$this->assertNotSame( $tokened, $etag(), 'the consent setting changed' );
+		$consented = $etag();
+		$this->assertNotSame( $tokened, $consented, 'the consent setting changed' );
+
+		update_option( Settings::BASEMAP_OPTION, 'https://tiles.openfreemap.org/styles/bright' );
+		$this->assertNotSame( $consented, $etag(), 'the site\'s basemap changed' );
+		$this->assertSame( 'https://tiles.openfreemap.org/styles/bright', $this->maps( $id )->get_data()['maps'][0]['config']['style'] );
 	}
 
 	/**

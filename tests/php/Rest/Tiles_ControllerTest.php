@@ -13,6 +13,7 @@ use Cairn\Maps\Index\Grid_Clusters;
 use Cairn\Maps\Index\Morton;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Tile_Cache;
+use Cairn\Maps\Index\Tile_Radii;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Tiles_Controller;
@@ -387,8 +388,8 @@ final class Tiles_ControllerTest extends TestCase {
 	public function test_cache_control_is_immutable_only_for_the_current_version(): void {
 		$current = ( new Markers_Version() )->get();
 		$this->assertSame( Tiles_Controller::IMMUTABLE_CACHE_CONTROL, $this->tile( 0, 0, 0, array( 'v' => $current ) )->get_headers()['Cache-Control'] );
-		$this->assertSame( 'public, max-age=60, stale-while-revalidate=3600', $this->tile( 0, 0, 0, array( 'v' => 'old-version' ) )->get_headers()['Cache-Control'] );
-		$this->assertSame( 'public, max-age=60, stale-while-revalidate=3600', $this->tile( 0, 0, 0 )->get_headers()['Cache-Control'] );
+		$this->assertSame( 'public, max-age=60, stale-while-revalidate=60', $this->tile( 0, 0, 0, array( 'v' => 'old-version' ) )->get_headers()['Cache-Control'] );
+		$this->assertSame( 'public, max-age=60, stale-while-revalidate=60', $this->tile( 0, 0, 0 )->get_headers()['Cache-Control'] );
 		$this->act_as( 'editor' );
 		$this->assertSame( 'private, no-store', $this->tile( 0, 0, 0, array( 'v' => $current ) )->get_headers()['Cache-Control'] );
 	}
@@ -428,9 +429,18 @@ final class Tiles_ControllerTest extends TestCase {
 	public function test_a_flood_of_tiles_keeps_storage_bounded(): void {
 		global $wpdb;
 		add_filter( 'cairn_maps_tile_cache_slots', static fn() => 8 );
+		$current = ( new Markers_Version() )->get();
 		for ( $k = 0; $k < 60; $k++ ) {
-			$this->tile( 4, $k % 16, intdiv( $k, 16 ), array( 'q' => "w$k" ) );
-			$this->tile( 17, $k, $k );
+			$this->tile(
+				4,
+				$k % 16,
+				intdiv( $k, 16 ),
+				array(
+					'q' => "w$k",
+					'v' => $current,
+				)
+			);
+			$this->tile( 17, $k, $k, array( 'v' => $current ) );
 		}
 		$rows = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM $wpdb->options WHERE option_name LIKE %s", '%' . $wpdb->esc_like( Tile_Cache::GROUP ) . '%' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 		$this->assertGreaterThan( 0, $rows, 'tiles are kept' );
@@ -441,14 +451,15 @@ final class Tiles_ControllerTest extends TestCase {
 	 * A kept tile is served from the cache: the same body without reading the places again.
 	 */
 	public function test_a_kept_tile_is_not_built_again(): void {
-		$first   = wp_json_encode( $this->tile( 2, 2, 1 )->get_data() );
+		$current = array( 'v' => ( new Markers_Version() )->get() );
+		$first   = wp_json_encode( $this->tile( 2, 2, 1, $current )->get_data() );
 		$queries = array();
 		$log     = static function ( $sql ) use ( &$queries ) {
 			$queries[] = $sql;
 			return $sql;
 		};
 		add_filter( 'query', $log );
-		$second = wp_json_encode( $this->tile( 2, 2, 1 )->get_data() );
+		$second = wp_json_encode( $this->tile( 2, 2, 1, $current )->get_data() );
 		remove_filter( 'query', $log );
 		$this->assertSame( $first, $second );
 		$this->assertSame( array(), preg_grep( '/cairn_places\b/', $queries ), 'no read of the places' );
@@ -565,6 +576,35 @@ final class Tiles_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * A key whose two slots are both taken replaces the older tile of the two (kept the longest),
+	 * whichever of its slots that is: the newer one stays.
+	 */
+	public function test_a_full_pair_of_slots_loses_its_older_tile(): void {
+		add_filter( 'cairn_maps_tile_cache_slots', static fn() => 64 );
+		$slots_of = new \ReflectionMethod( Tile_Cache::class, 'slots_of' );
+		$slots_of->setAccessible( true );
+		foreach ( array( 0, 1 ) as $older ) {
+			$key = '';
+			for ( $i = 0; '' === $key && $i < 1000; $i++ ) {
+				$pair = $slots_of->invoke( null, md5( "tile $older $i" ) );
+				$key  = 2 === count( $pair ) ? md5( "tile $older $i" ) : '';
+			}
+			$this->assertNotSame( '', $key );
+			$pair = $slots_of->invoke( null, $key );
+			// Two tiles already there, the one in the key's slot $older stored an hour earlier.
+			foreach ( $pair as $n => $slot ) {
+				set_transient( Tile_Cache::GROUP . '_' . $slot, array( "other-$older-$n", "{\"n\":$n}", time() - ( $n === $older ? 3600 : 60 ) ), Tile_Cache::TTL );
+			}
+			$cache = new Tile_Cache();
+			$cache->set( $key, '{"new":1}' );
+			$this->assertSame( '{"new":1}', $cache->get( $key ) );
+			$held = array_map( static fn( $slot ) => get_transient( Tile_Cache::GROUP . '_' . $slot )[0] ?? null, $pair );
+			$this->assertSame( $key, $held[ $older ], "the older tile (slot $older of the pair) was replaced" );
+			$this->assertSame( "other-$older-" . ( 1 - $older ), $held[ 1 - $older ], 'the newer one stays' );
+		}
+	}
+
+	/**
 	 * While the index is rebuilt, tiles are answered but neither kept nor sent as immutable.
 	 */
 	public function test_during_a_rebuild_tiles_are_not_kept(): void {
@@ -635,5 +675,177 @@ final class Tiles_ControllerTest extends TestCase {
 		$after = $this->tile( 5, $x, $y );
 		$this->assertNotSame( $before->get_headers()['ETag'], $after->get_headers()['ETag'] );
 		$this->assertSame( array( 'gardens' ), $after->get_data()['features'][0]['properties']['groups'] );
+	}
+
+	/**
+	 * Rows the tile cache holds in the options table (two a slot: value and timeout).
+	 */
+	private static function kept_rows(): int {
+		global $wpdb;
+		return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM $wpdb->options WHERE option_name LIKE %s", '%' . $wpdb->esc_like( Tile_Cache::GROUP ) . '%' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+	}
+
+	/**
+	 * Invented group slugs, radii, max zooms and versions are answered but fill no slot (issue 30:
+	 * 60 such requests stored 60 tiles); the defaults and a map's own radius with the current `v`
+	 * are kept.
+	 */
+	public function test_invented_slugs_and_radii_store_no_tiles(): void {
+		$current = ( new Markers_Version() )->get();
+		$default = Tile_Radii::defaults();
+		// The real maps' tiles (all places; the cafes) are kept first: invented slugs name them.
+		for ( $x = 0; $x < 4; $x++ ) {
+			$this->tile( 2, $x, 1, array( 'v' => $current ) );
+			$this->tile(
+				2,
+				$x,
+				1,
+				array(
+					'v'     => $current,
+					'group' => 'cafes',
+				)
+			);
+		}
+		$before = self::kept_rows();
+		$this->assertSame( 16, $before, 'the real tiles are kept' );
+		for ( $k = 0; $k < 12; $k++ ) {
+			$x        = $k % 4;
+			$invented = array(
+				array( 'group' => "invented-$k" ),
+				array( 'hidden' => "invented-$k" ),
+				array( 'group' => "cafes,invented-$k" ),
+				array( 'radius' => (string) ( 11 + $k ) ),
+				array( 'maxzoom' => (string) $k ),
+			);
+			// Each with the current version; then an old version and none, with default parameters.
+			$queries = array_map( static fn( $query ) => $query + array( 'v' => $current ), $invented );
+			$queries = array_merge( $queries, array( array( 'v' => "old-$k" ), array() ) );
+			foreach ( $queries as $query ) {
+				$response = $this->tile( 2, $x, 1, $query );
+				$this->assertSame( 200, $response->get_status(), (string) wp_json_encode( $query ) );
+			}
+		}
+		$this->assertSame( $before, self::kept_rows(), 'no invented request took a slot' );
+
+		$this->tile( 2, 2, 0, array( 'v' => $current ) );
+		$this->assertSame( $before + 2, self::kept_rows(), 'a new default tile of the current version is kept' );
+		$this->tile(
+			2,
+			2,
+			1,
+			array(
+				'v'      => $current,
+				'radius' => '50',
+			)
+		);
+		$this->assertSame( $before + 2, self::kept_rows(), 'radius 50: no map uses it yet' );
+		( new Tile_Radii() )->remember( 50, $default[1] );
+		$this->tile(
+			2,
+			2,
+			1,
+			array(
+				'v'      => $current,
+				'radius' => '50',
+			)
+		);
+		$this->assertSame( $before + 4, self::kept_rows(), 'a map\'s own radius is kept' );
+		$this->tile( 2, 3, 0, array( 'v' => 'old-version' ) );
+		$this->tile( 2, 3, 0 );
+		$this->assertSame( $before + 4, self::kept_rows(), 'a new tile asked with an old v, or none, is answered, not kept' );
+		$this->tile( 2, 3, 0, array( 'v' => $current ) );
+		$this->assertSame( $before + 6, self::kept_rows(), 'the same tile with the current v is kept' );
+	}
+
+	/**
+	 * A slug no place has changes nothing a tile shows, so it names the same tile; a selection of
+	 * unknown groups only shows nothing (not everything).
+	 */
+	public function test_unknown_slugs_are_dropped_before_the_key(): void {
+		$current = ( new Markers_Version() )->get();
+		$cafes   = $this->tile(
+			2,
+			2,
+			1,
+			array(
+				'group' => 'cafes',
+				'v'     => $current,
+			)
+		);
+		$this->assertSame(
+			$cafes->get_headers()['ETag'],
+			$this->tile(
+				2,
+				2,
+				1,
+				array(
+					'group' => 'cafes,nonesuch',
+					'v'     => $current,
+				)
+			)->get_headers()['ETag']
+		);
+		$this->assertSame( $this->tile( 2, 2, 1 )->get_headers()['ETag'], $this->tile( 2, 2, 1, array( 'hidden' => 'nonesuch,other' ) )->get_headers()['ETag'] );
+		$none = $this->tile(
+			2,
+			2,
+			1,
+			array(
+				'group' => 'nonesuch',
+				'v'     => $current,
+			)
+		);
+		$this->assertSame( 200, $none->get_status() );
+		$this->assertSame( array(), $none->get_data()['features'], 'an unknown selection shows no place' );
+		$this->assertNotSame( array(), $cafes->get_data()['features'] );
+	}
+
+	/**
+	 * A map that is rendered tiled with its own radius makes that radius one whose tiles are kept.
+	 */
+	public function test_a_tiled_maps_radius_is_remembered(): void {
+		add_filter( 'cairn_maps_tile_threshold', static fn() => 1 );
+		$config = new \Cairn\Maps\Blocks\Tile_Config( $this->index(), new Markers_Version() );
+		$radii  = new Tile_Radii();
+		$this->assertFalse( $radii->has( 45, Tile_Radii::defaults()[1] ) );
+		$urls = $config->urls(
+			array(
+				'markers' => array(
+					'source' => 'all',
+					'groups' => array(),
+					'ids'    => array(),
+				),
+				'cluster' => array(
+					'enabled' => true,
+					'radius'  => 45,
+				),
+			),
+			''
+		);
+		$this->assertStringContainsString( 'radius=45', $urls['tilesUrl'] );
+		$this->assertTrue( $radii->has( 45, Tile_Radii::defaults()[1] ) );
+	}
+
+	/**
+	 * A search matches group names, so renaming a group (its name only: no place, slug or stamp
+	 * changes) gives its search tiles a new key: the kept tile of the old name is not served for
+	 * the new one (issue 30's mutant dropped the names from the key and served stale searches).
+	 */
+	public function test_renaming_a_group_changes_its_search_tiles(): void {
+		$query  = array(
+			'q' => 'Gardens',
+			'v' => ( new Markers_Version() )->get(),
+		);
+		$before = $this->tile( 0, 0, 0, $query );
+		$this->assertSame( array(), $before->get_data()['features'], 'no place or group is called Gardens yet' );
+		$this->assertSame( $before->get_headers()['ETag'], $this->tile( 0, 0, 0, $query )->get_headers()['ETag'], 'the same search, the same tile' );
+		$term = get_term_by( 'slug', 'parks', 'cairn_marker_group' );
+		$this->assertInstanceOf( \WP_Term::class, $term );
+		wp_update_term( $term->term_id, 'cairn_marker_group', array( 'name' => 'Gardens' ) );
+		$query['v'] = ( new Markers_Version() )->get();
+		$after      = $this->tile( 0, 0, 0, $query );
+		$this->assertNotSame( $before->get_headers()['ETag'], $after->get_headers()['ETag'] );
+		$parks = count( array_filter( $this->places, static fn( $place ) => in_array( 'parks', $place[2], true ) ) );
+		$this->assertGreaterThan( 0, $parks );
+		$this->assertSame( $parks, array_sum( array_map( static fn( $f ) => $f['properties']['point_count'] ?? 1, $after->get_data()['features'] ) ), 'the renamed group\'s places are found' );
 	}
 }

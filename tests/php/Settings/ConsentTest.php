@@ -88,16 +88,37 @@ final class ConsentTest extends TestCase {
 	}
 
 	/**
-	 * Without a token the alert shows, not the consent button (nothing would load anyway).
+	 * Without a token a Mapbox map shows the alert, not the consent button (nothing would load
+	 * anyway). Since 0.7.0 that takes a block naming a Mapbox style: block.json's default style
+	 * draws OpenFreeMap without a token (test_without_a_token_openfreemap_waits_for_consent).
 	 */
 	public function test_without_a_token_the_alert_shows_instead(): void {
 		update_option( Settings::CONSENT_OPTION, true );
-		$html    = do_blocks( '<!-- wp:cairn/map /-->' );
+		$html    = do_blocks( '<!-- wp:cairn/map {"mapStyle":"mapbox://styles/mapbox/outdoors-v12"} /-->' );
 		$wrapper = $this->wrapper( $html );
 		$this->assertSame( 'error', $wrapper->get_attribute( 'data-cairn-state' ) );
 		$this->assertNull( $wrapper->get_attribute( 'data-cairn-consent' ) );
 		$this->assertStringContainsString( 'data-cairn-error="missing-token"', $html );
 		$this->assertStringNotContainsString( 'Load map', $html );
+	}
+
+	/**
+	 * Without a token the default map draws OpenFreeMap, and waits for consent naming it.
+	 */
+	public function test_without_a_token_openfreemap_waits_for_consent(): void {
+		update_option( Settings::CONSENT_OPTION, true );
+		$html    = do_blocks( '<!-- wp:cairn/map /-->' );
+		$wrapper = $this->wrapper( $html );
+		$this->assertSame( 'loading', $wrapper->get_attribute( 'data-cairn-state' ) );
+		$this->assertSame( 'required', $wrapper->get_attribute( 'data-cairn-consent' ) );
+		$this->assertStringContainsString( 'Load map', $html );
+		$this->assertStringContainsString( 'connects your browser to OpenFreeMap (tiles.openfreemap.org)', $html );
+		$this->assertStringNotContainsString( 'Mapbox', $html );
+
+		// A style URL's note names its host (and the hosts the owner added for it).
+		update_option( Settings::BASEMAP_OPTION, 'https://tiles.example.net/styles/dark.json' );
+		add_filter( 'cairn_maps_basemap_hosts', static fn( array $hosts ): array => array_merge( $hosts, array( 'fonts.example.net' ) ) );
+		$this->assertStringContainsString( 'connects your browser to tiles.example.net, fonts.example.net,', do_blocks( '<!-- wp:cairn/map /-->' ) );
 	}
 
 	/**

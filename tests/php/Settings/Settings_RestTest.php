@@ -265,9 +265,11 @@ final class Settings_RestTest extends TestCase {
 			$settings->map_token()
 		);
 
-		$html = do_blocks( '<!-- wp:cairn/map /-->' );
+		// A Mapbox map shows why (the default style draws OpenFreeMap without a usable token).
+		$html = do_blocks( '<!-- wp:cairn/map {"mapStyle":"mapbox://styles/mapbox/outdoors-v12"} /-->' );
 		$this->assertStringContainsString( 'data-cairn-error="secret-token"', $html );
 		$this->assertStringNotContainsString( trim( $secret ), $html );
+		$this->assertStringNotContainsString( trim( $secret ), do_blocks( '<!-- wp:cairn/map /-->' ) );
 	}
 
 	/**
@@ -276,12 +278,15 @@ final class Settings_RestTest extends TestCase {
 	public function test_a_secret_token_from_a_filter_never_reaches_a_page(): void {
 		$secret = trim( self::token( 'secret' ) );
 		add_filter( 'cairn_maps_access_token', static fn() => $secret );
-		$html = do_blocks( '<!-- wp:cairn/map /-->' );
+		// A Mapbox map shows why (the default style draws OpenFreeMap without a usable token).
+		$mapbox = '<!-- wp:cairn/map {"mapStyle":"mapbox://styles/mapbox/outdoors-v12"} /-->';
+		$html   = do_blocks( $mapbox );
 		$this->assertStringContainsString( 'data-cairn-error="secret-token"', $html );
 		$this->assertStringNotContainsString( $secret, $html );
+		$this->assertStringNotContainsString( $secret, do_blocks( '<!-- wp:cairn/map /-->' ) );
 
 		add_filter( 'cairn_maps_access_token', static fn() => 'pk.not-a-real-token' );
-		$html = do_blocks( '<!-- wp:cairn/map /-->' );
+		$html = do_blocks( $mapbox );
 		$this->assertStringContainsString( 'data-cairn-error="invalid-token"', $html );
 		$this->assertStringNotContainsString( 'pk.not-a-real-token', $html );
 	}

@@ -23,13 +23,14 @@ use Cairn\Maps\Tests\TestCase;
 final class Site_DefaultsTest extends TestCase {
 
 	/**
-	 * A full, valid value.
+	 * A full, valid value. Since 0.7.0 its mapStyle can only be block.json's (new maps draw the
+	 * site's basemap, setting cairn_maps_basemap: Basemap_SettingTest).
 	 *
 	 * @return array{mapStyle: string, language: string, controls: array<string, bool>}
 	 */
 	private static function valid(): array {
 		return array(
-			'mapStyle' => 'mapbox://styles/mapbox/outdoors-v12',
+			'mapStyle' => 'mapbox://styles/mapbox/standard',
 			'language' => 'fr',
 			'controls' => array(
 				'zoom'       => true,
@@ -73,7 +74,7 @@ final class Site_DefaultsTest extends TestCase {
 	}
 
 	/**
-	 * An https style URL and a script subtag are accepted; missing keys take the built-in values.
+	 * A script subtag is accepted; missing keys take the built-in values.
 	 */
 	public function test_missing_keys_take_the_built_in_values(): void {
 		$this->act_as( 'administrator' );
@@ -82,14 +83,13 @@ final class Site_DefaultsTest extends TestCase {
 			'/wp/v2/settings',
 			array(
 				Settings::DEFAULTS_OPTION => array(
-					'mapStyle' => 'https://tiles.example.org/styles/basic.json',
 					'language' => 'zh-Hans',
 				),
 			)
 		);
 		$this->assertSame( 200, $response->get_status() );
 		$stored = get_option( Settings::DEFAULTS_OPTION );
-		$this->assertSame( 'https://tiles.example.org/styles/basic.json', $stored['mapStyle'] );
+		$this->assertSame( Site_Defaults::builtin()['mapStyle'], $stored['mapStyle'] );
 		$this->assertSame( 'zh-Hans', $stored['language'] );
 		$this->assertSame( Site_Defaults::builtin()['controls'], $stored['controls'] );
 	}
@@ -101,16 +101,18 @@ final class Site_DefaultsTest extends TestCase {
 	 */
 	public static function invalid(): array {
 		return array(
-			'http style'           => array( array( 'mapStyle' => 'http://tiles.example.org/style.json' ), 'map style' ),
-			'style without owner'  => array( array( 'mapStyle' => 'mapbox://styles/standard' ), 'map style' ),
-			'style with a space'   => array( array( 'mapStyle' => 'https://tiles.example.org/a b.json' ), 'map style' ),
-			'javascript style'     => array( array( 'mapStyle' => 'javascript:alert(1)' ), 'map style' ),
+			// Since 0.7.0 any style but block.json's points to the basemap setting.
+			'another Mapbox style' => array( array( 'mapStyle' => 'mapbox://styles/mapbox/outdoors-v12' ), 'basemap' ),
+			'http style'           => array( array( 'mapStyle' => 'http://tiles.example.org/style.json' ), 'basemap' ),
+			'style without owner'  => array( array( 'mapStyle' => 'mapbox://styles/standard' ), 'basemap' ),
+			'style with a space'   => array( array( 'mapStyle' => 'https://tiles.example.org/a b.json' ), 'basemap' ),
+			'javascript style'     => array( array( 'mapStyle' => 'javascript:alert(1)' ), 'basemap' ),
 			'language name'        => array( array( 'language' => 'French' ), 'label language' ),
 			'language, wrong case' => array( array( 'language' => 'FR' ), 'label language' ),
 			'control as a string'  => array( array( 'controls' => array( 'zoom' => 'yes' ) ), 'control' ),
 			'unknown control'      => array( array( 'controls' => array( 'minimap' => true ) ), 'control' ),
 			'unknown key'          => array( array( 'zoom' => 4 ), 'defaults' ),
-			'style not a string'   => array( array( 'mapStyle' => array( 'x' ) ), 'map style' ),
+			'style not a string'   => array( array( 'mapStyle' => array( 'x' ) ), 'basemap' ),
 		);
 	}
 
@@ -187,7 +189,7 @@ final class Site_DefaultsTest extends TestCase {
 		$handle = \WP_Block_Type_Registry::get_instance()->get_registered( 'cairn/map' )->editor_script_handles[0];
 		$before = implode( "\n", (array) wp_scripts()->get_data( $handle, 'before' ) );
 		$this->assertStringContainsString( 'window.' . Editor_Defaults::GLOBAL_NAME . ' = ', $before );
-		$this->assertStringContainsString( '"mapStyle":"mapbox:\/\/styles\/mapbox\/outdoors-v12"', $before );
+		$this->assertStringContainsString( '"mapStyle":"mapbox:\/\/styles\/mapbox\/standard"', $before );
 		$this->assertStringContainsString( '"language":"fr"', $before );
 	}
 

@@ -221,11 +221,12 @@ final class Site_HealthTest extends TestCase {
 	}
 
 	/**
-	 * No token, or a secret one: said in words, so the owner knows why maps show an error.
+	 * No token, or a secret one: said in words. Since 0.7.0 a site without a token draws a
+	 * basemap that needs none; only maps of a Mapbox style show an error.
 	 */
 	public function test_a_missing_or_secret_token_is_named(): void {
 		delete_option( Settings::TOKEN_OPTION );
-		$this->assertSame( 'Not set: maps show an error instead of a map', $this->info_fields()['token']['value'] );
+		$this->assertSame( 'Not set: maps draw a basemap that needs none; a map of a Mapbox style shows an error instead', $this->info_fields()['token']['value'] );
 
 		$secret = 'sk.eyJ1IjoiY2Fpcm4taGVhbHRoIn0.c2VjcmV0';
 		add_filter( 'cairn_maps_access_token', static fn() => $secret );
@@ -233,6 +234,87 @@ final class Site_HealthTest extends TestCase {
 		$this->assertSame( 'Refused: a secret token reached the plugin, and maps do not use it', $fields['token']['value'] );
 		$this->assertSame( 'secret-token', $fields['token']['debug'] );
 		$this->assertStringNotContainsString( $secret, $this->copied_report() . wp_json_encode( $this->info() ) );
+	}
+
+	/**
+	 * The basemap test as core lists and runs it.
+	 *
+	 * @return array<string, mixed>
+	 */
+	private function run_basemap_test(): array {
+		$tests = WP_Site_Health::get_tests();
+		$this->assertArrayHasKey( Site_Health::BASEMAP_TEST, $tests['direct'] );
+		$this->assertSame( 'Cairn Maps basemap', $tests['direct'][ Site_Health::BASEMAP_TEST ]['label'] );
+		return call_user_func( $tests['direct'][ Site_Health::BASEMAP_TEST ]['test'] );
+	}
+
+	/**
+	 * A new site (no token, nothing chosen): good, OpenFreeMap chosen automatically, no token
+	 * needed, visitors contact tiles.openfreemap.org; the Info tab says the same.
+	 */
+	public function test_a_new_site_draws_openfreemap(): void {
+		delete_option( Settings::TOKEN_OPTION );
+		$result = $this->run_basemap_test();
+		$this->assertSame( 'good', $result['status'] );
+		$this->assertSame( Site_Health::BASEMAP_TEST, $result['test'] );
+		$this->assertStringContainsString( 'OpenFreeMap (https://tiles.openfreemap.org/styles/liberty)', $result['description'] );
+		$this->assertStringContainsString( 'Chosen automatically', $result['description'] );
+		$this->assertStringContainsString( 'needs no token', $result['description'] );
+		$this->assertStringContainsString( 'contact tiles.openfreemap.org', $result['description'] );
+		$fields = $this->info_fields();
+		$this->assertStringContainsString( 'OpenFreeMap', $fields['basemap']['value'] );
+		$this->assertSame( 'openfreemap (automatic)', $fields['basemap']['debug'] );
+	}
+
+	/**
+	 * A self-hosted basemap: no token, no consent for the map itself.
+	 */
+	public function test_a_self_hosted_basemap_needs_neither_token_nor_consent(): void {
+		update_option( Settings::BASEMAP_OPTION, 'pmtiles://' . home_url( '/wp-content/uploads/world.pmtiles' ) );
+		$result = $this->run_basemap_test();
+		$this->assertSame( 'good', $result['status'] );
+		$this->assertStringContainsString( 'self-hosted archive on this site', $result['description'] );
+		$this->assertStringContainsString( 'no consent for the map itself', $result['description'] );
+		$this->assertSame( 'self-hosted', $this->info_fields()['basemap']['debug'] );
+	}
+
+	/**
+	 * A Mapbox basemap without a usable token is a recommendation saying maps show an error.
+	 */
+	public function test_a_mapbox_basemap_without_a_token_is_a_recommendation(): void {
+		delete_option( Settings::TOKEN_OPTION );
+		update_option( Settings::BASEMAP_OPTION, 'mapbox://styles/mapbox/outdoors-v12' );
+		$result = $this->run_basemap_test();
+		$this->assertSame( 'recommended', $result['status'] );
+		$this->assertStringContainsString( 'show an error instead of the map', $result['description'] );
+		$this->assertStringContainsString( 'options-general.php?page=cairn-maps', $result['actions'] );
+
+		update_option( Settings::TOKEN_OPTION, self::TOKEN );
+		$fixed = $this->run_basemap_test();
+		$this->assertSame( 'good', $fixed['status'] );
+		$this->assertStringContainsString( 'It needs the Mapbox token', $fixed['description'] );
+	}
+
+	/**
+	 * A stored basemap maps refuse (a database edit) is named, with what maps draw instead.
+	 */
+	public function test_a_refused_stored_basemap_is_named(): void {
+		global $wpdb;
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- a database edit, past the sanitizer.
+		$wpdb->insert(
+			$wpdb->options,
+			array(
+				'option_name'  => Settings::BASEMAP_OPTION,
+				'option_value' => 'http://tiles.example.net/style.json',
+				'autoload'     => 'on',
+			)
+		);
+		wp_cache_delete( 'alloptions', 'options' );
+		wp_cache_delete( 'notoptions', 'options' );
+		$result = $this->run_basemap_test();
+		$this->assertSame( 'recommended', $result['status'] );
+		$this->assertStringContainsString( 'http://tiles.example.net/style.json', $result['description'] );
+		$this->assertStringContainsString( 'https://tiles.openfreemap.org/styles/liberty', $result['description'] );
 	}
 
 	/**

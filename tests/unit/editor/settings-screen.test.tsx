@@ -39,6 +39,7 @@ const PAGE: PageData = {
 		{ value: 'page', label: 'Pages' },
 		{ value: 'event', label: 'Events' },
 	],
+	localHosts: [ 'example.org' ],
 };
 
 const STORED = {

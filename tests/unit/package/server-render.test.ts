@@ -199,7 +199,7 @@ describe( 'what npm pack publishes', () => {
 		);
 		const stray = files.filter(
 			( file ) =>
-				! /^dist\/(?:[\w.-]+|chunks\/[\w.-]+|types\/(?:places\/|shapes\/)?[\w.-]+\.d\.ts)$/.test(
+				! /^dist\/(?:[\w.-]+|chunks\/[\w.-]+|types\/(?:places\/|shapes\/|engine\/)?[\w.-]+\.d\.ts)$/.test(
 					file
 				) &&
 				! [ 'package.json', 'README.md', 'CHANGELOG.md' ].includes(

@@ -20,7 +20,7 @@ import type { ShapesHandle } from '../shapes/handle';
 import type { GroupStyle, MapConfig } from '../types';
 import { MARKERS_SOURCE } from '../markers-layer';
 import { LIMITS } from '../limits';
-import { localizeClassicStyle } from '../language';
+import { engineOf } from '../engine/registry';
 
 export type ListMode = 'view' | 'search' | 'all';
 
@@ -745,12 +745,7 @@ export class PlacesController {
 	};
 
 	private applyLanguage( tag: string ): void {
-		try {
-			this.map.setLanguage( tag );
-		} catch {
-			// A style without localizable labels.
-		}
-		localizeClassicStyle( this.map, tag, [] );
+		engineOf( this.map ).setLanguage( this.map, tag );
 	}
 
 	private restoreLanguage(): void {

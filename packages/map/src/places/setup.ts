@@ -9,6 +9,7 @@ import { createTiledClient } from './tiled-client';
 import type { MapConfig } from '../types';
 
 export { PopupController } from '../popup';
+export { addMarkersLayer } from '../markers-layer';
 export { createPlacesClient } from './client';
 export { createTiledClient } from './tiled-client';
 export { firstView, prefetchTiles } from './prefetch-tiles';

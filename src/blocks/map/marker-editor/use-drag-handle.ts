@@ -6,7 +6,7 @@ import type { Map as MapboxMap, Marker as MapboxMarker } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
-import { loadMapboxGl } from '../load-mapbox-gl';
+import { libraryOf } from '../load-map-library';
 import { roundTo } from '../validation';
 import type { Position } from './marker-data';
 
@@ -30,8 +30,8 @@ export function useDragHandle(
 			return undefined;
 		}
 		let cancelled = false;
-		// Loaded already: the map is there (one download per page, see load-mapbox-gl.ts).
-		loadMapboxGl( map.getContainer().ownerDocument ).then(
+		// Loaded already: the library that drew the map (see load-map-library.ts).
+		libraryOf( map ).then(
 			( mapboxgl ) => {
 				if ( cancelled ) {
 					return;
@@ -86,7 +86,7 @@ export function useDragHandle(
 				} );
 				dragMarker.current = marker;
 			},
-			() => undefined // Not expected: the map exists, so mapbox-gl is here.
+			() => undefined // Not expected: the map exists, so its library is here.
 		);
 		return () => {
 			cancelled = true;
