@@ -147,8 +147,9 @@ final class Basemap {
 	 */
 	public static function attribution_for( string $style ): string {
 		$provider = self::provider_for( $style );
+		// OpenFreeMap's own TileJSON carries its attribution ("OpenFreeMap © OpenMapTiles Data from
+		// OpenStreetMap"), which the map shows: a second copy would show it twice.
 		$defaults = array(
-			'openfreemap' => 'OpenFreeMap © OpenMapTiles Data from OpenStreetMap',
 			'self-hosted' => 'Protomaps © OpenStreetMap',
 		);
 		/**

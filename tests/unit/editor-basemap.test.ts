@@ -14,7 +14,7 @@ const OPENFREEMAP = {
 	provider: 'openfreemap',
 	glyphs: '',
 	hosts: [ 'tiles.openfreemap.org' ],
-	attribution: 'OpenFreeMap © OpenMapTiles Data from OpenStreetMap',
+	attribution: '',
 };
 const GLYPHS =
 	'https://site.test/wp-content/plugins/cairn-maps/assets/basemap/glyphs/{fontstack}/{range}.pbf';

@@ -89,7 +89,7 @@ final class BasemapTest extends TestCase {
 		$this->assertSame( 'openfreemap', $free['provider'] );
 		$this->assertSame( array( 'tiles.openfreemap.org' ), $free['hosts'] );
 		$this->assertSame( '', $free['glyphs'] );
-		$this->assertStringContainsString( 'OpenStreetMap', $free['attribution'] );
+		$this->assertSame( '', $free['attribution'], 'OpenFreeMap\'s TileJSON carries its own attribution: not shown twice' );
 
 		$own = Basemap::describe( 'https://Maps.Example.org/style.json' );
 		$this->assertSame( 'style-url', $own['provider'] );

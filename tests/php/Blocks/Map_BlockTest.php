@@ -140,7 +140,8 @@ final class Map_BlockTest extends TestCase {
 				'provider'    => 'openfreemap',
 				'glyphs'      => '',
 				'hosts'       => array( 'tiles.openfreemap.org' ),
-				'attribution' => 'OpenFreeMap © OpenMapTiles Data from OpenStreetMap',
+				// The style's own (OpenFreeMap's TileJSON carries it): shown once, not twice.
+				'attribution' => '',
 			),
 			$config['basemap']
 		);
