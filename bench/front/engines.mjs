@@ -138,7 +138,7 @@ function inside() {
 		needed: [
 			'build/blocks/map/view.js',
 			'build/cairn-map-maplibre.js',
-			'build/maplibre-gl-worker.mjs',
+			'build/maplibre-gl-worker.js',
 		],
 		log,
 	} );

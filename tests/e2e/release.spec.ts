@@ -990,7 +990,7 @@ test.describe( 'release zip and mapbox-gl’s licence', () => {
 		// Its own lazily loaded chunk, the worker the site serves and its stylesheet.
 		for ( const file of [
 			'build/cairn-map-maplibre.js',
-			'build/maplibre-gl-worker.mjs',
+			'build/maplibre-gl-worker.js',
 			'build/maplibre-gl.css',
 		] ) {
 			expect( current.files ).toContain( file );
