@@ -55,12 +55,11 @@ final class Upgrade_Steps {
 	public function all(): array {
 		return array(
 			'0.2.0' => array(
-				'feed-cache-0.1'   => array( $this, 'drop_unbounded_feed_cache' ),
-				'group-styles-0.1' => array( $this, 'drop_group_styles_cache' ),
-				'markers-version'  => array( $this, 'renew_markers_version' ),
-			),
-			// The release after 0.2.0, whatever its number: every later version runs it once.
-			'0.3.0' => array(
+				'feed-cache-0.1'        => array( $this, 'drop_unbounded_feed_cache' ),
+				'group-styles-0.1'      => array( $this, 'drop_group_styles_cache' ),
+				'markers-version'       => array( $this, 'renew_markers_version' ),
+				// Under the code's own version (CAIRN_MAPS_VERSION), so a site coming from a release
+				// runs it: a step above the code's version never runs (Upgrader::pending()).
 				'basemap-from-defaults' => array( $this, 'move_default_style_to_basemap' ),
 			),
 		);

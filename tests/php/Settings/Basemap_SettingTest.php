@@ -198,7 +198,7 @@ final class Basemap_SettingTest extends TestCase {
 		$this->assertSame( 'https://tiles.example.net/styles/old.json', $this->rest( 'GET', '/wp/v2/settings' )->get_data()[ Settings::BASEMAP_OPTION ] );
 
 		$step = new Upgrade_Steps( new Markers_Version() );
-		$this->assertArrayHasKey( 'basemap-from-defaults', $step->all()['0.3.0'] );
+		$this->assertArrayHasKey( 'basemap-from-defaults', $step->all()[ CAIRN_MAPS_VERSION ] );
 		$step->move_default_style_to_basemap();
 		$this->assertSame( 'https://tiles.example.net/styles/old.json', get_option( Settings::BASEMAP_OPTION ) );
 		$this->assertSame( Site_Defaults::builtin()['mapStyle'], get_option( Settings::DEFAULTS_OPTION )['mapStyle'] );
