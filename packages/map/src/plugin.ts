@@ -24,7 +24,7 @@ export { PlacesPanel } from './places/panel';
 
 // The engine that drew a map (the editor's own objects: a pin, drawing tools' class names).
 export { engineOf } from './engine/registry';
-export { engineForStyle } from './engine/style-engine';
+export { engineForStyle, urlParts } from './engine/style-engine';
 export type { EngineName, MapEngine } from './engine/types';
 
 // The editor: the layer its marker editor listens on, and the limits and rules it validates

@@ -7,6 +7,7 @@ import {
 	groupStyles,
 	isRecord,
 	LIMITS,
+	urlParts,
 } from '@cairn-maps/map/plugin';
 
 export interface EditorData {
@@ -101,7 +102,8 @@ export function previewBasemap(
 	const own = mapStyle !== DEFAULT_STYLE ? engineForStyle( mapStyle ) : null;
 	const style = own ? mapStyle : data.siteStyle || DEFAULT_STYLE;
 	const engine = engineForStyle( style ) ?? 'mapbox';
-	const host = /^https:\/\/([^/?#:]+)/.exec( style )?.[ 1 ]?.toLowerCase();
+	// The engine rule's own reading of the address (lower-case host, no port).
+	const host = urlParts( style )?.host;
 	let basemap = data.basemaps[ style ];
 	if ( ! basemap ) {
 		if ( engine === 'mapbox' ) {
