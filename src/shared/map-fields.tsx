@@ -72,7 +72,7 @@ export function StyleField( { value, onChange, hosts }: StyleFieldProps ) {
 					help={
 						error ||
 						__(
-							'mapbox://styles/owner/style, or the https:// address of a style document.',
+							'mapbox://styles/owner/style, the https:// address of a style document, or pmtiles:// and a .pmtiles archive on this site.',
 							'cairn-maps'
 						)
 					}

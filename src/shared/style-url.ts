@@ -4,7 +4,21 @@
  * the one the server mirrors.
  */
 import { __, sprintf } from '@wordpress/i18n';
-import { isValidStyleUrl } from '@cairn-maps/map/plugin';
+import { isValidStyleUrl, urlParts } from '@cairn-maps/map/plugin';
+
+const PMTILES_PREFIX = 'pmtiles://';
+
+/**
+ * Whether an archive URL is on the host this screen was opened from (the site; the server checks
+ * the whole origin again when the block is saved and rendered: Style_Reference::is_on_site).
+ *
+ * @param url  The archive URL after `pmtiles://`.
+ * @param site The site's host (lower case).
+ */
+function isOnSite( url: string, site: string ): boolean {
+	const parts = urlParts( url );
+	return !! parts && parts.host === site;
+}
 
 /**
  * Why a style URL cannot be used, or ''.
@@ -12,8 +26,24 @@ import { isValidStyleUrl } from '@cairn-maps/map/plugin';
  * @param value A style URL.
  * @param hosts The hosts an https style may be on (a block's style); none for any https host (the
  *              site owner's default style).
+ * @param site  The site's host, which a `pmtiles://` archive must be on (the page's own).
  */
-export function styleError( value: string, hosts?: readonly string[] ): string {
+export function styleError(
+	value: string,
+	hosts?: readonly string[],
+	site: string = typeof window === 'undefined'
+		? ''
+		: window.location.hostname.toLowerCase()
+): string {
+	if ( value.startsWith( PMTILES_PREFIX ) ) {
+		// A self-hosted archive: on this site only, whoever picks it (it contacts no other host).
+		return isOnSite( value.slice( PMTILES_PREFIX.length ), site )
+			? ''
+			: __(
+					'A pmtiles:// basemap must be an archive on this site: pmtiles://https://this-site/…/world.pmtiles.',
+					'cairn-maps'
+				);
+	}
 	if ( isValidStyleUrl( value, hosts ) ) {
 		return '';
 	}
@@ -28,7 +58,7 @@ export function styleError( value: string, hosts?: readonly string[] ): string {
 		);
 	}
 	return __(
-		'Use a Mapbox style URL (mapbox://styles/owner/style) or an https:// address of a style JSON.',
+		'Use a Mapbox style URL (mapbox://styles/owner/style), an https:// address of a style JSON, or pmtiles:// and an archive on this site.',
 		'cairn-maps'
 	);
 }

@@ -54,6 +54,35 @@ describe( 'editor field rules', () => {
 		expect( styleError( 'ftp://example.com/style.json' ) ).not.toBe( '' );
 	} );
 
+	it.each( [
+		[
+			'pmtiles://https://site.example/wp-content/uploads/world.pmtiles',
+			true,
+		],
+		[ 'pmtiles://http://SITE.example:8080/world.pmtiles', true ],
+		[ 'pmtiles://https://tiles.example.com/world.pmtiles', false ],
+		[ 'pmtiles://https://site.example.evil.example/world.pmtiles', false ],
+		[ 'pmtiles://https://user@site.example/world.pmtiles', false ],
+		[ 'pmtiles://ftp://site.example/world.pmtiles', false ],
+		[ 'pmtiles://', false ],
+	] )(
+		'a self-hosted archive %s is a block style: %p (this site only, any contributor)',
+		( value, allowed ) => {
+			const hosts = LIMITS.mapStyle.hosts;
+			expect( styleError( value, hosts, 'site.example' ) === '' ).toBe(
+				allowed
+			);
+			expect(
+				styleError( value, undefined, 'site.example' ) === ''
+			).toBe( allowed );
+			expect(
+				/archive on this site/.test(
+					styleError( value, hosts, 'site.example' )
+				)
+			).toBe( ! allowed );
+		}
+	);
+
 	describe( 'a block style on another host than Mapbox (issue 12, point 8)', () => {
 		const hosts = LIMITS.mapStyle.hosts;
 		it.each( [

@@ -162,13 +162,13 @@ function providerOf( style: string ): BasemapConfig[ 'provider' ] {
  * @param style
  */
 function isStyleReference( style: string ): boolean {
-	const archive = style.startsWith( 'pmtiles://' )
-		? style.slice( 'pmtiles://'.length )
-		: null;
-	return archive === null
-		? isValidStyleUrl( style )
-		: /^https?:\/\/[^\s"'<>\\/]+\/[^\s"'<>\\]*$/.test( archive );
+	return style.startsWith( 'pmtiles://' )
+		? PMTILES_STYLE_PATTERN.test( style )
+		: isValidStyleUrl( style );
 }
+
+/** limits.json's `mapStyle.pmtilesPattern`: `pmtiles://` and an http(s) archive URL. */
+const PMTILES_STYLE_PATTERN = new RegExp( LIMITS.mapStyle.pmtilesPattern );
 
 /**
  * The basemap: the server's, each key checked, else what the style implies (the contract's
