@@ -340,8 +340,11 @@ test.describe( 'the map block without a token', () => {
 				await dialog.getByRole( 'button', { name: 'Close' } ).click();
 			}
 		);
+		// An owner who chose Mapbox as the basemap and has no token yet (with the automatic
+		// basemap, a site without a token draws OpenFreeMap on MapLibre: engines.spec.ts).
 		await writeSettings( requestUtils, {
 			cairn_maps_access_token: '',
+			cairn_maps_basemap: 'mapbox://styles/mapbox/standard',
 			cairn_maps_defaults: BUILTIN_DEFAULTS,
 		} );
 	} );
