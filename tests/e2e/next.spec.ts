@@ -6,7 +6,8 @@
  * 127.0.0.1, reading the site under test (WP_BASE_URL) on the server with `fetchPostMaps()`.
  *
  * A post with two maps: with JavaScript, both maps draw every one of their markers (the maps
- * service routed to the offline fixtures); without it, the page still lists each map's places.
+ * service routed to the offline fixtures), on mapbox-gl with a token and on MapLibre with none
+ * (the keyless basemap, no Mapbox host asked); without it, the page still lists each map's places.
  *
  * The build runs once per run, and only when its inputs changed since the last one (--if-stale):
  * about 1.5–3 min on this 2-core machine from nothing (npm ci ≈ 20 s, next build ≈ 1 min), a
@@ -200,6 +201,57 @@ test.describe( 'Next.js example on another origin', () => {
 		expect( mapsService.unexpected ).toEqual( [] );
 		// No hydration mismatch or failed request reported by React or the browser.
 		expect( consoleErrors ).toEqual( [] );
+	} );
+
+	test( 'with no token, both maps draw on MapLibre from the keyless basemap and nothing asks Mapbox', async ( {
+		page,
+		mapsService,
+		requestUtils,
+	} ) => {
+		// A new site: no token, the automatic basemap (OpenFreeMap on MapLibre).
+		await requestUtils.rest( {
+			method: 'POST',
+			path: '/wp/v2/settings',
+			data: { cairn_maps_access_token: '', cairn_maps_basemap: '' },
+		} );
+		try {
+			const hosts = new Set< string >();
+			page.on( 'request', ( request ) =>
+				hosts.add( new URL( request.url() ).hostname )
+			);
+			await page.goto( new URL( `posts/${ postId }`, app ).href );
+			const maps = page.locator( '.wp-block-cairn-map' );
+			await expect( maps ).toHaveCount( 2 );
+			for ( const index of [ 0, 1 ] ) {
+				await expect( maps.nth( index ) ).toHaveAttribute(
+					'data-cairn-state',
+					'ready',
+					{ timeout: 60_000 }
+				);
+				// MapLibre's own canvas, not mapbox-gl's.
+				await expect(
+					maps.nth( index ).locator( 'canvas.maplibregl-canvas' )
+				).toHaveCount( 1 );
+				await expectAllDrawn( page, index );
+			}
+			expect( mapsService.openFreeMapRequests.length ).toBeGreaterThan(
+				0
+			);
+			expect( mapsService.requests ).toEqual( [] );
+			expect(
+				[ ...hosts ].filter( ( h ) =>
+					/(^|\.)mapbox\.(com|cn)$/.test( h )
+				)
+			).toEqual( [] );
+			expect(
+				await page.evaluate(
+					() => typeof ( window as { mapboxgl?: unknown } ).mapboxgl
+				)
+			).toBe( 'undefined' );
+			expect( mapsService.unexpected ).toEqual( [] );
+		} finally {
+			await setToken( requestUtils, FAKE_PUBLIC_TOKEN );
+		}
 	} );
 
 	test( 'without JavaScript, the page lists each map’s places', async ( {

@@ -1,11 +1,12 @@
 /**
- * The root layout: the stylesheets of mapbox-gl and of the maps, and a header.
+ * The root layout: the stylesheets of both map engines (mapbox-gl, maplibre-gl) and of the maps, and a header.
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 
 import 'mapbox-gl/dist/mapbox-gl.css';
+import 'maplibre-gl/dist/maplibre-gl.css';
 import '@cairn-maps/map/style.css';
 import './globals.css';
 

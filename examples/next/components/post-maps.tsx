@@ -6,7 +6,11 @@
  * error), so the page has them before any script runs.
  */
 import { CairnMap } from '@cairn-maps/map/react';
-import type { PostMap } from '@cairn-maps/map';
+import { setMapLibreWorkerUrl, type PostMap } from '@cairn-maps/map';
+
+// Maps on MapLibre (a site without a Mapbox token, or a keyless or self-hosted basemap) need
+// maplibre-gl's worker from this app: app/maplibre-gl-worker.js/route.ts serves it.
+setMapLibreWorkerUrl( '/maplibre-gl-worker.js' );
 
 export interface PostMapListProps {
 	/** The maps of `fetchPostMaps()`, passed from the server component as plain JSON. */

@@ -6,6 +6,7 @@ export { createMap } from './start';
 export type { AppMapOptions as CreateMapOptions } from './start';
 export type { CairnMap } from './create-map';
 export { hydrate } from './hydrate';
+export { setMapLibreWorkerUrl } from './load-map-lib';
 export type { HydrateOptions } from './hydrate';
 export {
 	fetchPostMaps,
