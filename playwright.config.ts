@@ -20,7 +20,7 @@ process.env.STORAGE_STATE_PATH ??= path.join(
 
 export default defineConfig( {
 	testDir: 'tests/e2e',
-	outputDir: 'artifacts/test-results',
+	outputDir: process.env.CAIRN_E2E_OUTPUT || 'artifacts/test-results',
 	globalSetup: './tests/e2e/global-setup.ts',
 	// One PHP worker serves the whole Playground site: run tests one at a time.
 	workers: 1,
@@ -32,18 +32,26 @@ export default defineConfig( {
 	// Generous: Playground answers a page in ~1 s and opens the block editor in 4–8 s.
 	timeout: 120_000,
 	expect: { timeout: 20_000 },
-	reporter: process.env.CI
-		? [
-				[ 'list' ],
-				[
-					'html',
-					{
-						open: 'never',
-						outputFolder: 'artifacts/playwright-report',
-					},
-				],
-			]
-		: [ [ 'list' ] ],
+	// bin/test-e2e.sh's shards also write a JSON report each (PLAYWRIGHT_JSON_OUTPUT_NAME).
+	reporter: [
+		[ 'list' ],
+		...( process.env.CI
+			? [
+					[
+						'html',
+						{
+							open: 'never',
+							outputFolder:
+								process.env.CAIRN_E2E_REPORT ||
+								'artifacts/playwright-report',
+						},
+					] as [ string, object ],
+				]
+			: [] ),
+		...( process.env.PLAYWRIGHT_JSON_OUTPUT_NAME
+			? [ [ 'json' ] as [ string ] ]
+			: [] ),
+	],
 	use: {
 		baseURL: process.env.WP_BASE_URL,
 		storageState: process.env.STORAGE_STATE_PATH,

@@ -11,8 +11,15 @@
 #   WP_BASE_URL, which this script exports.
 # Arguments go to `playwright test` unchanged (e.g. `npm run test:e2e -- tests/e2e/smoke.spec.ts`).
 #
-# Environment: WP_BASE_URL, CAIRN_E2E_PORT (a free port), CHROMIUM_PATH (/usr/bin/chromium),
-# CAIRN_E2E_TIMEOUT (seconds for the whole Playwright run, default 3600: the whole suite takes about 35 min on this 2-core machine).
+# The whole suite (no arguments, no site given) runs in CAIRN_E2E_SHARDS shards (default 2): one
+# Playground site each, started side by side, and one Playwright process each on its share of the
+# spec files, split by their recorded run times (tests/e2e/durations.json, bin/lib/e2e-split.mjs).
+# A Playground site answers with one PHP worker, so most of a test's time is the site's; two
+# sites keep both cores busy. Each shard's lines are prefixed with [e2e N]; its report is
+# artifacts/e2e-N.json and its failures' traces are under artifacts/test-results-N.
+#
+# Environment: WP_BASE_URL, CAIRN_E2E_PORT (a free port), CAIRN_E2E_SHARDS, CHROMIUM_PATH
+# (/usr/bin/chromium), CAIRN_E2E_TIMEOUT (seconds for each Playwright run, default 3000).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,45 +60,119 @@ free_port() {
 		};
 		tryPort( 100 );'
 }
-if [[ -n "${CAIRN_E2E_PORT:-}" ]]; then
-	PORT="$CAIRN_E2E_PORT"
-elif [[ -n "${WP_BASE_URL:-}" ]]; then
-	PORT="$(node -e 'const u = new URL( process.argv[ 1 ] ); console.log( u.port || ( u.protocol === "https:" ? 443 : 80 ) );' "$WP_BASE_URL")"
-else
-	PORT="$(free_port)"
+# Shards: the whole suite on a site of our own, unless told otherwise.
+SHARDS="${CAIRN_E2E_SHARDS:-2}"
+if [[ $# -gt 0 || -n "${CAIRN_E2E_PORT:-}" || -n "${WP_BASE_URL:-}" ]]; then
+	SHARDS=1
 fi
-export WP_BASE_URL="${WP_BASE_URL:-http://localhost:$PORT}"
-SITE_HOME="$ROOT/.cache/wp-env-e2e"
+[[ "$SHARDS" =~ ^[1-8]$ ]] || { say "ERROR: CAIRN_E2E_SHARDS must be 1-8 (got $SHARDS)."; exit 1; }
 
-answers() { curl -s -o /dev/null --connect-timeout 3 -m 60 "$WP_BASE_URL/"; }
+# The demo world archive every site's set-up uploads: built once here, not by two set-ups at once.
+node bin/build-basemap.mjs >/dev/null || { say "ERROR: could not build the demo world archive (npm run basemap)."; exit 1; }
 
-STARTED=0
-stop_site() {
-	local code=$?
-	if [[ $STARTED == 1 ]]; then
-		say "stopping the test site on port $PORT"
-		WP_ENV_HOME="$SITE_HOME" WP_ENV_PORT="$PORT" timeout -k 10 120 node bin/stop.mjs || say "WARNING: could not stop the test site"
+PORTS=()
+HOMES=()
+URLS=()
+STARTED=()
+for ((i = 1; i <= SHARDS; i++)); do
+	if [[ -n "${CAIRN_E2E_PORT:-}" ]]; then
+		port="$CAIRN_E2E_PORT"
+	elif [[ -n "${WP_BASE_URL:-}" ]]; then
+		port="$(node -e 'const u = new URL( process.argv[ 1 ] ); console.log( u.port || ( u.protocol === "https:" ? 443 : 80 ) );' "$WP_BASE_URL")"
+	else
+		port="$(free_port)"
+		while [[ " ${PORTS[*]} " == *" $port "* ]]; do port="$(free_port)"; done
 	fi
+	PORTS+=("$port")
+	if [[ $i == 1 ]]; then HOMES+=("$ROOT/.cache/wp-env-e2e"); else HOMES+=("$ROOT/.cache/wp-env-e2e-$i"); fi
+	if [[ $SHARDS == 1 && -n "${WP_BASE_URL:-}" ]]; then URLS+=("$WP_BASE_URL"); else URLS+=("http://localhost:$port"); fi
+	STARTED+=(0)
+done
+
+answers() { curl -s -o /dev/null --connect-timeout 3 -m 60 "$1/"; }
+
+stop_sites() {
+	local code=$?
+	for ((i = 0; i < SHARDS; i++)); do
+		if [[ ${STARTED[$i]} == 1 ]]; then
+			say "stopping the test site on port ${PORTS[$i]}"
+			WP_ENV_HOME="${HOMES[$i]}" WP_ENV_PORT="${PORTS[$i]}" timeout -k 10 120 node bin/stop.mjs || say "WARNING: could not stop the test site on port ${PORTS[$i]}"
+		fi
+	done
 	exit "$code"
 }
-trap stop_site EXIT
+trap stop_sites EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-if answers; then
-	say "reusing the site that answers at $WP_BASE_URL"
-else
-	if [[ "$WP_BASE_URL" != "http://localhost:$PORT" ]]; then
-		say "ERROR: nothing answers at $WP_BASE_URL (and it is not the local test port $PORT, so it is not started here)."
+# Start the sites side by side (each in its own wp-env work folder), then wait for all of them.
+start_pids=()
+for ((i = 0; i < SHARDS; i++)); do
+	url="${URLS[$i]}"
+	if answers "$url"; then
+		say "reusing the site that answers at $url"
+		start_pids+=(0)
+		continue
+	fi
+	if [[ "$url" != "http://localhost:${PORTS[$i]}" ]]; then
+		say "ERROR: nothing answers at $url (and it is not the local test port ${PORTS[$i]}, so it is not started here)."
 		exit 1
 	fi
-	say "starting a test site on port $PORT (no demo content)"
-	STARTED=1
-	WP_ENV_HOME="$SITE_HOME" WP_ENV_PORT="$PORT" CAIRN_SEED=none timeout -k 10 600 node bin/start.mjs ||
-		{ say "ERROR: the test site did not start (see above)."; exit 1; }
-	for _ in 1 2 3 4 5; do answers && break || sleep 3; done
-	answers || { say "ERROR: the test site started but does not answer at $WP_BASE_URL."; exit 1; }
+	say "starting a test site on port ${PORTS[$i]} (no demo content)"
+	STARTED[$i]=1
+	WP_ENV_HOME="${HOMES[$i]}" WP_ENV_PORT="${PORTS[$i]}" CAIRN_SEED=none timeout -k 10 600 node bin/start.mjs 2>&1 | sed -u "s/^/[site $((i + 1))] /" &
+	start_pids+=($!)
+done
+for ((i = 0; i < SHARDS; i++)); do
+	[[ ${start_pids[$i]} == 0 ]] && continue
+	wait "${start_pids[$i]}" || { say "ERROR: the test site on port ${PORTS[$i]} did not start (see above)."; exit 1; }
+	url="${URLS[$i]}"
+	for _ in 1 2 3 4 5; do answers "$url" && break || sleep 3; done
+	answers "$url" || { say "ERROR: the test site started but does not answer at $url."; exit 1; }
+done
+
+if [[ $SHARDS == 1 ]]; then
+	export WP_BASE_URL="${URLS[0]}"
+	say "running playwright test $*"
+	timeout -k 30 "${CAIRN_E2E_TIMEOUT:-3000}" npx --no-install playwright test "$@"
+	exit $?
 fi
 
-say "running playwright test $*"
-timeout -k 30 "${CAIRN_E2E_TIMEOUT:-3600}" npx --no-install playwright test "$@"
+mapfile -t LISTS < <(node bin/lib/e2e-split.mjs "$SHARDS")
+run_pids=()
+for ((i = 0; i < SHARDS; i++)); do
+	n=$((i + 1))
+	# shellcheck disable=SC2086 # a list of spec paths, split on purpose
+	(
+		export WP_BASE_URL="${URLS[$i]}"
+		export STORAGE_STATE_PATH="$ROOT/artifacts/storage-states-$n/admin.json"
+		export CAIRN_E2E_OUTPUT="artifacts/test-results-$n"
+		export CAIRN_E2E_REPORT="artifacts/playwright-report-$n"
+		export PLAYWRIGHT_JSON_OUTPUT_NAME="$ROOT/artifacts/e2e-$n.json"
+		timeout -k 30 "${CAIRN_E2E_TIMEOUT:-3000}" npx --no-install playwright test ${LISTS[$i]} 2>&1 |
+			sed -u "s/^/[e2e $n] /"
+		exit "${PIPESTATUS[0]}"
+	) &
+	run_pids+=($!)
+	say "shard $n on ${URLS[$i]}: ${LISTS[$i]}"
+done
+failed=0
+for ((i = 0; i < SHARDS; i++)); do
+	if ! wait "${run_pids[$i]}"; then failed=1; fi
+done
+
+say "summary"
+for ((i = 0; i < SHARDS; i++)); do
+	n=$((i + 1))
+	node -e '
+		const r = JSON.parse( require( "fs" ).readFileSync( process.argv[ 1 ], "utf8" ) );
+		const s = r.stats;
+		console.log( `shard ${ process.argv[ 2 ] }: ${ s.expected } passed, ${ s.unexpected } failed, ${ s.flaky } flaky, ${ s.skipped } skipped in ${ Math.round( s.duration / 1000 ) } s` );
+		const walk = ( suite ) => {
+			for ( const spec of suite.specs ?? [] ) for ( const t of spec.tests ?? [] )
+				if ( t.status === "unexpected" ) console.log( `  FAILED ${ spec.file }:${ spec.line } ${ spec.title }` );
+			( suite.suites ?? [] ).forEach( walk );
+		};
+		( r.suites ?? [] ).forEach( walk );' "$ROOT/artifacts/e2e-$n.json" "$n" 2>/dev/null || say "shard $n wrote no report"
+done
+exit "$failed"
