@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Settings\Style_Reference;
 use Cairn\Maps\Support\Inline_Script;
 use Cairn\Maps\Support\Rest_Routes;
 
@@ -76,6 +77,8 @@ class Editor_Data implements Inline_Script {
 			'markerEditUrl'    => admin_url( 'post.php?action=edit&post=' ),
 			'groupStyles'      => null === $this->group_styles ? array() : $this->group_styles->styles(),
 			'styleHosts'       => Map_Attributes::style_hosts(),
+			// The hosts a block's `pmtiles://` archive may be on (home, site, uploads).
+			'localHosts'       => Style_Reference::local_hosts(),
 			'postTypes'        => self::post_types(),
 			// What a block of block.json's default style draws: the site's basemap (Basemap).
 			'siteStyle'        => Basemap::site_style(),

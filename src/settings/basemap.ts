@@ -5,10 +5,12 @@
  */
 import { __ } from '@wordpress/i18n';
 
+import { archiveProblem, PMTILES_PREFIX } from '../shared/style-url';
+
 export type BasemapKind =
 	'automatic' | 'openfreemap' | 'mapbox' | 'style-url' | 'self-hosted';
 
-export const PMTILES_PREFIX = 'pmtiles://';
+export { PMTILES_PREFIX };
 
 export const MAPBOX_STANDARD = 'mapbox://styles/mapbox/standard';
 
@@ -121,21 +123,7 @@ export function basemapProblem(
 		);
 	}
 	if ( kind === 'self-hosted' ) {
-		const url = archiveUrl( value.trim() );
-		if ( ! /^https?:\/\/[^/?#]+/i.test( url ) ) {
-			return __(
-				'Choose a .pmtiles file from the media library, or enter the full address of one on this site.',
-				'cairn-maps'
-			);
-		}
-		const host = hostOf( url );
-		if ( localHosts.length > 0 && ! localHosts.includes( host ) ) {
-			return __(
-				'A self-hosted archive must be on this site, so that maps contact no other server.',
-				'cairn-maps'
-			);
-		}
-		return '';
+		return archiveProblem( value.trim(), localHosts );
 	}
 	if ( kind === 'mapbox' ) {
 		return value.startsWith( 'mapbox://' ) &&
@@ -178,14 +166,4 @@ export function editedBasemapProblem(
 		return __( 'Enter the basemap’s address.', 'cairn-maps' );
 	}
 	return basemapProblem( value, localHosts );
-}
-
-/**
- * The lower-case host of an absolute URL, or ''.
- *
- * @param url The URL.
- */
-export function hostOf( url: string ): string {
-	const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:@]+)/i.exec( url );
-	return match ? match[ 1 ]!.toLowerCase() : '';
 }

@@ -24,9 +24,16 @@ export interface StyleFieldProps {
 	onChange: ( url: string, valid: boolean ) => void;
 	/** The hosts a custom https style may be on (a block's style); none for any https host. */
 	hosts?: readonly string[];
+	/** The site's hosts, which a `pmtiles://` archive must be on; none to leave that to the server. */
+	localHosts?: readonly string[];
 }
 
-export function StyleField( { value, onChange, hosts }: StyleFieldProps ) {
+export function StyleField( {
+	value,
+	onChange,
+	hosts,
+	localHosts,
+}: StyleFieldProps ) {
 	const presets = blockStyleOptions();
 	const [ choice, setChoice ] = useState( () =>
 		presets.some( ( preset ) => preset.value === value )
@@ -36,9 +43,12 @@ export function StyleField( { value, onChange, hosts }: StyleFieldProps ) {
 	const [ custom, setCustom ] = useState( () =>
 		choice === CUSTOM_STYLE ? value : ''
 	);
-	const error = custom ? styleError( custom, hosts ) : '';
+	const error = custom ? styleError( custom, hosts, localHosts ) : '';
 	const pick = ( url: string ) =>
-		onChange( url.trim(), url.trim() !== '' && ! styleError( url, hosts ) );
+		onChange(
+			url.trim(),
+			url.trim() !== '' && ! styleError( url, hosts, localHosts )
+		);
 
 	return (
 		<>

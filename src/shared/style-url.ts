@@ -4,45 +4,59 @@
  * the one the server mirrors.
  */
 import { __, sprintf } from '@wordpress/i18n';
-import { isValidStyleUrl, urlParts } from '@cairn-maps/map/plugin';
+import { isValidStyleUrl, LIMITS, urlParts } from '@cairn-maps/map/plugin';
 
-const PMTILES_PREFIX = 'pmtiles://';
+export const PMTILES_PREFIX = 'pmtiles://';
+
+const PMTILES_PATTERN = new RegExp( LIMITS.mapStyle.pmtilesPattern );
 
 /**
- * Whether an archive URL is on the host this screen was opened from (the site; the server checks
- * the whole origin again when the block is saved and rendered: Style_Reference::is_on_site).
+ * Why a `pmtiles://` reference cannot be used, or '': the site's basemap and a block's own style
+ * alike. Only what needs no server: the server checks the whole origin again when it is saved and
+ * rendered (Style_Reference::is_on_site).
  *
- * @param url  The archive URL after `pmtiles://`.
- * @param site The site's host (lower case).
+ * @param value      A `pmtiles://` reference.
+ * @param localHosts The hosts of the site's addresses (home, site, uploads:
+ *                   Style_Reference::local_hosts()); none to leave that to the server.
  */
-function isOnSite( url: string, site: string ): boolean {
-	const parts = urlParts( url );
-	return !! parts && parts.host === site;
+export function archiveProblem(
+	value: string,
+	localHosts: readonly string[]
+): string {
+	const parts = PMTILES_PATTERN.test( value )
+		? urlParts( value.slice( PMTILES_PREFIX.length ) )
+		: null;
+	if ( ! parts ) {
+		return __(
+			'Choose a .pmtiles file from the media library, or enter the full address of one on this site.',
+			'cairn-maps'
+		);
+	}
+	if ( localHosts.length > 0 && ! localHosts.includes( parts.host ) ) {
+		return __(
+			'A self-hosted archive must be on this site, so that maps contact no other server.',
+			'cairn-maps'
+		);
+	}
+	return '';
 }
 
 /**
  * Why a style URL cannot be used, or ''.
  *
- * @param value A style URL.
- * @param hosts The hosts an https style may be on (a block's style); none for any https host (the
- *              site owner's default style).
- * @param site  The site's host, which a `pmtiles://` archive must be on (the page's own).
+ * @param value      A style URL.
+ * @param hosts      The hosts an https style may be on (a block's style); none for any https host (the
+ *                   site owner's default style).
+ * @param localHosts The site's hosts, which a `pmtiles://` archive must be on (archiveProblem()).
  */
 export function styleError(
 	value: string,
 	hosts?: readonly string[],
-	site: string = typeof window === 'undefined'
-		? ''
-		: window.location.hostname.toLowerCase()
+	localHosts: readonly string[] = []
 ): string {
 	if ( value.startsWith( PMTILES_PREFIX ) ) {
 		// A self-hosted archive: on this site only, whoever picks it (it contacts no other host).
-		return isOnSite( value.slice( PMTILES_PREFIX.length ), site )
-			? ''
-			: __(
-					'A pmtiles:// basemap must be an archive on this site: pmtiles://https://this-site/…/world.pmtiles.',
-					'cairn-maps'
-				);
+		return archiveProblem( value, localHosts );
 	}
 	if ( isValidStyleUrl( value, hosts ) ) {
 		return '';

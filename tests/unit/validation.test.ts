@@ -69,15 +69,15 @@ describe( 'editor field rules', () => {
 		'a self-hosted archive %s is a block style: %p (this site only, any contributor)',
 		( value, allowed ) => {
 			const hosts = LIMITS.mapStyle.hosts;
-			expect( styleError( value, hosts, 'site.example' ) === '' ).toBe(
-				allowed
-			);
 			expect(
-				styleError( value, undefined, 'site.example' ) === ''
+				styleError( value, hosts, [ 'site.example' ] ) === ''
 			).toBe( allowed );
 			expect(
-				/archive on this site/.test(
-					styleError( value, hosts, 'site.example' )
+				styleError( value, undefined, [ 'site.example' ] ) === ''
+			).toBe( allowed );
+			expect(
+				/on this site/.test(
+					styleError( value, hosts, [ 'site.example' ] )
 				)
 			).toBe( ! allowed );
 		}

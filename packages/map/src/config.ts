@@ -155,6 +155,9 @@ function providerOf( style: string ): BasemapConfig[ 'provider' ] {
 	return host === OPENFREEMAP_HOST ? 'openfreemap' : 'style-url';
 }
 
+/** limits.json's `mapStyle.pmtilesPattern`: `pmtiles://` and an http(s) archive URL. */
+const PMTILES_STYLE_PATTERN = new RegExp( LIMITS.mapStyle.pmtilesPattern );
+
 /**
  * A style reference the map may use: `mapbox://styles/…`, an https style URL, or
  * `pmtiles://<http(s) archive URL>`. The server applies the full engine rule
@@ -166,9 +169,6 @@ function isStyleReference( style: string ): boolean {
 		? PMTILES_STYLE_PATTERN.test( style )
 		: isValidStyleUrl( style );
 }
-
-/** limits.json's `mapStyle.pmtilesPattern`: `pmtiles://` and an http(s) archive URL. */
-const PMTILES_STYLE_PATTERN = new RegExp( LIMITS.mapStyle.pmtilesPattern );
 
 /**
  * The basemap: the server's, each key checked, else what the style implies (the contract's

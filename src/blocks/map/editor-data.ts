@@ -24,6 +24,8 @@ export interface EditorData {
 	groupStyles: GroupStyle[];
 	/** The hosts a block's https style may be on (the server's Map_Attributes::style_hosts()). */
 	styleHosts: string[];
+	/** The hosts of the site's addresses, which a block's `pmtiles://` archive must be on. */
+	localHosts: string[];
 	/** Post types a map can show (enabled for locations), with their taxonomies. */
 	postTypes: ContentPostType[];
 	/** What a block whose `mapStyle` is block.json's default draws: the site's basemap. */
@@ -202,6 +204,19 @@ function text( value: unknown ): string {
 	return typeof value === 'string' ? value : '';
 }
 
+/**
+ * The host names of a list (lower-case names only; anything else dropped).
+ * @param value Untrusted input.
+ */
+function hostList( value: unknown ): string[] {
+	return Array.isArray( value )
+		? value.filter(
+				( host ): host is string =>
+					typeof host === 'string' && /^[a-z0-9.-]+$/.test( host )
+			)
+		: [];
+}
+
 export function getEditorData(): EditorData {
 	const raw: unknown = ( window as { cairnMapsEditor?: unknown } )
 		.cairnMapsEditor;
@@ -223,11 +238,9 @@ export function getEditorData(): EditorData {
 		markerEditUrl: text( data.markerEditUrl ),
 		groupStyles: groupStyles( data.groupStyles ),
 		styleHosts: Array.isArray( data.styleHosts )
-			? data.styleHosts.filter(
-					( host ): host is string =>
-						typeof host === 'string' && /^[a-z0-9.-]+$/.test( host )
-				)
+			? hostList( data.styleHosts )
 			: LIMITS.mapStyle.hosts,
+		localHosts: hostList( data.localHosts ),
 		postTypes: postTypes( data.postTypes ),
 		siteStyle: text( data.siteStyle ),
 		glyphsUrl: text( data.glyphsUrl ),

@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Settings\Settings;
+use Cairn\Maps\Settings\Style_Reference;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -61,6 +62,9 @@ final class Editor_Data_BasemapTest extends TestCase {
 		}
 		$this->assertContains( 'maps.example.net', $data['styleHosts'], 'the basemap\'s host' );
 		$this->assertContains( 'tiles.openfreemap.org', $data['styleHosts'] );
+		// The hosts a block's own pmtiles:// archive may be on, as the settings screen has them.
+		$this->assertSame( Style_Reference::local_hosts(), $data['localHosts'] );
+		$this->assertContains( wp_parse_url( home_url(), PHP_URL_HOST ), $data['localHosts'] );
 		$this->assertStringEndsWith( '/assets/basemap/glyphs/{fontstack}/{range}.pbf', $data['glyphsUrl'] );
 		foreach ( array( 'liberty', 'bright', 'positron' ) as $name ) {
 			$this->assertSame( 'openfreemap', $data['basemaps'][ 'https://tiles.openfreemap.org/styles/' . $name ]['provider'] );

@@ -13,12 +13,13 @@ export function StylePanel( {
 	attributes: { mapStyle },
 	setAttributes,
 }: PanelProps< 'mapStyle' > ) {
-	const styleHosts = useMemo( () => getEditorData().styleHosts, [] );
+	const { styleHosts, localHosts } = useMemo( () => getEditorData(), [] );
 	return (
 		<PanelBody title={ __( 'Style', 'cairn-maps' ) }>
 			<StyleField
 				value={ mapStyle }
 				hosts={ styleHosts }
+				localHosts={ localHosts }
 				onChange={ ( url, valid ) => {
 					// The block keeps its last valid style while a custom URL is being typed.
 					if ( valid ) {
