@@ -22,7 +22,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
-import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
+import type {
+	Editor,
+	RequestUtils,
+} from '@wordpress/e2e-test-utils-playwright';
 
 import { BASEMAP_STATE, VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
@@ -212,6 +215,36 @@ function projected( page: Page, lng: number, lat: number ) {
 		},
 		[ lng, lat ] as const
 	);
+}
+
+/**
+ * From now on, every map the editor's preview (re)builds is `window.cairnPreview` in the editor
+ * canvas: the runtime announces each one with `cairn:map-ready`.
+ * @param editor
+ */
+async function watchPreview( editor: Editor ): Promise< void > {
+	await editor.canvas.locator( 'body' ).evaluate( ( body ) => {
+		const view = body.ownerDocument.defaultView as unknown as {
+			cairnPreview?: unknown;
+		};
+		body.ownerDocument.addEventListener( 'cairn:map-ready', ( event ) => {
+			view.cairnPreview = ( event as CustomEvent ).detail.map;
+		} );
+	} );
+}
+
+/** The sources of the preview's latest map, as JSON ('' before one is ready). */
+function previewSources( editor: Editor ): Promise< string > {
+	return editor.canvas.locator( 'body' ).evaluate( ( body ) => {
+		const map = (
+			body.ownerDocument.defaultView as unknown as {
+				cairnPreview?: {
+					getStyle: () => { sources?: unknown } | undefined;
+				};
+			}
+		 ).cairnPreview;
+		return map ? JSON.stringify( map.getStyle()?.sources ?? {} ) : '';
+	} );
 }
 
 let pageErrors: Error[] = [];
@@ -564,6 +597,63 @@ test.describe( 'in the editor, the site’s basemap', () => {
 			await expect(
 				editor.canvas.getByText( /access token must be provided/i )
 			).toHaveCount( 0 );
+
+			// The block's own style may be the site's archive: pmtiles:// and the world archive in
+			// the media library (on the site's uploads host). The field takes it, the block keeps
+			// it, and the preview is rebuilt from it.
+			const { style: archive } = JSON.parse(
+				fs.readFileSync( BASEMAP_STATE, 'utf8' )
+			) as { style: string };
+			expect( archive ).toMatch( /^pmtiles:\/\/https?:\/\// );
+			await watchPreview( editor );
+			const inspector = page.getByRole( 'region', {
+				name: 'Editor settings',
+			} );
+			await inspector
+				.getByRole( 'combobox', { name: 'Map style' } )
+				.selectOption( { label: 'Custom style URL' } );
+			const field = inspector.getByRole( 'textbox', {
+				name: 'Style URL',
+			} );
+			await field.fill( archive );
+			await expect( field ).toHaveAttribute( 'aria-invalid', 'false' );
+			await expect
+				.poll( async () => {
+					const [ block ] = await editor.getBlocks();
+					return block?.attributes.mapStyle;
+				} )
+				.toBe( archive );
+			await expect
+				.poll( () => previewSources( editor ), { timeout: SLOW } )
+				.toContain( 'pmtiles://' );
+			await expect( preview ).toHaveAttribute(
+				'data-cairn-state',
+				'ready',
+				{ timeout: SLOW }
+			);
+			await expect
+				.poll(
+					() =>
+						visibleColours(
+							page,
+							preview.locator( 'canvas.maplibregl-canvas' )
+						),
+					{ timeout: 60_000 }
+				)
+				.toBeGreaterThanOrEqual( 3 );
+			// A pmtiles:// archive on another host is refused in the field, and the block keeps its
+			// last valid style.
+			await field.fill(
+				'pmtiles://https://elsewhere.example/world.pmtiles'
+			);
+			await expect( field ).toHaveAttribute( 'aria-invalid', 'true' );
+			await expect(
+				inspector.getByText(
+					'A self-hosted archive must be on this site, so that maps contact no other server.'
+				)
+			).toBeVisible();
+			const [ kept ] = await editor.getBlocks();
+			expect( kept?.attributes.mapStyle ).toBe( archive );
 		} finally {
 			await settings( requestUtils, {
 				cairn_maps_access_token: FAKE_PUBLIC_TOKEN,
