@@ -153,13 +153,13 @@ final class Plugin {
 			'group_term_screen'  => new Group_Term_Screen(),
 			'group_creation'     => new Group_Creation(),
 			'import_export'      => new Import_Export_Controller( $marker_import, new Marker_Export( $repository ) ),
-			'import_export_page' => new Import_Export_Page( $marker_import, $geocode_queue ),
+			'import_export_page' => new Import_Export_Page( $marker_import, $geocode_queue, null, array( $editor_data, $mapbox_gl ) ),
 			'import_geocoding'   => new Import_Geocoding_Controller( $geocode_queue ),
 			'geocode_job'        => new Geocode_Job( $geocode_queue, $markers_version ),
 			'marker_editor'      => new Marker_Editor( $editor_data ),
 			'view_script'        => new View_Script(),
 			'mapbox_gl'          => $mapbox_gl,
-			'translations'       => new Script_Translations(),
+			'translations'       => new Script_Translations( array( Import_Export_Page::SCRIPT => true ) ),
 			'geocoding'          => new Geocoding( new Geocoder( $settings ) ),
 		);
 		// The maps of a post over REST: each map's configuration comes from the block itself.

@@ -44,6 +44,25 @@ class Script_Translations {
 	private array $loaded = array();
 
 	/**
+	 * Scripts of folders above this one (Plugin names them), each with whether it loads the
+	 * runtime chunks: the Tools page's import preview draws its map with them.
+	 *
+	 * @var array<string, bool>
+	 */
+	private array $more_handles;
+
+	/**
+	 * Creates the part.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param array<string, bool> $more_handles More script handles, each with whether it loads the runtime chunks.
+	 */
+	public function __construct( array $more_handles = array() ) {
+		$this->more_handles = $more_handles;
+	}
+
+	/**
 	 * Wires hooks.
 	 */
 	public function add_hooks(): void {
@@ -66,7 +85,7 @@ class Script_Translations {
 			Marker_Editor::SCRIPT_HANDLE   => true,
 			Location_Editor::SCRIPT_HANDLE => true,
 			Settings_Page::SCRIPT_HANDLE   => false,
-		);
+		) + $this->more_handles;
 	}
 
 	/**

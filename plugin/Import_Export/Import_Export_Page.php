@@ -10,6 +10,7 @@ namespace Cairn\Maps\Import_Export;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Support\Inline_Script;
 use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 
@@ -26,6 +27,12 @@ use WP_Error;
  * progress and the rows not found; its script (build/import-export) polls the progress route
  * and offers to cancel. Without the script, the same is rendered on each load and the cancel
  * button posts to admin-post.php.
+ *
+ * The script previews a file before importing it: its report, and a small map of what it holds
+ * on the site's basemap, drawn by the map runtime the block uses. The map gets what the block
+ * editor's maps get, printed before the script: the editor data (Blocks\Editor_Data,
+ * `window.cairnMapsEditor`: the site's basemap, the public token) and where mapbox-gl comes from
+ * (Blocks\Mapbox_Gl), both given by Plugin.
  *
  * @since 0.1.0
  */
@@ -77,6 +84,14 @@ class Import_Export_Page {
 	private Marker_Export $export;
 
 	/**
+	 * What the preview's map is drawn with: the editor data and where mapbox-gl comes from
+	 * (Blocks\Editor_Data and Blocks\Mapbox_Gl, given by Plugin). None: the preview sketches.
+	 *
+	 * @var Inline_Script[]
+	 */
+	private array $map_data;
+
+	/**
 	 * The page's hook suffix, once added.
 	 *
 	 * @var string
@@ -86,14 +101,18 @@ class Import_Export_Page {
 	/**
 	 * Creates the page.
 	 *
-	 * @param Marker_Import      $import The importer.
-	 * @param Geocode_Queue|null $queue  The geocoding queue.
-	 * @param Marker_Export|null $export The exporter.
+	 * @since 0.7.0 The data the preview's map is drawn with (`$map_data`).
+	 *
+	 * @param Marker_Import      $import   The importer.
+	 * @param Geocode_Queue|null $queue    The geocoding queue.
+	 * @param Marker_Export|null $export   The exporter.
+	 * @param Inline_Script[]    $map_data What the preview's map needs printed before the script.
 	 */
-	public function __construct( Marker_Import $import, ?Geocode_Queue $queue = null, ?Marker_Export $export = null ) {
-		$this->import = $import;
-		$this->queue  = $queue ?? new Geocode_Queue();
-		$this->export = $export ?? new Marker_Export();
+	public function __construct( Marker_Import $import, ?Geocode_Queue $queue = null, ?Marker_Export $export = null, array $map_data = array() ) {
+		$this->import   = $import;
+		$this->queue    = $queue ?? new Geocode_Queue();
+		$this->export   = $export ?? new Marker_Export();
+		$this->map_data = $map_data;
 	}
 
 	/**
@@ -129,9 +148,11 @@ class Import_Export_Page {
 	}
 
 	/**
-	 * Loads the page's script (progress of the geocoding) on the page only.
+	 * Loads the page's script (the import preview and its map, the progress of the geocoding)
+	 * and its styles on the page only.
 	 *
 	 * @since 0.3.0
+	 * @since 0.7.0 With the data of the preview's map, and the page's styles.
 	 * @param string $hook_suffix The current admin page.
 	 */
 	public function enqueue( $hook_suffix ): void {
@@ -145,6 +166,16 @@ class Import_Export_Page {
 		$asset = require $asset_file;
 		wp_enqueue_script( self::SCRIPT, plugins_url( 'build/import-export/index.js', CAIRN_MAPS_FILE ), $asset['dependencies'], $asset['version'], true );
 		wp_set_script_translations( self::SCRIPT, 'cairn-maps', CAIRN_MAPS_DIR . 'languages' );
+		$inline = '';
+		foreach ( $this->map_data as $data ) {
+			$inline .= $data->inline_script();
+		}
+		if ( '' !== $inline ) {
+			wp_add_inline_script( self::SCRIPT, $inline, 'before' );
+		}
+		if ( is_readable( CAIRN_MAPS_DIR . 'build/import-export/index.css' ) ) {
+			wp_enqueue_style( self::SCRIPT, plugins_url( 'build/import-export/index.css', CAIRN_MAPS_FILE ), array(), $asset['version'] );
+		}
 	}
 
 	/**
