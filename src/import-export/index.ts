@@ -1,15 +1,19 @@
 /**
  * Tools → Import/export markers: the import form first previews the file (`POST
- * /cairn/v1/markers/import?dry_run=1`: counts by kind, rows refused and why, notices, a sketch of
- * what will be imported), then imports it or cancels; and the page keeps the progress of the
+ * /cairn/v1/markers/import?dry_run=1`: counts by kind, rows refused and why, notices, a small map
+ * of what will be imported on the site's basemap, or its sketch where no map can be drawn), then
+ * imports it or cancels; and the page keeps the progress of the
  * background geocoding up to date (polling `GET /cairn/v1/markers/import/geocoding` while it
  * runs) and cancels it with `DELETE` on the same route. Without this script the form imports
  * at once and the page renders the same boxes on the server; nothing here waits for geocoding.
  */
 import apiFetch from '@wordpress/api-fetch';
 import { __ } from '@wordpress/i18n';
+import './preview.scss';
 
+import { getEditorData } from '../blocks/map/editor-data';
 import { parseReport, renderReport } from './preview';
+import { createPreviewMap, type PreviewMap } from './preview-map';
 import {
 	parseGeocodingState,
 	renderGeocodingState,
@@ -172,7 +176,15 @@ function startImport( form: HTMLFormElement, box: HTMLElement ): void {
 		}
 	};
 
+	// The preview's map, while it shows: a preview replaced or cancelled takes its map with it.
+	let previewMap: PreviewMap | null = null;
+	const removeMap = (): void => {
+		previewMap?.destroy();
+		previewMap = null;
+	};
+
 	const reset = (): void => {
+		removeMap();
 		box.hidden = true;
 		box.replaceChildren();
 		form.hidden = false;
@@ -183,6 +195,7 @@ function startImport( form: HTMLFormElement, box: HTMLElement ): void {
 	};
 
 	const busy = ( message: string ): void => {
+		removeMap();
 		box.hidden = false;
 		box.replaceChildren();
 		const note = doc.createElement( 'p' );
@@ -204,7 +217,16 @@ function startImport( form: HTMLFormElement, box: HTMLElement ): void {
 		busy( __( 'Reading the file…', 'cairn-maps' ) );
 		void send( body ).then( ( preview ) => {
 			form.hidden = true;
-			renderReport( box, preview );
+			removeMap();
+			renderReport( box, preview, ( _doc, features, report ) => {
+				previewMap = createPreviewMap(
+					doc,
+					features,
+					report.imported,
+					getEditorData()
+				);
+				return previewMap.element;
+			} );
 			const actions = doc.createElement( 'p' );
 			actions.className = 'cairn-maps-import-actions';
 			if ( preview.ok ) {

@@ -2,8 +2,9 @@
  * The import preview of Tools → Import/export markers: the report of `POST
  * /cairn/v1/markers/import?dry_run=1` (and of the import itself) read defensively, and drawn
  * with DOM nodes and textContent (titles and messages come from imported files): counts by kind,
- * the rows refused and why, the notices, and a small sketch of what will be imported (the
- * preview's GeoJSON in Web Mercator, as SVG: no basemap, no request).
+ * the rows refused and why, the notices, and what will be imported: a small map on the site's
+ * basemap (preview-map.ts, drawn by the page's script), or, where no map can be drawn, a sketch of
+ * the preview's GeoJSON in Web Mercator as SVG (no basemap, no request).
  */
 import { __, _n, sprintf } from '@wordpress/i18n';
 
@@ -16,6 +17,8 @@ export interface ImportReport {
 	dryRun: boolean;
 	message: string;
 	total: number;
+	/** Rows that will be (or were) imported; the preview draws at most the server's first 2,000. */
+	imported: number;
 	kinds: { markers: number; routes: number; areas: number; posts: number };
 	geocoding: number;
 	groupsNew: string[];
@@ -129,6 +132,7 @@ export function parseReport( data: unknown ): ImportReport {
 				__( 'The file could not be imported.', 'cairn-maps' )
 			: '',
 		total: count( body.total ),
+		imported: count( body.imported ),
 		kinds: {
 			markers: count( kinds.markers ),
 			routes: count( kinds.routes ),
@@ -228,6 +232,79 @@ const mercator = ( [ lng, lat ]: Position ): Position => {
 	const y = Math.log( Math.tan( Math.PI / 4 + ( clamped * Math.PI ) / 360 ) );
 	return [ lng / 360, -y / ( 2 * Math.PI ) ];
 };
+
+/** West, south, east, north (degrees). */
+export type Bounds = [ number, number, number, number ];
+
+/**
+ * The extent of the features.
+ *
+ * @param features The preview's features.
+ * @return West, south, east, north; null when none has a place.
+ */
+export function featureBounds( features: PreviewFeature[] ): Bounds | null {
+	const lists: Position[][] = [];
+	for ( const feature of features ) {
+		positions( feature.coordinates, lists );
+	}
+	const all = lists
+		.flat()
+		.filter(
+			( p ) => Number.isFinite( p[ 0 ] ) && Number.isFinite( p[ 1 ] )
+		);
+	if ( all.length === 0 ) {
+		return null;
+	}
+	const lngs = all.map( ( p ) => p[ 0 ] );
+	const lats = all.map( ( p ) => p[ 1 ] );
+	return [
+		Math.min( ...lngs ),
+		Math.min( ...lats ),
+		Math.max( ...lngs ),
+		Math.max( ...lats ),
+	];
+}
+
+/** The closest a preview map comes: one marker is shown in its streets, not its house. */
+export const PREVIEW_MAX_ZOOM = 14;
+
+/**
+ * The view that shows the whole extent in a box of that size (512 px tiles, as both map
+ * libraries draw them), so the map's first tiles are the ones it shows.
+ *
+ * @param bounds  The extent.
+ * @param width   Width of the map, in px.
+ * @param height  Height of the map, in px.
+ * @param padding Room kept free on each side, in px.
+ * @return The centre and the zoom (0 to PREVIEW_MAX_ZOOM).
+ */
+export function previewCamera(
+	bounds: Bounds,
+	width: number,
+	height: number,
+	padding = 24
+): { center: { lng: number; lat: number }; zoom: number } {
+	const [ west, south, east, north ] = bounds;
+	const [ x0, y0 ] = mercator( [ west, north ] );
+	const [ x1, y1 ] = mercator( [ east, south ] );
+	const room = ( size: number ) => Math.max( 1, size - 2 * padding );
+	const fits = Math.min(
+		room( width ) / Math.max( ( x1 - x0 ) * 512, 1e-9 ),
+		room( height ) / Math.max( ( y1 - y0 ) * 512, 1e-9 )
+	);
+	const y = -( y0 + y1 ) / 2;
+	return {
+		center: {
+			lng: ( west + east ) / 2,
+			lat:
+				( ( 2 * Math.atan( Math.exp( 2 * Math.PI * y ) ) -
+					Math.PI / 2 ) *
+					180 ) /
+				Math.PI,
+		},
+		zoom: Math.max( 0, Math.min( PREVIEW_MAX_ZOOM, Math.log2( fits ) ) ),
+	};
+}
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -359,13 +436,25 @@ function paragraph(
 	return p;
 }
 
+/** Draws what a dry run will import; the sketch by default. */
+export type DrawPreview = (
+	doc: Document,
+	features: PreviewFeature[],
+	report: ImportReport
+) => Element;
+
 /**
  * Draws a report into the preview box (its previous content replaced).
  *
  * @param box    The box.
  * @param report The report.
+ * @param draw   Draws the features of a dry run (the page's script: a map, else the sketch).
  */
-export function renderReport( box: HTMLElement, report: ImportReport ): void {
+export function renderReport(
+	box: HTMLElement,
+	report: ImportReport,
+	draw: DrawPreview = ( doc, features ) => sketch( doc, features )
+): void {
 	const doc = box.ownerDocument;
 	box.replaceChildren();
 	const notice = doc.createElement( 'div' );
@@ -468,6 +557,6 @@ export function renderReport( box: HTMLElement, report: ImportReport ): void {
 	}
 	box.append( notice );
 	if ( report.dryRun && report.features.length > 0 ) {
-		box.append( sketch( doc, report.features ) );
+		box.append( draw( doc, report.features, report ) );
 	}
 }

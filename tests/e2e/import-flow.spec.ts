@@ -1,10 +1,15 @@
 /**
  * The import flow of Tools → Import/export markers (issue 32): a Google Earth-style KML with
- * nested folders and an Endomondo-style GPX are previewed (counts by kind, a sketch), imported
+ * nested folders and an Endomondo-style GPX are previewed (counts by kind, and a small map of
+ * what will be imported on the site's basemap, its drawn places read through the map), imported
  * with the folder options ("one group per folder", "all in this group"), and reach the
- * visitor's map in their groups.
+ * visitor's map in their groups. A site whose basemap cannot be drawn (Mapbox without a token)
+ * previews the same places as a sketch, under the map's alert; a preview cancelled or replaced
+ * removes its map.
  */
+import type { Locator, Page } from '@playwright/test';
 import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
+import type { Map as MapboxMap } from 'mapbox-gl';
 
 import { expect, test } from './fixtures/maps-service';
 import { recordMapEvents, waitForIdle } from './utils/front-map';
@@ -13,7 +18,140 @@ import {
 	mapBlock,
 	publishPage,
 	setToken,
+	visibleColours,
 } from './utils/map-page';
+import { screenshotPath } from './utils/screenshots';
+
+declare global {
+	interface Window {
+		/** The import preview's maps, in the order they got ready (`cairn:map-ready`). */
+		cairnPreviewMaps: MapboxMap[];
+		/** How many of them were removed. */
+		cairnPreviewMapsRemoved: number;
+	}
+}
+
+/** The preview's layers (src/import-export/preview-map.ts). */
+const PREVIEW_LAYERS = {
+	points: 'cairn-import-preview-points',
+	line: 'cairn-import-preview-line',
+	fill: 'cairn-import-preview-fill',
+};
+
+/** Before the page's scripts: every preview map that gets ready, and each one removed. */
+async function recordPreviewMaps( page: Page ): Promise< void > {
+	await page.addInitScript( () => {
+		window.cairnPreviewMaps = [];
+		window.cairnPreviewMapsRemoved = 0;
+		document.addEventListener( 'cairn:map-ready', ( event ) => {
+			const map = ( event as CustomEvent ).detail.map as MapboxMap;
+			window.cairnPreviewMaps.push( map );
+			map.on( 'remove', () => {
+				window.cairnPreviewMapsRemoved++;
+			} );
+		} );
+	} );
+}
+
+/**
+ * Waits for the `index`-th preview map to draw the preview's places and settle; answers the
+ * places it draws by kind (distinct features of each layer, read through the map).
+ */
+async function drawnPlaces(
+	page: Page,
+	index: number
+): Promise< { markers: number; routes: number; areas: number } > {
+	await page.waitForFunction(
+		( [ i, layer ] ) => {
+			const map = window.cairnPreviewMaps[ i as number ];
+			return Boolean( map?.getLayer( layer as string ) );
+		},
+		[ index, PREVIEW_LAYERS.points ] as const,
+		{ timeout: 60_000 }
+	);
+	return page.evaluate(
+		( [ i, layers ] ) =>
+			new Promise( ( resolve ) => {
+				const map = window.cairnPreviewMaps[ i as number ]!;
+				const { points, line, fill } = layers as typeof PREVIEW_LAYERS;
+				const count = ( layer: string, kind: string ) =>
+					new Set(
+						map
+							.queryRenderedFeatures( { layers: [ layer ] } )
+							.filter(
+								( feature ) => feature.properties?.kind === kind
+							)
+							.map( ( feature ) => feature.id )
+					).size;
+				const check = () => {
+					if (
+						map.loaded() &&
+						! map.isMoving() &&
+						map.isSourceLoaded( 'cairn-import-preview' )
+					) {
+						resolve( {
+							markers: count( points, 'marker' ),
+							routes: count( line, 'route' ),
+							areas: count( fill, 'area' ),
+						} );
+					} else {
+						map.once( 'idle', check );
+						map.triggerRepaint();
+					}
+				};
+				map.once( 'idle', check );
+				map.triggerRepaint();
+			} ),
+		[ index, PREVIEW_LAYERS ] as const
+	) as Promise< { markers: number; routes: number; areas: number } >;
+}
+
+/** The source layers of the basemap's tiles the `index`-th preview map draws. */
+function basemapLayersDrawn( page: Page, index: number ): Promise< string[] > {
+	return page.evaluate(
+		( i ) => [
+			...new Set(
+				window.cairnPreviewMaps[ i ]!.queryRenderedFeatures()
+					.filter(
+						( feature ) =>
+							! feature.layer?.id.startsWith(
+								'cairn-import-preview'
+							)
+					)
+					.map( ( feature ) => feature.sourceLayer ?? '' )
+			),
+		],
+		index
+	);
+}
+
+/** The site's map settings, to put back after a test that changes them. */
+async function mapSettings(
+	requestUtils: RequestUtils
+): Promise< Record< string, unknown > > {
+	const all = ( await requestUtils.rest( {
+		path: '/wp/v2/settings',
+	} ) ) as Record< string, unknown >;
+	return {
+		cairn_maps_access_token: all.cairn_maps_access_token ?? '',
+		cairn_maps_basemap: all.cairn_maps_basemap ?? '',
+	};
+}
+
+async function saveSettings(
+	requestUtils: RequestUtils,
+	data: Record< string, unknown >
+): Promise< void > {
+	await requestUtils.rest( {
+		method: 'POST',
+		path: '/wp/v2/settings',
+		data,
+	} );
+}
+
+/** The canvas of the preview's map. */
+const previewCanvas = ( preview: Locator ) =>
+	preview.locator( '.cairn-maps-import-map canvas' );
 
 interface Marker {
 	id: number;
@@ -78,6 +216,50 @@ function endomondoGpx( run: string ): Buffer {
 </gpx>` );
 }
 
+/** A GeoJSON file around the North Sea: two markers, a route across it, an area at sea. */
+function northSeaGeojson( run: string ): Buffer {
+	const feature = ( title: string, geometry: object ) => ( {
+		type: 'Feature',
+		geometry,
+		properties: { title: `${ title } ${ run }` },
+	} );
+	return Buffer.from(
+		JSON.stringify( {
+			type: 'FeatureCollection',
+			features: [
+				feature( 'Edinburgh', {
+					type: 'Point',
+					coordinates: [ -3.19, 55.95 ],
+				} ),
+				feature( 'Bergen', {
+					type: 'Point',
+					coordinates: [ 5.32, 60.39 ],
+				} ),
+				feature( 'Ferry', {
+					type: 'LineString',
+					coordinates: [
+						[ -2.1, 57.15 ],
+						[ 1.5, 58.2 ],
+						[ 5.73, 58.97 ],
+					],
+				} ),
+				feature( 'Fishing ground', {
+					type: 'Polygon',
+					coordinates: [
+						[
+							[ 0, 56 ],
+							[ 3, 56 ],
+							[ 3, 57.5 ],
+							[ 0, 57.5 ],
+							[ 0, 56 ],
+						],
+					],
+				} ),
+			],
+		} )
+	);
+}
+
 async function markers(
 	requestUtils: RequestUtils,
 	search: string
@@ -102,12 +284,27 @@ async function groupNamed(
 test.describe( 'import flow', () => {
 	test.describe.configure( { timeout: 240_000 } );
 
-	test( 'a KML with folders and a GPX are previewed, imported into groups, and mapped', async ( {
+	let settingsBefore: Record< string, unknown > = {};
+	test.beforeAll( async ( { requestUtils } ) => {
+		settingsBefore = await mapSettings( requestUtils );
+	} );
+	test.afterAll( async ( { requestUtils } ) => {
+		await saveSettings( requestUtils, settingsBefore );
+	} );
+
+	test( 'a KML with folders and a GPX are previewed on a map, imported into groups, and mapped', async ( {
 		admin,
 		page,
 		requestUtils,
-	} ) => {
+		mapsService,
+	}, testInfo ) => {
 		const run = `F${ Date.now() }`;
+		// A new site: no token, the automatic basemap (OpenFreeMap, drawn by maplibre-gl).
+		await saveSettings( requestUtils, {
+			cairn_maps_access_token: '',
+			cairn_maps_basemap: '',
+		} );
+		await recordPreviewMaps( page );
 		await admin.visitAdminPage(
 			'tools.php',
 			'page=cairn-maps-import-export'
@@ -133,8 +330,35 @@ test.describe( 'import flow', () => {
 		await expect( previewReport ).toContainText(
 			`New groups: Huts ${ run }, Huts ${ run } / Ridges ${ run }.`
 		);
-		await expect( preview.locator( 'svg circle' ) ).toHaveCount( 1 );
-		await expect( preview.locator( 'svg path' ) ).toHaveCount( 1 );
+		// A map of what will be imported, on the site's basemap: its places are the counts'.
+		await expect(
+			preview.getByRole( 'region', {
+				name: 'Map of the 2 places that will be imported',
+			} )
+		).toBeVisible();
+		expect( await drawnPlaces( page, 0 ) ).toEqual( {
+			markers: 1,
+			routes: 1,
+			areas: 0,
+		} );
+		await expect(
+			preview.locator( '.cairn-maps-import-map-host' )
+		).toHaveAttribute( 'data-cairn-state', 'ready' );
+		await expect( previewCanvas( preview ) ).toHaveClass(
+			/maplibregl-canvas/
+		);
+		// Not blank: the basemap's land, water and roads, and the places, in many colours.
+		expect(
+			await visibleColours( page, previewCanvas( preview ) )
+		).toBeGreaterThan( 3 );
+		await preview.locator( '.cairn-maps-import-map-host' ).screenshot( {
+			path: screenshotPath( 'import-preview-map.png', testInfo ),
+		} );
+		await expect( preview.locator( 'svg' ) ).toHaveCount( 0 );
+		// The basemap came from the stand-in for OpenFreeMap; nothing else left the machine.
+		expect( mapsService.openFreeMapRequests.length ).toBeGreaterThan( 0 );
+		expect( mapsService.requests ).toEqual( [] );
+		expect( mapsService.unexpected ).toEqual( [] );
 		expect( await markers( requestUtils, run ) ).toEqual( [] );
 
 		await preview
@@ -170,6 +394,13 @@ test.describe( 'import flow', () => {
 			'Will be imported: 0 markers, 1 route, 0 areas.',
 			{ timeout: 60_000 }
 		);
+		// A new page (after the KML's import): its first preview map.
+		expect( await drawnPlaces( page, 0 ) ).toEqual( {
+			markers: 0,
+			routes: 1,
+			areas: 0,
+		} );
+		expect( mapsService.unexpected ).toEqual( [] );
 		await preview
 			.getByRole( 'button', { name: 'Import', exact: true } )
 			.click();
@@ -231,5 +462,124 @@ test.describe( 'import flow', () => {
 		expect(
 			feed.features.map( ( feature ) => feature.properties.title )
 		).toContain( `Glen Hut ${ run }` );
+	} );
+
+	test( 'a preview cancelled removes its map; a Mapbox basemap without a token previews a sketch', async ( {
+		admin,
+		page,
+		requestUtils,
+		mapsService,
+	}, testInfo ) => {
+		const run = `S${ Date.now() }`;
+		await saveSettings( requestUtils, {
+			cairn_maps_access_token: '',
+			cairn_maps_basemap: '',
+		} );
+		await recordPreviewMaps( page );
+		await admin.visitAdminPage(
+			'tools.php',
+			'page=cairn-maps-import-export'
+		);
+		const input = page.getByLabel( 'File (CSV, GeoJSON, GPX, KML or KMZ)' );
+		const preview = page.locator( '.cairn-maps-import-preview' );
+		const previewFile = async () => {
+			await input.setInputFiles( {
+				name: 'places.kml',
+				mimeType: 'application/vnd.google-earth.kml+xml',
+				buffer: googleEarthKml( run ),
+			} );
+			await page
+				.getByRole( 'button', { name: 'Import markers' } )
+				.click();
+			await expect(
+				preview.locator( '.cairn-maps-import-report' )
+			).toContainText( 'Will be imported: 1 marker, 1 route, 0 areas.', {
+				timeout: 60_000,
+			} );
+		};
+
+		// Previewed, cancelled: the map goes with the preview.
+		await previewFile();
+		await drawnPlaces( page, 0 );
+		await preview.getByRole( 'button', { name: 'Cancel' } ).click();
+		await expect( preview ).toBeHidden();
+		await expect
+			.poll( () => page.evaluate( () => window.cairnPreviewMapsRemoved ) )
+			.toBe( 1 );
+		await expect( page.locator( 'canvas' ) ).toHaveCount( 0 );
+
+		// Another file: a new map, alone on the page, on the basemap's own data (the North Sea
+		// from the stand-in's tiles) with the file's places, as many of each kind as counted.
+		await input.setInputFiles( {
+			name: 'north-sea.geojson',
+			mimeType: 'application/geo+json',
+			buffer: northSeaGeojson( run ),
+		} );
+		await page.getByRole( 'button', { name: 'Import markers' } ).click();
+		await expect(
+			preview.locator( '.cairn-maps-import-report' )
+		).toContainText( 'Will be imported: 2 markers, 1 route, 1 area.', {
+			timeout: 60_000,
+		} );
+		await expect(
+			preview.getByRole( 'region', {
+				name: 'Map of the 4 places that will be imported',
+			} )
+		).toBeVisible();
+		expect( await drawnPlaces( page, 1 ) ).toEqual( {
+			markers: 2,
+			routes: 1,
+			areas: 1,
+		} );
+		expect( await basemapLayersDrawn( page, 1 ) ).toContain( 'water' );
+		await expect( page.locator( 'canvas' ) ).toHaveCount( 1 );
+		expect(
+			await visibleColours( page, previewCanvas( preview ) )
+		).toBeGreaterThan( 3 );
+		await preview.locator( '.cairn-maps-import-map-host' ).screenshot( {
+			path: screenshotPath( 'import-preview-north-sea.png', testInfo ),
+		} );
+		expect( mapsService.unexpected ).toEqual( [] );
+		await preview.getByRole( 'button', { name: 'Cancel' } ).click();
+		await expect
+			.poll( () => page.evaluate( () => window.cairnPreviewMapsRemoved ) )
+			.toBe( 2 );
+
+		// The owner's basemap is Mapbox, and the site has no token: the map says why it cannot
+		// be drawn, and the sketch shows what will be imported. Nothing is asked of Mapbox.
+		await saveSettings( requestUtils, {
+			cairn_maps_basemap: 'mapbox://styles/mapbox/standard',
+		} );
+		await page.reload();
+		mapsService.clear();
+		await previewFile();
+		const host = preview.locator( '.cairn-maps-import-map-host' );
+		await expect( host ).toHaveAttribute( 'data-cairn-state', 'error' );
+		const alert = host.getByRole( 'alert' );
+		await expect( alert ).toHaveAttribute(
+			'data-cairn-error',
+			'missing-token'
+		);
+		await expect( alert ).toContainText(
+			'a public Mapbox access token must be provided'
+		);
+		// A notice, not a grey box: the alert has its own border and a white background.
+		expect(
+			await alert.evaluate( ( element ) => {
+				const style = getComputedStyle( element );
+				return [ style.backgroundColor, style.borderLeftWidth ];
+			} )
+		).toEqual( [ 'rgb(255, 255, 255)', '4px' ] );
+		const sketch = host.getByRole( 'img', {
+			name: 'Sketch of the places that will be imported',
+		} );
+		await expect( sketch ).toBeVisible();
+		await expect( sketch.locator( 'circle' ) ).toHaveCount( 1 );
+		await expect( sketch.locator( 'path' ) ).toHaveCount( 1 );
+		await expect( host.getByRole( 'region' ) ).toHaveCount( 0 );
+		await expect( page.locator( 'canvas' ) ).toHaveCount( 0 );
+		expect( mapsService.requests ).toEqual( [] );
+		expect( mapsService.unexpected ).toEqual( [] );
+		expect( await markers( requestUtils, run ) ).toEqual( [] );
 	} );
 } );

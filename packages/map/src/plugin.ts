@@ -30,6 +30,8 @@ export type { EngineName, MapEngine } from './engine/types';
 // The editor: the layer its marker editor listens on, and the limits and rules it validates
 // attributes and settings with (the same ones the runtime applies).
 export { POINTS_LAYER } from './layer-ids';
+// The Tools page's import preview labels its own layers in the style's font, where it has glyphs.
+export { drawsText, labelFont } from './markers-layer';
 export { LIMITS } from './limits';
 export {
 	groupStyles,
