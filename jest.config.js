@@ -25,7 +25,7 @@ module.exports = {
 		'\\.mjs$': defaultConfig.transform[ '\\.[jt]sx?$' ],
 	},
 	transformIgnorePatterns: [
-		'/node_modules/(?!(supercluster|kdbush|uuid|marked|parsel-js|@wordpress/theme)/)',
+		'/node_modules/(?!(supercluster|kdbush|uuid|marked|parsel-js|@wordpress/theme|@mapbox/mapbox-gl-draw|@mapbox/point-geometry|@turf|nanoid)/)',
 	],
 	// Scratch checkouts (the previous release's build, Stryker's sandboxes) hold a second copy of
 	// the package.

@@ -52,7 +52,7 @@ const sessions = new WeakMap< MapboxMap, DrawSession >();
  * tool is added: its constants are the library's, and each control reads them when it is added.
  * @param map
  */
-function applyClassesOf( map: MapboxMap ) {
+export function applyClassesOf( map: MapboxMap ) {
 	const prefix = engineOf( map ).classPrefix;
 	const classes = (
 		MapboxDraw as unknown as {
@@ -66,6 +66,8 @@ function applyClassesOf( map: MapboxMap ) {
 	classes.CONTROL_PREFIX = `${ prefix }ctrl-`;
 	classes.CONTROL_GROUP = `${ prefix }ctrl-group`;
 	classes.ATTRIBUTION = `${ prefix }ctrl-attrib`;
+	// Its keys (Delete, Backspace) answer only on the element of this class: the engine's canvas.
+	classes.CANVAS = `${ prefix }canvas`;
 }
 
 /**
