@@ -17,6 +17,7 @@ import {
 	setToken,
 	waitForMapState,
 } from './utils/map-page';
+import { watchPreviewMaps } from './utils/preview-maps';
 
 interface MarkerRecord {
 	id: number;
@@ -66,21 +67,6 @@ interface PreviewView {
 	lat: number;
 	bearing: number;
 	pitch: number;
-}
-
-/**
- * From now on, every map the preview (re)builds is `window.cairnPreview` inside the editor canvas:
- * the runtime announces each one with `cairn:map-ready`, in the editor as on the front end.
- */
-async function watchPreviewMaps( editor: Editor ): Promise< void > {
-	await editor.canvas.locator( 'body' ).evaluate( ( body ) => {
-		const view = body.ownerDocument.defaultView as unknown as {
-			cairnPreview?: unknown;
-		};
-		body.ownerDocument.addEventListener( 'cairn:map-ready', ( event ) => {
-			view.cairnPreview = ( event as CustomEvent ).detail.map;
-		} );
-	} );
 }
 
 /** What the preview's current map shows (its view and style), read from mapbox-gl itself. */

@@ -35,6 +35,7 @@ import {
 	mapBlock,
 	visibleColours,
 } from './utils/map-page';
+import { watchPreviewMaps } from './utils/preview-maps';
 import {
 	expectMapError,
 	publishFrontPage,
@@ -215,22 +216,6 @@ function projected( page: Page, lng: number, lat: number ) {
 		},
 		[ lng, lat ] as const
 	);
-}
-
-/**
- * From now on, every map the editor's preview (re)builds is `window.cairnPreview` in the editor
- * canvas: the runtime announces each one with `cairn:map-ready`.
- * @param editor
- */
-async function watchPreview( editor: Editor ): Promise< void > {
-	await editor.canvas.locator( 'body' ).evaluate( ( body ) => {
-		const view = body.ownerDocument.defaultView as unknown as {
-			cairnPreview?: unknown;
-		};
-		body.ownerDocument.addEventListener( 'cairn:map-ready', ( event ) => {
-			view.cairnPreview = ( event as CustomEvent ).detail.map;
-		} );
-	} );
 }
 
 /** The sources of the preview's latest map, as JSON ('' before one is ready). */
@@ -605,7 +590,7 @@ test.describe( 'in the editor, the site’s basemap', () => {
 				fs.readFileSync( BASEMAP_STATE, 'utf8' )
 			) as { style: string };
 			expect( archive ).toMatch( /^pmtiles:\/\/https?:\/\// );
-			await watchPreview( editor );
+			await watchPreviewMaps( editor );
 			const inspector = page.getByRole( 'region', {
 				name: 'Editor settings',
 			} );
