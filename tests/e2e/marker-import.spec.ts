@@ -98,7 +98,15 @@ lines"`,
 		await expect( preview ).toContainText(
 			'Line 3: Latitude (cairn_lat) must be a number between -90 and 90.'
 		);
-		await expect( preview.locator( 'svg circle' ) ).toHaveCount( 2 );
+		// A small map of what will be imported (import-flow.spec reads what it draws).
+		await expect(
+			preview.getByRole( 'region', {
+				name: 'Map of the 2 places that will be imported',
+			} )
+		).toBeVisible();
+		await expect(
+			preview.locator( '.cairn-maps-import-map-host' )
+		).toHaveAttribute( 'data-cairn-state', 'ready', { timeout: 60_000 } );
 		expect( await publishedMarkers( requestUtils, run ) ).toEqual( [] );
 
 		// Cancel: back to the form, nothing imported.
