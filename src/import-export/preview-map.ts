@@ -259,10 +259,15 @@ export function createPreviewMap(
 	host.addEventListener( 'cairn:map-error', showSketch, { once: true } );
 
 	const bounds = featureBounds( features );
+	if ( ! bounds ) {
+		// Nothing with a place: no map to start, and no runtime to download for it.
+		showSketch();
+		return { element: host, destroy: () => undefined };
+	}
 	const { style, engine, basemap } = previewBasemap( DEFAULT_STYLE, data );
 	void load().then(
 		( { createMap } ) => {
-			if ( destroyed || ! bounds ) {
+			if ( destroyed ) {
 				return;
 			}
 			const camera = previewCamera(
@@ -326,9 +331,6 @@ export function createPreviewMap(
 			}
 		}
 	);
-	if ( ! bounds ) {
-		showSketch();
-	}
 
 	return {
 		element: host,
