@@ -33,6 +33,7 @@ import {
 	FAKE_PUBLIC_TOKEN,
 	dismissWelcomeGuide,
 	mapBlock,
+	saveSettings,
 	visibleColours,
 } from './utils/map-page';
 import { watchPreviewMaps } from './utils/preview-maps';
@@ -132,17 +133,10 @@ function attributes( style: string, extra: Record< string, unknown > = {} ) {
 	};
 }
 
-async function settings(
+const settings = (
 	requestUtils: RequestUtils,
 	data: Record< string, unknown >
-): Promise< void > {
-	await requestUtils.rest( {
-		method: 'POST',
-		path: '/wp/v2/settings',
-		data,
-		timeout: SLOW,
-	} );
-}
+): Promise< void > => saveSettings( requestUtils, data, SLOW );
 
 /** Seeds the places and the pages once per worker. */
 async function ensureSeed( requestUtils: RequestUtils ): Promise< Seed > {

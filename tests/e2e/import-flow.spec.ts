@@ -17,6 +17,7 @@ import {
 	FAKE_PUBLIC_TOKEN,
 	mapBlock,
 	publishPage,
+	saveSettings,
 	setToken,
 	visibleColours,
 } from './utils/map-page';
@@ -136,17 +137,6 @@ async function mapSettings(
 		cairn_maps_access_token: all.cairn_maps_access_token ?? '',
 		cairn_maps_basemap: all.cairn_maps_basemap ?? '',
 	};
-}
-
-async function saveSettings(
-	requestUtils: RequestUtils,
-	data: Record< string, unknown >
-): Promise< void > {
-	await requestUtils.rest( {
-		method: 'POST',
-		path: '/wp/v2/settings',
-		data,
-	} );
 }
 
 /** The canvas of the preview's map. */

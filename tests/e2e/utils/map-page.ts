@@ -9,16 +9,31 @@ import { FAKE_PUBLIC_TOKEN } from '../fixtures/maps-service';
 
 export { FAKE_PUBLIC_TOKEN };
 
+/**
+ * Saves settings through the REST settings endpoint, as the settings screen does.
+ * @param requestUtils
+ * @param data         The settings, by option name.
+ * @param timeout      How long the request may take (Playground's one PHP worker may be busy).
+ */
+export async function saveSettings(
+	requestUtils: RequestUtils,
+	data: Record< string, unknown >,
+	timeout?: number
+): Promise< void > {
+	await requestUtils.rest( {
+		method: 'POST',
+		path: '/wp/v2/settings',
+		data,
+		...( timeout ? { timeout } : {} ),
+	} );
+}
+
 /** Saves the access token through the REST settings endpoint, as the settings screen does. */
 export async function setToken(
 	requestUtils: RequestUtils,
 	token: string
 ): Promise< void > {
-	await requestUtils.rest( {
-		method: 'POST',
-		path: '/wp/v2/settings',
-		data: { cairn_maps_access_token: token },
-	} );
+	await saveSettings( requestUtils, { cairn_maps_access_token: token } );
 }
 
 /** Publishes a page with the given block markup; returns its id and URL. */
