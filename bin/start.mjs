@@ -222,9 +222,19 @@ export function pluginLink() {
 		// Missing (or not a link): (re)create below.
 	}
 	if ( current !== ROOT ) {
+		// Made under a name of its own and renamed over the old one: the e2e run starts two sites
+		// at once, and a remove-then-link by each could meet the other's new link (EEXIST).
 		fs.mkdirSync( path.dirname( link ), { recursive: true } );
-		fs.rmSync( link, { force: true } );
-		fs.symlinkSync( ROOT, link, 'dir' );
+		const temporary = `${ link }.${ process.pid }.tmp`;
+		fs.rmSync( temporary, { force: true } );
+		fs.symlinkSync( ROOT, temporary, 'dir' );
+		try {
+			fs.renameSync( temporary, link );
+		} catch {
+			// A real folder in the way (rename cannot replace one): remove it, then rename.
+			fs.rmSync( link, { recursive: true, force: true } );
+			fs.renameSync( temporary, link );
+		}
 	}
 	return link;
 }
@@ -247,6 +257,19 @@ export function scriptFolder( script, timeoutMs ) {
 	return result.status === 0
 		? result.stdout.trim().split( '\n' ).pop()
 		: null;
+}
+
+/**
+ * Writes a file whole or not at all (a temporary file renamed over it), so a second start running
+ * beside this one never reads it half written.
+ *
+ * @param {string} file     Path.
+ * @param {string} contents Text.
+ */
+function writeAtomically( file, contents ) {
+	const temporary = `${ file }.${ process.pid }.tmp`;
+	fs.writeFileSync( temporary, contents );
+	fs.renameSync( temporary, file );
 }
 
 /**
@@ -284,7 +307,7 @@ export function prepareWpEnv() {
 		plugins: [ pluginLink() ],
 	};
 	if ( JSON.stringify( wanted ) !== JSON.stringify( override ) ) {
-		fs.writeFileSync(
+		writeAtomically(
 			overrideFile,
 			JSON.stringify( wanted, null, '\t' ) + '\n'
 		);
@@ -301,7 +324,7 @@ export function prepareWpEnv() {
 	if ( ! cache.latestWordPressVersion && version ) {
 		cache.latestWordPressVersion = version;
 		fs.mkdirSync( workDirectory, { recursive: true } );
-		fs.writeFileSync( cacheFile, JSON.stringify( cache ) );
+		writeAtomically( cacheFile, JSON.stringify( cache ) );
 	}
 	return { core, version };
 }

@@ -106,26 +106,55 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # Start the sites side by side (each in its own wp-env work folder), then wait for all of them.
+# Each start's output also goes to artifacts/site-N-start.log. A site that does not start is
+# started once more on a new port, after the reason is printed where a CI log's tail shows it.
+mkdir -p artifacts
+start_site() { # index
+	local i="$1"
+	say "starting a test site on port ${PORTS[$i]} (no demo content)"
+	STARTED[$i]=1
+	WP_ENV_HOME="${HOMES[$i]}" WP_ENV_PORT="${PORTS[$i]}" CAIRN_SEED=none timeout -k 10 600 node bin/start.mjs 2>&1 |
+		tee "artifacts/site-$((i + 1))-start.log" | sed -u "s/^/[site $((i + 1))] /" &
+	start_pids[$i]=$!
+}
+why_not_started() { # index
+	local i="$1" log
+	say "the test site on port ${PORTS[$i]} did not start; the end of its output:"
+	tail -n 15 "artifacts/site-$((i + 1))-start.log" | sed "s/^/[site $((i + 1))]   /" >&2
+	log="$(find "${HOMES[$i]}" -maxdepth 2 -name playground.log 2>/dev/null | head -n 1)"
+	if [[ -n "$log" ]]; then
+		say "the end of its Playground server log ($log):"
+		tail -n 15 "$log" | sed "s/^/[site $((i + 1))]   /" >&2
+	fi
+}
 start_pids=()
 for ((i = 0; i < SHARDS; i++)); do
 	url="${URLS[$i]}"
 	if answers "$url"; then
 		say "reusing the site that answers at $url"
-		start_pids+=(0)
+		start_pids[$i]=0
 		continue
 	fi
 	if [[ "$url" != "http://localhost:${PORTS[$i]}" ]]; then
 		say "ERROR: nothing answers at $url (and it is not the local test port ${PORTS[$i]}, so it is not started here)."
 		exit 1
 	fi
-	say "starting a test site on port ${PORTS[$i]} (no demo content)"
-	STARTED[$i]=1
-	WP_ENV_HOME="${HOMES[$i]}" WP_ENV_PORT="${PORTS[$i]}" CAIRN_SEED=none timeout -k 10 600 node bin/start.mjs 2>&1 | sed -u "s/^/[site $((i + 1))] /" &
-	start_pids+=($!)
+	start_site "$i"
 done
 for ((i = 0; i < SHARDS; i++)); do
 	[[ ${start_pids[$i]} == 0 ]] && continue
-	wait "${start_pids[$i]}" || { say "ERROR: the test site on port ${PORTS[$i]} did not start (see above)."; exit 1; }
+	if ! wait "${start_pids[$i]}"; then
+		why_not_started "$i"
+		[[ -z "${CAIRN_E2E_PORT:-}" && -z "${WP_BASE_URL:-}" ]] || { say "ERROR: the test site on port ${PORTS[$i]} did not start (see above)."; exit 1; }
+		WP_ENV_HOME="${HOMES[$i]}" WP_ENV_PORT="${PORTS[$i]}" timeout -k 10 120 node bin/stop.mjs >/dev/null 2>&1 || true
+		port="$(free_port)"
+		while [[ " ${PORTS[*]} " == *" $port "* ]]; do port="$(free_port)"; done
+		PORTS[$i]="$port"
+		URLS[$i]="http://localhost:$port"
+		say "starting it once more, on port $port"
+		start_site "$i"
+		wait "${start_pids[$i]}" || { why_not_started "$i"; say "ERROR: the test site on port ${PORTS[$i]} did not start twice (see above)."; exit 1; }
+	fi
 	url="${URLS[$i]}"
 	for _ in 1 2 3 4 5; do answers "$url" && break || sleep 3; done
 	answers "$url" || { say "ERROR: the test site started but does not answer at $url."; exit 1; }
