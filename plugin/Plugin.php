@@ -176,7 +176,7 @@ final class Plugin {
 		$this->parts['place_index'] = $place_index;
 		$this->parts['tiles']       = new Tiles_Controller( new Tile_Service( $place_index ), $markers_version );
 		// The places panel of tiled maps (issue 22): search and the list over the place index.
-		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version );
+		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version, null, $place_index );
 		// Basemaps (issue 31): .pmtiles uploads for owners, and "Test basemap".
 		$this->parts['basemap_uploads'] = new Basemap_Uploads();
 		$this->parts['basemap_test']    = new Basemap_Test_Controller( $settings );

@@ -25,9 +25,10 @@ defined( 'ABSPATH' ) || exit;
 final class Index_Schema {
 
 	/**
-	 * The version of the tables; another value in OPTION makes ensure() run dbDelta.
+	 * The version of the tables; another value in OPTION makes ensure() run dbDelta, and the
+	 * index is rebuilt. 2: words and title keys folded by the shared rule (Place_Words, 0.7.0).
 	 */
-	public const VERSION = '1';
+	public const VERSION = '2';
 
 	/**
 	 * The option holding the version the tables were last created at.

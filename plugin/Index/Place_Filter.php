@@ -23,11 +23,6 @@ defined( 'ABSPATH' ) || exit;
 final class Place_Filter {
 
 	/**
-	 * Most query words a search uses (as the runtime's words.ts).
-	 */
-	public const MAX_WORDS = 16;
-
-	/**
 	 * The selection's group slugs, sorted; empty for every marker.
 	 *
 	 * @var string[]
@@ -58,7 +53,7 @@ final class Place_Filter {
 	public function __construct( array $groups = array(), array $hidden = array(), string $search = '' ) {
 		$this->groups = self::sorted( $groups );
 		$this->hidden = self::sorted( $hidden );
-		$this->words  = self::sorted( array_slice( Place_Words::words( $search ), 0, self::MAX_WORDS ) );
+		$this->words  = self::sorted( Place_Words::query_words( $search ) );
 	}
 
 	/**

@@ -193,7 +193,7 @@ class Place_Search {
 	private function match( array $filter ): ?Place_Match {
 		$combos = $this->terms->passing( $filter['groups'], $filter['hidden'] );
 		$words  = $this->terms->words( $filter['q'] );
-		if ( array() === $combos || null === $words ) {
+		if ( array() === $combos ) {
 			return null;
 		}
 		$match = new Place_Match( $combos, array(), $words );

@@ -22,11 +22,6 @@ use Cairn\Maps\Markers\Post_Type;
 class Search_Terms {
 
 	/**
-	 * Most query words used (as the runtime's queryWords()).
-	 */
-	public const MAX_WORDS = 16;
-
-	/**
 	 * The group combinations, id => slugs.
 	 *
 	 * @var array<int, string[]>|null
@@ -102,21 +97,16 @@ class Search_Terms {
 
 	/**
 	 * The words of a search: for each, `like` (the LIKE pattern of the title words it starts) and
-	 * `named` (the combinations holding a group with a name word it starts). Null when the search
-	 * is not blank but has no word (only punctuation, symbols): nothing matches it.
+	 * `named` (the combinations holding a group with a name word it starts). A search without a
+	 * word (only punctuation, symbols) is no search, as in the runtime's words.ts: every place
+	 * passes it.
 	 *
 	 * @param string $search The search, trimmed ('' for none).
-	 * @return array<int, array{like: string, named: int[]}>|null
+	 * @return array<int, array{like: string, named: int[]}>
 	 */
-	public function words( string $search ): ?array {
+	public function words( string $search ): array {
 		global $wpdb;
-		if ( '' === $search ) {
-			return array();
-		}
-		$words = array_slice( Place_Words::words( $search ), 0, self::MAX_WORDS );
-		if ( array() === $words ) {
-			return null;
-		}
+		$words = Place_Words::query_words( $search );
 		$terms = array();
 		foreach ( $words as $word ) {
 			$terms[] = array(
@@ -128,12 +118,13 @@ class Search_Terms {
 	}
 
 	/**
-	 * The combinations holding a group one of whose name's words starts with this word.
+	 * The combinations holding a group one of whose name's words starts with this word (the one
+	 * reader of group names for the list, the counts and the tiles).
 	 *
 	 * @param string $word A folded query word.
 	 * @return int[]
 	 */
-	private function named( string $word ): array {
+	public function named( string $word ): array {
 		$named = array();
 		foreach ( $this->names() as $slug => $name ) {
 			foreach ( Place_Words::words( $name ) as $name_word ) {
@@ -173,7 +164,7 @@ class Search_Terms {
 					)
 				);
 				foreach ( is_array( $terms ) ? $terms : array() as $term ) {
-					$this->names[ $term->slug ] = $term->name;
+					$this->names[ $term->slug ] = html_entity_decode( $term->name, ENT_QUOTES | ENT_HTML5, 'UTF-8' );
 				}
 			}
 		}

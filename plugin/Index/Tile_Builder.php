@@ -9,7 +9,6 @@ namespace Cairn\Maps\Index;
 
 defined( 'ABSPATH' ) || exit;
 
-use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Wpdb_Rows;
 use Cairn\Maps\Support\Limits;
 
@@ -204,47 +203,14 @@ final class Tile_Builder {
 		}
 		global $wpdb;
 		$words = Index_Schema::table( 'cairn_place_words' );
-		$named = $this->combos_named( $filter->words() );
+		$terms = new Search_Terms();
 		foreach ( $filter->words() as $word ) {
-			$by_group = array() === $named[ $word ] ? '' : ' OR p.combo IN (' . implode( ',', $named[ $word ] ) . ')';
+			$named    = $terms->named( $word );
+			$by_group = array() === $named ? '' : ' OR p.combo IN (' . implode( ',', array_map( 'intval', $named ) ) . ')';
 			// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table.
 			$sql .= $wpdb->prepare( " AND (p.post_id IN (SELECT w.post_id FROM $words w WHERE w.word LIKE %s)$by_group)", $wpdb->esc_like( $word ) . '%' );
 		}
 		return $sql;
-	}
-
-	/**
-	 * For each query word, the combinations holding a group whose name has a word it starts.
-	 *
-	 * @param string[] $words Query words, folded.
-	 * @return array<string, int[]>
-	 */
-	private function combos_named( array $words ): array {
-		$matching = array_fill_keys( $words, array() );
-		$slugs    = array_fill_keys( $words, array() );
-		$terms    = get_terms(
-			array(
-				'taxonomy'   => Post_Type::TAXONOMY,
-				'hide_empty' => false,
-			)
-		);
-		foreach ( is_array( $terms ) ? $terms : array() as $term ) {
-			foreach ( Place_Words::words( html_entity_decode( $term->name, ENT_QUOTES | ENT_HTML5, 'UTF-8' ) ) as $name_word ) {
-				foreach ( $words as $word ) {
-					if ( 0 === strncmp( $name_word, $word, strlen( $word ) ) ) {
-						$slugs[ $word ][ $term->slug ] = true;
-					}
-				}
-			}
-		}
-		foreach ( $this->combos() as $id => $combo ) {
-			foreach ( $words as $word ) {
-				if ( array() !== array_intersect_key( array_flip( $combo ), $slugs[ $word ] ) ) {
-					$matching[ $word ][] = (int) $id;
-				}
-			}
-		}
-		return $matching;
 	}
 
 	/**

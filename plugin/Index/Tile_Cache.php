@@ -9,18 +9,17 @@ namespace Cairn\Maps\Index;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Support\Slot_Cache;
+
 /**
- * A two-way set-associative cache of built tiles: a tile's key (its coordinates, parameters and
- * the stamps of the places under it, see Tile_Service::key()) picks two of slots() slots, each
- * holding one tile (key, body, when stored); a tile goes into a free one of its two, else
- * replaces the older of them. (Direct-mapped, 512 slots rebuilt 121 of a visitor's 475 tiles on
- * the warm pass of bench:api:tiles: two tiles meeting in one slot threw each other out.) Storage is bounded
- * by construction whatever anyone asks for: slots() entries of at most MAX_BYTES each, in the
- * persistent object cache when the site has one (group GROUP), else as transients (two option
- * rows a slot, not autoloaded). A key holds the stamps, so a changed place never serves an old
- * tile: its key changes, and the old entry is overwritten in time.
+ * Built tiles in Support\Slot_Cache (the plugin's one bounded cache): SLOTS slots by default
+ * (filter `cairn_maps_tile_cache_slots`), each holding one tile of at most MAX_BYTES, in the
+ * persistent object cache when the site has one (group GROUP), else as transients. A tile's key
+ * (its coordinates, parameters and the stamps of the places under it, see Tile_Service::key())
+ * holds the stamps, so a changed place never serves an old tile.
  *
  * @since 0.6.0
+ * @since 0.7.0 The slots are Slot_Cache's.
  */
 final class Tile_Cache {
 
@@ -65,13 +64,8 @@ final class Tile_Cache {
 	 * @param string $key The tile's key (hex).
 	 */
 	public function get( string $key ): ?string {
-		foreach ( self::slots_of( $key ) as $slot ) {
-			$entry = self::read( $slot );
-			if ( null !== $entry && $entry[0] === $key ) {
-				return $entry[1];
-			}
-		}
-		return null;
+		$body = self::slots_cache()->get( $key );
+		return is_string( $body ) ? $body : null;
 	}
 
 	/**
@@ -81,53 +75,15 @@ final class Tile_Cache {
 	 * @param string $body The tile.
 	 */
 	public function set( string $key, string $body ): void {
-		if ( strlen( $body ) > self::MAX_BYTES ) {
-			return;
+		if ( strlen( $body ) <= self::MAX_BYTES ) {
+			self::slots_cache()->set( $key, $body );
 		}
-		$chosen = null;
-		$oldest = PHP_INT_MAX;
-		foreach ( self::slots_of( $key ) as $slot ) {
-			$entry = self::read( $slot );
-			if ( null === $entry || $entry[0] === $key ) {
-				$chosen = $slot;
-				break;
-			}
-			if ( $entry[2] < $oldest ) {
-				$oldest = $entry[2];
-				$chosen = $slot;
-			}
-		}
-		$entry = array( $key, $body, time() );
-		if ( wp_using_ext_object_cache() ) {
-			wp_cache_set( (string) $chosen, $entry, self::GROUP, self::TTL );
-			return;
-		}
-		set_transient( self::GROUP . '_' . $chosen, $entry, self::TTL );
 	}
 
 	/**
-	 * What a slot holds: key, body and when it was stored; null when empty (or unreadable).
-	 *
-	 * @param string $slot The slot.
-	 * @return array{0: string, 1: string, 2: int}|null
+	 * The slots (the filter may change their number from one request to the next).
 	 */
-	private static function read( string $slot ): ?array {
-		$entry = wp_using_ext_object_cache() ? wp_cache_get( $slot, self::GROUP ) : get_transient( self::GROUP . '_' . $slot );
-		if ( ! is_array( $entry ) || ! is_string( $entry[0] ?? null ) || ! is_string( $entry[1] ?? null ) ) {
-			return null;
-		}
-		return array( $entry[0], $entry[1], (int) ( $entry[2] ?? 0 ) );
-	}
-
-	/**
-	 * The two slots of a key (the same one twice when there is a single slot).
-	 *
-	 * @param string $key The tile's key (hex).
-	 * @return string[]
-	 */
-	private static function slots_of( string $key ): array {
-		$hash  = md5( $key );
-		$slots = self::slots();
-		return array_values( array_unique( array( (string) ( hexdec( substr( $hash, 0, 7 ) ) % $slots ), (string) ( hexdec( substr( $hash, 7, 7 ) ) % $slots ) ) ) );
+	private static function slots_cache(): Slot_Cache {
+		return new Slot_Cache( self::GROUP, self::slots(), true, self::TTL );
 	}
 }

@@ -9,14 +9,18 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Support\Slot_Cache;
+
 /**
- * Keeps computed answers of the places routes in the object cache, in at most SLOTS entries: an
- * answer's key (a hash of the data version and the canonical parameters) picks its slot, and a
- * newer answer takes the slot over. Anyone may ask for any search, so the number of entries is
- * fixed whatever is asked; answers of an older data version are never read (their key differs)
- * and are overwritten in time. Without a persistent object cache the slots last one request.
+ * Keeps computed answers of the places routes in Support\Slot_Cache (the plugin's one bounded
+ * cache), in at most SLOTS entries of the object cache: anyone may ask for any search, so the
+ * number of entries is fixed whatever is asked; an answer's key is a hash of the data version and
+ * the canonical parameters, so answers of an older version are never read. Without a persistent
+ * object cache the slots last one request (an answer costs a few index reads; transients would
+ * cost more writes than they save).
  *
  * @since 0.6.0
+ * @since 0.7.0 The slots are Slot_Cache's (two-way, as the tiles').
  */
 class Answer_Slots {
 
@@ -36,17 +40,28 @@ class Answer_Slots {
 	public const TTL = DAY_IN_SECONDS;
 
 	/**
+	 * The slots.
+	 *
+	 * @var Slot_Cache
+	 */
+	private Slot_Cache $cache;
+
+	/**
+	 * Creates the slots.
+	 */
+	public function __construct() {
+		$this->cache = new Slot_Cache( self::GROUP, self::SLOTS, false, self::TTL );
+	}
+
+	/**
 	 * The kept answer of a key, or null.
 	 *
 	 * @param string $key A hex hash (32 digits).
 	 * @return array<string, mixed>|null
 	 */
 	public function get( string $key ): ?array {
-		$entry = wp_cache_get( self::slot( $key ), self::GROUP );
-		if ( ! is_array( $entry ) || ( $entry['key'] ?? null ) !== $key || ! is_array( $entry['data'] ?? null ) ) {
-			return null;
-		}
-		return $entry['data'];
+		$data = $this->cache->get( $key );
+		return is_array( $data ) ? $data : null;
 	}
 
 	/**
@@ -56,23 +71,6 @@ class Answer_Slots {
 	 * @param array<string, mixed> $data The answer.
 	 */
 	public function set( string $key, array $data ): void {
-		wp_cache_set(
-			self::slot( $key ),
-			array(
-				'key'  => $key,
-				'data' => $data,
-			),
-			self::GROUP,
-			self::TTL
-		);
-	}
-
-	/**
-	 * The slot of a key.
-	 *
-	 * @param string $key A hex hash.
-	 */
-	public static function slot( string $key ): string {
-		return 'slot-' . ( hexdec( substr( $key, 0, 6 ) ) % self::SLOTS );
+		$this->cache->set( $key, $data );
 	}
 }

@@ -36,6 +36,31 @@ final class Cache_Headers {
 	public const STALE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 	/**
+	 * Cache-Control of an anonymous answer of the place index whose address names the current
+	 * version, once the index is complete: the address changes with the next version.
+	 */
+	public const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+	/**
+	 * Cache-Control of an answer of the place index (tiles, the places list and summary): never
+	 * stored when logged in; for good only when the address names the current version *and* the
+	 * index is complete (a rebuild's answers change under the same version); else the feed's.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param bool   $logged_in Whether the request is authenticated.
+	 * @param string $asked     The request's `v` ('' when none).
+	 * @param string $current   The current markers version.
+	 * @param bool   $complete  Whether the place index is complete.
+	 */
+	public static function versioned( bool $logged_in, string $asked, string $current, bool $complete ): string {
+		if ( ! $logged_in && $complete && '' !== $asked && hash_equals( $current, $asked ) ) {
+			return self::IMMUTABLE_CACHE_CONTROL;
+		}
+		return self::cache_control( $logged_in );
+	}
+
+	/**
 	 * Cache-Control of an answer: public for anonymous visitors, never stored when logged in.
 	 *
 	 * The other public routes (the maps of a post) follow the same policy and filter.

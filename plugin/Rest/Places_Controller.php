@@ -9,6 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Support\Rest_Routes;
@@ -45,7 +46,7 @@ class Places_Controller {
 	/**
 	 * Cache-Control of an anonymous answer whose address carries the current version.
 	 */
-	public const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+	public const IMMUTABLE_CACHE_CONTROL = Cache_Headers::IMMUTABLE_CACHE_CONTROL;
 
 	/**
 	 * The queries.
@@ -76,17 +77,26 @@ class Places_Controller {
 	private Answer_Slots $slots;
 
 	/**
+	 * The place index (whether it is complete).
+	 *
+	 * @var Place_Index
+	 */
+	private Place_Index $index;
+
+	/**
 	 * Creates the controller.
 	 *
 	 * @param Place_Search|null    $search  The queries.
 	 * @param Markers_Version|null $version The markers version.
 	 * @param Answer_Slots|null    $slots   Kept answers.
+	 * @param Place_Index|null     $index   The place index.
 	 */
-	public function __construct( ?Place_Search $search = null, ?Markers_Version $version = null, ?Answer_Slots $slots = null ) {
+	public function __construct( ?Place_Search $search = null, ?Markers_Version $version = null, ?Answer_Slots $slots = null, ?Place_Index $index = null ) {
 		$this->search  = $search ?? new Place_Search();
 		$this->version = $version ?? new Markers_Version();
 		$this->params  = new Search_Params();
 		$this->slots   = $slots ?? new Answer_Slots();
+		$this->index   = $index ?? new Place_Index();
 	}
 
 	/**
@@ -202,17 +212,13 @@ class Places_Controller {
 	}
 
 	/**
-	 * Cache-Control of an answer: the feed's, or immutable for anonymous requests whose `v` is the
-	 * current version.
+	 * Cache-Control of an answer (Cache_Headers::versioned(), the rule of every index answer).
 	 *
 	 * @param bool   $logged_in Whether the request is authenticated.
 	 * @param string $asked     The request's `v`.
 	 * @param string $current   The current markers version.
 	 */
 	private function cache_control( bool $logged_in, string $asked, string $current ): string {
-		if ( ! $logged_in && '' !== $asked && hash_equals( $current, $asked ) ) {
-			return self::IMMUTABLE_CACHE_CONTROL;
-		}
-		return Cache_Headers::cache_control( $logged_in );
+		return Cache_Headers::versioned( $logged_in, $asked, $current, $this->index->is_ready() );
 	}
 }

@@ -83,13 +83,13 @@ final class Places_Params {
 	}
 
 	/**
-	 * Validates `q`: text of at most `tiles.maxSearch` characters once trimmed.
+	 * Validates `q`: text of at most `search.maxLength` characters once trimmed.
 	 *
 	 * @param mixed $value Parameter value.
 	 * @return true|WP_Error
 	 */
 	public static function validate_search( $value ) {
-		$max = (int) Limits::get( 'tiles.maxSearch' );
+		$max = (int) Limits::get( 'search.maxLength' );
 		if ( is_string( $value ) && 1 === preg_match( '//u', $value ) && mb_strlen( trim( $value ), 'UTF-8' ) <= $max ) {
 			return true;
 		}

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Support\Limits;
 use WP_Error;
 
 /**
@@ -18,16 +19,19 @@ use WP_Error;
  *
  * Selection and filter (both routes): `group`, `hidden`, `q`, `v`, validated as the tiles route
  * does (Places_Params). The list (`/places` only): `bbox` (the feed's rule),
- * `near` ("lng,lat"), `page` (1-based), `per_page` (1…MAX_PER_PAGE), `include` (one post id).
+ * `near` ("lng,lat"), `page` (1-based), `per_page` (1…max_per_page()), `include` (one post id).
  *
  * @since 0.6.0
  */
 final class Search_Params {
 
 	/**
-	 * Most places a page of the list holds (and the default).
+	 * Most places a page of the list holds (and the default): the panel's page, limits.json
+	 * `markerList.maxItems`.
 	 */
-	public const MAX_PER_PAGE = 50;
+	public static function max_per_page(): int {
+		return (int) Limits::get( 'markerList.maxItems' );
+	}
 
 	/**
 	 * Highest page asked for (past the last page the list is empty anyway).
@@ -88,7 +92,7 @@ final class Search_Params {
 			),
 			'per_page' => array(
 				/* translators: %d: most places a page. */
-				'description'       => sprintf( __( 'Places a page, 1 to %d.', 'cairn-maps' ), self::MAX_PER_PAGE ),
+				'description'       => sprintf( __( 'Places a page, 1 to %d.', 'cairn-maps' ), self::max_per_page() ),
 				'type'              => 'integer',
 				'validate_callback' => array( $this, 'validate_per_page' ),
 			),
@@ -134,9 +138,9 @@ final class Search_Params {
 	 * @return true|WP_Error
 	 */
 	public function validate_per_page( $value ) {
-		if ( null === self::whole( $value, 1, self::MAX_PER_PAGE ) ) {
+		if ( null === self::whole( $value, 1, self::max_per_page() ) ) {
 			/* translators: %d: most places a page. */
-			return self::error( sprintf( __( 'per_page must be a whole number from 1 to %d.', 'cairn-maps' ), self::MAX_PER_PAGE ) );
+			return self::error( sprintf( __( 'per_page must be a whole number from 1 to %d.', 'cairn-maps' ), self::max_per_page() ) );
 		}
 		return true;
 	}
@@ -214,7 +218,7 @@ final class Search_Params {
 			'bbox'     => $bbox,
 			'near'     => $near,
 			'page'     => self::whole( $params['page'] ?? null, 1, self::MAX_PAGE ) ?? 1,
-			'per_page' => self::whole( $params['per_page'] ?? null, 1, self::MAX_PER_PAGE ) ?? self::MAX_PER_PAGE,
+			'per_page' => self::whole( $params['per_page'] ?? null, 1, self::max_per_page() ) ?? self::max_per_page(),
 			'include'  => is_string( $params['include'] ?? null ) && '' !== $params['include'] ? (int) $params['include'] : 0,
 		);
 	}

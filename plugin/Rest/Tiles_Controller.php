@@ -43,7 +43,7 @@ class Tiles_Controller {
 	/**
 	 * Cache-Control of anonymous answers for the current version.
 	 */
-	public const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+	public const IMMUTABLE_CACHE_CONTROL = Cache_Headers::IMMUTABLE_CACHE_CONTROL;
 
 	/**
 	 * The media type of the answers.
@@ -418,17 +418,13 @@ class Tiles_Controller {
 	}
 
 	/**
-	 * Cache-Control of an answer: never stored when logged in; for good when the address names
-	 * the current version and the index is complete; else the feed's.
+	 * Cache-Control of an answer (Cache_Headers::versioned(), the rule of every index answer).
 	 *
 	 * @param bool   $logged_in Whether the request is authenticated.
 	 * @param string $version   The `v` asked for ('' when none).
 	 */
 	private function cache_control( bool $logged_in, string $version ): string {
-		if ( ! $logged_in && $this->is_current( $version ) && $this->tiles->is_complete() ) {
-			return self::IMMUTABLE_CACHE_CONTROL;
-		}
-		return Cache_Headers::cache_control( $logged_in );
+		return Cache_Headers::versioned( $logged_in, $version, $this->version->get(), $this->tiles->is_complete() );
 	}
 
 	/**

@@ -196,7 +196,12 @@ final class Proxy_HttpTest extends TestCase {
 	 * version they follow the feed's max-age.
 	 */
 	public function test_versioned_places_are_kept_and_a_change_has_a_new_address(): void {
-		$ids     = $this->commit_markers( array( 'Proxy hut one', 'Proxy hut two' ) );
+		$ids   = $this->commit_markers( array( 'Proxy hut one', 'Proxy hut two' ) );
+		$index = \Cairn\Maps\Plugin::instance()->get( 'place_index' );
+		$this->assertInstanceOf( \Cairn\Maps\Index\Place_Index::class, $index );
+		// Immutable only once the index is complete (Cache_Headers::versioned()).
+		$index->rebuild_now();
+		$this->commit();
 		$version = self::current_version();
 		$search  = '/?rest_route=/cairn/v1/places&q=' . rawurlencode( 'proxy hut' ) . '&probe=' . wp_generate_password( 8, false );
 

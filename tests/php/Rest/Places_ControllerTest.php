@@ -278,6 +278,7 @@ class Places_ControllerTest extends TestCase {
 	 * @return array<string, array{0: string, 1: string[]}>
 	 */
 	public function searches(): array {
+		$all = array( 'sale', 'flore', 'cafeteria', 'ecluse', 'beta', 'art', 'alpha', 'palm' );
 		return array(
 			'word prefix, accents folded' => array( 'cafe', array( 'flore', 'cafeteria', 'beta' ) ),
 			'case folded'                 => array( 'CAFÉ DE', array( 'flore' ) ),
@@ -289,11 +290,13 @@ class Places_ControllerTest extends TestCase {
 			'accented title'              => array( 'ecl', array( 'ecluse' ) ),
 			'right-to-left script'        => array( 'مقه', array( 'palm' ) ),
 			'digits'                      => array( '50%', array( 'sale' ) ),
-			'percent is literal'          => array( '%', array() ),
-			'underscore is literal'       => array( '_', array() ),
-			'backslash is literal'        => array( '\\', array() ),
-			'emoji'                       => array( '🙂', array() ),
-			'blank is no search'          => array( '   ', array( 'sale', 'flore', 'cafeteria', 'ecluse', 'beta', 'art', 'alpha', 'palm' ) ),
+			// A search without a word is no search, on the small map (words.ts) as here.
+			'percent alone'               => array( '%', $all ),
+			'underscore alone'            => array( '_', $all ),
+			'backslash alone'             => array( '\\', $all ),
+			'emoji alone'                 => array( '🙂', $all ),
+			'wildcards beside a word'     => array( 'x% _y', array() ),
+			'blank is no search'          => array( '   ', $all ),
 		);
 	}
 
@@ -603,6 +606,24 @@ class Places_ControllerTest extends TestCase {
 
 		$this->act_as( 'subscriber' );
 		$this->assertSame( 'private, no-store', $this->get( '/places/summary', array( 'v' => ( new Markers_Version() )->get() ) )['headers']['Cache-Control'] );
+	}
+
+	/**
+	 * While the index is rebuilt, its answers change under the same version: none is sent as
+	 * immutable, as the tiles are not (one rule, Cache_Headers::versioned()).
+	 */
+	public function test_during_a_rebuild_nothing_is_immutable(): void {
+		$index = Plugin::instance()->get( 'place_index' );
+		$this->assertInstanceOf( Place_Index::class, $index );
+		$index->start_rebuild();
+		$version = ( new Markers_Version() )->get();
+		foreach ( array( '/places', '/places/summary' ) as $route ) {
+			$answer = $this->get( $route, array( 'v' => $version ) );
+			$this->assertSame( 200, $answer['status'] );
+			$this->assertSame( 'public, max-age=60, stale-while-revalidate=60', $answer['headers']['Cache-Control'], $route );
+		}
+		$index->rebuild_now();
+		$this->assertSame( Places_Controller::IMMUTABLE_CACHE_CONTROL, $this->get( '/places/summary', array( 'v' => $version ) )['headers']['Cache-Control'], 'complete again' );
 	}
 
 	/**

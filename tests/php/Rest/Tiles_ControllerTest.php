@@ -581,16 +581,15 @@ final class Tiles_ControllerTest extends TestCase {
 	 */
 	public function test_a_full_pair_of_slots_loses_its_older_tile(): void {
 		add_filter( 'cairn_maps_tile_cache_slots', static fn() => 64 );
-		$slots_of = new \ReflectionMethod( Tile_Cache::class, 'slots_of' );
-		$slots_of->setAccessible( true );
+		$slots = new \Cairn\Maps\Support\Slot_Cache( Tile_Cache::GROUP, Tile_Cache::slots(), true );
 		foreach ( array( 0, 1 ) as $older ) {
 			$key = '';
 			for ( $i = 0; '' === $key && $i < 1000; $i++ ) {
-				$pair = $slots_of->invoke( null, md5( "tile $older $i" ) );
+				$pair = $slots->slots_of( md5( "tile $older $i" ) );
 				$key  = 2 === count( $pair ) ? md5( "tile $older $i" ) : '';
 			}
 			$this->assertNotSame( '', $key );
-			$pair = $slots_of->invoke( null, $key );
+			$pair = $slots->slots_of( $key );
 			// Two tiles already there, the one in the key's slot $older stored an hour earlier.
 			foreach ( $pair as $n => $slot ) {
 				set_transient( Tile_Cache::GROUP . '_' . $slot, array( "other-$older-$n", "{\"n\":$n}", time() - ( $n === $older ? 3600 : 60 ) ), Tile_Cache::TTL );

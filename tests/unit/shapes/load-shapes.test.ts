@@ -143,6 +143,9 @@ describe( 'startShapes', () => {
 		[ 'words no shape has all of', 'ridge quiet', [] ],
 		// The title and the group names are separate words.
 		[ 'words run together across them', 'trailhiking', [] ],
+		// Words start where the place index's do (places/words.ts): not inside a word.
+		[ 'the start of a word', 'rid', [ 101 ] ],
+		[ 'a piece inside a word, which finds nothing', 'idge', [] ],
 	] )( 'a search finds the shapes by %s', async ( _name, search, ids ) => {
 		const { map, shapes } = start();
 		( await shapes )!.filter( [], search );

@@ -21,6 +21,7 @@ import type { GroupStyle, MapConfig } from '../types';
 import { MARKERS_SOURCE } from '../markers-layer';
 import { LIMITS } from '../limits';
 import { engineOf } from '../engine/registry';
+import { clipSearch } from './words';
 
 export type ListMode = 'view' | 'search' | 'all';
 
@@ -538,7 +539,7 @@ export class PlacesController {
 	// --- What the panel does --------------------------------------------------------------------
 
 	setSearch = ( search: string ): void => {
-		const text = search.slice( 0, 200 );
+		const text = clipSearch( search );
 		if ( text === this.state.search ) {
 			return;
 		}

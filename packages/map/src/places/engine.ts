@@ -8,14 +8,15 @@
  *   the last few indexes are kept, so switching back costs nothing.
  * - The list in view: a KDBush index (Supercluster's own spatial index) of the matching points,
  *   range-queried after each move and ordered by title (a rank computed once) or by distance.
- * - Search: every query word must occur in the place's title or group names, accents and case
- *   folded. A scan of pre-folded strings: ≈ 10 ms for 100,000 titles on this project's reference
- *   machine, so it needs no index to build or keep (see README, "Places").
+ * - Search: every query word must start a word of the place's title or group names, accents and
+ *   case folded (words.ts, the rule the place index keeps too). A scan of pre-folded strings:
+ *   ≈ 10 ms for 100,000 titles on this project's reference machine, so it needs no index to
+ *   build or keep (see README, "Places").
  */
 import KDBush from 'kdbush';
 import Supercluster, { type Options as ClusterOptions } from 'supercluster';
 
-import { fold, queryWords } from './words';
+import { fold, matches, queryWords, searchText } from './words';
 
 // The search's words, which the shapes on the map (shapes/) match alike.
 export { fold, queryWords };
@@ -311,18 +312,15 @@ export class PlacesEngine {
 		return { total: count, groups: counts };
 	}
 
-	/** The folded text of every place, made when first needed. */
+	/** The search text of every place (words.ts searchText()), made when first needed. */
 	private texts(): string[] {
 		if ( this.searchText.length !== this.features.length ) {
 			this.searchText = this.features.map( ( feature ) =>
-				fold(
-					feature.properties.title +
-						' \u0000 ' +
-						feature.properties.groups
-							.map(
-								( slug ) => this.groupNames.get( slug ) ?? ''
-							)
-							.join( ' ' )
+				searchText(
+					feature.properties.title,
+					feature.properties.groups.map(
+						( slug ) => this.groupNames.get( slug ) ?? ''
+					)
 				)
 			);
 		}
@@ -333,8 +331,8 @@ export class PlacesEngine {
 	private titles(): { rank: Uint32Array; byRank: Uint32Array } {
 		if ( ! this.titleOrder ) {
 			const order = Array.from( this.features.keys() );
-			const keys = this.texts().map(
-				( text ) => text.split( ' \u0000 ' )[ 0 ] ?? ''
+			const keys = this.features.map( ( feature ) =>
+				fold( feature.properties.title )
 			);
 			order.sort( ( a, b ) => {
 				const ka = keys[ a ]!;
@@ -403,8 +401,7 @@ export class PlacesEngine {
 				}
 			}
 			if ( words.length > 0 ) {
-				const text = texts[ i ]!;
-				if ( ! words.every( ( word ) => text.includes( word ) ) ) {
+				if ( ! matches( texts[ i ]!, words ) ) {
 					continue;
 				}
 			}

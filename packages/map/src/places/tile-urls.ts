@@ -7,6 +7,7 @@
  * later view; both build the same URL for the same tile, so the prefetched answers are found.
  */
 import { LIMITS } from '../limits';
+import { clipSearch } from './words';
 
 // Apart: the configuration's parser (in the runtime's first chunk) needs only this.
 export { isTileTemplate } from './tile-template';
@@ -66,7 +67,7 @@ export function filterParams(
 	}
 	return [
 		[ 'hidden', [ ...new Set( filter.hidden ) ].sort().join( ',' ) ],
-		[ 'q', filter.search.trim().slice( 0, 200 ) ],
+		[ 'q', clipSearch( filter.search.trim() ) ],
 	];
 }
 

@@ -21,6 +21,7 @@ import type {
 	MapFeature,
 } from './engine';
 import type { PlacesClient } from './client';
+import { LIMITS } from '../limits';
 import {
 	FEATURES_PAD,
 	getJson,
@@ -61,8 +62,8 @@ export interface TiledClientOptions {
 export const TILE_CACHE_SIZE = 256;
 /** A place is revealed at this zoom at least (the panel flies this close anyway). */
 const REVEAL_FROM_ZOOM = 14;
-/** `/places` answers at most this many a page. */
-const MAX_PER_PAGE = 50;
+/** `/places` answers at most this many a page (the list's page, as the server's cap). */
+const MAX_PER_PAGE = LIMITS.markerList.maxItems;
 
 interface Tile {
 	features: MapFeature[];

@@ -10,7 +10,7 @@ import { __ } from '@wordpress/i18n';
 
 import { DEFAULT_COLOR } from '../markers-layer';
 import { createNotice } from '../notice';
-import { fold, queryWords } from '../places/words';
+import { matches, queryWords, searchText } from '../places/words';
 import type { MapConfig } from '../types';
 import { fetchShapes, type ShapeFeature } from './feed';
 import type { ShapesHandle } from './handle';
@@ -46,19 +46,17 @@ function tellFailure( map: MapboxMap ): () => void {
 }
 
 /**
- * The shapes' search text: title and group names, folded.
+ * The shapes' search text: the words of the title and of the group names (places/words.ts).
  * @param shape
  * @param names
  */
-function searchText(
+function shapeText(
 	shape: ShapeFeature,
 	names: ReadonlyMap< string, string >
 ): string {
-	return fold(
-		[
-			shape.title,
-			...shape.groups.map( ( slug ) => names.get( slug ) ?? '' ),
-		].join( ' ' )
+	return searchText(
+		shape.title,
+		shape.groups.map( ( slug ) => names.get( slug ) ?? '' )
 	);
 }
 
@@ -115,7 +113,7 @@ export async function startShapes(
 			texts ??= new Map(
 				shapes.map( ( shape ) => [
 					shape.id,
-					searchText( shape, names ),
+					shapeText( shape, names ),
 				] )
 			);
 			const shown = shapes.filter(
@@ -126,10 +124,7 @@ export async function startShapes(
 						shape.groups.every( ( slug ) =>
 							hidden.includes( slug )
 						)
-					) &&
-					words.every( ( word ) =>
-						texts!.get( shape.id )!.includes( word )
-					)
+					) && matches( texts!.get( shape.id )!, words )
 			);
 			layers.show( shown.map( ( shape ) => shape.id ) );
 		},
