@@ -19,7 +19,7 @@ use Cairn\Maps\Markers\Wpdb_Rows;
  *
  * Search matches word prefixes: every query word must start a word of the title
  * (`cairn_place_words`) or of the name of one of the place's groups (Search_Terms), accents and
- * case folded. The whole-feed path of small maps matches substrings instead.
+ * case folded, as on the whole-feed path of small maps (places/words.ts; Place_Words).
  *
  * How it stays fast at a million places, each answer reading a bounded part of the index:
  * - counts without a search come from the grid's aggregates (Cell_Counts): totals, bounds, places
