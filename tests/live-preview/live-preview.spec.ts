@@ -125,6 +125,21 @@ test( 'the demo map draws its places on the world archive, asking nothing of any
 	} );
 	const errors: Error[] = [];
 	page.on( 'pageerror', ( error ) => errors.push( error ) );
+	// Every answer the page got, the archive's ranges and the label glyphs among them.
+	const failed: string[] = [];
+	const glyphs: string[] = [];
+	page.on( 'response', ( response ) => {
+		if ( response.status() >= 400 ) {
+			failed.push( `${ response.status() } ${ response.url() }` );
+		}
+		if (
+			/\/assets\/basemap\/glyphs\/[^/]+\/\d+-\d+\.pbf$/.test(
+				response.url()
+			)
+		) {
+			glyphs.push( response.url() );
+		}
+	} );
 	await page.addInitScript( () => {
 		document.addEventListener( 'cairn:map-ready', ( event ) => {
 			window.livePreviewMap ??= ( event as CustomEvent ).detail.map;
@@ -170,4 +185,7 @@ test( 'the demo map draws its places on the world archive, asking nothing of any
 	hosts.delete( 'secure.gravatar.com' );
 	expect( [ ...hosts ] ).toEqual( [ new URL( live().url ).host ] );
 	expect( errors ).toEqual( [] );
+	expect( failed ).toEqual( [] );
+	// The country labels are drawn with the plugin's own glyphs.
+	expect( glyphs.length ).toBeGreaterThan( 0 );
 } );
