@@ -125,4 +125,10 @@ function cairn_maps_demo_seed( string $plan_file ): void {
 }
 
 require_once '/wordpress/wp-load.php';
-cairn_maps_demo_seed( '/tmp/cairn-maps-demo.json' );
+try {
+	cairn_maps_demo_seed( '/tmp/cairn-maps-demo.json' );
+} catch ( Throwable $cairn_maps_error ) {
+	// Said in the step's output (WordPress' fatal-error page would hide it), and the step fails.
+	echo 'Cairn Maps demo: ' . esc_html( $cairn_maps_error->getMessage() ) . "\n";
+	exit( 1 );
+}
