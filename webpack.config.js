@@ -285,14 +285,19 @@ module.exports = {
 			excludedPackageTest: ( name ) => name.startsWith( '@cairn-maps/' ),
 			// Scope hoisting folds pmtiles and @protomaps/basemaps into the runtime's own module of
 			// the cairn-map-pmtiles chunk, where the plugin no longer sees them: named here.
-			additionalModules: [ 'pmtiles', '@protomaps/basemaps' ].map(
-				( name ) => ( {
-					name,
-					directory: path.dirname(
-						require.resolve( `${ name }/package.json` )
-					),
-				} )
-			),
+			// world-atlas is in no bundle: the world archive the zip ships
+			// (assets/basemap/world.pmtiles, bin/build-basemap.mjs) is cut from its Natural Earth
+			// data (public domain), and the package itself is ISC.
+			additionalModules: [
+				'pmtiles',
+				'@protomaps/basemaps',
+				'world-atlas',
+			].map( ( name ) => ( {
+				name,
+				directory: path.dirname(
+					require.resolve( `${ name }/package.json` )
+				),
+			} ) ),
 			// Two of mapbox-gl-draw's small dependencies publish no licence file: their licence
 			// (package.json) in its standard wording, with the author their package.json names.
 			licenseTextOverrides: {

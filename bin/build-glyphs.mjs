@@ -3,8 +3,8 @@
  * Builds the glyphs self-hosted basemaps draw their labels with, committed under
  * assets/basemap/glyphs/:
  *
- *   DejaVu Sans Book/{start}-{end}.pbf   from DejaVuSans.ttf
- *   DejaVu Sans Bold/{start}-{end}.pbf   from DejaVuSans-Bold.ttf
+ *   DejaVuSans-Book/{start}-{end}.pbf    from DejaVuSans.ttf
+ *   DejaVuSans-Bold/{start}-{end}.pbf    from DejaVuSans-Bold.ttf
  *   glyphs.json                          what was built; `hash` covers this script and the fonts
  *   LICENSE-DejaVu.txt                   the fonts' licence (Bitstream Vera / Arev, public domain changes)
  *
@@ -42,10 +42,14 @@ export const GLYPHS_DIR = path.join( ROOT, 'assets', 'basemap', 'glyphs' );
 const DEJAVU_DIR = process.env.DEJAVU_DIR || '/usr/share/fonts/truetype/dejavu';
 const LICENSE_SOURCE = '/usr/share/doc/fonts-dejavu-core/copyright';
 
-/** The fontstacks, as the Protomaps style builder names them (docs/architecture.md). */
+/**
+ * The fontstacks, as the Protomaps style builder names them (docs/architecture.md). No spaces:
+ * each is a folder of the release zip, and WordPress.org's Plugin Check refuses paths with white
+ * space (its file_type check, "badly named files").
+ */
 export const FONTS = {
-	'DejaVu Sans Book': 'DejaVuSans.ttf',
-	'DejaVu Sans Bold': 'DejaVuSans-Bold.ttf',
+	'DejaVuSans-Book': 'DejaVuSans.ttf',
+	'DejaVuSans-Bold': 'DejaVuSans-Bold.ttf',
 };
 
 /** Code point blocks left out (inclusive). */

@@ -3,8 +3,9 @@
 #
 #   bash bin/plugin-check.sh [wp plugin check options…]    e.g. --checks=late_escaping --format=json
 #
-# Not part of `npm test`: it needs Plugin Check and WP-CLI, which CI does not have. Everything it
-# makes lives in .cache/plugin-check/ (ignored):
+# Not part of `npm test`: it needs Plugin Check, which no registry these machines reach holds
+# (Packagist, npm, Debian). `npm test` runs its static part instead (`npm run test:plugin-check`,
+# bin/plugin-check-static.mjs). Everything this script makes lives in .cache/plugin-check/ (ignored):
 # 1. the release zip: CAIRN_PLUGIN_ZIP, else `npm run plugin-zip` into .cache/plugin-check/, unzipped
 #    as site/wp-content/plugins/cairn-maps (what a site owner uploads, not the checkout);
 # 2. a site: WordPress core from bin/wp-core.sh copied to .cache/plugin-check/site (Plugin Check

@@ -5,7 +5,9 @@
  * cairn-maps.zip at the repository root holds one folder, `cairn-maps/`, with exactly what a site
  * runs: the main file, uninstall.php, readme.txt, plugin/ (PHP), build/ (the built assets with
  * build/limits.json; no source maps), assets/ (the self-hosted basemap's glyphs and their DejaVu
- * licence, bin/build-glyphs.mjs) and languages/ when it exists. Sources, the npm package,
+ * licence, bin/build-glyphs.mjs, and the demo world archive assets/basemap/world.pmtiles, which
+ * bin/build-basemap.mjs builds into .cache/basemap: WordPress.org's Live Preview uploads it to the
+ * media library, .wordpress-org/blueprints/blueprint.json) and languages/ when it exists. Sources, the npm package,
  * tests, tools, Composer and npm manifests stay out (PLUGIN_PATHS below is the whole list).
  *
  * No mapbox-gl code, whatever its file is called: its licence (the Mapbox terms) does not allow
@@ -46,6 +48,9 @@ export const PLUGIN_PATHS = {
 	files: [ `${ SLUG }.php`, 'uninstall.php', 'readme.txt', 'LICENSE' ],
 	folders: [ 'plugin', 'build', 'assets', 'languages' ],
 };
+
+/** Where the world archive goes in the zip (the Live Preview's blueprint reads it there). */
+export const WORLD_ARCHIVE = 'assets/basemap/world.pmtiles';
 
 /** Never shipped, wherever they sit: source maps and dotfiles (.DS_Store, .gitkeep, editor files). */
 const EXCLUDED = [ /\.map$/, /(^|\/)\.[^/]*$/ ];
@@ -142,14 +147,20 @@ export function forbiddenPaths( files ) {
  * @param {string} options.source    The checkout (default: this repository).
  * @param {string} options.out       The zip to write.
  * @param {string} [options.version] Label the zipped main file as this version (tests only).
+ * @param {Object} [options.extras]  Built files that live outside the checkout's plugin folders:
+ *                                   { path in the zip: file on disk }.
  * @return {{ file: string, size: number, count: number, files: string[] }} What was written.
  */
 export function writePluginZip( {
 	source = ROOT,
 	out = DEFAULT_ZIP,
 	version = '',
+	extras = {},
 } = {} ) {
-	const files = pluginFiles( source );
+	const disk = new Map( Object.entries( extras ) );
+	const files = [
+		...new Set( [ ...pluginFiles( source ), ...disk.keys() ] ),
+	].sort();
 	for ( const required of [
 		`${ SLUG }.php`,
 		'build/blocks/map/block.json',
@@ -165,7 +176,10 @@ export function writePluginZip( {
 	if ( bad.length ) {
 		throw new Error( `forbidden paths in the zip: ${ bad.join( ', ' ) }` );
 	}
-	const proprietary = mapboxGlFiles( source, files );
+	const proprietary = mapboxGlFiles(
+		source,
+		files.filter( ( file ) => ! disk.has( file ) )
+	);
 	if ( proprietary.length ) {
 		throw new Error(
 			`mapbox-gl code (Mapbox terms, not redistributable) in ${ proprietary.join(
@@ -181,7 +195,7 @@ export function writePluginZip( {
 	const AdmZip = requireFromScripts( 'adm-zip' );
 	const zip = new AdmZip();
 	for ( const file of files ) {
-		const full = path.join( source, file );
+		const full = disk.get( file ) ?? path.join( source, file );
 		// adm-zip's default mode: a regular file, rw-r--r--, whatever the checkout's modes.
 		zip.addFile(
 			`${ SLUG }/${ file }`,
@@ -290,7 +304,7 @@ function formatSize( bytes ) {
 		: `${ ( bytes / 1024 ).toFixed( 1 ) } kB`;
 }
 
-function main() {
+async function main() {
 	const options = { source: ROOT, out: DEFAULT_ZIP, build: true };
 	for ( const arg of process.argv.slice( 2 ) ) {
 		if ( arg.startsWith( '--source=' ) ) {
@@ -342,7 +356,20 @@ function main() {
 			process.exit( 1 );
 		}
 	}
-	const result = writePluginZip( options );
+	// The world archive: this checkout's own build of it (bin/build-basemap.mjs, ~50 ms when
+	// current). Another checkout (--source, a previous release) is packaged as it was.
+	const extras = {};
+	if ( options.source === ROOT ) {
+		const { buildBasemap, ARCHIVE } = await import(
+			pathToFileURL( path.join( ROOT, 'bin', 'build-basemap.mjs' ) ).href
+		);
+		await buildBasemap( {
+			log: ( message ) =>
+				process.stderr.write( `[plugin-zip] ${ message }\n` ),
+		} );
+		extras[ WORLD_ARCHIVE ] = ARCHIVE;
+	}
+	const result = writePluginZip( { ...options, extras } );
 	process.stdout.write(
 		`${ path.relative( process.cwd(), result.file ) || result.file }: ${ formatSize(
 			result.size
@@ -351,10 +378,8 @@ function main() {
 }
 
 if ( import.meta.url === pathToFileURL( process.argv[ 1 ] ).href ) {
-	try {
-		main();
-	} catch ( error ) {
+	main().catch( ( error ) => {
 		process.stderr.write( `[plugin-zip] ERROR: ${ error.message }\n` );
 		process.exit( 1 );
-	}
+	} );
 }

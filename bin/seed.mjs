@@ -38,7 +38,8 @@ const HERE = path.dirname( fileURLToPath( import.meta.url ) );
 /** The demo archive's media library slug (its file is `<slug>-<hash>.pmtiles`). */
 export const BASEMAP_SLUG = 'cairn-demo-world';
 const BATCH_SIZE = 25;
-const PAGE_SLUG = 'cairn-maps-demo';
+export const PAGE_SLUG = 'cairn-maps-demo';
+export const PAGE_TITLE = 'Cairn Maps demo';
 const REQUEST_TIMEOUT_MS = 120000;
 
 /**
@@ -295,16 +296,18 @@ export async function warmUp( { siteUrl } ) {
 	);
 }
 
-const PAGE_CONTENT = `<!-- wp:paragraph -->
+export const PAGE_CONTENT = `<!-- wp:paragraph -->
 <p>Two hundred real places — lighthouses, mountain summits, museums and railway stations — served as GeoJSON by the Cairn Maps REST API and clustered on the map below. Zoom in to open the clusters; select a marker for its details.</p>
 <!-- /wp:paragraph -->
 
 <!-- wp:cairn/map {"center":{"lng":8,"lat":47},"zoom":3.5,"controls":{"zoom":true,"compass":true,"scale":true,"fullscreen":true,"geolocate":true},"align":"wide"} /-->
 `;
 
-const STORIES_SLUG = 'stories-on-the-map';
+export const STORIES_SLUG = 'stories-on-the-map';
+export const STORIES_TITLE = 'Stories on the map';
 
-const TRAILS_SLUG = 'trails-and-parks';
+export const TRAILS_SLUG = 'trails-and-parks';
+export const TRAILS_TITLE = 'Trails and parks';
 
 /**
  * The page of routes and areas: an overview of the trails and the park, and a closer look at one
@@ -313,7 +316,7 @@ const TRAILS_SLUG = 'trails-and-parks';
  * @param {string} group The shapes' group slug.
  * @return {string} Block markup.
  */
-function trailsPageContent( group ) {
+export function trailsPageContent( group ) {
 	const overview = {
 		center: { lng: 1.2, lat: 51.3 },
 		zoom: 3.8,
@@ -344,7 +347,7 @@ function trailsPageContent( group ) {
 }
 
 /** Demo posts with places: [ title, category, lat, lng, address, text ]. */
-const STORIES = [
+export const STORIES = [
 	[
 		'A morning on the Royal Mile',
 		'Journeys',
@@ -395,12 +398,95 @@ const STORIES = [
 	],
 ];
 
-const STORIES_PAGE_CONTENT = `<!-- wp:paragraph -->
+export const STORIES_PAGE_CONTENT = `<!-- wp:paragraph -->
 <p>Every blog post with a public location appears on this map: give a post a place in the editor's Location panel and it joins. The legend filters by category.</p>
 <!-- /wp:paragraph -->
 
 <!-- wp:cairn/map {"center":{"lng":4,"lat":49},"zoom":3.6,"markers":{"source":"none","groups":[],"ids":[]},"content":{"postTypes":["post"],"terms":{},"current":false},"align":"wide"} /-->
 `;
+
+/**
+ * The REST body that creates a marker group (`/wp/v2/cairn-marker-groups`): a group of
+ * bin/demo-markers.json, or the shapes' group of bin/demo-shapes.json with its line looks (`meta`).
+ *
+ * @param {{name: string, slug: string, description?: string, meta?: Object}} group The group.
+ * @return {Object} The body.
+ */
+export function groupBody( group ) {
+	return {
+		name: group.name,
+		slug: group.slug,
+		description: group.description ?? '',
+		...( group.meta ? { meta: group.meta } : {} ),
+	};
+}
+
+/**
+ * The REST body that creates a demo marker (`/wp/v2/cairn-markers`).
+ *
+ * @param {{title: string, place: string, lat: number, lng: number}} marker    A marker of bin/demo-markers.json.
+ * @param {string}                                                   groupName Its group's name.
+ * @param {*}                                                        groupId   Its group's term id.
+ * @return {Object} The body.
+ */
+export function markerBody( marker, groupName, groupId ) {
+	return {
+		title: marker.title,
+		slug: slugify( marker.title ),
+		status: 'publish',
+		content: `<!-- wp:paragraph -->\n<p>${ escapeHtml(
+			`${ groupName } · ${ marker.place }`
+		) }</p>\n<!-- /wp:paragraph -->`,
+		meta: { cairn_lat: marker.lat, cairn_lng: marker.lng },
+		'cairn-marker-groups': [ groupId ],
+	};
+}
+
+/**
+ * The REST body that creates a route or an area (`/wp/v2/cairn-markers` with a shape).
+ *
+ * @param {{title: string, text: string, place: string, geometry: Object}} shape   A shape of bin/demo-shapes.json.
+ * @param {*}                                                              groupId Its group's term id.
+ * @return {Object} The body.
+ */
+export function shapeBody( shape, groupId ) {
+	return {
+		title: shape.title,
+		slug: slugify( shape.title ),
+		status: 'publish',
+		content: `<!-- wp:paragraph -->\n<p>${ escapeHtml(
+			`${ shape.text } (${ shape.place })`
+		) }</p>\n<!-- /wp:paragraph -->`,
+		// The site checks the shape and sets the anchor (cairn_lat/cairn_lng) from it.
+		meta: { cairn_geometry: shape.geometry },
+		'cairn-marker-groups': [ groupId ],
+	};
+}
+
+/**
+ * The REST body that creates a blog post with a public place (`/wp/v2/posts`).
+ *
+ * @param {Array} story      An entry of STORIES.
+ * @param {*}     categoryId Its category's term id.
+ * @return {Object} The body.
+ */
+export function storyBody( story, categoryId ) {
+	const [ title, , lat, lng, address, text ] = story;
+	return {
+		title,
+		slug: slugify( title ),
+		status: 'publish',
+		excerpt: text,
+		content: `<!-- wp:paragraph -->\n<p>${ escapeHtml( text ) }</p>\n<!-- /wp:paragraph -->`,
+		categories: [ categoryId ],
+		meta: {
+			geo_latitude: lat,
+			geo_longitude: lng,
+			geo_address: address,
+			geo_public: true,
+		},
+	};
+}
 
 /**
  * Seeds the site; returns { pageUrl, created } .
@@ -457,11 +543,7 @@ export async function seed( {
 			missingGroups.map( ( group ) => ( {
 				method: 'POST',
 				path: '/wp/v2/cairn-marker-groups',
-				body: {
-					name: group.name,
-					slug: group.slug,
-					description: group.description ?? '',
-				},
+				body: groupBody( group ),
 			} ) )
 		);
 		for ( const term of terms ) {
@@ -497,16 +579,11 @@ export async function seed( {
 				return {
 					method: 'POST',
 					path: '/wp/v2/cairn-markers',
-					body: {
-						title: marker.title,
-						slug: slugify( marker.title ),
-						status: 'publish',
-						content: `<!-- wp:paragraph -->\n<p>${ escapeHtml(
-							`${ groupName.get( marker.group ) } · ${ marker.place }`
-						) }</p>\n<!-- /wp:paragraph -->`,
-						meta: { cairn_lat: marker.lat, cairn_lng: marker.lng },
-						'cairn-marker-groups': [ groupIds.get( marker.group ) ],
-					},
+					body: markerBody(
+						marker,
+						groupName.get( marker.group ),
+						groupIds.get( marker.group )
+					),
 				};
 			} )
 		);
@@ -523,7 +600,7 @@ export async function seed( {
 	created.page += await ensurePage(
 		site,
 		TRAILS_SLUG,
-		'Trails and parks',
+		TRAILS_TITLE,
 		trailsPageContent(
 			JSON.parse( fs.readFileSync( shapesFile, 'utf8' ) ).group.slug
 		)
@@ -540,7 +617,7 @@ export async function seed( {
 	if ( ! page ) {
 		( { body: page } = await site.restOk( 'POST', '/wp/v2/pages', {
 			body: {
-				title: 'Cairn Maps demo',
+				title: PAGE_TITLE,
 				slug: PAGE_SLUG,
 				status: 'publish',
 				content: PAGE_CONTENT,
@@ -581,26 +658,11 @@ export async function seed( {
 	);
 	if ( missingStories.length ) {
 		await site.batch(
-			missingStories.map(
-				( [ title, category, lat, lng, address, text ] ) => ( {
-					method: 'POST',
-					path: '/wp/v2/posts',
-					body: {
-						title,
-						slug: slugify( title ),
-						status: 'publish',
-						excerpt: text,
-						content: `<!-- wp:paragraph -->\n<p>${ escapeHtml( text ) }</p>\n<!-- /wp:paragraph -->`,
-						categories: [ categoryIds.get( category ) ],
-						meta: {
-							geo_latitude: lat,
-							geo_longitude: lng,
-							geo_address: address,
-							geo_public: true,
-						},
-					},
-				} )
-			)
+			missingStories.map( ( story ) => ( {
+				method: 'POST',
+				path: '/wp/v2/posts',
+				body: storyBody( story, categoryIds.get( story[ 1 ] ) ),
+			} ) )
 		);
 	}
 	created.stories = missingStories.length;
@@ -613,7 +675,7 @@ export async function seed( {
 	if ( ! storiesPages.length ) {
 		await site.restOk( 'POST', '/wp/v2/pages', {
 			body: {
-				title: 'Stories on the map',
+				title: STORIES_TITLE,
 				slug: STORIES_SLUG,
 				status: 'publish',
 				content: STORIES_PAGE_CONTENT,
@@ -806,14 +868,7 @@ async function seedShapes( site, shapesFile, groupIds, existing ) {
 		const { body } = await site.restOk(
 			'POST',
 			'/wp/v2/cairn-marker-groups',
-			{
-				body: {
-					name: group.name,
-					slug: group.slug,
-					description: group.description ?? '',
-					meta: group.meta,
-				},
-			}
+			{ body: groupBody( group ) }
 		);
 		groupIds.set( group.slug, body.id );
 		added.groups = 1;
@@ -826,17 +881,7 @@ async function seedShapes( site, shapesFile, groupIds, existing ) {
 			missing.map( ( shape ) => ( {
 				method: 'POST',
 				path: '/wp/v2/cairn-markers',
-				body: {
-					title: shape.title,
-					slug: slugify( shape.title ),
-					status: 'publish',
-					content: `<!-- wp:paragraph -->\n<p>${ escapeHtml(
-						`${ shape.text } (${ shape.place })`
-					) }</p>\n<!-- /wp:paragraph -->`,
-					// The site checks the shape and sets the anchor (cairn_lat/cairn_lng) from it.
-					meta: { cairn_geometry: shape.geometry },
-					'cairn-marker-groups': [ groupIds.get( group.slug ) ],
-				},
+				body: shapeBody( shape, groupIds.get( group.slug ) ),
 			} ) )
 		);
 	}

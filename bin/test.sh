@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test: every suite, offline. Lint and types, unit (jest), PHP integration (PHPUnit on
-# MariaDB), end-to-end (Playwright on the Playground site). Each suite is timed; all of them run
+# MariaDB), end-to-end (Playwright on the Playground site), the Live Preview's blueprint. Each suite is timed; all of them run
 # even when one fails, and the exit code says whether any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,10 +36,12 @@ suite "lint css" npm run --silent lint:css
 suite "lint php (phpcs)" npm run --silent lint:php
 suite "static analysis (phpstan)" npm run --silent lint:phpstan
 suite "translations (languages/cairn-maps.pot is current)" node bin/make-pot.mjs --check
+suite "plugin check (wordpress.org's static checks on the release zip)" npm run --silent test:plugin-check
 suite "unit (jest)" npm run --silent test:unit
 suite "php integration (phpunit, mariadb)" npm run --silent test:php
 suite "php on the engines big sites run (redis object cache, nginx proxy_cache)" npm run --silent test:php:engines
 suite "end-to-end (playwright, chromium)" npm run --silent test:e2e
+suite "live preview (the wordpress.org blueprint booted offline in playground)" npm run --silent test:live-preview
 
 echo
 echo "=== summary ==="

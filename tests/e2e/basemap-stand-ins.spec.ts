@@ -254,7 +254,7 @@ test( 'the self-hosted world archive draws from the site alone', async ( {
 		`// metadata: true puts the archive's own attribution (and vector_layers) in the TileJSON.
 const protocol = new pmtiles.Protocol( { metadata: true } );
 maplibregl.addProtocol( 'pmtiles', protocol.tile );
-const fonts = ( f ) => ( /Medium|Bold/.test( f ) ? 'DejaVu Sans Bold' : 'DejaVu Sans Book' );
+const fonts = ( f ) => ( /Medium|Bold/.test( f ) ? 'DejaVuSans-Bold' : 'DejaVuSans-Book' );
 const layers = basemaps
 	.layers( 'protomaps', basemaps.namedFlavor( 'light' ), { lang: 'en' } )
 	.filter( ( l ) => ! l.layout?.[ 'icon-image' ] )

@@ -1023,7 +1023,7 @@ test.describe( 'release zip and mapbox-gl’s licence', () => {
 		expect( block ).toMatch( /MapLibre/ );
 		// The self-hosted basemap's glyphs (both DejaVu fontstacks, every range) and their licence:
 		// a pmtiles:// map on a site installed from the zip reads its labels from them.
-		for ( const stack of [ 'DejaVu Sans Book', 'DejaVu Sans Bold' ] ) {
+		for ( const stack of [ 'DejaVuSans-Book', 'DejaVuSans-Bold' ] ) {
 			expect(
 				current.files.filter( ( file ) =>
 					file.startsWith( `assets/basemap/glyphs/${ stack }/` )

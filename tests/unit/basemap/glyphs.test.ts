@@ -22,7 +22,7 @@ const GLYPHS = path.join(
 	'basemap',
 	'glyphs'
 );
-const STACKS = [ 'DejaVu Sans Book', 'DejaVu Sans Bold' ];
+const STACKS = [ 'DejaVuSans-Book', 'DejaVuSans-Bold' ];
 
 interface Glyph {
 	id: number;

@@ -77,7 +77,7 @@ describe( 'protomapsStyle', () => {
 		const text = JSON.stringify( style.layers );
 		expect( style.layers.length ).toBeGreaterThan( 30 );
 		expect( text ).not.toContain( 'Noto Sans' );
-		expect( text ).toContain( 'DejaVu Sans Book' );
+		expect( text ).toContain( 'DejaVuSans-Book' );
 		expect( text ).not.toContain( 'icon-image' );
 		// Labels in the map's language.
 		expect( text ).toContain( '"name:de"' );

@@ -18,8 +18,8 @@ import { archiveUrl, PMTILES_PREFIX } from './style-engine';
 /** The source's id in the built style. */
 export const PROTOMAPS_SOURCE = 'protomaps';
 export const DEFAULT_ATTRIBUTION = 'Protomaps © OpenStreetMap';
-const BOOK = 'DejaVu Sans Book';
-const BOLD = 'DejaVu Sans Bold';
+const BOOK = 'DejaVuSans-Book';
+const BOLD = 'DejaVuSans-Bold';
 
 let protocol: Protocol | null = null;
 const registered = new WeakSet< object >();
