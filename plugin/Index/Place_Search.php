@@ -10,6 +10,7 @@ namespace Cairn\Maps\Index;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Markers\Wpdb_Rows;
+use Cairn\Maps\Support\Limits;
 
 /**
  * Answers what the places panel of a tiled map asks (packages/map/src/places/engine.ts: load,
@@ -20,6 +21,10 @@ use Cairn\Maps\Markers\Wpdb_Rows;
  * Search matches word prefixes: every query word must start a word of the title
  * (`cairn_place_words`) or of the name of one of the place's groups (Search_Terms), accents and
  * case folded, as on the whole-feed path of small maps (places/words.ts; Place_Words).
+ *
+ * A search's count stops at `search.maxCount` (10,000): beyond, the answer says that many and
+ * `capped` (the panel shows "10,000+"), and its bounds are the selection's (from the aggregates),
+ * so that a broad prefix reads at most about twice that many rows, not every place it starts.
  *
  * How it stays fast at a million places, each answer reading a bounded part of the index:
  * - counts without a search come from the grid's aggregates (Cell_Counts): totals, bounds, places
@@ -95,7 +100,7 @@ class Place_Search {
 	 * The selection's totals, the places passing the filter, their bounds.
 	 *
 	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
-	 * @return array{total: int, groups: object, matches: int, bounds: float[]|null} `groups`: places per slug (an object, so that none is `{}` in JSON).
+	 * @return array{total: int, groups: object, matches: int, capped: bool, bounds: float[]|null} `groups`: places per slug (an object, so that none is `{}` in JSON); `capped`: a search's `matches` stopped at cap().
 	 */
 	public function summary( array $filter ): array {
 		$this->terms->forget();
@@ -114,11 +119,18 @@ class Place_Search {
 			}
 		}
 		ksort( $groups );
-		list( $matches, $bounds ) = $this->matches( $this->match( $filter ) );
+		$match                    = $this->match( $filter );
+		list( $matches, $bounds ) = $this->matches( $match );
+		$capped                   = null !== $match && array() !== $match->words && $matches > self::cap();
+		if ( $capped ) {
+			$matches = self::cap();
+			$bounds  = $this->cells->bounds( $match->combos );
+		}
 		return array(
 			'total'   => $total,
 			'groups'  => (object) $groups,
 			'matches' => $matches,
+			'capped'  => $capped,
 			'bounds'  => $bounds,
 		);
 	}
@@ -129,7 +141,7 @@ class Place_Search {
 	 *
 	 * @param array{groups: string[], hidden: string[], q: string}                                  $filter The filter.
 	 * @param array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int} $query  The list query.
-	 * @return array{total: int, page: int, pages: int, items: array<int, array<string, mixed>>}
+	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
 	 */
 	public function list( array $filter, array $query ): array {
 		$this->terms->forget();
@@ -140,6 +152,8 @@ class Place_Search {
 		$match    = $this->match( $filter );
 		$boxes    = null === $query['bbox'] ? null : Box_Cover::split( $query['bbox'] );
 		$total    = null === $match ? 0 : $this->count( $match, $boxes );
+		$capped   = null !== $match && array() !== $match->words && $total > self::cap();
+		$total    = $capped ? self::cap() : $total;
 		$per_page = $query['per_page'];
 		$pages    = max( 1, (int) ceil( $total / $per_page ) );
 		$items    = array();
@@ -150,11 +164,19 @@ class Place_Search {
 				: $this->by_distance( $match, $boxes, $total, $query['near'], $offset, $per_page );
 		}
 		return array(
-			'total' => $total,
-			'page'  => $query['page'],
-			'pages' => $pages,
-			'items' => $items,
+			'total'  => $total,
+			'capped' => $capped,
+			'page'   => $query['page'],
+			'pages'  => $pages,
+			'items'  => $items,
 		);
+	}
+
+	/**
+	 * Where a search's count stops (`search.maxCount`): a count above it is reported as it.
+	 */
+	public static function cap(): int {
+		return (int) Limits::get( 'search.maxCount' );
 	}
 
 	/**
@@ -163,7 +185,7 @@ class Place_Search {
 	 *
 	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
 	 * @param int                                                  $id     Post id.
-	 * @return array{total: int, page: int, pages: int, items: array<int, array<string, mixed>>}
+	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
 	 */
 	private function one( array $filter, int $id ): array {
 		$selection = $this->terms->selection( $filter['groups'] );
@@ -173,10 +195,11 @@ class Place_Search {
 			$items = $this->items( 'SELECT ' . self::COLUMNS . $sql );
 		}
 		return array(
-			'total' => count( $items ),
-			'page'  => 1,
-			'pages' => 1,
-			'items' => $items,
+			'total'  => count( $items ),
+			'capped' => false,
+			'page'   => 1,
+			'pages'  => 1,
+			'items'  => $items,
 		);
 	}
 
@@ -269,22 +292,13 @@ class Place_Search {
 	}
 
 	/**
-	 * Places passing, counted in SQL.
+	 * Places passing, counted in SQL up to cap() + 1.
 	 *
 	 * @param Place_Match              $match The filter.
 	 * @param array<int, float[]>|null $boxes Boxes, or null.
 	 */
 	private function sql_count( Place_Match $match, ?array $boxes ): int {
-		global $wpdb;
-		if ( array() === $match->combos ) {
-			return 0;
-		}
-		if ( null === $boxes && null === $match->combos && array() === $match->excluded && 1 === count( $match->words ) && 0 === $match->driver ) {
-			// One word, nothing else: its title words alone tell.
-			$words = Index_Schema::table( 'cairn_place_words' );
-			return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(DISTINCT post_id) FROM {$words} WHERE word LIKE %s", $match->words[0]['like'] ) ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
-		}
-		return (int) $wpdb->get_var( 'SELECT COUNT(DISTINCT p.post_id)' . $this->from( $match, $boxes, false, true ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		return $this->capped( $match, $boxes )[0];
 	}
 
 	/**
@@ -317,21 +331,54 @@ class Place_Search {
 	}
 
 	/**
-	 * How many places pass, and their bounds, in one SQL query.
+	 * How many places pass (up to cap() + 1), and their bounds.
 	 *
 	 * @param Place_Match $match The filter.
 	 * @return array{0: int, 1: float[]|null}
 	 */
 	private function sql_matches( Place_Match $match ): array {
-		global $wpdb;
+		return $this->capped( $match, null );
+	}
+
+	/**
+	 * How many places pass, and their bounds, reading a bounded number of rows: the first rows of
+	 * the driving word's join (streamed, no temporary table) up to a quarter more than cap(). When
+	 * they run out first, the answer is exact; when they hold more than cap() places, the count
+	 * is cap() + 1 (capped, and the caller gives the selection's bounds); only when duplicates
+	 * (titles with several words the search word starts) leave it unsure is every row read.
+	 *
+	 * @param Place_Match              $match The filter.
+	 * @param array<int, float[]>|null $boxes Boxes, or null.
+	 * @return array{0: int, 1: float[]|null} Places (at most cap() + 1) and their bounds.
+	 */
+	private function capped( Place_Match $match, ?array $boxes ): array {
 		if ( array() === $match->combos ) {
 			return array( 0, null );
 		}
-		$row = $wpdb->get_row( 'SELECT COUNT(DISTINCT p.post_id), MIN(p.lng), MIN(p.lat), MAX(p.lng), MAX(p.lat)' . $this->from( $match, null, false, true ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
-		if ( ! is_array( $row ) || 0 === (int) $row[0] ) {
+		$cap  = self::cap();
+		$rows = (int) ceil( 1.25 * ( $cap + 1 ) );
+		$row  = $this->count_row( $this->from( $match, $boxes, false, true ), ' LIMIT ' . $rows );
+		if ( (int) $row[1] >= $rows && (int) $row[0] <= $cap ) {
+			$row = $this->count_row( $this->from( $match, $boxes ), '' );
+		}
+		$count = min( (int) $row[0], $cap + 1 );
+		if ( 0 === $count ) {
 			return array( 0, null );
 		}
-		return array( (int) $row[0], array( (float) $row[1], (float) $row[2], (float) $row[3], (float) $row[4] ) );
+		return array( $count, array( (float) $row[2], (float) $row[3], (float) $row[4], (float) $row[5] ) );
+	}
+
+	/**
+	 * Distinct places, rows, and their bounds, of ` FROM …` (from()) up to a limit.
+	 *
+	 * @param string $from  ` FROM … WHERE …`.
+	 * @param string $limit ` LIMIT n`, or ''.
+	 * @return array<int, mixed> [places, rows, west, south, east, north].
+	 */
+	private function count_row( string $from, string $limit ): array {
+		global $wpdb;
+		$row = $wpdb->get_row( 'SELECT COUNT(DISTINCT t.post_id), COUNT(*), MIN(t.lng), MIN(t.lat), MAX(t.lng), MAX(t.lat) FROM (SELECT p.post_id, p.lng, p.lat' . $from . $limit . ') t', ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		return is_array( $row ) ? $row : array( 0, 0, null, null, null, null );
 	}
 
 	/**
@@ -576,17 +623,16 @@ class Place_Search {
 	/**
 	 * ` FROM … WHERE …` of the places passing a filter, in the boxes when given: driven by the
 	 * rarest word's places, or walking the title index ($walk), or over the boxes' Morton ranges.
+	 * Each place comes once, but with $joined: then the driving word's rows join the places
+	 * directly, streamed without a temporary table (a place whose title has two words it starts
+	 * comes twice: for counts that stop early, see capped()).
 	 *
-	 * With $aggregate, the driving word's rows join the places directly (a place whose title has
-	 * two words it starts comes twice: for COUNT(DISTINCT), MIN and MAX, which do not mind, and
-	 * no temporary table to make them unique).
-	 *
-	 * @param Place_Match              $match     The filter.
-	 * @param array<int, float[]>|null $boxes     Boxes, or null.
-	 * @param bool                     $walk      Walk the title index (MariaDB/MySQL is told to).
-	 * @param bool                     $aggregate For aggregates only.
+	 * @param Place_Match              $match  The filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param bool                     $walk   Walk the title index (MariaDB/MySQL is told to).
+	 * @param bool                     $joined The driving word's rows joined, duplicates and all.
 	 */
-	private function from( Place_Match $match, ?array $boxes, bool $walk = false, bool $aggregate = false ): string {
+	private function from( Place_Match $match, ?array $boxes, bool $walk = false, bool $joined = false ): string {
 		global $wpdb;
 		$places = Index_Schema::table( 'cairn_places' );
 		$words  = Index_Schema::table( 'cairn_place_words' );
@@ -603,7 +649,7 @@ class Place_Search {
 					$narrow .= ' AND ' . self::title_has( 'd.post_id', $word['like'] );
 				}
 			}
-			$sql = $aggregate
+			$sql = $joined
 				? (string) $wpdb->prepare( " FROM {$words} d {$join} {$places} p ON p.post_id = d.post_id WHERE d.word LIKE %s{$narrow}", $match->words[ $driver ]['like'] ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
 				: (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE d.word LIKE %s{$narrow}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
 		} else {

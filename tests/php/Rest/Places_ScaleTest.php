@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Index\Index_Schema;
 use Cairn\Maps\Index\Morton;
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Index\Place_Words;
 use Cairn\Maps\Index\Place_Store;
 use Cairn\Maps\Rest\Answer_Slots;
@@ -213,6 +214,61 @@ class Places_ScaleTest extends TestCase {
 	}
 
 	/**
+	 * Every seeded place's searchable words (id => its title's words and its groups' names'
+	 * words), read once.
+	 *
+	 * @return array<int, string[]>
+	 */
+	private function titles(): array {
+		global $wpdb;
+		$places = Index_Schema::table( 'cairn_places' );
+		$combos = Index_Schema::table( 'cairn_place_combos' );
+		$named  = array( 0 => array() );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a test's direct read.
+		foreach ( (array) $wpdb->get_results( "SELECT id, slugs FROM {$combos}", ARRAY_N ) as $row ) {
+			$words = array();
+			foreach ( explode( ',', (string) $row[1] ) as $slug ) {
+				$words = array_merge( $words, Place_Words::words( self::GROUPS[ $slug ] ?? '' ) );
+			}
+			$named[ (int) $row[0] ] = $words;
+		}
+		$words = array();
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a test's direct read.
+		foreach ( (array) $wpdb->get_results( "SELECT post_id, title, combo FROM {$places}", ARRAY_N ) as $row ) {
+			$words[ (int) $row[0] ] = array_merge( Place_Words::words( (string) $row[1] ), $named[ (int) $row[2] ] ?? array() );
+		}
+		return $words;
+	}
+
+	/**
+	 * How many places a search finds, counted directly: every query word starts one of the place's
+	 * words.
+	 *
+	 * @param array<int, string[]> $titles Words by place.
+	 * @param string               $q      The search.
+	 */
+	private static function direct_matches( array $titles, string $q ): int {
+		$query = Place_Words::query_words( $q );
+		$found = 0;
+		foreach ( $titles as $words ) {
+			foreach ( $query as $word ) {
+				$hit = false;
+				foreach ( $words as $place_word ) {
+					if ( 0 === strncmp( $place_word, $word, strlen( $word ) ) ) {
+						$hit = true;
+						break;
+					}
+				}
+				if ( ! $hit ) {
+					continue 2;
+				}
+			}
+			++$found;
+		}
+		return $found;
+	}
+
+	/**
 	 * The 50th and 95th percentiles.
 	 *
 	 * @param float[] $times Times.
@@ -234,16 +290,26 @@ class Places_ScaleTest extends TestCase {
 		$move    = array();
 		$peak    = 0.0;
 		$queries = array( 'cafe', 'gran', 'light', 'old mill', 'egl', 'museum', 'tower bay', 'l', 'hil', 'abbey', 'f', 'bridge river', 'mark', 'pier', 'lake', 'south', 'inn', 'chap', 'new', 'harb' );
+		$titles  = $this->titles();
+		$reads   = array();
 		foreach ( $queries as $i => $q ) {
 			list( $t1, $m1, $summary ) = $this->timed( '/places/summary', array( 'q' => $q ) );
 			list( $t2, $m2, $list )    = $this->timed( '/places', array( 'q' => $q ) );
 			$search[]                  = $t1 + $t2;
+			$reads[]                   = max( array_slice( $this->reads, -2 ) );
 			$peak                      = max( $peak, $m1, $m2 );
 			$this->assertSame( $summary['matches'], $list['total'], "q={$q}" );
 			$this->assertLessThanOrEqual( 50, count( $list['items'] ) );
+			// The count is exact up to search.maxCount, then stops there and says so.
+			$direct = self::direct_matches( $titles, $q );
+			$this->assertSame( $direct > Place_Search::cap(), $summary['capped'], "q={$q}: capped" );
+			$this->assertSame( min( $direct, Place_Search::cap() ), $summary['matches'], "q={$q}: {$direct} places match" );
+			$this->assertSame( $summary['capped'], $list['capped'], "q={$q}" );
 		}
+		// Printed, not asserted: what a broad search reads is bounded by the cap (the count stops
+		// there), the bench at 1M compares it with smaller sites.
 		list( $s50, $s95 ) = self::percentiles( $search );
-		fwrite( STDERR, sprintf( "\n[places at %d] search→list p50 %.1f ms p95 %.1f ms\n", $this->size, $s50, $s95 ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
+		fwrite( STDERR, sprintf( "\n[places at %d] search→list p50 %.1f ms p95 %.1f ms; rows read by a search request max %d\n", $this->size, $s50, $s95, (int) max( $reads ) ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
 		mt_srand( 7 );
 		for ( $i = 0; $i < 40; $i++ ) {
 			$span  = array( 60, 20, 5, 1, 0.2 )[ $i % 5 ];

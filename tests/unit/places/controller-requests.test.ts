@@ -435,6 +435,21 @@ describe( 'places controller: what is announced, once', () => {
 		await told( 1 );
 		expect( announced ).toEqual( [ '1 place matches “Parc”.' ] );
 	} );
+
+	it( 'says "more than" for a search whose count the server stopped at its cap', async () => {
+		const { places, nth, ready, announced, told } = start();
+		await ready();
+		places.setSearch( 'l' );
+		( await nth( 'filter', 0 ) ).answer( { count: 10000, bounds: null } );
+		await (
+			await nth( 'list', 1 )
+		).answer( {
+			...listOf( [ 3, 4 ], 10000 ),
+			capped: true,
+		} );
+		await told( 1 );
+		expect( announced ).toEqual( [ 'More than 10000 places match “l”.' ] );
+	} );
 } );
 
 describe( 'places controller: failures leave what the visitor sees', () => {

@@ -664,6 +664,33 @@ describe( 'what the tiled client reads of the server’s answers', () => {
 		} );
 	} );
 
+	it( 'passes on a search the server stopped counting (capped), and nothing else calls it so', async () => {
+		let capped: unknown = true;
+		server( ( url ) =>
+			url.pathname.endsWith( '/places' )
+				? {
+						body: {
+							total: 10000,
+							capped,
+							items: [],
+							page: 1,
+							pages: 200,
+						},
+					}
+				: route( url )
+		);
+		const client = createTiledClient( URLS );
+		await client.load( [], {} as never );
+		const query = { bbox: null, page: 0, pageSize: 50 } as never;
+		await expect( client.list( query ) ).resolves.toMatchObject( {
+			total: 10000,
+			capped: true,
+			pages: 200,
+		} );
+		capped = 'yes';
+		expect( await client.list( query ) ).not.toHaveProperty( 'capped' );
+	} );
+
 	it.each( [
 		[ 'no total', { items: [] } ],
 		[ 'no items', { total: 3 } ],

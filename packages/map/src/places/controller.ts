@@ -405,7 +405,19 @@ export class PlacesController {
 	private announce(): void {
 		const { list, mode, hidden, search } = this.state;
 		let text: string;
-		if ( mode === 'search' ) {
+		if ( mode === 'search' && list.capped ) {
+			text = sprintf(
+				/* translators: 1: number of places (10000), 2: the search text. */
+				_n(
+					'More than %1$d place matches “%2$s”',
+					'More than %1$d places match “%2$s”',
+					list.total,
+					'cairn-maps'
+				),
+				list.total,
+				search.trim().slice( 0, 100 )
+			);
+		} else if ( mode === 'search' ) {
 			text = sprintf(
 				/* translators: 1: number of places, 2: the search text. */
 				_n(

@@ -83,6 +83,11 @@ export interface ListQuery {
 
 export interface ListResult {
 	total: number;
+	/**
+	 * A tiled map's search whose count stopped at `search.maxCount`: more than `total` match.
+	 * @since 0.7.0
+	 */
+	capped?: boolean;
 	page: number;
 	pages: number;
 	items: ListedPlace[];

@@ -318,13 +318,27 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 						{ __( 'Previous places', 'cairn-maps' ) }
 					</button>{ ' ' }
 					<span className="wp-block-cairn-map__page-info">
-						{ sprintf(
-							/* translators: 1: first place shown, 2: last place shown, 3: number of places. */
-							__( 'Places %1$d–%2$d of %3$d', 'cairn-maps' ),
-							first,
-							last,
-							list.total
-						) }
+						{ list.capped
+							? sprintf(
+									/* translators: 1: first place shown, 2: last place shown, 3: number of places (10000): more match. */
+									__(
+										'Places %1$d–%2$d of %3$d+',
+										'cairn-maps'
+									),
+									first,
+									last,
+									list.total
+								)
+							: sprintf(
+									/* translators: 1: first place shown, 2: last place shown, 3: number of places. */
+									__(
+										'Places %1$d–%2$d of %3$d',
+										'cairn-maps'
+									),
+									first,
+									last,
+									list.total
+								) }
 					</span>{ ' ' }
 					<button
 						type="button"

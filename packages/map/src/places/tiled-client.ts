@@ -9,7 +9,8 @@
  *   cluster or point belongs to one tile, so nothing is drawn twice.
  * - Counts, search matches and their bounds: `/places/summary`; the list: `/places` (1-based pages
  *   there, 0-based in the engine's protocol).
- * - Search matches word prefixes (the server's index); the whole-feed engine matches substrings.
+ * - Search matches word prefixes, as the whole-feed engine does (words.ts); a search's count
+ *   stops at `search.maxCount` (`capped`: the panel says "more than").
  */
 import type {
 	Filter,
@@ -225,7 +226,13 @@ function readList( body: unknown ): ListResult {
 		.filter( ( item ): item is ListedPlace => item !== null );
 	const pages = finite( body.pages ) ? Math.max( 1, body.pages ) : 1;
 	const page = finite( body.page ) ? Math.max( 1, body.page ) : 1;
-	return { total: body.total, page: page - 1, pages, items };
+	return {
+		total: body.total,
+		...( body.capped === true ? { capped: true } : {} ),
+		page: page - 1,
+		pages,
+		items,
+	};
 }
 
 /** Degrees with a fixed precision (≈ 1 cm): the same view is the same URL. */
