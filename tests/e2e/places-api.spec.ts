@@ -142,7 +142,9 @@ test.describe( 'places routes on SQLite', () => {
 		] );
 		expect( await titles( 'ephyr' ) ).toEqual( [] );
 		expect( await titles( 'scenic' ) ).toEqual( [ 'Zephyr Hut' ] );
-		expect( await titles( '%' ) ).toEqual( [] );
+		// A search without a word is no search, as on a small map (places/words.ts).
+		expect( await titles( '%' ) ).toEqual( await titles( '' ) );
+		expect( await titles( '' ) ).toHaveLength( 4 );
 	} );
 
 	test( 'the list in a box across the antimeridian, by distance, one place, pages', async () => {
