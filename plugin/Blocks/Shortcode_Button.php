@@ -18,7 +18,8 @@ use WP_Query;
  * `[cairn_map pattern="<id>"]` for the one chosen (src/classic-editor/add-map.ts, through core's
  * `send_to_editor()`, into the visual or the text editor). The dialog is a native `<dialog>`
  * rendered here, every title escaped on the server: the script only opens it and reads the
- * chosen ID. Without such a pattern the dialog says so and links to a new pattern.
+ * chosen ID. It is printed in the footer, outside the post's form. Without such a pattern the
+ * dialog says so and links to a new pattern.
  *
  * @since 0.8.0
  */
@@ -47,11 +48,12 @@ class Shortcode_Button {
 	private Post_Maps $post_maps;
 
 	/**
-	 * Whether the dialog was printed in this request (one for every editor of the page).
+	 * Whether a button was printed and its dialog is still to print (one for every editor of the
+	 * page).
 	 *
 	 * @var bool
 	 */
-	private bool $dialog_printed = false;
+	private bool $dialog_due = false;
 
 	/**
 	 * Creates the button.
@@ -68,10 +70,14 @@ class Shortcode_Button {
 	public function add_hooks(): void {
 		// After "Add Media" (priority 10).
 		add_action( 'media_buttons', array( $this, 'render_button' ), 20 );
+		// After the editor's form: a dialog inside the post form would be part of it.
+		add_action( 'admin_footer', array( $this, 'print_dialog' ) );
+		add_action( 'wp_footer', array( $this, 'print_dialog' ) );
 	}
 
 	/**
-	 * Prints the button for an editor, and the dialog once, for people who may write posts.
+	 * Prints the button for an editor, for people who may write posts (the dialog follows in the
+	 * footer).
 	 *
 	 * @param mixed $editor_id The editor's id (`content` on the post screen).
 	 */
@@ -86,8 +92,15 @@ class Shortcode_Button {
 			esc_attr( self::DIALOG_ID ),
 			esc_html__( 'Add map', 'cairn-maps' )
 		);
-		if ( ! $this->dialog_printed ) {
-			$this->dialog_printed = true;
+		$this->dialog_due = true;
+	}
+
+	/**
+	 * Prints the dialog, once, when a button was printed.
+	 */
+	public function print_dialog(): void {
+		if ( $this->dialog_due ) {
+			$this->dialog_due = false;
 			echo $this->dialog(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped as it is built.
 		}
 	}
@@ -98,19 +111,19 @@ class Shortcode_Button {
 	public function dialog(): string {
 		$patterns = $this->patterns();
 		$html     = sprintf(
-			'<dialog id="%1$s" class="cairn-maps-add-map" aria-labelledby="%1$s-title"><form method="dialog"><h2 id="%1$s-title">%2$s</h2>',
+			'<dialog id="%1$s" class="cairn-maps-add-map" aria-labelledby="%1$s-title"><h2 id="%1$s-title">%2$s</h2>',
 			esc_attr( self::DIALOG_ID ),
 			esc_html__( 'Add a map', 'cairn-maps' )
 		);
 		if ( array() === $patterns ) {
 			$html .= sprintf(
-				'<p>%1$s</p><p><a href="%2$s">%3$s</a></p><div class="cairn-maps-add-map__actions"><button type="submit" class="button" value="cancel">%4$s</button></div>',
+				'<p>%1$s</p><p><a href="%2$s">%3$s</a></p><div class="cairn-maps-add-map__actions"><button type="button" class="button" data-cairn-close="cancel">%4$s</button></div>',
 				esc_html__( 'No published pattern holds a Cairn map yet. Compose a map in the block editor as a synced pattern, publish it, and add it here.', 'cairn-maps' ),
 				esc_url( admin_url( 'post-new.php?post_type=wp_block' ) ),
 				esc_html__( 'Create a pattern', 'cairn-maps' ),
 				esc_html__( 'Close', 'cairn-maps' )
 			);
-			return $html . '</form></dialog>';
+			return $html . '</dialog>';
 		}
 		$html .= sprintf(
 			'<p id="%1$s-help">%2$s</p><fieldset aria-describedby="%1$s-help"><legend>%3$s</legend>',
@@ -130,11 +143,11 @@ class Shortcode_Button {
 			);
 		}
 		$html .= sprintf(
-			'</fieldset><div class="cairn-maps-add-map__actions"><button type="submit" class="button button-primary" value="insert">%1$s</button> <button type="submit" class="button" value="cancel">%2$s</button></div>',
+			'</fieldset><div class="cairn-maps-add-map__actions"><button type="button" class="button button-primary" data-cairn-close="insert">%1$s</button> <button type="button" class="button" data-cairn-close="cancel">%2$s</button></div>',
 			esc_html__( 'Insert map', 'cairn-maps' ),
 			esc_html__( 'Cancel', 'cairn-maps' )
 		);
-		return $html . '</form></dialog>';
+		return $html . '</dialog>';
 	}
 
 	/**

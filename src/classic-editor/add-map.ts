@@ -47,6 +47,15 @@ function init( doc: Document ): void {
 		dialog.returnValue = '';
 		dialog.showModal();
 	} );
+	dialog.addEventListener( 'click', ( event ) => {
+		const target = event.target instanceof Element ? event.target : null;
+		const action =
+			target?.closest< HTMLElement >( '[data-cairn-close]' )?.dataset
+				.cairnClose;
+		if ( action ) {
+			dialog.close( action );
+		}
+	} );
 	dialog.addEventListener( 'close', () => {
 		if ( dialog.returnValue !== 'insert' || ! view?.send_to_editor ) {
 			return;

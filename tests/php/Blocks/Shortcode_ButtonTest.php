@@ -45,6 +45,9 @@ final class Shortcode_ButtonTest extends TestCase {
 		foreach ( $editor_ids as $editor_id ) {
 			$button->render_button( $editor_id );
 		}
+		// The footer, after the post's form.
+		$button->print_dialog();
+		$button->print_dialog();
 		return (string) ob_get_clean();
 	}
 
@@ -89,6 +92,8 @@ final class Shortcode_ButtonTest extends TestCase {
 	 */
 	public function test_the_button_is_hooked_to_media_buttons(): void {
 		$this->assertSame( 20, has_action( 'media_buttons', array( self::button(), 'render_button' ) ) );
+		$this->assertSame( 10, has_action( 'admin_footer', array( self::button(), 'print_dialog' ) ) );
+		$this->assertSame( 10, has_action( 'wp_footer', array( self::button(), 'print_dialog' ) ) );
 	}
 
 	/**
@@ -121,6 +126,9 @@ final class Shortcode_ButtonTest extends TestCase {
 		$this->assertStringContainsString( '</span> Add map</button>', $html );
 		$this->assertSame( 2, substr_count( $html, 'cairn-maps-add-map-button' ) );
 		$this->assertSame( 1, substr_count( $html, '<dialog ' ), 'one dialog for the page' );
+		$this->assertStringNotContainsString( '<form', $html, 'no form inside the post form' );
+		$this->assertStringNotContainsString( 'type="submit"', $html );
+		$this->assertGreaterThan( strrpos( $html, 'cairn-maps-add-map-button' ), strpos( $html, '<dialog ' ), 'the dialog comes after the buttons' );
 		$dialog = substr( $html, (int) strpos( $html, '<dialog ' ) );
 		$this->assertSame(
 			array(
@@ -132,7 +140,7 @@ final class Shortcode_ButtonTest extends TestCase {
 		);
 		$this->assertStringNotContainsString( '<img', $dialog, 'titles are text' );
 		$this->assertStringContainsString( 'value="' . $untitled . '" checked>', $dialog );
-		$this->assertStringContainsString( '>Insert map</button>', $dialog );
+		$this->assertStringContainsString( '<button type="button" class="button button-primary" data-cairn-close="insert">Insert map</button>', $dialog );
 		$this->assertTrue( wp_script_is( Shortcode_Button::SCRIPT, 'enqueued' ) );
 		$this->assertContains( 'media-upload', wp_scripts()->registered[ Shortcode_Button::SCRIPT ]->deps, 'send_to_editor() is there' );
 	}
