@@ -1,6 +1,6 @@
 /**
- * wp-scripts' configuration, plus the settings screen, the marker sidebar and the post Location
- * panel as entries.
+ * wp-scripts' configuration, plus the settings screen, the marker sidebar, the post Location
+ * panel and the classic editor's "Add map" dialog as entries.
  * Block entries (index, view) come from block.json. The map runtime lives in the npm package's
  * sources (packages/map/src), which the plugin imports by the package's name only: its public
  * entry `@cairn-maps/map`, the plugin's own entry `@cairn-maps/map/plugin` and the stylesheet
@@ -223,6 +223,7 @@ module.exports = {
 		'settings/index': './src/settings/index.tsx',
 		'markers/index': './src/markers/index.ts',
 		'import-export/index': './src/import-export/index.ts',
+		'classic-editor/add-map': './src/classic-editor/add-map.ts',
 		'locations/index': './src/locations/index.ts',
 	} ),
 	plugins: [

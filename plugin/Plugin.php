@@ -11,9 +11,11 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Blocks\Editor_Data;
 use Cairn\Maps\Blocks\Map_Block;
+use Cairn\Maps\Blocks\Map_Shortcode;
 use Cairn\Maps\Blocks\Mapbox_Gl;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
+use Cairn\Maps\Blocks\Shortcode_Button;
 use Cairn\Maps\Blocks\Tile_Config;
 use Cairn\Maps\Blocks\View_Script;
 use Cairn\Maps\Content\Location_Editor;
@@ -167,6 +169,9 @@ final class Plugin {
 		$post_maps                       = new Post_Maps( $this->parts['map_block'] );
 		$this->parts['post_maps_rest']   = new Post_Maps_Controller( $post_maps, $settings, $markers_version, $this->parts['patterns_version'], $places_version );
 		$this->parts['post_maps_field']  = new Post_Maps_Field( $post_maps );
+		// Where people already are (issue 34): [cairn_map …] and the classic editor's "Add map".
+		$this->parts['map_shortcode']    = new Map_Shortcode( $post_maps );
+		$this->parts['shortcode_button'] = new Shortcode_Button( $post_maps );
 		// Locations of posts (issue 24): the setting, the meta and its privacy, the editor panel.
 		$this->parts['location_setting'] = new Location_Setting();
 		$this->parts['location_meta']    = new Location_Meta();

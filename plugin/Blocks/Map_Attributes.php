@@ -69,6 +69,92 @@ final class Map_Attributes {
 	}
 
 	/**
+	 * What parse() would not keep as given, by path: for each attribute in `$attributes`, the
+	 * attribute (`zoom`, `mapStyle`) or its property (`center.lat`, `markers.groups`,
+	 * `content.postTypes`) whose value the rules replace or trim. The block falls back quietly (an
+	 * author's stored attributes must never break a page); a caller that reports the fault to the
+	 * author, such as the shortcode, asks here, so both follow the same rules. Lists compare as
+	 * sets (parse() sorts some); a zoom outside minZoom…maxZoom is not refused (parse() brings it
+	 * inside), and a minimum zoom above the maximum is parse()'s `zoom-range` error.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param array<string, mixed> $attributes Attributes as given; only these are checked.
+	 * @param array<string, mixed> $defaults   The block.json defaults.
+	 * @return string[] Paths, in the order of `$attributes`.
+	 */
+	public static function refused( array $attributes, array $defaults ): array {
+		$refused = array();
+		foreach ( $attributes as $name => $given ) {
+			$name = (string) $name;
+			if ( 'mapStyle' === $name ) {
+				// block.json's default means "the site's basemap": kept, though style() swaps it.
+				$kept = ( $defaults['mapStyle'] ?? null ) === $given ? $given : self::style( $given, (string) $defaults['mapStyle'] );
+			} elseif ( 'content' === $name ) {
+				$kept = self::content( $given );
+			} else {
+				$kept = self::value( $name, array( $name => $given ), $defaults );
+			}
+			$refused = array_merge( $refused, self::changed( $name, $given, $kept ) );
+		}
+		return $refused;
+	}
+
+	/**
+	 * The paths where a kept value differs from the given one: an object's properties one by one
+	 * (those given), anything else as a whole.
+	 *
+	 * @param string $path  Path of the value.
+	 * @param mixed  $given Value as given.
+	 * @param mixed  $kept  Value as the rules keep it.
+	 * @return string[]
+	 */
+	private static function changed( string $path, $given, $kept ): array {
+		if ( is_array( $given ) && ! array_is_list( $given ) && is_array( $kept ) && ! array_is_list( $kept ) && false === strpos( $path, '.' ) ) {
+			$paths = array();
+			foreach ( $given as $key => $value ) {
+				if ( ! array_key_exists( $key, $kept ) || ! self::same( $value, $kept[ $key ] ) ) {
+					$paths[] = $path . '.' . $key;
+				}
+			}
+			return $paths;
+		}
+		return self::same( $given, $kept ) ? array() : array( $path );
+	}
+
+	/**
+	 * Whether two values are the same: numbers by value (an integer and its float), lists as sets,
+	 * objects key by key.
+	 *
+	 * @param mixed $a A value.
+	 * @param mixed $b Another.
+	 */
+	private static function same( $a, $b ): bool {
+		if ( ( is_int( $a ) || is_float( $a ) ) && ( is_int( $b ) || is_float( $b ) ) ) {
+			return (float) $a === (float) $b;
+		}
+		if ( ! is_array( $a ) || ! is_array( $b ) ) {
+			return $a === $b;
+		}
+		if ( count( $a ) !== count( $b ) ) {
+			return false;
+		}
+		if ( array_is_list( $a ) && array_is_list( $b ) ) {
+			sort( $a );
+			sort( $b );
+		} else {
+			ksort( $a );
+			ksort( $b );
+		}
+		foreach ( $a as $key => $value ) {
+			if ( ! array_key_exists( $key, $b ) || ! self::same( $value, $b[ $key ] ) ) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
 	 * An attribute by its rule in map-schema.json (Map_Schema), or its default.
 	 *
 	 * @param string               $name       The attribute.

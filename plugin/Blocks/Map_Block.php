@@ -433,16 +433,51 @@ class Map_Block {
 			null !== $consent ? $this->consent->render( $consent, $client['style'] ) : ''
 		);
 		if ( '' !== $error ) {
-			$html .= sprintf(
-				'<div class="wp-block-cairn-map__error" role="alert" data-cairn-error="%1$s">%2$s</div>',
-				esc_attr( $error ),
-				esc_html( self::error_message( $error ) )
-			);
+			$html .= self::alert( $error, self::error_message( $error ) );
 		}
 		$content = self::content_of( $client );
 		$html   .= $this->places->render( $this->filters( $client['markers'] ), $index, $content, $this->content->current_post( $content, $context ) );
 		$html   .= '</div>';
 		return $html;
+	}
+
+	/**
+	 * The alert of a map that cannot be shown: one `[role="alert"]` with the error code, the
+	 * message as plain text.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param string $code    Error code.
+	 * @param string $message Plain-language message (escaped here).
+	 */
+	public static function alert( string $code, string $message ): string {
+		return sprintf(
+			'<div class="wp-block-cairn-map__error" role="alert" data-cairn-error="%1$s">%2$s</div>',
+			esc_attr( $code ),
+			esc_html( $message )
+		);
+	}
+
+	/**
+	 * A map wrapper that holds nothing but its alert: for a map the server cannot even describe
+	 * (a shortcode whose attributes break their rules, a pattern that cannot be shown). Keyed as
+	 * render() keys its maps, so the loader announces the error (`cairn:map-error`) as it
+	 * announces a rendered block's; there is no configuration, so nothing starts.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param string $code    Error code.
+	 * @param string $message Plain-language message (escaped here).
+	 */
+	public static function error_box( string $code, string $message ): string {
+		$key = self::render_key();
+		return sprintf(
+			'<div class="wp-block-cairn-map" data-cairn-state="error" data-cairn-key="%1$s"><script type="application/json" class="%2$s">%3$s</script>%4$s</div>',
+			esc_attr( $key ),
+			esc_attr( self::KEY_CLASS ),
+			wp_json_encode( $key ),
+			self::alert( $code, $message )
+		);
 	}
 
 	/**

@@ -210,6 +210,68 @@ final class Map_AttributesTest extends TestCase {
 	}
 
 	/**
+	 * Every value parse() replaces, refused() names (the shortcode reports it): the same rules.
+	 *
+	 * @dataProvider bad_values
+	 *
+	 * @param array<string, mixed> $attributes Stored attributes.
+	 */
+	public function test_what_parse_replaces_refused_names( array $attributes ): void {
+		$this->assertNotSame( array(), Map_Attributes::refused( $attributes, $this->defaults() ) );
+	}
+
+	/**
+	 * Map_Attributes::refused() names the property at fault; valid values, block.json's own style, a zoom outside
+	 * minZoom…maxZoom (brought inside) and lists in another order are not refused.
+	 */
+	public function test_refused_names_the_property_at_fault(): void {
+		$defaults = $this->defaults();
+		$this->assertSame(
+			array( 'center.lat', 'markers.ids', 'content.postTypes', 'controls.bogus' ),
+			Map_Attributes::refused(
+				array(
+					'center'   => array(
+						'lng' => 2.35,
+						'lat' => 91,
+					),
+					'markers'  => array(
+						'source' => 'ids',
+						'groups' => array(),
+						'ids'    => array( 4, 'x' ),
+					),
+					'content'  => array(
+						'postTypes' => array( 'post', 'page' ),
+						'terms'     => array(),
+						'current'   => false,
+					),
+					'controls' => array(
+						'zoom'  => true,
+						'bogus' => true,
+					),
+				),
+				$defaults
+			)
+		);
+		$this->assertSame(
+			array(),
+			Map_Attributes::refused(
+				array(
+					'zoom'      => 2,
+					'minZoom'   => 4,
+					'mapStyle'  => $defaults['mapStyle'],
+					'languages' => array( 'fr', 'de' ),
+					'content'   => array(
+						'postTypes' => array( 'post' ),
+						'terms'     => array( 'category' => array( 'walks', 'food' ) ),
+						'current'   => true,
+					),
+				),
+				$defaults
+			)
+		);
+	}
+
+	/**
 	 * Min zoom above max zoom is the zoom range error.
 	 */
 	public function test_min_zoom_above_max_zoom_is_the_zoom_range_error(): void {
