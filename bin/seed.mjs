@@ -4,7 +4,7 @@
  * runtime has none). Idempotent: groups, markers and the page are matched by slug, so running it
  * again adds only what is missing.
  *
- *   node bin/seed.mjs [--url=http://localhost:8888]      (or WP_BASE_URL / WP_ENV_PORT)
+ *   node bin/seed.mjs [--url=http://localhost:8888] [--demo-size=N]   (or WP_BASE_URL / WP_ENV_PORT, CAIRN_DEMO_SIZE)
  *
  * Seeds
  * - MAPBOX_ACCESS_TOKEN, when set, as the `cairn_maps_access_token` setting;
@@ -15,6 +15,13 @@
  *   them (markers with a shape: `meta.cairn_geometry`, their anchor set by the site);
  * - six blog posts with public locations (WordPress's geodata meta) in two categories, and a
  *   published page "Stories on the map" whose map shows those posts (a map of posts, no markers);
+ * - with --demo-size=N (or CAIRN_DEMO_SIZE=N), N generated places (1–200,000) in a group "Demo
+ *   places" and a page "A map of many places" showing them, written in bulk by the development
+ *   site's route /cairn-dev/v1/demo-places (bin/site-mu-plugins/cairn-dev-demo-places.php: 12,000
+ *   in a few seconds on Playground, where REST one by one or the import would take minutes); then
+ *   the place index is built by loading admin pages (Playground runs no WP-Cron: each admin page
+ *   load carries the rebuild on for a few seconds) until the page is served as map tiles (from
+ *   10,000 places);
  * - without MAPBOX_ACCESS_TOKEN, the self-hosted world basemap: .cache/basemap/world.pmtiles
  *   (bin/build-basemap.mjs builds it when needed) uploaded to the media library, and the setting
  *   `cairn_maps_basemap` = `pmtiles://<its URL>` — the file's own URL when the server answers
@@ -41,6 +48,34 @@ const BATCH_SIZE = 25;
 export const PAGE_SLUG = 'cairn-maps-demo';
 export const PAGE_TITLE = 'Cairn Maps demo';
 const REQUEST_TIMEOUT_MS = 120000;
+/** The big demo: its group, its page, the most places it takes, the wait for its index. */
+export const BIG_DEMO = {
+	group: 'demo-places',
+	slug: 'a-map-of-many-places',
+	max: 200000,
+	indexTimeoutMs: 15 * 60 * 1000,
+	/** The plugin's default `tiles.threshold`: maps of this many places are served as tiles. */
+	tiled: 10000,
+};
+
+/**
+ * The big demo's size from a flag or CAIRN_DEMO_SIZE: 0 for none.
+ *
+ * @param {string|undefined} value The text given.
+ * @return {number} Places.
+ */
+export function demoSize( value ) {
+	if ( value === undefined || value === '' ) {
+		return 0;
+	}
+	const size = Number( value );
+	if ( ! Number.isInteger( size ) || size < 0 || size > BIG_DEMO.max ) {
+		throw new Error(
+			`the demo size must be a whole number of places from 1 to ${ BIG_DEMO.max } (got "${ value }")`
+		);
+	}
+	return size;
+}
 
 /**
  * ASCII slug, stable under WordPress' sanitize_title().
@@ -495,12 +530,14 @@ export function storyBody( story, categoryId ) {
  * @param {string}   options.siteUrl      Site address, e.g. http://localhost:8888.
  * @param {string}   [options.dataFile]   Marker data (default bin/demo-markers.json).
  * @param {string}   [options.shapesFile] Routes and areas (default bin/demo-shapes.json).
+ * @param {number}   [options.size]       Generated places of the big demo (default CAIRN_DEMO_SIZE, else none).
  * @param {Function} [options.log]        Progress logger.
  */
 export async function seed( {
 	siteUrl,
 	dataFile = path.join( HERE, 'demo-markers.json' ),
 	shapesFile = path.join( HERE, 'demo-shapes.json' ),
+	size = demoSize( process.env.CAIRN_DEMO_SIZE ),
 	log = ( message ) => process.stderr.write( `[seed] ${ message }\n` ),
 } ) {
 	const started = Date.now();
@@ -691,7 +728,137 @@ export async function seed( {
 				1000
 			).toFixed( 1 ) } s`
 	);
-	return { pageUrl: page.link, created };
+	const big = size > 0 ? await seedBigDemo( site, { size, log } ) : null;
+	return { pageUrl: page.link, created, big };
+}
+
+/**
+ * The big demo: `size` generated places (added in bulk through the development site's route) and
+ * a page of them, then the place index built by admin page loads until that page is served as
+ * tiles (when it holds enough places to be).
+ *
+ * @param {Site}     site         The site, logged in as an administrator.
+ * @param {Object}   options      Options.
+ * @param {number}   options.size Places.
+ * @param {Function} options.log  Progress logger.
+ * @return {Promise<{pageUrl: string, places: number, tiled: boolean, seconds: number}>} The page.
+ */
+export async function seedBigDemo( site, { size, log } ) {
+	const started = Date.now();
+	const added = await addDemoPlaces( site, size, {} );
+	log(
+		`${ added.added } generated places added in ${ added.seconds } s (the group "${ BIG_DEMO.group }" holds ${ added.total })`
+	);
+	const content = `<!-- wp:paragraph -->
+<p>Generated places, as many as <code>npm start -- --demo-size=N</code> asked for. From 10,000 places a map is served as server-clustered tiles: the first view downloads a few kilobytes, whatever the number of places.</p>
+<!-- /wp:paragraph -->
+
+<!-- wp:cairn/map ${ JSON.stringify( {
+		center: { lng: 10, lat: 48 },
+		zoom: 3.3,
+		markers: { source: 'groups', groups: [ BIG_DEMO.group ], ids: [] },
+		align: 'wide',
+		height: '560px',
+	} ) } /-->
+`;
+	await ensurePage( site, BIG_DEMO.slug, 'A map of many places', content );
+	const [ page ] = await site.all( '/wp/v2/pages', {
+		slug: BIG_DEMO.slug,
+		_fields: 'link',
+	} );
+	const tiled =
+		added.total >= BIG_DEMO.tiled
+			? await buildIndexByAdminPages( site, page.link, log )
+			: false;
+	return {
+		pageUrl: page.link,
+		places: added.total,
+		tiled,
+		seconds: ( Date.now() - started ) / 1000,
+	};
+}
+
+/**
+ * Brings a group of generated places to a size (bin/site-mu-plugins/cairn-dev-demo-places.php).
+ *
+ * @param {Site}   site    The site, logged in as an administrator.
+ * @param {number} size    Places the group should hold.
+ * @param {Object} options `group`, `name`, `box` (west,south,east,north) of the route.
+ * @return {Promise<{group: string, added: number, total: number, seconds: number}>} What it did.
+ */
+export async function addDemoPlaces( site, size, options ) {
+	const result = await site.rest( 'POST', '/cairn-dev/v1/demo-places', {
+		body: {
+			count: size,
+			group: BIG_DEMO.group,
+			name: 'Demo places',
+			...options,
+		},
+	} );
+	if ( result.status === 404 ) {
+		throw new Error(
+			'the site has no /cairn-dev/v1/demo-places route: the big demo needs a site started by npm start (it copies bin/site-mu-plugins/ into the site)'
+		);
+	}
+	if ( result.status >= 300 ) {
+		throw new Error(
+			`POST /cairn-dev/v1/demo-places: HTTP ${ result.status } ${ result.body?.message ?? '' }`
+		);
+	}
+	return result.body;
+}
+
+/**
+ * Loads admin pages until a map page is served as tiles: on a site where WP-Cron does not run
+ * (Playground) each admin page load carries the place index's rebuild on.
+ *
+ * @param {Site}     site    The site, logged in as an administrator.
+ * @param {string}   pageUrl The map's page.
+ * @param {Function} log     Progress logger.
+ * @return {Promise<boolean>} Whether the page is tiled (false: gave up after BIG_DEMO.indexTimeoutMs).
+ */
+async function buildIndexByAdminPages( site, pageUrl, log ) {
+	const started = Date.now();
+	let loads = 0;
+	let said = 0;
+	while ( Date.now() - started < BIG_DEMO.indexTimeoutMs ) {
+		const html = await ( await site.http( pageUrl ) ).text();
+		if ( /tilesUrl&quot;:&quot;http|"tilesUrl":"http/.test( html ) ) {
+			log(
+				`the place index is complete after ${ loads } admin page loads (${ (
+					( Date.now() - started ) /
+					1000
+				).toFixed( 1 ) } s): the map is served as tiles`
+			);
+			return true;
+		}
+		await (
+			await site.http( `${ site.siteUrl }/wp-admin/index.php` )
+		).text();
+		loads++;
+		if ( Date.now() - said > 10000 ) {
+			said = Date.now();
+			const { body } = await site.rest(
+				'GET',
+				'/cairn-dev/v1/demo-places',
+				{
+					query: { group: BIG_DEMO.group },
+				}
+			);
+			const index = body?.index ?? {};
+			log(
+				`building the place index by admin page loads (${ loads } so far): ${
+					index.phase === 'cells'
+						? `counting clusters, level ${ index.level } of ${ index.levels }`
+						: `${ index.done ?? 0 } of ${ index.total ?? '?' } places written`
+				}`
+			);
+		}
+	}
+	log(
+		'WARNING: the place index is not complete yet; it goes on as you load admin pages (Tools → Site Health says where it stands)'
+	);
+	return false;
 }
 
 /**
@@ -919,15 +1086,27 @@ function escapeHtml( text ) {
 }
 
 if ( import.meta.url === pathToFileURL( process.argv[ 1 ] ).href ) {
-	const urlArg = process.argv
-		.slice( 2 )
-		.find( ( arg ) => arg.startsWith( '--url=' ) );
+	const args = process.argv.slice( 2 );
+	const urlArg = args.find( ( arg ) => arg.startsWith( '--url=' ) );
+	const sizeArg = args.find( ( arg ) => arg.startsWith( '--demo-size=' ) );
 	const siteUrl =
 		urlArg?.slice( 6 ) ||
 		process.env.WP_BASE_URL ||
 		`http://localhost:${ process.env.WP_ENV_PORT || 8888 }`;
-	seed( { siteUrl } )
-		.then( ( { pageUrl } ) => process.stdout.write( `${ pageUrl }\n` ) )
+	Promise.resolve()
+		.then( () =>
+			seed( {
+				siteUrl,
+				size: demoSize(
+					sizeArg?.slice( 12 ) ?? process.env.CAIRN_DEMO_SIZE
+				),
+			} )
+		)
+		.then( ( { pageUrl, big } ) =>
+			process.stdout.write(
+				`${ pageUrl }\n${ big ? `${ big.pageUrl }\n` : '' }`
+			)
+		)
 		.catch( ( error ) => {
 			process.stderr.write( `[seed] ERROR: ${ error.message }\n` );
 			process.exit( 1 );

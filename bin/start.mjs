@@ -25,6 +25,9 @@
  *   --port=N     | WP_ENV_PORT=N        port (default: .wp-env.json's, 8888)
  *   --no-seed    | CAIRN_SEED=none      no demo content (tests)
  *   --no-build   | CAIRN_BUILD=skip     never run the build
+ *   --demo-size=N | CAIRN_DEMO_SIZE=N   also N generated places (1–200,000) and a page of them,
+ *                                        its place index built before the URL is printed
+ *                                        (12,000: tiled, about a minute on Playground)
  *   WP_ENV_HOME                          wp-env's work folder (default ~/.wp-env); a second site
  *                                        needs its own WP_ENV_HOME as well as its own port
  *   CAIRN_START_TIMEOUT=seconds          give up on wp-env start after this long (default 180)
@@ -442,6 +445,22 @@ async function waitForSite( url, timeoutMs ) {
 	return false;
 }
 
+/**
+ * What the big demo map is, in a few words.
+ *
+ * @param {{places: number, tiled: boolean}} big What bin/seed.mjs seeded.
+ * @return {string} E.g. "12,000 places, served as tiles".
+ */
+function bigMapNote( big ) {
+	const places = `${ big.places.toLocaleString( 'en' ) } places`;
+	if ( big.tiled ) {
+		return `${ places }, served as tiles`;
+	}
+	return big.places >= 10000
+		? `${ places }, its index still being built by admin page loads`
+		: `${ places }: maps of fewer than 10,000 send their whole feed`;
+}
+
 async function main() {
 	const args = process.argv.slice( 2 );
 	for ( const arg of args ) {
@@ -451,11 +470,21 @@ async function main() {
 			process.env.CAIRN_SEED = 'none';
 		} else if ( arg === '--no-build' ) {
 			process.env.CAIRN_BUILD = 'skip';
+		} else if ( arg.startsWith( '--demo-size=' ) ) {
+			process.env.CAIRN_DEMO_SIZE = arg.slice( 12 );
 		} else {
 			fail(
-				`unknown option ${ arg } (known: --port=N, --no-seed, --no-build)`
+				`unknown option ${ arg } (known: --port=N, --no-seed, --no-build, --demo-size=N)`
 			);
 		}
+	}
+	const { demoSize } = await import(
+		pathToFileURL( path.join( ROOT, 'bin', 'seed.mjs' ) ).href
+	);
+	try {
+		demoSize( process.env.CAIRN_DEMO_SIZE );
+	} catch ( error ) {
+		fail( error.message );
 	}
 	const started = Date.now();
 	const port = sitePort();
@@ -531,12 +560,13 @@ async function main() {
 	);
 
 	let pageUrl = null;
+	let big = null;
 	if ( ( process.env.CAIRN_SEED || 'demo' ) !== 'none' ) {
 		const { seed } = await import(
 			pathToFileURL( path.join( ROOT, 'bin', 'seed.mjs' ) ).href
 		);
 		try {
-			( { pageUrl } = await seed( { siteUrl } ) );
+			( { pageUrl, big } = await seed( { siteUrl } ) );
 		} catch ( error ) {
 			fail( `seeding demo content failed: ${ error.message }` );
 		}
@@ -555,6 +585,9 @@ async function main() {
 		'',
 		`Cairn Maps is running (${ ( ( Date.now() - started ) / 1000 ).toFixed( 1 ) } s).`,
 		pageUrl ? `  Demo page:  ${ pageUrl }` : null,
+		big
+			? `  Big map:    ${ big.pageUrl }   (${ bigMapNote( big ) })`
+			: null,
 		`  Site:       ${ siteUrl }/`,
 		`  Dashboard:  ${ siteUrl }/wp-admin/   log in as admin / password`,
 		'  Note: the Playground site logs every new browser in as admin automatically.',

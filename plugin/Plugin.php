@@ -34,6 +34,9 @@ use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Groups\Group_Term_Screen;
 use Cairn\Maps\I18n\Script_Translations;
 use Cairn\Maps\Cli\Commands;
+use Cairn\Maps\Index\Admin_Steps;
+use Cairn\Maps\Index\Cron_Health;
+use Cairn\Maps\Index\Index_Health;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Tile_Service;
 use Cairn\Maps\Import_Export\Geocode_Job;
@@ -124,7 +127,8 @@ final class Plugin {
 		$marker_import   = new Marker_Import( $markers_version, $geocode_queue );
 		$places_version  = new Places_Version();
 		$mapbox_gl       = new Mapbox_Gl();
-		$place_index     = new Place_Index();
+		$cron_health     = new Cron_Health();
+		$place_index     = new Place_Index( $cron_health );
 		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
 		$this->parts     = array(
 			'upgrader'           => $upgrader,
@@ -180,6 +184,9 @@ final class Plugin {
 		// The place index (issue 22): markers in tables keyed for tiles, boxes and word search.
 		$this->parts['place_index'] = $place_index;
 		$this->parts['tiles']       = new Tiles_Controller( new Tile_Service( $place_index ), $markers_version );
+		// Issue 33: where WP-Cron does not run, admin page loads build the index; Site Health says how.
+		$this->parts['index_steps']  = new Admin_Steps( $place_index, $cron_health );
+		$this->parts['index_health'] = new Index_Health( $place_index, $cron_health );
 		// The places panel of tiled maps (issue 22): search and the list over the place index.
 		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version, null, $place_index );
 		// Basemaps (issue 31): .pmtiles uploads for owners, and "Test basemap".

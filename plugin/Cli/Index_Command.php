@@ -35,7 +35,9 @@ final class Index_Command {
 	}
 
 	/**
-	 * Tells how many places the index holds and whether it is ready.
+	 * Tells how many places the index holds, whether it is ready and, while a rebuild is pending,
+	 * where it stands: its phase, places written of the published markers (`done`, `total`) and
+	 * who ran its last step (`by`: cron, admin, cli).
 	 *
 	 * ## OPTIONS
 	 *
@@ -52,16 +54,22 @@ final class Index_Command {
 	 * @param array<string, string|bool> $assoc_args Options.
 	 */
 	public function status( array $args, array $assoc_args ): void {
-		$info = $this->index->info();
-		$row  = array(
+		$info     = $this->index->info();
+		$progress = $this->index->progress();
+		$row      = array(
 			'places' => $info['places'],
 			'ready'  => $info['ready'] ? 'yes' : 'no',
+			'phase'  => $progress['pending'] ? ( '' === $progress['phase'] ? 'start' : $progress['phase'] ) : 'complete',
+			'done'   => $progress['done'],
+			'total'  => $progress['total'],
+			'by'     => $progress['pending'] ? $progress['by'] : ( $progress['built']['by'] ?? '' ),
 		);
-		\WP_CLI\Utils\format_items( 'json' === ( $assoc_args['format'] ?? 'table' ) ? 'json' : 'table', array( $row ), array( 'places', 'ready' ) );
+		\WP_CLI\Utils\format_items( 'json' === ( $assoc_args['format'] ?? 'table' ) ? 'json' : 'table', array( $row ), array_keys( $row ) );
 	}
 
 	/**
-	 * Rebuilds the index now, in batches (instead of in the background through WP-Cron).
+	 * Rebuilds the index now, in batches (instead of in the background through WP-Cron or admin
+	 * page loads). Waits for a step another request is running to end.
 	 *
 	 * ## OPTIONS
 	 *
@@ -76,8 +84,8 @@ final class Index_Command {
 	 */
 	public function rebuild( array $args, array $assoc_args ): void {
 		$batch = max( 1, (int) ( $assoc_args['batch'] ?? 5000 ) );
-		if ( ! $this->index->rebuild_now( $batch ) ) {
-			\WP_CLI::error( __( 'The database refused a step of the rebuild three times; it stays pending and WP-Cron will go on with it.', 'cairn-maps' ) );
+		if ( ! $this->index->rebuild_now( $batch, 'cli' ) ) {
+			\WP_CLI::error( __( 'The rebuild did not finish: the database refused a step three times, or another request kept running steps. It stays pending and goes on in the background.', 'cairn-maps' ) );
 		}
 		$info = $this->index->info();
 		/* translators: %s: number of places. */

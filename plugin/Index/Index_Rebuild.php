@@ -21,6 +21,9 @@ defined( 'ABSPATH' ) || exit;
  *    … GROUP BY (what syncs meanwhile did to the cells is replaced; to the places, kept);
  * 4. the stamps of every cell renewed (one epoch), and the rebuild done.
  *
+ * The progress carries `done` (places written so far) and `total` (published markers counted
+ * when it started), for Site Health and `wp cairn index status`.
+ *
  * @since 0.5.0
  */
 final class Index_Rebuild {
@@ -53,37 +56,71 @@ final class Index_Rebuild {
 	/**
 	 * Runs one step.
 	 *
-	 * @param array<string, mixed> $state Progress (`phase`, `after`, `level`).
+	 * @param array<string, mixed> $state Progress (`phase`, `after`, `level`, `done`, `total`).
 	 * @param int                  $batch Markers per batch.
 	 * @return array<string, mixed>|null The progress after it, or null when the rebuild is done.
 	 */
 	public function step( array $state, int $batch ): ?array {
 		$phase = (string) ( $state['phase'] ?? 'start' );
 		if ( 'places' === $phase ) {
-			return $this->places( (int) ( $state['after'] ?? 0 ), $batch );
+			return $this->places( (int) ( $state['after'] ?? 0 ), $batch, (int) ( $state['done'] ?? 0 ) ) + array( 'total' => (int) ( $state['total'] ?? 0 ) );
 		}
 		if ( 'cells' === $phase ) {
-			$index = (int) ( $state['level'] ?? 0 );
-			if ( $index >= count( Place_Index::CELL_LEVELS ) ) {
-				$this->store->restamp_all();
-				return null;
-			}
-			$this->store->begin();
-			$this->store->recount_level( Place_Index::CELL_LEVELS[ $index ] );
-			if ( $this->store->failed() ) {
-				$this->store->rollback();
-				return $state; // Tried again on the next step.
-			}
-			$this->store->commit();
-			return array(
-				'phase' => 'cells',
-				'level' => $index + 1,
+			$next = $this->cells( $state );
+			return null === $next ? null : $next + array(
+				'done'  => (int) ( $state['done'] ?? 0 ),
+				'total' => (int) ( $state['total'] ?? 0 ),
 			);
 		}
 		$this->store->clear();
 		return array(
 			'phase' => 'places',
 			'after' => 0,
+			'done'  => 0,
+			'total' => $this->source->count(),
+		);
+	}
+
+	/**
+	 * Whether a step gave back the progress it was given (the database refused it).
+	 *
+	 * @param array<string, mixed> $before Progress before the step.
+	 * @param array<string, mixed> $after  Progress after it.
+	 */
+	public static function repeats( array $before, array $after ): bool {
+		foreach ( array( 'phase', 'after', 'level' ) as $key ) {
+			if ( ( $before[ $key ] ?? null ) !== ( $after[ $key ] ?? null ) ) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Recounts the next level of cells, or renews the stamps after the last one.
+	 *
+	 * @param array<string, mixed> $state Progress (`level`).
+	 * @return array<string, mixed>|null
+	 */
+	private function cells( array $state ): ?array {
+		$index = (int) ( $state['level'] ?? 0 );
+		if ( $index >= count( Place_Index::CELL_LEVELS ) ) {
+			$this->store->restamp_all();
+			return null;
+		}
+		$this->store->begin();
+		$this->store->recount_level( Place_Index::CELL_LEVELS[ $index ] );
+		if ( $this->store->failed() ) {
+			$this->store->rollback();
+			return array(
+				'phase' => 'cells',
+				'level' => $index,
+			); // Tried again on the next step.
+		}
+		$this->store->commit();
+		return array(
+			'phase' => 'cells',
+			'level' => $index + 1,
 		);
 	}
 
@@ -92,14 +129,16 @@ final class Index_Rebuild {
 	 *
 	 * @param int $after Last post id read.
 	 * @param int $batch Markers per batch.
+	 * @param int $done  Places written so far.
 	 * @return array<string, mixed>
 	 */
-	private function places( int $after, int $batch ): array {
+	private function places( int $after, int $batch, int $done ): array {
 		list( $places, $last ) = $this->source->after( $after, $batch );
 		if ( 0 === $last ) {
 			return array(
 				'phase' => 'cells',
 				'level' => 0,
+				'done'  => $done,
 			);
 		}
 		$rows   = array();
@@ -123,12 +162,14 @@ final class Index_Rebuild {
 			return array(
 				'phase' => 'places',
 				'after' => $after,
+				'done'  => $done,
 			); // Tried again on the next step.
 		}
 		$this->store->commit();
 		return array(
 			'phase' => 'places',
 			'after' => $last,
+			'done'  => $done + count( $rows ),
 		);
 	}
 }

@@ -15,9 +15,14 @@ use WP_Post;
 /**
  * Keeps the index's tables (Index_Schema) equal to the markers the feed serves (Place_Source):
  * one marker at a time as it changes (sync(), from WordPress' hooks), a list of them after an
- * import (sync_many()), or all of them in the background (rebuild(), batch by batch from WP-Cron,
- * started on activation, on a schema change and when a group's slug changes). While a rebuild is
- * pending is_ready() is false, and maps use their whole feed.
+ * import (sync_many()), or all of them in the background (a rebuild, started on activation, on a
+ * schema change and when a group's slug changes). While a rebuild is pending is_ready() is false,
+ * and maps use their whole feed.
+ *
+ * A rebuild runs in bounded steps (Index_Rebuild), one run of steps at a time (Rebuild_Lock), its
+ * progress kept between requests (Rebuild_State). Runs come from WP-Cron (run_cron()), from admin
+ * page loads where WP-Cron does not run (Admin_Steps, judged by Cron_Health), or from WP-CLI
+ * (rebuild_now()); see docs/developers.md, "How the index gets built".
  *
  * Every change a visitor could see (position, title, groups, publishing) updates the place's row
  * and words, moves it between the aggregates of CELL_LEVELS (±1, never a rescan), and gives the
@@ -45,12 +50,13 @@ class Place_Index {
 	/**
 	 * The option holding a pending rebuild's progress (absent: none pending).
 	 */
-	public const REBUILD_OPTION = 'cairn_maps_index_rebuild';
+	public const REBUILD_OPTION = Rebuild_State::OPTION;
 
 	/**
 	 * Seconds of rebuilding per WP-Cron run.
 	 */
 	public const CRON_SECONDS = 20;
+
 
 	/**
 	 * The markers as the index holds them.
@@ -67,6 +73,27 @@ class Place_Index {
 	private Place_Store $store;
 
 	/**
+	 * A pending rebuild's progress.
+	 *
+	 * @var Rebuild_State
+	 */
+	private Rebuild_State $state;
+
+	/**
+	 * Runs the rebuild's steps.
+	 *
+	 * @var Rebuild_Runner
+	 */
+	private Rebuild_Runner $runner;
+
+	/**
+	 * Whether WP-Cron runs the rebuild here.
+	 *
+	 * @var Cron_Health
+	 */
+	private Cron_Health $cron;
+
+	/**
 	 * Slugs of groups being edited, by term id (edit_terms → edited_{taxonomy}).
 	 *
 	 * @var array<int, string>
@@ -75,10 +102,16 @@ class Place_Index {
 
 	/**
 	 * Creates the index.
+	 *
+	 * @param Cron_Health|null $cron Whether WP-Cron runs here (shared with Admin_Steps and
+	 *                               Index_Health; made here when not given).
 	 */
-	public function __construct() {
+	public function __construct( ?Cron_Health $cron = null ) {
 		$this->source = new Place_Source();
 		$this->store  = new Place_Store();
+		$this->state  = new Rebuild_State();
+		$this->cron   = $cron ?? new Cron_Health();
+		$this->runner = new Rebuild_Runner( new Index_Rebuild( $this->source, $this->store ), $this->state, new Rebuild_Lock() );
 	}
 
 	/**
@@ -102,7 +135,6 @@ class Place_Index {
 		add_action( 'edited_' . Post_Type::TAXONOMY, array( $this, 'on_edited_group' ), 20, 1 );
 		add_action( 'cairn_maps_markers_imported', array( $this, 'sync_many' ), 10, 1 );
 		add_action( 'cairn_maps_markers_changed', array( $this, 'start_rebuild' ), 10, 0 );
-		add_filter( 'debug_information', array( $this, 'add_site_health_info' ), 20 );
 	}
 
 	/**
@@ -283,28 +315,20 @@ class Place_Index {
 	}
 
 	/**
-	 * The pending rebuild's state (false when none), read from the database itself.
-	 *
-	 * Not through get_option(): with a persistent object cache, a request that looked before
-	 * the rebuild started keeps "no such option" in its `notoptions` and writes that list back to
-	 * the shared cache at its next missing option, after which every request would take the
-	 * rebuild for done and serve tiles from a half-built index. One primary-key read, the cost
-	 * get_option() has for a missing option without such a cache.
-	 *
-	 * @return mixed
+	 * Whether the index matches the markers: tables current and no rebuild pending (read from
+	 * the database itself, see Rebuild_State).
 	 */
-	private function rebuild_state() {
-		global $wpdb;
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- must bypass the object cache's notoptions (see above).
-		$raw = $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s LIMIT 1", self::REBUILD_OPTION ) );
-		return is_string( $raw ) ? maybe_unserialize( $raw ) : false;
+	public function is_ready(): bool {
+		return Index_Schema::is_current() && null === $this->state->raw();
 	}
 
 	/**
-	 * Whether the index matches the markers: tables current and no rebuild pending.
+	 * Whether a rebuild is pending (one primary-key read).
+	 *
+	 * @since 0.8.0
 	 */
-	public function is_ready(): bool {
-		return Index_Schema::is_current() && false === $this->rebuild_state();
+	public function is_pending(): bool {
+		return null !== $this->state->raw();
 	}
 
 	/**
@@ -375,76 +399,60 @@ class Place_Index {
 	}
 
 	/**
-	 * Starts a full rebuild in the background (is_ready() is false until it ends).
+	 * Starts a full rebuild in the background (is_ready() is false until it ends). A run between
+	 * two steps notices and stops; the next run starts over.
 	 */
 	public function start_rebuild(): void {
-		update_option( self::REBUILD_OPTION, array( 'phase' => 'start' ), false );
+		$this->state->start();
 		if ( ! wp_next_scheduled( self::HOOK ) ) {
 			wp_schedule_single_event( time(), self::HOOK );
 		}
 	}
 
 	/**
-	 * One batch of a full rebuild (see Index_Rebuild). Starts one when none is pending.
+	 * One step of a full rebuild, without the lock (Rebuild_Runner::rebuild()).
 	 *
 	 * @param int $batch Markers per batch.
 	 * @return bool Whether the rebuild is done.
 	 */
-	public function rebuild( int $batch = 5000 ): bool {
-		if ( ! Index_Schema::is_current() ) {
-			Index_Schema::ensure();
-		}
-		$state = $this->rebuild_state();
-		if ( ! is_array( $state ) ) {
-			$state = array( 'phase' => 'start' );
-		}
-		$state = ( new Index_Rebuild( $this->source, $this->store ) )->step( $state, max( 1, $batch ) );
-		if ( null === $state ) {
-			delete_option( self::REBUILD_OPTION );
-			return true;
-		}
-		update_option( self::REBUILD_OPTION, $state, false );
-		return false;
+	public function rebuild( int $batch = Rebuild_Runner::BATCH ): bool {
+		return $this->runner->rebuild( $batch );
 	}
 
 	/**
-	 * A whole rebuild in this request (benchmarks, admins, tests).
+	 * A whole rebuild in this request (Rebuild_Runner::rebuild_now()).
 	 *
-	 * @param int $batch Markers per batch.
-	 * @return bool Whether it ended (false: the database refused the same step three times; the
-	 *              rebuild stays pending for WP-Cron).
+	 * @param int    $batch Markers per batch.
+	 * @param string $by    Who runs it (`cli`, `request`), for Site Health.
+	 * @return bool Whether it ended (false: the database refused the same step three times, or
+	 *              another run kept the lock; the rebuild stays pending for the next run).
 	 */
-	public function rebuild_now( int $batch = 5000 ): bool {
-		update_option( self::REBUILD_OPTION, array( 'phase' => 'start' ), false );
-		$refused = 0;
-		while ( $refused < 3 ) {
-			$before = get_option( self::REBUILD_OPTION );
-			if ( $this->rebuild( $batch ) ) {
-				return true;
-			}
-			$refused = get_option( self::REBUILD_OPTION ) === $before ? $refused + 1 : 0;
-		}
-		return false;
+	public function rebuild_now( int $batch = Rebuild_Runner::BATCH, string $by = 'request' ): bool {
+		return $this->runner->rebuild_now( $batch, $by );
 	}
 
 	/**
-	 * The WP-Cron event: rebuild batches for a while, then come back for the rest.
+	 * Rebuild steps for a while, if no other run does (Rebuild_Runner::run_steps()).
+	 *
+	 * @param float  $seconds Seconds to run steps for (at least one step runs).
+	 * @param int    $batch   Markers per step.
+	 * @param string $by      Who runs them (`cron`, `admin`), for Site Health.
+	 * @return string See Rebuild_Runner::run_steps().
+	 */
+	public function run_steps( float $seconds, int $batch, string $by ): string {
+		return $this->runner->run_steps( $seconds, $batch, $by );
+	}
+
+	/**
+	 * The WP-Cron event: rebuild steps for a while, then come back for the rest.
 	 */
 	public function run_cron(): void {
-		if ( false === $this->rebuild_state() ) {
-			return;
-		}
-		$until = microtime( true ) + self::CRON_SECONDS;
-		do {
-			if ( $this->rebuild() ) {
-				return;
-			}
-		} while ( microtime( true ) < $until );
-		wp_schedule_single_event( time(), self::HOOK );
+		$this->cron->ran();
+		$this->runner->run_cron( self::HOOK, self::CRON_SECONDS );
 	}
 
 	/**
-	 * How many places the index holds, and whether it is ready (Site Health).
+	 * How many places the index holds, and whether it is ready (WP-CLI, Site Health).
 	 *
 	 * @return array{places: int, ready: bool}
 	 */
@@ -456,26 +464,15 @@ class Place_Index {
 	}
 
 	/**
-	 * Adds the index's state to the "Cairn Maps" section of Site Health's Info tab.
+	 * Where a rebuild stands (Rebuild_Runner::progress()).
 	 *
-	 * @param mixed $info Site Health's sections.
-	 * @return mixed
+	 * @return array{pending: bool, phase: string, done: int, total: int, level: int, levels: int, by: string, at: int, started: int, refused: int, running: bool, due: int|false, built: array{by?: string, started?: int, at?: int, places?: int}}
 	 */
-	public function add_site_health_info( $info ) {
-		if ( ! is_array( $info ) || ! isset( $info['cairn-maps']['fields'] ) || ! is_array( $info['cairn-maps']['fields'] ) ) {
-			return $info;
-		}
-		$state                                       = $this->info();
-		$info['cairn-maps']['fields']['place_index'] = array(
-			'label' => __( 'Place index', 'cairn-maps' ),
-			'value' => $state['ready']
-				/* translators: %s: number of places. */
-				? sprintf( _n( 'Ready: %s place', 'Ready: %s places', $state['places'], 'cairn-maps' ), number_format_i18n( $state['places'] ) )
-				/* translators: %s: number of places. */
-				: sprintf( _n( 'Being rebuilt in the background (%s place so far); maps send their whole feed meanwhile', 'Being rebuilt in the background (%s places so far); maps send their whole feed meanwhile', $state['places'], 'cairn-maps' ), number_format_i18n( $state['places'] ) ),
-			'debug' => ( $state['ready'] ? 'ready' : 'rebuilding' ) . ', ' . $state['places'],
-		);
-		return $info;
+	public function progress(): array {
+		$progress            = $this->runner->progress();
+		$progress['pending'] = $progress['pending'] || ! Index_Schema::is_current();
+		$progress['due']     = wp_next_scheduled( self::HOOK );
+		return $progress;
 	}
 
 	/**

@@ -63,6 +63,18 @@ final class Place_Source {
 	}
 
 	/**
+	 * How many markers a rebuild reads: the published ones without a password (those without
+	 * coordinates among them are read and left out). One count over the type_status_date index.
+	 *
+	 * @since 0.8.0
+	 */
+	public function count(): int {
+		global $wpdb;
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- a rebuild's progress, counted once when it starts.
+		return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish' AND post_password = ''", Post_Type::POST_TYPE ) );
+	}
+
+	/**
 	 * The places of the next markers after an id, for a rebuild: at most $limit markers read.
 	 *
 	 * @param int $after Last post id read.

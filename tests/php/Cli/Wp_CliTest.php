@@ -182,7 +182,7 @@ final class Wp_CliTest extends TestCase {
 		$this->assertStringContainsString( 'Success: The place index was rebuilt: 2 places.', $rebuild['out'] );
 		$status = $this->wp( array( 'cairn', 'index', 'status', '--format=json' ) );
 		$this->assertSame( 0, $status['status'], $status['err'] );
-		$this->assertStringContainsString( '[{"places":2,"ready":"yes"}]', $status['out'] );
+		$this->assertStringContainsString( '[{"places":2,"ready":"yes","phase":"complete","done":0,"total":0,"by":"cli"}]', $status['out'] );
 	}
 
 	/**

@@ -29,6 +29,8 @@ use WP_REST_Request;
  */
 final class Place_IndexTest extends TestCase {
 
+	use Index_Tables;
+
 	/**
 	 * The index, rebuilt (empty) before each test.
 	 *
@@ -45,81 +47,6 @@ final class Place_IndexTest extends TestCase {
 		$this->assertInstanceOf( Place_Index::class, $index );
 		$this->index = $index;
 		$this->index->rebuild_now();
-	}
-
-	/**
-	 * Rows of an index table.
-	 *
-	 * @param string $name  Table.
-	 * @param string $order ORDER BY.
-	 * @return array<int, array<string, string>>
-	 */
-	private function rows( string $name, string $order ): array {
-		global $wpdb;
-		$rows = $wpdb->get_results( 'SELECT * FROM ' . Index_Schema::table( $name ) . " ORDER BY $order", ARRAY_A );
-		return is_array( $rows ) ? $rows : array();
-	}
-
-	/**
-	 * Indexed post ids.
-	 *
-	 * @return int[]
-	 */
-	private function indexed(): array {
-		return array_map( 'intval', array_column( $this->rows( 'cairn_places', 'post_id' ), 'post_id' ) );
-	}
-
-	/**
-	 * The state of the index with combinations spelled out (their ids differ between builds).
-	 *
-	 * @return array{places: array<int, array<string, mixed>>, words: array<int, string>, cells: array<string, array{0: int, 1: float, 2: float}>}
-	 */
-	private function state(): array {
-		$combos = $this->index->combos();
-		$name   = static fn( $id ): string => 0 === (int) $id ? '' : implode( ',', $combos[ (int) $id ] );
-		$places = array();
-		foreach ( $this->rows( 'cairn_places', 'post_id' ) as $row ) {
-			$row['combo']                    = $name( $row['combo'] );
-			$places[ (int) $row['post_id'] ] = $row;
-		}
-		$words = array_map( static fn( $row ): string => $row['word'] . '@' . $row['post_id'], $this->rows( 'cairn_place_words', 'word, post_id' ) );
-		sort( $words );
-		$cells = array();
-		foreach ( $this->rows( 'cairn_place_cells', 'level, cell, combo' ) as $row ) {
-			$cells[ $row['level'] . ':' . $row['cell'] . ':' . $name( $row['combo'] ) ] = array( (int) $row['n'], round( (float) $row['sum_lat'], 6 ), round( (float) $row['sum_lng'], 6 ) );
-		}
-		ksort( $cells );
-		return array(
-			'places' => $places,
-			'words'  => $words,
-			'cells'  => $cells,
-		);
-	}
-
-	/**
-	 * The cells as a full recount of the places would give them.
-	 *
-	 * @return array<string, array{0: int, 1: float, 2: float}>
-	 */
-	private function recounted_cells(): array {
-		$combos = $this->index->combos();
-		$cells  = array();
-		foreach ( $this->rows( 'cairn_places', 'post_id' ) as $row ) {
-			foreach ( Place_Index::CELL_LEVELS as $level ) {
-				$key = $level . ':' . Morton::cell( (int) $row['code'], $level ) . ':' . ( 0 === (int) $row['combo'] ? '' : implode( ',', $combos[ (int) $row['combo'] ] ) );
-				if ( ! isset( $cells[ $key ] ) ) {
-					$cells[ $key ] = array( 0, 0.0, 0.0 );
-				}
-				++$cells[ $key ][0];
-				$cells[ $key ][1] += (float) $row['lat'];
-				$cells[ $key ][2] += (float) $row['lng'];
-			}
-		}
-		foreach ( $cells as $key => $cell ) {
-			$cells[ $key ] = array( $cell[0], round( $cell[1], 6 ), round( $cell[2], 6 ) );
-		}
-		ksort( $cells );
-		return $cells;
 	}
 
 	/**
@@ -562,10 +489,11 @@ final class Place_IndexTest extends TestCase {
 		$this->create_marker();
 		$this->create_marker();
 		$info = apply_filters( 'debug_information', array() ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
-		$this->assertSame( 'Ready: 2 places', $info['cairn-maps']['fields']['place_index']['value'] );
+		$this->assertSame( 'Complete: 2 places', $info['cairn-maps']['fields']['place_index']['value'] );
+		$this->assertSame( 'complete, 2', $info['cairn-maps']['fields']['place_index']['debug'] );
 		$this->index->start_rebuild();
 		$info = apply_filters( 'debug_information', array() ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedHooknameFound -- core's filter.
-		$this->assertSame( 'rebuilding, 2', $info['cairn-maps']['fields']['place_index']['debug'] );
+		$this->assertSame( 'building, start', $info['cairn-maps']['fields']['place_index']['debug'] );
 	}
 
 	/**
