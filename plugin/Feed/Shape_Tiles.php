@@ -35,12 +35,14 @@ use Cairn\Maps\Support\Slot_Cache;
 final class Shape_Tiles {
 
 	/**
-	 * Slots of built tiles.
+	 * Slots of built tiles: at most 32 MB of gzip in all (a first view's tiles of 500 long routes
+	 * are about 100 kB together; a tile of a few full routes at zoom 12, 50–200 kB).
 	 */
-	public const SLOTS = 256;
+	public const SLOTS = 128;
 
 	/**
-	 * Largest tile kept, in gzip bytes (bigger ones are built each time).
+	 * Largest tile kept, in gzip bytes (bigger ones are built each time; browsers and CDNs keep
+	 * them, immutable under the current version).
 	 */
 	public const MAX_BYTES = 262144;
 
