@@ -156,11 +156,15 @@ class Shape_Tile_Index {
 			return;
 		}
 		$visible = false;
-		foreach ( array_map( 'intval', $ids ) as $post_id ) {
-			if ( ! $this->write( $post_id, self::stored( $post_id ) ) ) {
-				$this->start_rebuild(); // The database refused: nothing changed; all made again.
+		// Only those with a shape or rows: an import of points (or of posts) writes none.
+		foreach ( array_chunk( array_map( 'intval', $ids ), 500 ) as $chunk ) {
+			$texts = self::stored_among( $chunk );
+			foreach ( array_unique( array_merge( array_keys( $texts ), $this->store->held( $chunk ) ) ) as $post_id ) {
+				if ( ! $this->write( $post_id, $texts[ $post_id ] ?? null ) ) {
+					$this->start_rebuild(); // The database refused: nothing changed; all made again.
+				}
+				$visible = $visible || ( Post_Type::POST_TYPE === get_post_type( $post_id ) && 'publish' === get_post_status( $post_id ) );
 			}
-			$visible = $visible || ( Post_Type::POST_TYPE === get_post_type( $post_id ) && 'publish' === get_post_status( $post_id ) );
 		}
 		if ( $visible ) {
 			$this->version->bump();
@@ -280,16 +284,26 @@ class Shape_Tile_Index {
 	}
 
 	/**
-	 * A post's stored `_cairn_shape` text, read past the object cache's copy (an import writes it
-	 * by SQL), or null.
+	 * The stored `_cairn_shape` text of those of some posts that have one, by id, read from the
+	 * database (an import writes it by SQL, past the object cache).
 	 *
-	 * @param int $post_id Post id.
+	 * @param int[] $ids Post ids.
+	 * @return array<int, string>
 	 */
-	private static function stored( int $post_id ): ?string {
+	private static function stored_among( array $ids ): array {
 		global $wpdb;
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- the row as the database holds it now.
-		$text = $wpdb->get_var( $wpdb->prepare( "SELECT meta_value FROM {$wpdb->postmeta} WHERE post_id = %d AND meta_key = %s ORDER BY meta_id LIMIT 1", $post_id, Shape_Store::META_SHAPE ) );
-		return is_string( $text ) && '' !== $text ? $text : null;
+		if ( array() === $ids ) {
+			return array();
+		}
+		$sql   = "SELECT post_id, meta_value FROM {$wpdb->postmeta} WHERE meta_key = %s AND post_id IN (" . implode( ',', array_fill( 0, count( $ids ), '%d' ) ) . ') ORDER BY meta_id';
+		$texts = array();
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare -- only placeholders are interpolated; the rows as the database holds them now.
+		foreach ( (array) $wpdb->get_results( $wpdb->prepare( $sql, array_merge( array( Shape_Store::META_SHAPE ), $ids ) ), ARRAY_N ) as $row ) {
+			if ( is_string( $row[1] ) && '' !== $row[1] ) {
+				$texts[ (int) $row[0] ] ??= $row[1];
+			}
+		}
+		return $texts;
 	}
 
 	/**
@@ -302,15 +316,8 @@ class Shape_Tile_Index {
 	private static function stored_after( int $after, int $limit ): array {
 		global $wpdb;
 		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- a batch of the rebuild.
-		$ids   = array_map( 'intval', $wpdb->get_col( $wpdb->prepare( "SELECT DISTINCT post_id FROM {$wpdb->postmeta} WHERE meta_key = %s AND post_id > %d ORDER BY post_id LIMIT %d", Shape_Store::META_SHAPE, $after, $limit ) ) );
-		$texts = array();
-		foreach ( $ids as $post_id ) {
-			$text = self::stored( $post_id );
-			if ( null !== $text ) {
-				$texts[ $post_id ] = $text;
-			}
-		}
-		return $texts;
+		$ids = array_map( 'intval', $wpdb->get_col( $wpdb->prepare( "SELECT DISTINCT post_id FROM {$wpdb->postmeta} WHERE meta_key = %s AND post_id > %d ORDER BY post_id LIMIT %d", Shape_Store::META_SHAPE, $after, $limit ) ) );
+		return self::stored_among( $ids );
 	}
 
 	/**

@@ -183,15 +183,17 @@ final class Shape_Tile_Store {
 	}
 
 	/**
-	 * Every shape's id in the tables, in order, after one (a rebuild's bookkeeping).
+	 * Which of some posts have rows.
 	 *
-	 * @param int $after Ids above this one.
-	 * @param int $limit How many.
+	 * @param int[] $ids Post ids.
 	 * @return int[]
 	 */
-	public function ids_after( int $after, int $limit ): array {
+	public function held( array $ids ): array {
 		global $wpdb;
-		$sql = $wpdb->prepare( 'SELECT post_id FROM ' . Shape_Tile_Schema::table( 'cairn_shape_boxes' ) . ' WHERE post_id > %d ORDER BY post_id LIMIT %d', $after, $limit ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table.
+		if ( array() === $ids ) {
+			return array();
+		}
+		$sql = 'SELECT post_id FROM ' . Shape_Tile_Schema::table( 'cairn_shape_boxes' ) . ' WHERE post_id IN (' . implode( ',', array_map( 'intval', $ids ) ) . ')';
 		return array_map( 'intval', array_column( $this->db->rows( $sql ), 0 ) );
 	}
 

@@ -507,6 +507,27 @@ final class Shape_Tiles_ControllerTest extends TestCase {
 	}
 
 	/**
+	 * An import's batch of points (or posts) costs the shape tiles two reads, not a write per id.
+	 */
+	public function test_a_batch_of_points_costs_two_reads(): void {
+		$ids = array();
+		for ( $i = 0; $i < 30; $i++ ) {
+			$ids[] = $this->create_marker( array( 'post_title' => "Hut $i" ) );
+		}
+		$queries = array();
+		$count   = static function ( $sql ) use ( &$queries ) {
+			if ( false !== strpos( (string) $sql, 'cairn_shape' ) ) {
+				$queries[] = $sql;
+			}
+			return $sql;
+		};
+		add_filter( 'query', $count );
+		$this->index()->sync_many( $ids );
+		remove_filter( 'query', $count );
+		$this->assertCount( 2, $queries, implode( "\n", $queries ) );
+	}
+
+	/**
 	 * CORS as the feed: any origin may read by default, the allowed ones only once listed.
 	 */
 	public function test_cors(): void {
