@@ -12,7 +12,6 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Shape_Store;
-use Cairn\Maps\Markers\Zoom_Simplifier;
 use Cairn\Maps\Support\Limits;
 use WP_Post;
 
