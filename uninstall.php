@@ -17,6 +17,8 @@ foreach ( array(
 	'Cairn\\Maps\\Import_Export\\Geocode_Job'   => 'plugin/Import_Export/Geocode_Job.php',
 	'Cairn\\Maps\\Index\\Index_Schema'          => 'plugin/Index/Index_Schema.php',
 	'Cairn\\Maps\\Index\\Place_Index'           => 'plugin/Index/Place_Index.php',
+	'Cairn\\Maps\\Feed\\Shape_Tile_Schema'      => 'plugin/Feed/Shape_Tile_Schema.php',
+	'Cairn\\Maps\\Feed\\Shape_Tile_Index'       => 'plugin/Feed/Shape_Tile_Index.php',
 	'Cairn\\Maps\\Uninstaller'                  => 'plugin/Uninstaller.php',
 ) as $cairn_maps_class => $cairn_maps_file ) {
 	if ( ! class_exists( $cairn_maps_class, false ) ) {

@@ -15,6 +15,7 @@ use Cairn\Maps\Blocks\Map_Shortcode;
 use Cairn\Maps\Blocks\Mapbox_Gl;
 use Cairn\Maps\Blocks\Patterns_Version;
 use Cairn\Maps\Blocks\Post_Maps;
+use Cairn\Maps\Blocks\Shape_Tile_Config;
 use Cairn\Maps\Blocks\Shortcode_Button;
 use Cairn\Maps\Blocks\Tile_Config;
 use Cairn\Maps\Blocks\View_Script;
@@ -26,6 +27,8 @@ use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Feed\Feed_Cache;
 use Cairn\Maps\Feed\Geojson_Feed;
 use Cairn\Maps\Feed\Post_Places_Feed;
+use Cairn\Maps\Feed\Shape_Tile_Index;
+use Cairn\Maps\Feed\Shape_Tiles;
 use Cairn\Maps\Feed\Shapes_Feed;
 use Cairn\Maps\Geocoding\Geocoder;
 use Cairn\Maps\Geocoding\Geocoding;
@@ -61,6 +64,7 @@ use Cairn\Maps\Rest\Markers_Controller;
 use Cairn\Maps\Rest\Method_Override_Guard;
 use Cairn\Maps\Rest\Post_Maps_Controller;
 use Cairn\Maps\Rest\Post_Maps_Field;
+use Cairn\Maps\Rest\Shape_Tiles_Controller;
 use Cairn\Maps\Rest\Shapes_Controller;
 use Cairn\Maps\Rest\Tiles_Controller;
 use Cairn\Maps\Rest\Places_Controller;
@@ -129,6 +133,7 @@ final class Plugin {
 		$mapbox_gl       = new Mapbox_Gl();
 		$cron_health     = new Cron_Health();
 		$place_index     = new Place_Index( $cron_health );
+		$shape_tiles     = new Shape_Tile_Index( $markers_version );
 		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
 		$this->parts     = array(
 			'upgrader'           => $upgrader,
@@ -139,7 +144,7 @@ final class Plugin {
 			'page'               => new Settings_Page( $settings ),
 			'defaults'           => new Editor_Defaults( $settings ),
 			'post_type'          => $post_type,
-			'map_block'          => new Map_Block( $settings, $repository, $group_styles, null, new Tile_Config( $place_index, $markers_version ) ),
+			'map_block'          => new Map_Block( $settings, $repository, $group_styles, null, new Tile_Config( $place_index, $markers_version ), new Shape_Tile_Config( $shape_tiles, $markers_version ) ),
 			'editor'             => $editor_data,
 			'markers_version'    => $markers_version,
 			'places_version'     => $places_version,
@@ -189,6 +194,9 @@ final class Plugin {
 		$this->parts['index_health'] = new Index_Health( $place_index, $cron_health );
 		// The places panel of tiled maps (issue 22): search and the list over the place index.
 		$this->parts['places_rest'] = new Places_Controller( new Place_Search(), $markers_version, null, $place_index );
+		// Routes and areas tile by tile (issue 33): each shape simplified per zoom, kept in tables.
+		$this->parts['shape_tile_index'] = $shape_tiles;
+		$this->parts['shape_tiles']      = new Shape_Tiles_Controller( new Shape_Tiles( $shape_tiles, $markers_version, $repository ) );
 		// Basemaps (issue 31): .pmtiles uploads for owners, and "Test basemap".
 		$this->parts['basemap_uploads'] = new Basemap_Uploads();
 		$this->parts['basemap_test']    = new Basemap_Test_Controller( $settings );

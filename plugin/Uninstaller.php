@@ -10,6 +10,8 @@ namespace Cairn\Maps;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Location_Types;
+use Cairn\Maps\Feed\Shape_Tile_Index;
+use Cairn\Maps\Feed\Shape_Tile_Schema;
 use Cairn\Maps\Import_Export\Geocode_Job;
 use Cairn\Maps\Import_Export\Geocode_Queue;
 use Cairn\Maps\Index\Index_Schema;
@@ -85,6 +87,9 @@ final class Uninstaller {
 		// The place index is derived from the markers: its tables go in any case.
 		Index_Schema::drop();
 		wp_clear_scheduled_hook( Place_Index::HOOK );
+		// So are the shape tiles' (each shape's copies per zoom).
+		Shape_Tile_Schema::drop();
+		wp_clear_scheduled_hook( Shape_Tile_Index::HOOK );
 		$this->delete_options();
 	}
 

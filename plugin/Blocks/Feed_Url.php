@@ -115,6 +115,32 @@ final class Feed_Url {
 	}
 
 	/**
+	 * The shape tiles' URL template of a marker selection (`config.shapeTilesUrl`): the
+	 * `/shapes/tiles` route with the literal `{z}`, `{x}`, `{y}` the runtime fills in, the
+	 * selection's `group` or `include` (sorted) and `v`. '' when the selection shows no markers.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
+	 * @param string                                              $version   The markers version.
+	 */
+	public static function shape_tiles( array $selection, string $version ): string {
+		$groups = $selection['groups'];
+		$ids    = array_map( 'intval', $selection['ids'] );
+		sort( $groups );
+		sort( $ids );
+		$url = self::selection_url(
+			array(
+				'source' => $selection['source'],
+				'groups' => $groups,
+				'ids'    => $ids,
+			),
+			Rest_Routes::url( 'shapes/tiles/{z}/{x}/{y}' )
+		);
+		return '' === $url ? '' : add_query_arg( 'v', $version, $url );
+	}
+
+	/**
 	 * The places list's URL of a marker selection (`config.placesUrl`): `/places` with `group`
 	 * and `v`; '' as tiles().
 	 *

@@ -84,6 +84,13 @@ class Map_Block {
 	private Tile_Config $tiles;
 
 	/**
+	 * Whether a map draws its shapes from tiles, and their address.
+	 *
+	 * @var Shape_Tile_Config
+	 */
+	private Shape_Tile_Config $shape_tiles;
+
+	/**
 	 * Creates the block.
 	 *
 	 * @param Settings               $settings     Settings.
@@ -91,14 +98,16 @@ class Map_Block {
 	 * @param Group_Styles|null      $group_styles Looks of the marker groups.
 	 * @param Consent_Api|null       $consent_api  The WP Consent API.
 	 * @param Tile_Config|null       $tiles        Which maps are tiled (none without it), since 0.6.0.
+	 * @param Shape_Tile_Config|null $shape_tiles  Which maps draw their shapes from tiles (none without it), since 0.7.0.
 	 */
-	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null, ?Consent_Api $consent_api = null, ?Tile_Config $tiles = null ) {
+	public function __construct( Settings $settings, ?Marker_Repository $markers = null, ?Group_Styles $group_styles = null, ?Consent_Api $consent_api = null, ?Tile_Config $tiles = null, ?Shape_Tile_Config $shape_tiles = null ) {
 		$this->settings     = $settings;
 		$this->group_styles = $group_styles ?? new Group_Styles();
 		$this->content      = new Content_Places();
 		$this->places       = new Places_List( $markers ?? new Marker_Repository(), $this->content );
 		$this->consent      = new Consent_Placeholder( $settings, $consent_api ?? new Consent_Api() );
 		$this->tiles        = $tiles ?? new Tile_Config();
+		$this->shape_tiles  = $shape_tiles ?? new Shape_Tile_Config();
 	}
 
 	/**
@@ -242,26 +251,29 @@ class Map_Block {
 		// Map_Attributes only lets through styles the engine rule accepts.
 		$engine = Basemap::engine_for( $config['style'] ) ?? 'mapbox';
 		// The token is for Mapbox maps only: a MapLibre map never prints it, nor misses it.
-		$token     = 'mapbox' === $engine ? $this->settings->map_token() : array(
+		$token      = 'mapbox' === $engine ? $this->settings->map_token() : array(
 			'token' => '',
 			'error' => '',
 		);
-		$filters   = $this->filters( $config['markers'] );
-		$current   = $this->content->current_post( $config['content'], $context );
-		$posts_url = $this->content->posts_url( $config['content'], $current );
+		$filters    = $this->filters( $config['markers'] );
+		$current    = $this->content->current_post( $config['content'], $context );
+		$posts_url  = $this->content->posts_url( $config['content'], $current );
+		$shapes_url = $this->shapes_url( $config['markers'], $filters );
 		return array(
 			'config' => array_merge(
 				$config,
 				array(
-					'engine'      => $engine,
-					'basemap'     => Basemap::describe( $config['style'] ),
-					'accessToken' => $token['token'],
-					'markersUrl'  => Feed_Url::markers( $config['markers'] ),
+					'engine'        => $engine,
+					'basemap'       => Basemap::describe( $config['style'] ),
+					'accessToken'   => $token['token'],
+					'markersUrl'    => Feed_Url::markers( $config['markers'] ),
 					// The selection's lines and areas: '' when it holds none (no request, no shapes code).
-					'shapesUrl'   => $this->shapes_url( $config['markers'], $filters ),
+					'shapesUrl'     => $shapes_url,
+					// The same tile by tile, each simplified for its zoom: '' unless they are heavy.
+					'shapeTilesUrl' => '' === $shapes_url ? '' : $this->shape_tiles->url( $config['markers'], $filters ),
 					// The map's posts: a second feed, drawn with the markers as one source.
-					'postsUrl'    => $posts_url,
-					'markerUrl'   => Rest_Routes::url( 'markers/' ),
+					'postsUrl'      => $posts_url,
+					'markerUrl'     => Rest_Routes::url( 'markers/' ),
 				),
 				// Tiled maps (at or above the tile threshold): '' for the three otherwise.
 				$this->tiles->urls( $config, $posts_url ),

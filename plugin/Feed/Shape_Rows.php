@@ -111,13 +111,15 @@ class Shape_Rows {
 	 * The join that keeps posts in any of these groups (none: nothing to join), from a post id
 	 * column. Joined from the few posts at hand, by primary keys: Marker_Filter_Sql's `IN
 	 * (subquery)` may be run as "every marker of the group" first, which costs a large group's
-	 * size for each read (measured: 125 ms for 20,000 markers).
+	 * size for each read (measured: 125 ms for 20,000 markers). The shape tiles join it too.
+	 *
+	 * @since 0.7.0 Public (Shape_Tile_Store).
 	 *
 	 * @param string[] $groups Group slugs.
 	 * @param string   $column The post id column, e.g. `p.ID`.
 	 * @return array{0: string, 1: array<int, string>} SQL (placeholders only) and its values.
 	 */
-	private static function groups_join( array $groups, string $column ): array {
+	public static function groups_join( array $groups, string $column ): array {
 		global $wpdb;
 		if ( array() === $groups ) {
 			return array( '', array() );

@@ -170,14 +170,30 @@ final class Line_Simplifier {
 	 * @return array<int, float> Position index => effective area in square metres.
 	 */
 	private static function significance( array $positions, float $scale_x, bool $ring ): array {
-		$count = count( $positions );
-		$xs    = array();
-		$ys    = array();
+		$xs = array();
+		$ys = array();
 		foreach ( $positions as $p ) {
 			$xs[] = $p[0] * $scale_x;
 			$ys[] = $p[1] * self::METRES_PER_DEGREE;
 		}
-		$sig = array_fill( 0, $count, INF );
+		return self::effective_areas( $xs, $ys, $ring );
+	}
+
+	/**
+	 * Each position's effective area (see significance()) for positions already projected on a
+	 * plane, in the square of the plane's unit: the simplification of every scale at once (the
+	 * shape tiles select from it per zoom, Zoom_Simplifier).
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param array<int, float> $xs   Projected x of each position.
+	 * @param array<int, float> $ys   Projected y of each position.
+	 * @param bool              $ring Whether the positions are a closed ring.
+	 * @return array<int, float> Position index => effective area (INF: always kept).
+	 */
+	public static function effective_areas( array $xs, array $ys, bool $ring ): array {
+		$count = count( $xs );
+		$sig   = array_fill( 0, $count, INF );
 		// A ring goes round its distinct corners 0 … count - 2; its closing position stays.
 		$last = $ring ? $count - 2 : $count - 1;
 		$prev = array();
@@ -358,11 +374,13 @@ final class Line_Simplifier {
 	 * A ring wound as RFC 7946 asks: an outer ring anticlockwise, a hole clockwise (maps tell
 	 * holes from polygons by their winding).
 	 *
+	 * @since 0.7.0 Public (Zoom_Simplifier winds its copies so too).
+	 *
 	 * @param array<int, array{0: float, 1: float}> $ring  A closed ring.
 	 * @param bool                                  $outer Whether it is an outer ring.
 	 * @return array<int, array{0: float, 1: float}>
 	 */
-	private static function wind( array $ring, bool $outer ): array {
+	public static function wind( array $ring, bool $outer ): array {
 		$area = Geometry_Measures::ring_area( $ring );
 		return 0.0 !== $area && ( $area > 0.0 ) !== $outer ? array_reverse( $ring ) : $ring;
 	}

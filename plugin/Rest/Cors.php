@@ -48,6 +48,7 @@ class Cors {
 		'/' . Rest_Routes::NAMESPACE . '/markers',
 		'/' . Rest_Routes::NAMESPACE . '/markers/\d+',
 		'/' . Rest_Routes::NAMESPACE . '/shapes',
+		'/' . Rest_Routes::NAMESPACE . '/shapes/tiles/[^/]+/[^/]+/[^/]+',
 		'/' . Rest_Routes::NAMESPACE . '/posts/\d+/maps',
 		'/' . Rest_Routes::NAMESPACE . '/tiles/[^/]+/[^/]+/[^/]+',
 		'/' . Rest_Routes::NAMESPACE . '/places',

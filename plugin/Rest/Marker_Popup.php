@@ -11,8 +11,10 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Feed\Geojson_Feed;
+use Cairn\Maps\Feed\Shape_Writer;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Markers\Post_Type;
+use Cairn\Maps\Markers\Shape_Store;
 use Cairn\Maps\Support\Rest_Routes;
 use WP_Error;
 use WP_Post;
@@ -32,8 +34,12 @@ use WP_REST_Server;
  * `content` empty (a post's popup shows its excerpt and links to the post). Its `groups` are the
  * feed's `taxonomy:slug` keys. Markers keep their shape.
  *
+ * Since 0.7.0 a marker whose route has an elevation profile also gets `profile` (the shapes
+ * feed's `[[distance_m, elevation_m], …]`): the shape tiles leave it out, the popup shows it.
+ *
  * @since 0.2.0
  * @since 0.3.0 Posts with a public place.
+ * @since 0.7.0 `profile` of a route.
  */
 class Marker_Popup {
 
@@ -115,8 +121,9 @@ class Marker_Popup {
 		if ( ! $post instanceof WP_Post || 'publish' !== $post->post_status || '' !== $post->post_password ) {
 			return new WP_Error( 'cairn_marker_not_found', __( 'No published marker has this id.', 'cairn-maps' ), array( 'status' => 404 ) );
 		}
-		$groups = $this->repository->groups_of( array( $post->ID ) );
-		$link   = is_post_type_viewable( $post->post_type ) ? (string) get_permalink( $post ) : '';
+		$groups  = $this->repository->groups_of( array( $post->ID ) );
+		$link    = is_post_type_viewable( $post->post_type ) ? (string) get_permalink( $post ) : '';
+		$profile = self::profile( $post->ID );
 		return new WP_REST_Response(
 			array(
 				'id'      => $post->ID,
@@ -127,8 +134,23 @@ class Marker_Popup {
 				'lng'     => (float) get_post_meta( $post->ID, Post_Type::META_LNG, true ),
 				'lat'     => (float) get_post_meta( $post->ID, Post_Type::META_LAT, true ),
 				'groups'  => $groups[ $post->ID ] ?? array(),
-			)
+			) + ( null === $profile ? array() : array( 'profile' => $profile ) )
 		);
+	}
+
+	/**
+	 * A route's elevation profile (`[[distance_m, elevation_m], …]`, as the shapes feed has it),
+	 * or null when the marker has none: the shape tiles leave it out, and its popup shows it.
+	 *
+	 * @since 0.7.0
+	 *
+	 * @param int $post_id A published marker.
+	 * @return array<int, mixed>|null
+	 */
+	private static function profile( int $post_id ): ?array {
+		$text  = get_post_meta( $post_id, Shape_Store::META_SHAPE, true );
+		$shape = is_string( $text ) && '' !== $text ? Shape_Writer::parse( $text ) : null;
+		return null !== $shape && is_array( $shape['measures']['profile'] ?? null ) ? array_values( $shape['measures']['profile'] ) : null;
 	}
 
 	/**

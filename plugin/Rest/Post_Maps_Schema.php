@@ -139,12 +139,12 @@ final class Post_Maps_Schema {
 			'properties'           => array_merge(
 				$view,
 				array(
-					'engine'      => array(
+					'engine'        => array(
 						'description' => __( 'The map library the map draws with: mapbox (needs the public token) or maplibre (no token).', 'cairn-maps' ),
 						'type'        => 'string',
 						'enum'        => array( 'mapbox', 'maplibre' ),
 					),
-					'basemap'     => array(
+					'basemap'       => array(
 						'description' => __( 'Who serves the basemap (mapbox, openfreemap, style-url or self-hosted), the glyph URL template of a self-hosted map, the hosts a MapLibre map may contact for it besides the page\'s and the config\'s own, and the attribution to show when the style carries none.', 'cairn-maps' ),
 						'type'        => 'object',
 						'properties'  => array(
@@ -160,34 +160,38 @@ final class Post_Maps_Schema {
 							'attribution' => $string,
 						),
 					),
-					'accessToken' => array(
+					'accessToken'   => array(
 						'description' => __( 'The site\'s public Mapbox token for a mapbox map; empty for a maplibre map.', 'cairn-maps' ),
 						'type'        => 'string',
 					),
-					'style'       => array(
+					'style'         => array(
 						'description' => __( 'mapbox://styles/…, an https style URL, or pmtiles:// and the URL of an archive on the site.', 'cairn-maps' ),
 						'type'        => 'string',
 					),
-					'hashName'    => $string,
-					'markersUrl'  => $string,
-					'shapesUrl'   => array(
+					'hashName'      => $string,
+					'markersUrl'    => $string,
+					'shapesUrl'     => array(
 						'description' => __( 'The shapes feed (GET /cairn/v1/shapes) of the map\'s marker selection: its lines and areas. Empty when the selection holds no shape: then there is nothing to ask for.', 'cairn-maps' ),
 						'type'        => 'string',
 					),
-					'markerUrl'   => $string,
-					'tilesUrl'    => array(
+					'shapeTilesUrl' => array(
+						'description' => __( 'For a map whose shapes hold many positions (at or above the shape tile threshold): the address of its shape tiles (GET /cairn/v1/shapes/tiles/{z}/{x}/{y}), each shape simplified for the zoom, with the literal {z}, {x} and {y} to fill in. Empty when the map downloads the whole shapes feed.', 'cairn-maps' ),
+						'type'        => 'string',
+					),
+					'markerUrl'     => $string,
+					'tilesUrl'      => array(
 						'description' => __( 'For a map served as tiles (its selection at or above the tile threshold): the address of its tiles (GET /cairn/v1/tiles/{z}/{x}/{y}) with the literal {z}, {x} and {y} to fill in. Empty when the map ships its whole feed.', 'cairn-maps' ),
 						'type'        => 'string',
 					),
-					'placesUrl'   => array(
+					'placesUrl'     => array(
 						'description' => __( 'For a tiled map: the address of its places list (GET /cairn/v1/places). Empty otherwise.', 'cairn-maps' ),
 						'type'        => 'string',
 					),
-					'summaryUrl'  => array(
+					'summaryUrl'    => array(
 						'description' => __( 'For a tiled map: the address of its places summary (GET /cairn/v1/places/summary). Empty otherwise.', 'cairn-maps' ),
 						'type'        => 'string',
 					),
-					'consent'     => array(
+					'consent'       => array(
 						'description' => __( 'Whether the map waits for the visitor\'s consent before it contacts its map provider (never for a self-hosted map), and the WP Consent API category that counts as consent (empty without the API).', 'cairn-maps' ),
 						'type'        => 'object',
 						'properties'  => array(
@@ -195,11 +199,11 @@ final class Post_Maps_Schema {
 							'category' => $string,
 						),
 					),
-					'units'       => array(
+					'units'         => array(
 						'type' => 'string',
 						'enum' => array( 'metric', 'imperial' ),
 					),
-					'groupStyles' => array(
+					'groupStyles'   => array(
 						'type'  => 'array',
 						'items' => array(
 							'type'       => 'object',

@@ -62,6 +62,26 @@ final class Limits {
 	}
 
 	/**
+	 * How many positions the shapes of a map's marker selection must hold in all (as the shapes
+	 * feed serves them) for the map to draw them from the shape tiles instead of the whole shapes
+	 * feed (`shapeTiles.threshold`, through the `cairn_maps_shape_tile_threshold` filter); at
+	 * least 1.
+	 *
+	 * @since 0.7.0
+	 */
+	public static function shape_tile_threshold(): int {
+		/**
+		 * Filters how many positions the shapes of a map's selection must hold (at least) for the
+		 * map to draw them from tiles, each simplified for its zoom, instead of the whole shapes feed.
+		 *
+		 * @since 0.7.0
+		 *
+		 * @param int $threshold Positions; limits.json `shapeTiles.threshold` by default.
+		 */
+		return max( 1, (int) apply_filters( 'cairn_maps_shape_tile_threshold', (int) self::get( 'shapeTiles.threshold' ) ) );
+	}
+
+	/**
 	 * All limits.
 	 *
 	 * @return array<string, mixed>

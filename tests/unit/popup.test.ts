@@ -613,6 +613,18 @@ describe( 'parsing the details the server sends', () => {
 			...expected,
 		} );
 	} );
+
+	it( "carries a route's profile as the answer gives it, for the shapes chunk to read", () => {
+		const profile = [
+			[ 0, 1200 ],
+			[ 12400, 1250 ],
+		];
+		expect( parseMarkerDetails( { ...MARKER, profile } ) ).toEqual( {
+			...MARKER,
+			profile,
+		} );
+		expect( parseMarkerDetails( MARKER ) ).not.toHaveProperty( 'profile' );
+	} );
 } );
 
 /**
@@ -782,6 +794,28 @@ describe( 'the popup of a place: opening it', () => {
 			message,
 			facts,
 		] );
+	} );
+
+	it( 'gives what follows the details those details (a route’s profile from the answer)', async () => {
+		const { popups, pending, shown } = setUp();
+		const given: unknown[] = [];
+		const opened = popups.open(
+			101,
+			{ lng: 1, lat: 2 },
+			{
+				extra: ( doc, details ) => {
+					given.push( details?.profile );
+					return doc.createElement( 'figure' );
+				},
+			}
+		);
+		await pending[ 0 ]!.answer( {
+			ok: true,
+			body: { ...MARKER, id: 101, profile: [ [ 0, 1 ] ] },
+		} );
+		await opened;
+		expect( given ).toEqual( [ [ [ 0, 1 ] ] ] );
+		expect( shown()[ 0 ]!.querySelector( 'figure' ) ).not.toBeNull();
 	} );
 
 	it( 'opens nothing when the details fail and it was given no place to open at', async () => {

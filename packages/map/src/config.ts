@@ -9,6 +9,7 @@ import * as rules from './map-schema.json';
 import { isRecord, sanitize } from './map-schema';
 import { groupStyles } from './group-styles';
 import { isValidStyleUrl } from './patterns';
+import { isTileTemplate } from './places/tile-template';
 import type { Schema } from './map-schema';
 import type {
 	BasemapConfig,
@@ -96,6 +97,18 @@ export function shapesUrl( value: unknown ): string {
 	} catch {
 		return '';
 	}
+}
+
+/**
+ * The shape tiles' template: an http(s) URL as `shapesUrl`'s naming `{z}`, `{x}` and `{y}`, and
+ * only beside a shapes feed (a map without shapes has no tiles of them either); else ''.
+ * @param value Untrusted configuration.
+ */
+export function shapeTilesUrl( value: Record< string, unknown > ): string {
+	const url = shapesUrl( value.shapeTilesUrl );
+	return url && shapesUrl( value.shapesUrl ) && isTileTemplate( url )
+		? url
+		: '';
 }
 
 /**
@@ -263,6 +276,7 @@ export function parseMapConfig( input: unknown ): MapConfig {
 			typeof value.markersUrl === 'string' ? value.markersUrl : '',
 		postsUrl: typeof value.postsUrl === 'string' ? value.postsUrl : '',
 		shapesUrl: shapesUrl( value.shapesUrl ),
+		shapeTilesUrl: shapeTilesUrl( value ),
 		...tiledUrls( value ),
 		markerUrl: typeof value.markerUrl === 'string' ? value.markerUrl : '',
 		groupStyles: groupStyles( value.groupStyles ),

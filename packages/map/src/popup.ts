@@ -30,6 +30,11 @@ export interface MarkerDetails {
 	excerpt?: string;
 	/** A post's featured image, or null. */
 	image?: PlaceImage | null;
+	/**
+	 * A route's elevation profile as the answer gives it, unread: the shapes chunk reads it (the
+	 * shape tiles leave it out). @since 0.7.0
+	 */
+	profile?: unknown;
 }
 
 /** How long the details of a place may take, in ms. */
@@ -289,6 +294,7 @@ export function parseMarkerDetails( body: unknown ): MarkerDetails | null {
 					image: parseImage( value.image ),
 				}
 			: {} ),
+		...( 'profile' in value ? { profile: value.profile } : {} ),
 	};
 }
 
@@ -316,7 +322,8 @@ export class PopupController {
 	 *                             along its way).
 	 * @param options.position.lng Its longitude.
 	 * @param options.position.lat Its latitude.
-	 * @param options.extra        What follows the place's details (a route's facts and profile).
+	 * @param options.extra        What follows the place's details (a route's facts and profile),
+	 *                             given those details (null when they could not be read).
 	 * @param options.onClose      Called when this popup closes.
 	 */
 	async open(
@@ -325,7 +332,10 @@ export class PopupController {
 		options: {
 			returnFocus?: ( () => HTMLElement | null ) | null;
 			position?: { lng: number; lat: number };
-			extra?: ( doc: Document ) => HTMLElement | null;
+			extra?: (
+				doc: Document,
+				details: MarkerDetails | null
+			) => HTMLElement | null;
 			onClose?: () => void;
 		} = {}
 	) {
@@ -364,7 +374,7 @@ export class PopupController {
 				'cairn-maps'
 			);
 		}
-		const extra = options.extra?.( doc );
+		const extra = options.extra?.( doc, details );
 		if ( extra && ! details ) {
 			// The route's own facts still show below "could not be loaded" (a paragraph).
 			const both = doc.createElement( 'div' );

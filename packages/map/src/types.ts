@@ -127,6 +127,14 @@ export interface MapConfig {
 	 */
 	shapesUrl: string;
 	/**
+	 * A map whose routes and areas hold many positions: the server's tiles of them
+	 * (`/cairn/v1/shapes/tiles/{z}/{x}/{y}?…`, the three coordinates left to fill), each shape
+	 * whole and simplified for the tile's zoom. With it the map draws the tiles of each view
+	 * instead of downloading `shapesUrl` (which stays set); '' otherwise.
+	 * @since 0.7.0
+	 */
+	shapeTilesUrl: string;
+	/**
 	 * A map too big to ship whole: the server's tiles of clusters and points
 	 * (`/cairn/v1/tiles/{z}/{x}/{y}?…`, the three coordinates left to fill). With it the map draws
 	 * from tiles and its panel asks `placesUrl`/`summaryUrl`: `markersUrl` is not downloaded.

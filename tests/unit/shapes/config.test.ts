@@ -1,5 +1,5 @@
 /**
- * The configuration's shapes feed and group line looks: parsed like the rest of the
+ * The configuration's shapes feed, its shape tiles and group line looks: parsed like the rest of the
  * configuration, a bad value replaced by its default (no feed, the default width), never an
  * exception.
  */
@@ -32,6 +32,36 @@ describe( 'shapesUrl', () => {
 
 	it( 'is no feed when absent (maps of points only)', () => {
 		expect( parseMapConfig( {} ).shapesUrl ).toBe( '' );
+	} );
+} );
+
+describe( 'shapeTilesUrl', () => {
+	const FEED = 'https://example.test/wp-json/cairn/v1/shapes';
+	const TILES =
+		'https://example.test/wp-json/cairn/v1/shapes/tiles/{z}/{x}/{y}?v=abc';
+
+	it.each( [
+		[ 'a template beside a feed', FEED, TILES, TILES ],
+		[
+			'percent-encoded coordinates',
+			FEED,
+			'/wp-json/cairn/v1/shapes/tiles/%7Bz%7D/%7Bx%7D/%7By%7D',
+			'/wp-json/cairn/v1/shapes/tiles/%7Bz%7D/%7Bx%7D/%7By%7D',
+		],
+		[ 'no feed: no shapes at all', '', TILES, '' ],
+		[
+			'a template without its coordinates',
+			FEED,
+			'https://example.test/wp-json/cairn/v1/shapes/tiles/0/0/0',
+			'',
+		],
+		[ 'another scheme', FEED, 'javascript:alert("{z}{x}{y}")', '' ],
+		[ 'not a string', FEED, 42, '' ],
+		[ 'absent', FEED, undefined, '' ],
+	] )( '%s', ( _name, shapesUrl, shapeTilesUrl, expected ) => {
+		expect(
+			parseMapConfig( { shapesUrl, shapeTilesUrl } ).shapeTilesUrl
+		).toBe( expected );
 	} );
 } );
 

@@ -26,6 +26,9 @@ export class StandInMap {
 	queries: Array< { where: Point | Box; layers: string[] } > = [];
 	/** What is under the pointer: by default nothing. */
 	answer: Query = () => [];
+	/** The view, for the shape tiles: its zoom and `[west, south, east, north]`. */
+	zoom = 5;
+	view: [ number, number, number, number ] = [ 5, 45, 9, 47 ];
 
 	constructor( public styleLayers: string[] = [] ) {}
 
@@ -41,7 +44,28 @@ export class StandInMap {
 		this.sources[ id ] = spec;
 	}
 	getSource( id: string ) {
-		return this.sources[ id ];
+		const source = this.sources[ id ] as
+			Record< string, unknown > | undefined;
+		return (
+			source && {
+				...source,
+				setData: ( data: unknown ) => {
+					this.sources[ id ] = { ...source, data };
+				},
+			}
+		);
+	}
+	getZoom() {
+		return this.zoom;
+	}
+	getBounds() {
+		const [ west, south, east, north ] = this.view;
+		return {
+			getWest: () => west,
+			getSouth: () => south,
+			getEast: () => east,
+			getNorth: () => north,
+		};
 	}
 	removeSource( id: string ) {
 		delete this.sources[ id ];

@@ -79,6 +79,7 @@ export function requestCheck(
 		| 'markersUrl'
 		| 'postsUrl'
 		| 'shapesUrl'
+		| 'shapeTilesUrl'
 		| 'tilesUrl'
 		| 'placesUrl'
 		| 'summaryUrl'
@@ -95,6 +96,7 @@ export function requestCheck(
 		config.markersUrl,
 		config.postsUrl,
 		config.shapesUrl,
+		config.shapeTilesUrl,
 		config.tilesUrl,
 		config.placesUrl,
 		config.summaryUrl,

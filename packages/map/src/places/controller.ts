@@ -627,6 +627,10 @@ export class PlacesController {
 		this.shapes = shapes;
 		shapes.filter( this.state.hidden, this.state.search );
 		this.set( { shapes: true } );
+		// Shapes the tiles of a new view brought: their list entries tell their facts.
+		shapes.onChange?.(
+			() => ! this.destroyed && this.set( { shapes: true } )
+		);
 	};
 
 	/**
@@ -664,7 +668,8 @@ export class PlacesController {
 		this.popups.open( id, at, {
 			position: at,
 			returnFocus,
-			extra: ( doc ) => shapes?.details( doc, id ) ?? null,
+			extra: ( doc, details ) =>
+				shapes?.details( doc, id, details?.profile ) ?? null,
 			onClose: () => shapes?.highlight( null ),
 		} );
 	}

@@ -1,6 +1,7 @@
 /**
- * The shapes feed (`GET /cairn/v1/shapes`): routes and areas of a map's selection, read and
- * checked once where they enter. Code past `parseShapes` trusts its features.
+ * The shapes feed (`GET /cairn/v1/shapes`) and the shape tiles (`/cairn/v1/shapes/tiles/…`, the
+ * same format, no profile): routes and areas of a map's selection, read and checked once where
+ * they enter. Code past `parseShapes` trusts its features.
  * @since 0.5.0
  */
 import { isRecord } from '../map-schema';
@@ -135,7 +136,14 @@ function measure( value: unknown ): number | undefined {
 		: undefined;
 }
 
-function profile( value: unknown ): Array< [ number, number ] > | undefined {
+/**
+ * An elevation profile as the feed or the popup's answer gives it (`[[distance_m, elevation_m],
+ * …]`), read where it enters; undefined when it is not one.
+ * @param value Untrusted input.
+ */
+export function parseProfile(
+	value: unknown
+): Array< [ number, number ] > | undefined {
 	if ( ! Array.isArray( value ) || value.length < 2 ) {
 		return undefined;
 	}
@@ -199,7 +207,7 @@ export function parseShapes( body: unknown ): ShapeFeature[] {
 			length: measure( props.length_m ),
 			ascent: measure( props.ascent_m ),
 			descent: measure( props.descent_m ),
-			profile: profile( props.profile ),
+			profile: parseProfile( props.profile ),
 		};
 		for ( const [ key, fact ] of Object.entries( facts ) ) {
 			if ( fact !== undefined ) {

@@ -55,6 +55,8 @@ export interface ShapesLayerOptions {
 }
 
 export interface ShapesLayers {
+	/** Draws these shapes instead (the shape tiles of a new view came in). @since 0.7.0 */
+	update: ( shapes: readonly ShapeFeature[] ) => void;
 	/** Shows these shapes only (null: all). */
 	show: ( ids: readonly number[] | null ) => void;
 	/** Highlights one shape for the keyboard (its list entry, its popup), or none. */
@@ -167,6 +169,10 @@ export function addShapesLayers(
 	const stopListening = listen( map, options );
 	let focused: number | null = null;
 	return {
+		update: ( next ) =>
+			map
+				.getSource< GeoJSONSource >( SHAPES_SOURCE )
+				?.setData( shapesCollection( next ) ),
 		show: ( ids ) => {
 			map.setFilter( SHAPES_FILL_LAYER, withFilter( IS_AREA, ids ) );
 			map.setFilter( SHAPES_HALO_LAYER, withFilter( null, ids ) );

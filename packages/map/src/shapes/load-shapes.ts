@@ -1,8 +1,10 @@
 /**
  * The shapes chunk (`cairn-map-shapes`), loaded only by a map whose configuration has a
  * `shapesUrl`: fetches the shapes feed as soon as it is loaded (while the style and the points
- * load), then draws the shapes once the style is in. A feed that cannot be read leaves the
- * points map as it is and says so in the map's polite notice.
+ * load), then draws the shapes once the style is in. A map whose configuration also names shape
+ * tiles (`shapeTilesUrl`, heavy selections) fetches those of its view instead and follows the
+ * view (tiled-shapes.ts). A feed that cannot be read leaves the points map as it is and says so
+ * in the map's polite notice.
  * @since 0.5.0
  */
 import type { Map as MapboxMap } from 'mapbox-gl';
@@ -12,15 +14,18 @@ import { DEFAULT_COLOR } from '../markers-layer';
 import { createNotice } from '../notice';
 import { matches, queryWords, searchText } from '../places/words';
 import type { MapConfig } from '../types';
-import { fetchShapes, type ShapeFeature } from './feed';
+import { fetchShapes, parseProfile, type ShapeFeature } from './feed';
 import type { ShapesHandle } from './handle';
 import { addShapesLayers } from './layers';
 import { buildShapeDetails, listSummary } from './profile';
+import { startTiledShapes } from './tiled-shapes';
 
 export type { ShapesHandle };
 
 export interface ShapesOptions {
-	config: Pick< MapConfig, 'shapesUrl' | 'groupStyles' | 'units' >;
+	/** With `shapeTilesUrl`, the shape tiles of each view are drawn instead of the whole feed. */
+	config: Pick< MapConfig, 'shapesUrl' | 'groupStyles' | 'units' > &
+		Partial< Pick< MapConfig, 'shapeTilesUrl' > >;
 	/** The page's language, for numbers. */
 	lang?: string;
 	/** Resolves once the map's style is in (`style.load`). */
@@ -60,6 +65,67 @@ function shapeText(
 	);
 }
 
+/** Where a map's shapes come from: the whole feed, or the shape tiles of each view. */
+interface ShapeSource {
+	/** Every shape known, by id (its facts are the whole shape's). */
+	known: ReadonlyMap< number, ShapeFeature >;
+	/** The copies to draw now. */
+	drawn: () => readonly ShapeFeature[];
+	/** Calls `listener` when what is drawn may have changed. */
+	onChange: ( listener: () => void ) => void;
+	stop: () => void;
+}
+
+/**
+ * Opens a map's shapes: the shape tiles when its configuration names them, else the feed.
+ * @param map
+ * @param config
+ * @throws Error when they cannot be read.
+ */
+async function openSource(
+	map: MapboxMap,
+	config: ShapesOptions[ 'config' ]
+): Promise< ShapeSource > {
+	if ( config.shapeTilesUrl ) {
+		const tiled = await startTiledShapes( map, config.shapeTilesUrl );
+		return {
+			known: tiled.store.all(),
+			drawn: tiled.drawn,
+			onChange: tiled.onChange,
+			stop: tiled.stop,
+		};
+	}
+	const shapes = await fetchShapes( config.shapesUrl );
+	return {
+		known: new Map( shapes.map( ( shape ) => [ shape.id, shape ] ) ),
+		drawn: () => shapes,
+		onChange: () => undefined,
+		stop: () => undefined,
+	};
+}
+
+/**
+ * Whether a shape passes the places filter: like a point, hidden when every one of its groups is
+ * switched off; and every word of the search starts a word of its text.
+ * @param shape
+ * @param hidden
+ * @param words
+ * @param text   Its search text (shapeText()).
+ */
+function passes(
+	shape: ShapeFeature,
+	hidden: readonly string[],
+	words: string[],
+	text: string
+): boolean {
+	return (
+		! (
+			shape.groups.length > 0 &&
+			shape.groups.every( ( slug ) => hidden.includes( slug ) )
+		) && matches( text, words )
+	);
+}
+
 /**
  * Fetches and draws a map's shapes; resolves with their handle (one that knows no shape when the
  * feed could not be read: the notice says so), or null when the map is gone.
@@ -71,66 +137,92 @@ export async function startShapes(
 	options: ShapesOptions
 ): Promise< ShapesHandle | null > {
 	const { config, lang } = options;
-	let shapes: ShapeFeature[];
+	let source: ShapeSource;
 	try {
-		shapes = await fetchShapes( config.shapesUrl );
+		source = await openSource( map, config );
 	} catch {
 		await options.styled;
 		return options.removed() ? null : failed( map );
 	}
 	await options.styled;
 	if ( options.removed() ) {
+		source.stop();
 		return null;
 	}
-	const byId = new Map( shapes.map( ( shape ) => [ shape.id, shape ] ) );
+	const { known } = source;
 	const names = new Map(
 		config.groupStyles.map( ( style ) => [ style.slug, style.name ] )
 	);
-	const layers = addShapesLayers( map, shapes, {
+	const layers = addShapesLayers( map, source.drawn(), {
 		groupStyles: config.groupStyles,
 		defaultColor: DEFAULT_COLOR,
 		onClick: options.onClick,
 	} );
-	let texts: Map< number, string > | null = null;
+	const texts = new Map< number, string >();
+	const textOf = ( shape: ShapeFeature ): string => {
+		const text = texts.get( shape.id ) ?? shapeText( shape, names );
+		texts.set( shape.id, text );
+		return text;
+	};
+	let filter: { hidden: readonly string[]; words: string[] } | null = null;
+	const apply = () => {
+		const shown = filter;
+		layers.show(
+			shown
+				? [ ...known.values() ]
+						.filter( ( shape ) =>
+							passes(
+								shape,
+								shown.hidden,
+								shown.words,
+								textOf( shape )
+							)
+						)
+						.map( ( shape ) => shape.id )
+				: null
+		);
+	};
+	const listeners: Array< () => void > = [];
+	source.onChange( () => {
+		layers.update( source.drawn() );
+		if ( filter ) {
+			apply(); // Shapes seen for the first time follow the filter too.
+		}
+		listeners.forEach( ( listener ) => listener() );
+	} );
 	return {
 		summary: ( id ) => {
-			const shape = byId.get( id );
+			const shape = known.get( id );
 			return shape && listSummary( shape, config.units, lang );
 		},
-		bbox: ( id ) => byId.get( id )?.bbox ?? null,
-		details: ( doc, id ) => {
-			const shape = byId.get( id );
+		bbox: ( id ) => known.get( id )?.bbox ?? null,
+		details: ( doc, id, profile ) => {
+			const shape = known.get( id );
+			const given = shape?.profile ? undefined : parseProfile( profile );
 			return shape
-				? buildShapeDetails( doc, shape, config.units, lang )
+				? buildShapeDetails(
+						doc,
+						given ? { ...shape, profile: given } : shape,
+						config.units,
+						lang
+					)
 				: null;
 		},
 		filter: ( hidden, search ) => {
 			const words = queryWords( search );
-			if ( hidden.length === 0 && words.length === 0 ) {
-				layers.show( null );
-				return;
-			}
-			texts ??= new Map(
-				shapes.map( ( shape ) => [
-					shape.id,
-					shapeText( shape, names ),
-				] )
-			);
-			const shown = shapes.filter(
-				( shape ) =>
-					// Like a point: hidden when every one of its groups is switched off.
-					! (
-						shape.groups.length > 0 &&
-						shape.groups.every( ( slug ) =>
-							hidden.includes( slug )
-						)
-					) && matches( texts!.get( shape.id )!, words )
-			);
-			layers.show( shown.map( ( shape ) => shape.id ) );
+			filter =
+				hidden.length === 0 && words.length === 0
+					? null
+					: { hidden, words };
+			apply();
 		},
 		highlight: ( id ) =>
-			layers.focus( id !== null && byId.has( id ) ? id : null ),
-		remove: layers.remove,
+			layers.focus( id !== null && known.has( id ) ? id : null ),
+		onChange: ( listener ) => listeners.push( listener ),
+		remove: () => {
+			source.stop();
+			layers.remove();
+		},
 	};
 }
 
