@@ -124,6 +124,11 @@ function cairn_maps_demo_seed( string $plan_file ): void {
 	printf( "Cairn Maps demo: %d requests\n", count( $plan['requests'] ) );
 }
 
+// Only where the blueprint's writeFile step left a plan (Playground): anywhere else, such as a web
+// request for this file in a checkout, nothing runs and nothing is said.
+if ( ! is_file( '/tmp/cairn-maps-demo.json' ) ) {
+	return;
+}
 require_once '/wordpress/wp-load.php';
 try {
 	cairn_maps_demo_seed( '/tmp/cairn-maps-demo.json' );

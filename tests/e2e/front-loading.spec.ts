@@ -133,8 +133,10 @@ test.describe( 'front-end loading', () => {
 		// integrity) and checks each map's server key (10,754 B until 0.5.0); since 0.6.0 it also
 		// starts a tiled map's first view (the tile arithmetic and addresses: its tiles and
 		// summary download while mapbox-gl does) and the places chunk, and preloads React for the
-		// panel: 16,401 B at this writing.
-		expect( loaderBytes ).toBeLessThan( 17_408 );
+		// panel: 16,401 B in 0.6.0. Since MapLibre came beside mapbox-gl it picks the map's engine
+		// and starts that engine's download (maplibre-gl from the site, mapbox-gl from Mapbox's
+		// distribution): 18,199 B at this writing.
+		expect( loaderBytes ).toBeLessThan( 18_944 );
 
 		const scrolledAt = Date.now();
 		await map.scrollIntoViewIfNeeded();
