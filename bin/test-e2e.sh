@@ -199,9 +199,20 @@ for ((i = 0; i < SHARDS; i++)); do
 		console.log( `shard ${ process.argv[ 2 ] }: ${ s.expected } passed, ${ s.unexpected } failed, ${ s.flaky } flaky, ${ s.skipped } skipped in ${ Math.round( s.duration / 1000 ) } s` );
 		const walk = ( suite ) => {
 			for ( const spec of suite.specs ?? [] ) for ( const t of spec.tests ?? [] )
-				if ( t.status === "unexpected" ) console.log( `  FAILED ${ spec.file }:${ spec.line } ${ spec.title }` );
+				for ( const res of t.results ?? [] ) {
+					files[ spec.file ] = ( files[ spec.file ] ?? 0 ) + ( res.duration ?? 0 );
+					if ( t.status !== "unexpected" ) continue;
+					// What failed, in the lines a CI log'"'"'s tail shows: the title, the time it took, and
+					// the first lines of its error.
+					console.log( `  FAILED ${ spec.file }:${ spec.line } ${ spec.title } (${ Math.round( ( res.duration ?? 0 ) / 1000 ) } s)` );
+					const message = ( res.error?.message ?? res.errors?.[ 0 ]?.message ?? "" ).replace( /\u001b\[[0-9;]*m/g, "" );
+					message.split( "\n" ).filter( ( line ) => line.trim() ).slice( 0, 6 ).forEach( ( line ) => console.log( `    ${ line.slice( 0, 200 ) }` ) );
+				}
 			( suite.suites ?? [] ).forEach( walk );
 		};
-		( r.suites ?? [] ).forEach( walk );' "$ROOT/artifacts/e2e-$n.json" "$n" 2>/dev/null || say "shard $n wrote no report"
+		const files = {};
+		( r.suites ?? [] ).forEach( walk );
+		const slowest = Object.entries( files ).sort( ( a, b ) => b[ 1 ] - a[ 1 ] ).slice( 0, 8 );
+		console.log( `  slowest: ${ slowest.map( ( [ f, ms ] ) => `${ f } ${ Math.round( ms / 1000 ) } s` ).join( ", " ) }` );' "$ROOT/artifacts/e2e-$n.json" "$n" 2>/dev/null || say "shard $n wrote no report"
 done
 exit "$failed"
