@@ -17,8 +17,14 @@ import { fileURLToPath } from 'node:url';
 
 import Supercluster from 'supercluster';
 
-const ROOT = path.resolve( path.dirname( fileURLToPath( import.meta.url ) ), '..' );
-export const VECTORS_FILE = path.join( ROOT, 'tests/fixtures/cluster-vectors.json' );
+const ROOT = path.resolve(
+	path.dirname( fileURLToPath( import.meta.url ) ),
+	'..'
+);
+export const VECTORS_FILE = path.join(
+	ROOT,
+	'tests/fixtures/cluster-vectors.json'
+);
 export const OPTIONS = { radius: 80, extent: 512, maxZoom: 16 };
 const COUNT = 10000;
 const SAMPLE = 40;
@@ -95,10 +101,13 @@ export function places() {
  */
 export function pixel( lng, lat, zoom ) {
 	const size = OPTIONS.extent * 2 ** zoom;
-	const sin = Math.sin( ( clamp( lat, -85.05112878, 85.05112878 ) * Math.PI ) / 180 );
+	const sin = Math.sin(
+		( clamp( lat, -85.05112878, 85.05112878 ) * Math.PI ) / 180
+	);
 	return [
 		( ( lng + 180 ) / 360 ) * size,
-		( 0.5 - Math.log( ( 1 + sin ) / ( 1 - sin ) ) / ( 4 * Math.PI ) ) * size,
+		( 0.5 - Math.log( ( 1 + sin ) / ( 1 - sin ) ) / ( 4 * Math.PI ) ) *
+			size,
 	];
 }
 
@@ -118,7 +127,9 @@ export function spacing( points, cap ) {
 		const gy = Math.floor( y / cap );
 		for ( let dx = -1; dx <= 1; dx++ ) {
 			for ( let dy = -1; dy <= 1; dy++ ) {
-				for ( const [ ox, oy ] of grid.get( `${ gx + dx }/${ gy + dy }` ) ?? [] ) {
+				for ( const [ ox, oy ] of grid.get(
+					`${ gx + dx }/${ gy + dy }`
+				) ?? [] ) {
 					best = Math.min( best, Math.hypot( ox - x, oy - y ) );
 				}
 			}

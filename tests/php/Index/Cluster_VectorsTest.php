@@ -60,7 +60,7 @@ final class Cluster_VectorsTest extends TestCase {
 		$maxzoom = (int) $vectors['options']['maxZoom'];
 		$places  = $vectors['places'];
 		$this->seed( $places );
-		$query = array(
+		$query  = array(
 			'radius'  => (string) $radius,
 			'maxzoom' => (string) $maxzoom,
 		);
@@ -81,10 +81,10 @@ final class Cluster_VectorsTest extends TestCase {
 					}
 				}
 			}
-			$marks   = array();
+			$marks    = array();
 			$clusters = array();
-			$counted = 0;
-			$started = microtime( true );
+			$counted  = 0;
+			$started  = microtime( true );
 			foreach ( $tiles as list( $x, $y ) ) {
 				$response = $this->rest( 'GET', "/cairn/v1/tiles/$z/$x/$y", $query );
 				$this->assertSame( 200, $response->get_status() );
@@ -98,8 +98,8 @@ final class Cluster_VectorsTest extends TestCase {
 					}
 				}
 			}
-			$ms      = ( microtime( true ) - $started ) * 1000 / max( 1, count( $tiles ) );
-			$spacing = self::spacing( $marks, 4 * $radius );
+			$ms       = ( microtime( true ) - $started ) * 1000 / max( 1, count( $tiles ) );
+			$spacing  = self::spacing( $marks, 4 * $radius );
 			$report[] = sprintf( 'z%d: %d marks (supercluster %d), spacing %.1f px (%.1f), %d tiles, %.1f ms a tile', $z, count( $marks ), $expected['marks'], $spacing, $expected['spacing'], count( $tiles ), $ms );
 			$this->assertSame( count( $places ), $counted, "zoom $z counts every place once" );
 			$this->assertEqualsWithDelta( $expected['marks'], count( $marks ), 0.2 * $expected['marks'], "zoom $z: marks within 20 % of supercluster's" );
@@ -110,7 +110,7 @@ final class Cluster_VectorsTest extends TestCase {
 				$this->assertSame( $expansion, $clusters[ $key ], "zoom $z: the expansion zoom of the cluster of $count at $lng, $lat" );
 			}
 		}
-		fwrite( STDERR, "\n" . implode( "\n", $report ) . "\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_fwrite -- the measured numbers, for the record.
+		fwrite( STDERR, "\n" . implode( "\n", $report ) . "\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- the measured numbers, for the record.
 	}
 
 	/**
