@@ -35,6 +35,7 @@ const SAMPLE = 40;
  * @param {number} seed Seed.
  * @return {() => number} The generator.
  */
+/* eslint-disable no-bitwise -- a 32-bit generator. */
 function mulberry32( seed ) {
 	let a = seed >>> 0;
 	return () => {
@@ -45,6 +46,7 @@ function mulberry32( seed ) {
 		return ( ( t ^ ( t >>> 14 ) ) >>> 0 ) / 4294967296;
 	};
 }
+/* eslint-enable no-bitwise */
 
 const round5 = ( v ) => Math.round( v * 1e5 ) / 1e5;
 const clamp = ( v, lo, hi ) => Math.max( lo, Math.min( hi, v ) );
