@@ -399,6 +399,27 @@ class Place_Index {
 	}
 
 	/**
+	 * The newest stamp of tile z/x/y and its eight neighbours (a tile's clusters read its
+	 * neighbours' places: Tile_Builder).
+	 *
+	 * @since 0.9.0
+	 *
+	 * @param int $z Zoom (0..STAMP_MAX_LEVEL).
+	 * @param int $x Column.
+	 * @param int $y Row.
+	 */
+	public function stamp_around( int $z, int $x, int $y ): int {
+		$last  = ( 1 << $z ) - 1;
+		$cells = array();
+		for ( $tx = max( 0, $x - 1 ); $tx <= min( $last, $x + 1 ); $tx++ ) {
+			for ( $ty = max( 0, $y - 1 ); $ty <= min( $last, $y + 1 ); $ty++ ) {
+				$cells[] = Morton::interleave( $tx, $ty );
+			}
+		}
+		return $this->store->newest_stamp( $z, $cells );
+	}
+
+	/**
 	 * Starts a full rebuild in the background (is_ready() is false until it ends). A run between
 	 * two steps notices and stops; the next run starts over.
 	 */

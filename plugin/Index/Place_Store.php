@@ -354,6 +354,26 @@ final class Place_Store {
 	}
 
 	/**
+	 * The newest stamp of some cells of one level (the base stamp when none has one).
+	 *
+	 * @since 0.9.0
+	 *
+	 * @param int   $level Level.
+	 * @param int[] $cells Cells.
+	 */
+	public function newest_stamp( int $level, array $cells ): int {
+		global $wpdb;
+		$table = $this->table( 'cairn_tile_stamps' );
+		$base  = (int) get_option( self::STAMP_BASE_OPTION, 0 );
+		if ( array() === $cells ) {
+			return $base;
+		}
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table; integers only.
+		$stamp = $wpdb->get_var( $wpdb->prepare( "SELECT MAX(stamp) FROM $table WHERE level = %d AND cell IN (" . implode( ',', array_map( 'intval', $cells ) ) . ')', $level ) );
+		return max( $base, (int) $stamp );
+	}
+
+	/**
 	 * A new stamp: the counter, increased.
 	 */
 	public function next_stamp(): int {

@@ -16,12 +16,25 @@ use Cairn\Maps\Support\Limits;
  * Builds the GeoJSON of tile z/x/y for a filter: clusters and points exactly as the runtime's
  * engine.ts makes them, so the map's layers, popups and panel read them alike.
  *
- * Up to the cluster max zoom, places are counted per grid cell (Grid_Clusters::cell_depth()): from
- * the stored per-cell counts (`cairn_place_cells`) when the grid level is a stored one and only
- * groups filter, else by one GROUP BY over the tile's range of Morton codes in `cairn_places` (one
- * index range scan). Grid_Clusters merges the cells; a cluster of one place is drawn as that
- * place. Above the cluster max zoom every place of the tile is a point. At most
- * `tiles.maxFeatures` features: the fullest clusters, or the first points in code order.
+ * Up to the cluster max zoom a tile is clustered as supercluster clusters the whole map
+ * (Cluster_Tree), over the tile and a margin around it (zone(): 3 × radius pixels, at most one
+ * tile), and keeps the clusters whose position lies in the tile and the places of the tile that
+ * no cluster took. Two neighbours cluster their common ground alike, so no two marks come
+ * closer across a tile's edge than inside one, no cluster is in two tiles and no place is lost
+ * between them. The margin means a tile depends on its neighbours' places too (Tile_Service's
+ * key reads their stamps: a changed place touches the tiles whose zone holds it, one to four per
+ * zoom).
+ *
+ * - Up to EXACT_PLACES places in the zone: the places themselves, in post-id order, clustered
+ *   from the cluster max zoom down: supercluster's clusters, positions, counts and
+ *   expansion zooms (tests/fixtures/cluster-vectors.json holds them).
+ * - More: the zone's places counted per grid cell of level z + STAGES + cell depth (stored
+ *   `cairn_place_cells` when only groups filter, else one GROUP BY over the zone's Morton
+ *   ranges), the cells clustered from zoom z + STAGES down: marks as far apart, in about as
+ *   many, and an expansion zoom no later than the cluster splits.
+ *
+ * Above the cluster max zoom every place of the tile is a point. At most `tiles.maxFeatures`
+ * features: the fullest clusters, then points.
  *
  * A search (Place_Filter::words()) keeps the places where every query word starts a word of the
  * title (`cairn_place_words`, `word LIKE 'w%'`, a range of the primary key) or of one of the
@@ -31,6 +44,17 @@ use Cairn\Maps\Support\Limits;
  * @since 0.6.0
  */
 final class Tile_Builder {
+
+	/**
+	 * Most places of a tile and its margin clustered from the places themselves, exactly as
+	 * supercluster would; beyond, from grid cells (see the class comment).
+	 */
+	public const EXACT_PLACES = 12000;
+
+	/**
+	 * Zooms clustered above the tile's when the leaves are grid cells.
+	 */
+	public const STAGES = 2;
 
 	/**
 	 * The place index.
@@ -83,24 +107,145 @@ final class Tile_Builder {
 		if ( $z > $maxzoom ) {
 			return self::collection( $this->points( array( $range ), $where, $this->max_features() ) );
 		}
-		$level    = min( Morton::LEVEL, $z + Grid_Clusters::cell_depth( $radius ) );
-		$cells    = $this->cells( $range, $level, $filter, $where );
-		$clusters = array_slice( Grid_Clusters::merge( $cells, $z, $level, $radius ), 0, $this->max_features() );
-		$features = array();
+		$stages = min( $maxzoom, $z + self::STAGES );
+		$level  = min( Morton::LEVEL, $stages + Grid_Clusters::cell_depth( $radius ) );
+		$zone   = self::zone( $z, $x, $y, $radius );
+		$cells  = $this->cells( $zone, $level, $filter, $where );
+		$places = 0;
+		foreach ( $cells as $sums ) {
+			$places += $sums[0];
+		}
+		if ( $places <= self::EXACT_PLACES ) {
+			$nodes = Cluster_Tree::cluster( $this->leaves( $zone, $where ), $maxzoom, $z, $radius, Grid_Clusters::TILE_SIZE );
+			$base  = Grid_Clusters::ID_BASE;
+		} else {
+			$nodes = array();
+			foreach ( $cells as $cell => $sums ) {
+				$nodes[] = array( Cluster_Tree::x( $sums[2] / $sums[0] ), Cluster_Tree::y( $sums[1] / $sums[0] ), $sums[0], $cell, $stages );
+			}
+			$nodes = Cluster_Tree::cluster( $nodes, $stages, $z, $radius, Grid_Clusters::TILE_SIZE );
+			$base  = 2 * Grid_Clusters::ID_BASE;
+		}
+		return self::collection( $this->features( $nodes, $z, $x, $y, $maxzoom, $base, $places <= self::EXACT_PLACES ? null : $level, $where ) );
+	}
+
+	/**
+	 * The tile's features from the clustered nodes: the clusters whose position lies in the tile
+	 * (the fullest first), then its places.
+	 *
+	 * @param list<array{0: int, 1: int, 2: int, 3: int, 4: int}> $nodes   Nodes at zoom $z (Cluster_Tree).
+	 * @param int                                                 $z       Zoom.
+	 * @param int                                                 $x       Column.
+	 * @param int                                                 $y       Row.
+	 * @param int                                                 $maxzoom The last zoom with clusters.
+	 * @param int                                                 $base    The clusters' first id.
+	 * @param int|null                                            $level   The level of the leaf cells (null: the leaves are places).
+	 * @param string                                              $where   The filter's SQL.
+	 * @return string[]
+	 */
+	private function features( array $nodes, int $z, int $x, int $y, int $maxzoom, int $base, ?int $level, string $where ): array {
+		$tile     = Morton::interleave( $x, $y );
+		$clusters = array();
 		$singles  = array();
-		$shift    = 2 * ( Morton::LEVEL - $level );
-		foreach ( $clusters as $cluster ) {
-			if ( 1 === $cluster['n'] ) {
-				$first     = $cluster['cells'][0] << $shift;
-				$singles[] = array( $first, $first + ( 1 << $shift ) - 1 );
+		foreach ( $nodes as $node ) {
+			if ( 1 === $node[2] ) {
+				$singles[] = $node[3];
 				continue;
 			}
-			$features[] = self::cluster_json( $cluster, min( $z + 1, $maxzoom + 1 ) );
+			$lat = round( Cluster_Tree::lat( $node[1] ), 5 );
+			$lng = round( Cluster_Tree::lng( $node[0] ), 5 );
+			if ( Morton::cell( Morton::code( $lat, $lng ), $z ) === $tile ) {
+				$clusters[] = array(
+					'id'        => $base + $node[3] * 32 + ( $node[4] & 31 ),
+					'n'         => $node[2],
+					'lat'       => $lat,
+					'lng'       => $lng,
+					'expansion' => min( $node[4] + 1, $maxzoom + 1 ),
+				);
+			}
 		}
-		foreach ( array_chunk( $singles, 200 ) as $ranges ) {
-			$features = array_merge( $features, $this->points( $ranges, $where, count( $ranges ) ) );
+		usort(
+			$clusters,
+			static function ( array $a, array $b ): int {
+				$by_size = $b['n'] <=> $a['n'];
+				return 0 !== $by_size ? $by_size : $a['id'] <=> $b['id'];
+			}
+		);
+		$features = array();
+		foreach ( array_slice( $clusters, 0, $this->max_features() ) as $cluster ) {
+			$features[] = self::cluster_json( $cluster, $cluster['expansion'] );
 		}
-		return self::collection( $features );
+		$room  = $this->max_features() - count( $features );
+		$range = Morton::tile_range( $z, $x, $y );
+		if ( null === $level ) {
+			foreach ( array_chunk( $singles, 1000 ) as $chunk ) {
+				if ( $room <= 0 ) {
+					break;
+				}
+				$points   = $this->points( array( $range ), $where . ' AND p.post_id IN (' . implode( ',', array_map( 'intval', $chunk ) ) . ')', $room );
+				$room    -= count( $points );
+				$features = array_merge( $features, $points );
+			}
+			return $features;
+		}
+		$shift  = 2 * ( Morton::LEVEL - $level );
+		$ranges = array();
+		foreach ( $singles as $cell ) {
+			$first = $cell << $shift;
+			if ( $first >= $range[0] && $first <= $range[1] ) {
+				$ranges[] = array( $first, $first + ( 1 << $shift ) - 1 );
+			}
+		}
+		foreach ( array_chunk( array_slice( $ranges, 0, max( 0, $room ) ), 200 ) as $chunk ) {
+			$features = array_merge( $features, $this->points( $chunk, $where, count( $chunk ) ) );
+		}
+		return $features;
+	}
+
+	/**
+	 * The code ranges (at Morton::LEVEL) of the tile and its margin: `min(3 × radius, 512)`
+	 * pixels of zoom $z on every side, as tiles of zoom $z + 2, clipped to the world.
+	 *
+	 * @param int $z      Zoom.
+	 * @param int $x      Column.
+	 * @param int $y      Row.
+	 * @param int $radius Radius in pixels.
+	 * @return array{0: int, 1: list<int>} The zoom of the covering tiles and their codes.
+	 */
+	private static function zone( int $z, int $x, int $y, int $radius ): array {
+		$zoom   = min( Morton::LEVEL, $z + 2 );
+		$scale  = 1 << ( $zoom - $z );
+		$margin = min( 3 * $radius, Grid_Clusters::TILE_SIZE ) / Grid_Clusters::TILE_SIZE;
+		$last   = ( 1 << $zoom ) - 1;
+		$starts = array();
+		for ( $tx = max( 0, (int) floor( ( $x - $margin ) * $scale ) ); $tx <= min( $last, (int) floor( ( $x + 1 + $margin ) * $scale ) ); $tx++ ) {
+			for ( $ty = max( 0, (int) floor( ( $y - $margin ) * $scale ) ); $ty <= min( $last, (int) floor( ( $y + 1 + $margin ) * $scale ) ); $ty++ ) {
+				$starts[] = Morton::interleave( $tx, $ty );
+			}
+		}
+		sort( $starts );
+		return array( $zoom, $starts );
+	}
+
+	/**
+	 * The places of a zone as Cluster_Tree leaves, in post-id order (the order supercluster is
+	 * given the feed in).
+	 *
+	 * @param array{0: int, 1: list<int>} $zone  The zone (zone()).
+	 * @param string                      $where The filter's SQL.
+	 * @return list<array{0: int, 1: int, 2: int, 3: int, 4: int}>
+	 */
+	private function leaves( array $zone, string $where ): array {
+		global $wpdb;
+		$table = Index_Schema::table( 'cairn_places' );
+		$sql   = Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $zone[1], 2 * ( Morton::LEVEL - $zone[0] ) ) );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; integers, the words prepared in where().
+		$rows  = $this->rows->rows( "SELECT p.post_id, p.lat, p.lng FROM $table p WHERE $sql $where ORDER BY p.post_id" );
+		$nodes = array();
+		foreach ( (array) $rows as $row ) {
+			$nodes[] = array( Cluster_Tree::x( (float) $row[2] ), Cluster_Tree::y( (float) $row[1] ), 1, (int) $row[0], -1 );
+		}
+		return $nodes;
 	}
 
 	/**
@@ -123,23 +268,25 @@ final class Tile_Builder {
 	/**
 	 * Places per cell of the tile: cell => [places, sum of latitudes, sum of longitudes].
 	 *
-	 * @param array{0: int, 1: int} $range  The tile's codes.
-	 * @param int                   $level  The cells' level.
-	 * @param Place_Filter          $filter The filter.
-	 * @param string                $where  The filter's SQL over `p` (where()).
+	 * @param array{0: int, 1: list<int>} $zone   The zone (zone()).
+	 * @param int                         $level  The cells' level (at least the zone's zoom).
+	 * @param Place_Filter                $filter The filter.
+	 * @param string                      $where  The filter's SQL over `p` (where()).
 	 * @return array<int, array{0: int, 1: float, 2: float}>
 	 */
-	private function cells( array $range, int $level, Place_Filter $filter, string $where ): array {
+	private function cells( array $zone, int $level, Place_Filter $filter, string $where ): array {
 		global $wpdb;
 		$shift = 2 * ( Morton::LEVEL - $level );
 		if ( $filter->by_groups_only() && in_array( $level, Place_Index::CELL_LEVELS, true ) ) {
 			$table = Index_Schema::table( 'cairn_place_cells' );
-			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own tables; $where is built from integers only.
-			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.cell AS cell, SUM(p.n) AS n, SUM(p.sum_lat) AS slat, SUM(p.sum_lng) AS slng FROM $table p WHERE p.level = %d AND p.cell BETWEEN %d AND %d $where GROUP BY p.cell", $level, $range[0] >> $shift, $range[1] >> $shift ) );
+			$sql   = Cell_Counts::ranges_sql( 'p.cell', Box_Cover::merge( $zone[1], 2 * ( $level - $zone[0] ) ) );
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own tables; $sql and $where are built from integers only.
+			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.cell AS cell, SUM(p.n) AS n, SUM(p.sum_lat) AS slat, SUM(p.sum_lng) AS slng FROM $table p WHERE p.level = %d AND $sql $where GROUP BY p.cell", $level ) );
 		} else {
 			$table = Index_Schema::table( 'cairn_places' );
+			$sql   = Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $zone[1], 2 * ( Morton::LEVEL - $zone[0] ) ) );
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- as above; the words are prepared in where().
-			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.code >> %d AS cell, COUNT(*) AS n, SUM(p.lat) AS slat, SUM(p.lng) AS slng FROM $table p WHERE p.code BETWEEN %d AND %d $where GROUP BY 1", $shift, $range[0], $range[1] ) );
+			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.code >> %d AS cell, COUNT(*) AS n, SUM(p.lat) AS slat, SUM(p.lng) AS slng FROM $table p WHERE $sql $where GROUP BY 1", $shift ) );
 		}
 		$cells = array();
 		foreach ( (array) $rows as $row ) {
@@ -225,8 +372,8 @@ final class Tile_Builder {
 	/**
 	 * A cluster as engine.ts makes one (with its expansion zoom).
 	 *
-	 * @param array{id: int, n: int, lat: float, lng: float} $cluster   The cluster.
-	 * @param int                                            $expansion Its expansion zoom.
+	 * @param array{id: int, n: int, lat: float, lng: float, expansion: int} $cluster   The cluster.
+	 * @param int                                                            $expansion Its expansion zoom.
 	 */
 	private static function cluster_json( array $cluster, int $expansion ): string {
 		$count = $cluster['n'];

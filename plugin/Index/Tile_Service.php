@@ -18,11 +18,13 @@ use Cairn\Maps\Markers\Post_Type;
  * renews them all), the group combinations (a group's new slug is written into them in place,
  * with no new stamp) and, for a search, the group names (a renamed group changes what a search
  * finds without touching any place). A place that changes
- * therefore changes the key of the one tile per zoom that holds it, and no other: every other
+ * therefore changes the key of the tiles per zoom that hold it or border on it, and no other: every other
  * tile stays warm, in Tile_Cache and in the browsers and CDNs that keep it by its ETag.
  *
- * Clusters never reach across a tile's edge (Grid_Clusters), so the tile's own stamp is enough;
- * its neighbours' are not needed.
+ * A tile's clusters are made over the tile and a margin (Tile_Builder), so up to the cluster max
+ * zoom its key holds the newest stamp of the tile and its eight neighbours: a changed place
+ * changes the tiles whose margin reaches it too (one to four per zoom, one far from an edge).
+ * Above the max zoom (points only) the tile's own stamp is enough.
  *
  * What is kept is bounded in kind as well as in number (issue 30): group slugs no place has are
  * dropped from a filter before its key is made (known()), so invented ones name the same tile as
@@ -143,12 +145,12 @@ final class Tile_Service {
 	 */
 	public function key( int $z, int $x, int $y, int $radius, int $maxzoom, Place_Filter $filter ): string {
 		$parts = array(
-			'tile-1',
+			'tile-2',
 			"$z/$x/$y",
 			$radius,
 			$maxzoom,
 			$filter->key(),
-			$this->index->stamp( $z, Morton::interleave( $x, $y ) ),
+			$z > $maxzoom ? $this->index->stamp( $z, Morton::interleave( $x, $y ) ) : $this->index->stamp_around( $z, $x, $y ),
 			md5( (string) wp_json_encode( $this->index->combos() ) ),
 		);
 		if ( ! $filter->by_groups_only() ) {
