@@ -37,6 +37,7 @@ suite "lint php (phpcs)" npm run --silent lint:php
 suite "static analysis (phpstan)" npm run --silent lint:phpstan
 suite "translations (languages/cairn-maps.pot is current)" node bin/make-pot.mjs --check
 suite "plugin check (wordpress.org's static checks on the release zip)" npm run --silent test:plugin-check
+suite "cluster vectors (tests/fixtures/cluster-vectors.json is supercluster's current output)" node bin/cluster-vectors.mjs --check
 suite "unit (jest)" npm run --silent test:unit
 suite "php integration (phpunit, mariadb)" npm run --silent test:php
 suite "php on the engines big sites run (redis object cache, nginx proxy_cache)" npm run --silent test:php:engines
