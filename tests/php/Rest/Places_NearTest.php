@@ -168,7 +168,13 @@ class Places_NearTest extends TestCase {
 		$listed = array();
 		$page   = 1;
 		do {
-			$answer = $this->get( '/places', $query + array( 'per_page' => 10, 'page' => $page ) );
+			$answer = $this->get(
+				'/places',
+				$query + array(
+					'per_page' => 10,
+					'page'     => $page,
+				)
+			);
 			$this->assertSame( 200, $answer['status'], (string) wp_json_encode( $answer['data'] ) );
 			foreach ( $answer['data']['items'] as $item ) {
 				$this->assertArrayNotHasKey( $item['id'], $listed, 'each place once' );
@@ -234,18 +240,53 @@ class Places_NearTest extends TestCase {
 		$near = self::near( self::CENTRE );
 		$this->assertSame(
 			array_keys( $this->expected( self::CENTRE, 100000, fn( int $id, array $groups ): bool => str_starts_with( get_the_title( $id ), 'Cafe' ) || in_array( 'cafes', $groups, true ) ) ),
-			array_keys( $this->listed( array( 'near' => $near, 'radius' => 100000, 'q' => 'caf' ) ) )
+			array_keys(
+				$this->listed(
+					array(
+						'near'   => $near,
+						'radius' => 100000,
+						'q'      => 'caf',
+					)
+				)
+			)
 		);
 		$this->assertSame(
 			array_keys( $this->expected( self::CENTRE, 25000, fn( int $id, array $groups ): bool => array( 'huts' ) !== $groups ) ),
-			array_keys( $this->listed( array( 'near' => $near, 'radius' => 25000, 'hidden' => 'huts' ) ) )
+			array_keys(
+				$this->listed(
+					array(
+						'near'   => $near,
+						'radius' => 25000,
+						'hidden' => 'huts',
+					)
+				)
+			)
 		);
 		$this->assertSame(
 			array_keys( $this->expected( self::CENTRE, 25000, fn( int $id, array $groups ): bool => array( 'cafes' ) === $groups ) ),
-			array_keys( $this->listed( array( 'near' => $near, 'radius' => 25000, 'group' => 'cafes' ) ) )
+			array_keys(
+				$this->listed(
+					array(
+						'near'   => $near,
+						'radius' => 25000,
+						'group'  => 'cafes',
+					)
+				)
+			)
 		);
 		$east = $this->expected( self::CENTRE, 100000, fn( int $id ): bool => $this->places[ $id ][0] >= self::CENTRE[0] );
-		$this->assertSame( array_keys( $east ), array_keys( $this->listed( array( 'near' => $near, 'radius' => 100000, 'bbox' => '-3.1875,50,0,60' ) ) ) );
+		$this->assertSame(
+			array_keys( $east ),
+			array_keys(
+				$this->listed(
+					array(
+						'near'   => $near,
+						'radius' => 100000,
+						'bbox'   => '-3.1875,50,0,60',
+					)
+				)
+			)
+		);
 	}
 
 	/**
@@ -255,8 +296,26 @@ class Places_NearTest extends TestCase {
 		$centre   = array( 179.99, -16.5 );
 		$expected = $this->expected( $centre, 60000 );
 		$this->assertCount( 3, $expected );
-		$this->assertSame( array_keys( $expected ), array_keys( $this->listed( array( 'near' => self::near( $centre ), 'radius' => 60000 ) ) ) );
-		$this->assertCount( 2, $this->listed( array( 'near' => self::near( $centre ), 'radius' => 10000 ) ) );
+		$this->assertSame(
+			array_keys( $expected ),
+			array_keys(
+				$this->listed(
+					array(
+						'near'   => self::near( $centre ),
+						'radius' => 60000,
+					)
+				)
+			)
+		);
+		$this->assertCount(
+			2,
+			$this->listed(
+				array(
+					'near'   => self::near( $centre ),
+					'radius' => 10000,
+				)
+			)
+		);
 	}
 
 	/**
@@ -305,6 +364,50 @@ class Places_NearTest extends TestCase {
 	}
 
 	/**
+	 * Without JavaScript the server's list takes the same address: coordinates or one of the
+	 * map's place names, a radius in km; the places within it, nearest first, with distances;
+	 * and a form to ask again.
+	 */
+	public function test_the_no_js_list_takes_the_same_address(): void {
+		$list     = new \Cairn\Maps\Blocks\Places_List( new \Cairn\Maps\Markers\Marker_Repository() );
+		$imperial = 'imperial' === \Cairn\Maps\Blocks\Map_Block::units();
+		// 25 of the site's unit, in km as the address carries it.
+		$km       = $imperial ? '40.234' : '25';
+		$expected = array_keys( $this->expected( self::CENTRE, (int) round( (float) $km * 1000 ) ) );
+		$_GET     = array(
+			'cairn-near'   => self::near( self::CENTRE ) . '|Edinburgh',
+			'cairn-radius' => $km,
+		);
+		$html     = $list->render( array(), 1 );
+		preg_match_all( '/data-cairn-marker-id="(\d+)"/', $html, $found );
+		$this->assertSame( array_slice( $expected, 0, 50 ), array_map( 'intval', $found[1] ), 'within 25 km, nearest first, a page of 50' );
+		$this->assertStringContainsString( 'of ' . count( $expected ), $html, 'the pager counts the places within' );
+		$this->assertStringContainsString( 'class="wp-block-cairn-map__distance"', $html );
+		$this->assertStringContainsString( 'name="cairn-near" value="Edinburgh"', $html );
+		$this->assertStringContainsString( '<option value="' . $km . '" selected>25 ' . ( $imperial ? 'mi' : 'km' ) . '</option>', $html );
+
+		// A place name of the map: the first place it names is the centre.
+		$first = (int) $found[1][0];
+		$title = get_the_title( $first );
+		$_GET  = array(
+			'cairn-near'   => $title,
+			'cairn-radius' => '5',
+		);
+		preg_match_all( '/data-cairn-marker-id="(\d+)"/', $list->render( array(), 1 ), $named );
+		$this->assertSame( array_keys( $this->expected( array_slice( $this->places[ $first ], 0, 2 ), 5000 ) ), array_map( 'intval', $named[1] ) );
+
+		// Nonsense is ignored: the usual list.
+		$_GET = array(
+			'cairn-near'   => '<script>',
+			'cairn-radius' => '9999',
+		);
+		$html = $list->render( array(), 1 );
+		$this->assertStringNotContainsString( '<script>', $html );
+		$this->assertStringNotContainsString( 'wp-block-cairn-map__distance', $html );
+		$_GET = array();
+	}
+
+	/**
 	 * Bad circles answer 400 with a message naming the parameter.
 	 */
 	public function test_bad_circles_answer_400(): void {
@@ -312,15 +415,64 @@ class Places_NearTest extends TestCase {
 		$bad  = array(
 			array( '/places', array( 'radius' => '5000' ), 'radius needs near' ),
 			array( '/places/summary', array( 'radius' => '5000' ), 'radius needs near' ),
-			array( '/places', array( 'near' => $near, 'radius' => '99' ), 'radius must be a whole number of metres from 100 to 500000' ),
-			array( '/places', array( 'near' => $near, 'radius' => '500001' ), 'radius must be' ),
-			array( '/places', array( 'near' => $near, 'radius' => '2.5' ), 'radius must be' ),
-			array( '/places', array( 'near' => $near, 'radius' => 'far' ), 'radius must be' ),
-			array( '/places/summary', array( 'near' => '3,95', 'radius' => '5000' ), 'near must be' ),
+			array(
+				'/places',
+				array(
+					'near'   => $near,
+					'radius' => '99',
+				),
+				'radius must be a whole number of metres from 100 to 500000',
+			),
+			array(
+				'/places',
+				array(
+					'near'   => $near,
+					'radius' => '500001',
+				),
+				'radius must be',
+			),
+			array(
+				'/places',
+				array(
+					'near'   => $near,
+					'radius' => '2.5',
+				),
+				'radius must be',
+			),
+			array(
+				'/places',
+				array(
+					'near'   => $near,
+					'radius' => 'far',
+				),
+				'radius must be',
+			),
+			array(
+				'/places/summary',
+				array(
+					'near'   => '3,95',
+					'radius' => '5000',
+				),
+				'near must be',
+			),
 			array( '/tiles/0/0/0', array( 'near' => $near ), 'near and near_radius go together' ),
 			array( '/tiles/0/0/0', array( 'near_radius' => '5000' ), 'near and near_radius go together' ),
-			array( '/tiles/0/0/0', array( 'near' => $near, 'near_radius' => '50' ), 'radius must be' ),
-			array( '/tiles/0/0/0', array( 'near' => 'here', 'near_radius' => '5000' ), 'near must be' ),
+			array(
+				'/tiles/0/0/0',
+				array(
+					'near'        => $near,
+					'near_radius' => '50',
+				),
+				'radius must be',
+			),
+			array(
+				'/tiles/0/0/0',
+				array(
+					'near'        => 'here',
+					'near_radius' => '5000',
+				),
+				'near must be',
+			),
 		);
 		foreach ( $bad as list( $route, $query, $message ) ) {
 			$answer = $this->get( $route, $query );
