@@ -1428,3 +1428,26 @@ describe( 'places controller: near a place, within a radius', () => {
 		} );
 	} );
 } );
+
+describe( 'places controller: a "near" named by text in the address', () => {
+	afterEach( () => window.history.replaceState( null, '', '/' ) );
+
+	it( 'looks the text up, then the address carries the point (same history entry)', async () => {
+		window.history.replaceState(
+			null,
+			'',
+			'/?cairn-near=Vigeland&cairn-radius=5'
+		);
+		const before = window.history.length;
+		const { places, listed, until } = start();
+		await listed();
+		await until(
+			( state ) => state.mode === 'near' && state.list.total === 2
+		);
+		expect( ids( places.getState() ) ).toEqual( [ 5, 6 ] );
+		expect(
+			new URL( window.location.href ).searchParams.get( 'cairn-near' )
+		).toBe( '10.7,59.927|Vigeland' );
+		expect( window.history.length ).toBe( before );
+	} );
+} );

@@ -29,6 +29,7 @@ import {
 	nearAnnouncement,
 	nearFromAddress,
 	nearParam,
+	nearTextFromAddress,
 	sameNear,
 } from './near';
 
@@ -366,6 +367,12 @@ export class PlacesController {
 			await this.refreshFeatures();
 			options.onFirstDraw();
 			await this.refreshList( false );
+			// `?cairn-near=<text>` (the no-JavaScript form's): looked up, the address then
+			// carries the point in place of that entry.
+			const typed = nearTextFromAddress( this.location() );
+			if ( typed ) {
+				await this.searchNear( typed.text, typed.radius, false, true );
+			}
 		}
 		this.openFromAddress();
 	}
@@ -821,14 +828,16 @@ export class PlacesController {
 	 * the site's geocoder; or one of the map's place names), or of their own position (`text`
 	 * ''), and puts the search in the address (a new history entry: the back button undoes it).
 	 * An empty `text` with `mine` false clears it.
-	 * @param text   What the visitor typed.
-	 * @param radius Metres; 0 for any distance (nearest first only).
-	 * @param mine   Near the visitor's own position.
+	 * @param text    What the visitor typed.
+	 * @param radius  Metres; 0 for any distance (nearest first only).
+	 * @param mine    Near the visitor's own position.
+	 * @param replace Rewrite the current history entry instead of adding one.
 	 */
 	searchNear = async (
 		text: string,
 		radius: number,
-		mine = false
+		mine = false,
+		replace = false
 	): Promise< void > => {
 		const typed = clipSearch( text.trim() );
 		if ( ! mine && typed === '' ) {
@@ -869,7 +878,7 @@ export class PlacesController {
 			radius: Math.max( 0, radius ),
 			text: mine ? '' : typed,
 		};
-		this.pushAddress( near );
+		this.pushAddress( near, replace );
 		await this.applyNear( near, true );
 	};
 
@@ -934,8 +943,9 @@ export class PlacesController {
 	/**
 	 * Writes a "near" into the page's address as a new history entry (null: takes it out).
 	 * @param near
+	 * @param replace Rewrite the current entry instead.
 	 */
-	private pushAddress( near: NearState | null ): void {
+	private pushAddress( near: NearState | null, replace = false ): void {
 		const view = this.host.ownerDocument.defaultView ?? window;
 		try {
 			const url = new URL( view.location.href );
@@ -953,7 +963,9 @@ export class PlacesController {
 				url.searchParams.delete( NEAR_PARAM );
 				url.searchParams.delete( RADIUS_PARAM );
 			}
-			if ( url.href !== view.location.href ) {
+			if ( replace ) {
+				view.history.replaceState( view.history.state, '', url.href );
+			} else if ( url.href !== view.location.href ) {
 				view.history.pushState( view.history.state, '', url.href );
 			}
 		} catch {

@@ -118,6 +118,34 @@ export function nearFromAddress( href: string ): NearState | null {
 }
 
 /**
+ * A "near" the address names by text alone (`?cairn-near=Edinburgh&cairn-radius=25`, as the
+ * no-JavaScript form sends it): the text and the radius in metres (0: any), or null.
+ * @param href The page's address.
+ */
+export function nearTextFromAddress(
+	href: string
+): { text: string; radius: number } | null {
+	let params: URLSearchParams;
+	try {
+		params = new URL( href ).searchParams;
+	} catch {
+		return null;
+	}
+	const value = ( params.get( NEAR_PARAM ) ?? '' ).trim();
+	if ( value === '' || value.includes( '|' ) || nearFromAddress( href ) ) {
+		return null;
+	}
+	const metres = Math.round( Number( params.get( RADIUS_PARAM ) ) * 1000 );
+	return {
+		text: value.slice( 0, 200 ),
+		radius:
+			metres >= LIMITS.near.minRadius && metres <= LIMITS.near.maxRadius
+				? metres
+				: 0,
+	};
+}
+
+/**
  * Whether two searches are the same (to the address's precision).
  * @param a
  * @param b
