@@ -272,7 +272,7 @@ class Places_List {
 		if ( $near['radius'] > 0 ) {
 			$filter['circle'] = array( $point[0], $point[1], $near['radius'] );
 		}
-		$list = $search->list(
+		$list  = $search->list(
 			$filter,
 			array(
 				'near'     => $point,
@@ -280,8 +280,18 @@ class Places_List {
 				'per_page' => (int) Limits::get( 'markerList.maxItems' ),
 			) + $query
 		);
+		$items = array();
+		foreach ( $list['items'] as $item ) {
+			$items[] = array(
+				'id'       => (int) $item['id'],
+				'title'    => (string) $item['title'],
+				'lng'      => (float) $item['lng'],
+				'lat'      => (float) $item['lat'],
+				'distance' => (float) ( $item['distance'] ?? 0 ),
+			);
+		}
 		return array(
-			'items' => $list['items'],
+			'items' => $items,
 			'total' => $list['total'],
 			'page'  => $list['page'],
 		);
@@ -337,10 +347,10 @@ class Places_List {
 	 * The accessible list of markers: what remains without JavaScript or WebGL. One page of at
 	 * most `markerList.maxItems` places, with links to the pages before and after.
 	 *
-	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float, link?: string}>, total: int, page: int} $list      Places of the page.
-	 * @param string                                                                                                                $list_id   Element id.
-	 * @param string                                                                                                                $param     Query parameter of the page.
-	 * @param string                                                                                                                $places_id Id of the places panel.
+	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float, link?: string, distance?: float}>, total: int, page: int} $list      Places of the page.
+	 * @param string                                                                                                                                  $list_id   Element id.
+	 * @param string                                                                                                                                  $param     Query parameter of the page.
+	 * @param string                                                                                                                                  $places_id Id of the places panel.
 	 */
 	private function render_list( array $list, string $list_id, string $param, string $places_id ): string {
 		$html = sprintf(

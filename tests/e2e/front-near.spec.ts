@@ -16,7 +16,11 @@ import type { Locator, Page } from '@playwright/test';
 import { VISITOR_STATE } from './global-setup';
 import { expect, test } from './fixtures/maps-service';
 import { FAKE_PUBLIC_TOKEN, mapBlock } from './utils/map-page';
-import { waitForIdle, watchPageErrors } from './utils/front-map';
+import {
+	recordMapEvents,
+	waitForIdle,
+	watchPageErrors,
+} from './utils/front-map';
 import { KeptSeed } from './utils/kept-seed';
 import {
 	distanceKm,
@@ -221,6 +225,7 @@ test.describe( 'near a place', () => {
 
 	test.beforeEach( async ( { page } ) => {
 		pageErrors = watchPageErrors( page );
+		await recordMapEvents( page );
 	} );
 
 	test.afterEach( async ( {}, testInfo ) => {
