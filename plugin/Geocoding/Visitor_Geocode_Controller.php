@@ -139,16 +139,12 @@ class Visitor_Geocode_Controller {
 	}
 
 	/**
-	 * An error as a response, with Retry-After when the visitor must wait.
+	 * An error as a response (Geocode_Controller::error()), never cached.
 	 *
 	 * @param WP_Error $error The error.
 	 */
 	private static function error( WP_Error $error ): WP_REST_Response {
-		$response = rest_convert_error_to_response( $error );
-		$data     = $error->get_error_data();
-		if ( is_array( $data ) && isset( $data['retry_after'] ) ) {
-			$response->header( 'Retry-After', (string) (int) $data['retry_after'] );
-		}
+		$response = Geocode_Controller::error( $error );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;
 	}

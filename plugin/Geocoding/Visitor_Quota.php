@@ -106,15 +106,8 @@ final class Visitor_Quota {
 	public function refusal( string $key ): ?WP_Error {
 		$now    = ( $this->clock )();
 		$limits = self::limits();
-		$counts = $this->counts( $key, $now );
-		$wait   = 0.0;
-		if ( $counts[1] >= $limits['minute'] ) {
-			$wait = max( $wait, $counts[0] + MINUTE_IN_SECONDS - $now );
-		}
-		if ( $counts[3] >= $limits['hour'] ) {
-			$wait = max( $wait, $counts[2] + HOUR_IN_SECONDS - $now );
-		}
-		if ( $wait <= 0.0 && $counts[1] < $limits['minute'] && $counts[3] < $limits['hour'] ) {
+		$wait   = Quota_Windows::wait( $this->counts( $key, $now ), $limits['minute'], $limits['hour'], HOUR_IN_SECONDS, $now );
+		if ( null === $wait ) {
 			return null;
 		}
 		$retry_after = max( 1, (int) ceil( $wait ) );
@@ -146,27 +139,17 @@ final class Visitor_Quota {
 		$now    = ( $this->clock )();
 		$counts = $this->counts( $key, $now );
 		$ttl    = max( 1, (int) ceil( $counts[2] + HOUR_IN_SECONDS - $now ) );
-		set_transient( self::PREFIX . $key, array( $counts[0], $counts[1] + 1, $counts[2], $counts[3] + 1 ), $ttl );
+		set_transient( self::PREFIX . $key, Quota_Windows::counted( $counts ), $ttl );
 	}
 
 	/**
-	 * The visitor's windows as they stand now (an ended window starts again at now, empty).
+	 * The visitor's windows as they stand now (Quota_Windows::current()).
 	 *
 	 * @param string $key The visitor's key.
 	 * @param float  $now The time.
 	 * @return array{0: float, 1: int, 2: float, 3: int}
 	 */
 	private function counts( string $key, float $now ): array {
-		$stored = get_transient( self::PREFIX . $key );
-		$stored = is_array( $stored ) && 4 === count( $stored ) ? array_values( $stored ) : array( $now, 0, $now, 0 );
-		$minute = array( (float) $stored[0], (int) $stored[1] );
-		$hour   = array( (float) $stored[2], (int) $stored[3] );
-		if ( $minute[0] + MINUTE_IN_SECONDS <= $now || $minute[0] > $now ) {
-			$minute = array( $now, 0 );
-		}
-		if ( $hour[0] + HOUR_IN_SECONDS <= $now || $hour[0] > $now ) {
-			$hour = array( $now, 0 );
-		}
-		return array( $minute[0], $minute[1], $hour[0], $hour[1] );
+		return Quota_Windows::current( get_transient( self::PREFIX . $key ), $now, HOUR_IN_SECONDS );
 	}
 }
