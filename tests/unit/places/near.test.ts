@@ -11,6 +11,7 @@ import {
 	nearParam,
 	radiusChoices,
 } from '../../../packages/map/src/places/near';
+import { visitorGeocoder } from '../../../packages/map/src/config';
 
 const CENTRE = { lng: -3.1875, lat: 55.95 };
 
@@ -129,5 +130,36 @@ describe( 'the search in the address', () => {
 			1000, 5000, 10000, 25000, 50000, 100000,
 		] );
 		expect( radiusChoices( 'imperial' )[ 3 ] ).toBe( 40234 );
+	} );
+} );
+
+describe( 'how a typed address is looked up (config)', () => {
+	it( 'asks the site only with an http(s) route, Mapbox only with a public token', () => {
+		expect(
+			visitorGeocoder( {
+				geocoder: 'site',
+				geocodeUrl:
+					'https://example.test/wp-json/cairn/v1/geocode/visitor',
+			} )
+		).toEqual( {
+			geocoder: 'site',
+			geocodeUrl: 'https://example.test/wp-json/cairn/v1/geocode/visitor',
+		} );
+		expect(
+			visitorGeocoder( {
+				geocoder: 'site',
+				geocodeUrl: 'javascript:alert(1)',
+			} )
+		).toEqual( { geocoder: 'none', geocodeUrl: '' } );
+		expect(
+			visitorGeocoder( { geocoder: 'mapbox', accessToken: 'pk.abc' } )
+		).toEqual( { geocoder: 'mapbox', geocodeUrl: '' } );
+		expect(
+			visitorGeocoder( { geocoder: 'mapbox', accessToken: 'sk.secret' } )
+		).toEqual( { geocoder: 'none', geocodeUrl: '' } );
+		expect( visitorGeocoder( {} ) ).toEqual( {
+			geocoder: 'none',
+			geocodeUrl: '',
+		} );
 	} );
 } );
