@@ -286,10 +286,35 @@ class Map_Block {
 					'units'       => self::units(),
 					// What createMap() and <CairnMap> honour: a headless page asks for consent too.
 					'consent'     => $this->consent->policy( $config['style'] ),
-				)
+				),
+				self::visitor_geocoder()
 			),
 			'error'  => '' !== $token['error'] ? $token['error'] : $parsed['error'],
 		);
+	}
+
+	/**
+	 * How the places panel looks up an address a visitor typed ("near a place"): through the
+	 * site's route when the owner's geocoder is Nominatim (`site`), with Mapbox's temporary
+	 * geocoding from the browser and the map's public token when it is Mapbox (`mapbox`: the
+	 * runtime falls back to the map's own place names without a token).
+	 *
+	 * @since 0.8.0
+	 *
+	 * @return array{geocoder: string, geocodeUrl: string}
+	 */
+	private static function visitor_geocoder(): array {
+		// Geocoding\Geocoder::OPTION and Visitor_Geocode_Controller::offered()/ROUTE, read here
+		// without the Geocoding layer (above Blocks'): the stored choice, Nominatim by default.
+		return 'mapbox-permanent' !== get_option( 'cairn_maps_geocoder', 'nominatim' )
+			? array(
+				'geocoder'   => 'site',
+				'geocodeUrl' => Rest_Routes::url( 'geocode/visitor' ),
+			)
+			: array(
+				'geocoder'   => 'mapbox',
+				'geocodeUrl' => '',
+			);
 	}
 
 	/**

@@ -10,6 +10,8 @@ namespace Cairn\Maps\Blocks;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Geojson_Writer;
+use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Support\Limits;
 use WP_Post;
@@ -186,12 +188,158 @@ class Places_List {
 	public function render( ?array $filters, int $index, ?array $content = null, ?WP_Post $current = null ): string {
 		$param     = self::page_parameter( $index );
 		$places_id = self::panel_id( $index );
-		$list      = $this->page( $filters, $content, $current, self::requested_page( $param ) );
+		$near      = self::requested_near();
+		$list      = null !== $near ? $this->near_page( $filters, $content, $near, self::requested_page( $param ) ) : null;
+		$list      = $list ?? $this->page( $filters, $content, $current, self::requested_page( $param ) );
 		return sprintf(
-			'<div class="wp-block-cairn-map__places" role="region" aria-label="%1$s" id="%2$s">%3$s</div>',
+			'<div class="wp-block-cairn-map__places" role="region" aria-label="%1$s" id="%2$s">%3$s%4$s</div>',
 			esc_attr__( 'Places', 'cairn-maps' ),
 			esc_attr( $places_id ),
+			null === $filters || ! empty( $filters['ids'] ) ? '' : self::near_form( $near, $places_id ),
 			$this->render_list( $list, self::list_id( $places_id ), $param, $places_id )
+		);
+	}
+
+	/**
+	 * The "near" search the address asks for (`?cairn-near=<lng>,<lat>|<text>` or a place name
+	 * alone, `&cairn-radius=<km>`, as the runtime's), or null: `point` [lng, lat] or null (then
+	 * `text` names one of the map's places), `radius` in metres (0: any distance).
+	 *
+	 * @since 0.8.0
+	 *
+	 * @return array{point: float[]|null, text: string, radius: int}|null
+	 */
+	private static function requested_near(): ?array {
+		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- a search to show, no action.
+		$value  = isset( $_GET['cairn-near'] ) && is_string( $_GET['cairn-near'] ) ? sanitize_text_field( wp_unslash( $_GET['cairn-near'] ) ) : '';
+		$radius = isset( $_GET['cairn-radius'] ) && is_string( $_GET['cairn-radius'] ) ? sanitize_text_field( wp_unslash( $_GET['cairn-radius'] ) ) : '';
+		// phpcs:enable WordPress.Security.NonceVerification.Recommended
+		if ( '' === trim( $value ) ) {
+			return null;
+		}
+		$parts  = explode( '|', $value, 2 );
+		$point  = 1 === preg_match( '/^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,2}(\.\d+)?\s*$/', $parts[0] ) ? array_map( 'floatval', explode( ',', $parts[0] ) ) : null;
+		$point  = null !== $point && abs( $point[0] ) <= 180 && abs( $point[1] ) <= 90 ? $point : null;
+		$text   = null === $point ? $value : ( $parts[1] ?? '' );
+		$metres = is_numeric( $radius ) ? (int) round( (float) $radius * 1000 ) : 0;
+		$metres = $metres >= (int) Limits::get( 'near.minRadius' ) && $metres <= (int) Limits::get( 'near.maxRadius' ) ? $metres : 0;
+		return array(
+			'point'  => $point,
+			'text'   => mb_substr( trim( $text ), 0, 200 ),
+			'radius' => $metres,
+		);
+	}
+
+	/**
+	 * One page of a map's markers near a position (the address's search), nearest first with
+	 * their distances, from the place index; null when the index cannot answer it (not built yet,
+	 * a map of chosen markers or of posts, a place name the map does not have).
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param array{groups?: string[], ids?: int[]}|null                                     $filters The map's markers.
+	 * @param array{postTypes: string[], terms: array<string, string[]>, current: bool}|null $content The map's posts.
+	 * @param array{point: float[]|null, text: string, radius: int}                          $near    The search.
+	 * @param int                                                                            $page    Page asked for, from 1.
+	 * @return array{items: array<int, array{id: int, title: string, lng: float, lat: float, distance: float}>, total: int, page: int}|null
+	 */
+	private function near_page( ?array $filters, ?array $content, array $near, int $page ): ?array {
+		if ( null === $filters || ! empty( $filters['ids'] ) || ( null !== $content && array() !== $content['postTypes'] ) || ! ( new Place_Index() )->is_ready() ) {
+			return null;
+		}
+		$search = new Place_Search();
+		$filter = array(
+			'groups' => $filters['groups'] ?? array(),
+			'hidden' => array(),
+			'q'      => '',
+		);
+		$query  = array(
+			'bbox'     => null,
+			'near'     => null,
+			'page'     => 1,
+			'per_page' => 1,
+			'include'  => 0,
+		);
+		$point  = $near['point'];
+		if ( null === $point && '' !== $near['text'] ) {
+			// A place name: the first of the map's places it names.
+			$found = $search->list( array( 'q' => $near['text'] ) + $filter, $query )['items'][0] ?? null;
+			$point = null === $found ? null : array( (float) $found['lng'], (float) $found['lat'] );
+		}
+		if ( null === $point ) {
+			return null;
+		}
+		if ( $near['radius'] > 0 ) {
+			$filter['circle'] = array( $point[0], $point[1], $near['radius'] );
+		}
+		$list  = $search->list(
+			$filter,
+			array(
+				'near'     => $point,
+				'page'     => max( 1, $page ),
+				'per_page' => (int) Limits::get( 'markerList.maxItems' ),
+			) + $query
+		);
+		$items = array();
+		foreach ( $list['items'] as $item ) {
+			$items[] = array(
+				'id'       => (int) $item['id'],
+				'title'    => (string) $item['title'],
+				'lng'      => (float) $item['lng'],
+				'lat'      => (float) $item['lat'],
+				'distance' => (float) ( $item['distance'] ?? 0 ),
+			);
+		}
+		return array(
+			'items' => $items,
+			'total' => $list['total'],
+			'page'  => $list['page'],
+		);
+	}
+
+	/**
+	 * The "near" form without JavaScript: a GET form over the page's own address, taking a place
+	 * name or "lng,lat" and a radius (the runtime's panel replaces it).
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param array{point: float[]|null, text: string, radius: int}|null $near      The address's search.
+	 * @param string                                                     $places_id Id of the places panel.
+	 */
+	private static function near_form( ?array $near, string $places_id ): string {
+		$imperial = 'imperial' === Map_Block::units();
+		$unit     = $imperial ? 1.609344 : 1.0;
+		$hidden   = '';
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- the page's own address, kept.
+		foreach ( wp_unslash( $_GET ) as $name => $value ) {
+			if ( is_string( $value ) && ! in_array( $name, array( 'cairn-near', 'cairn-radius' ), true ) && 0 !== strpos( (string) $name, 'cairn-places' ) ) {
+				$hidden .= sprintf( '<input type="hidden" name="%1$s" value="%2$s">', esc_attr( (string) $name ), esc_attr( sanitize_text_field( $value ) ) );
+			}
+		}
+		$text    = null === $near ? '' : ( '' !== $near['text'] ? $near['text'] : ( null === $near['point'] ? '' : implode( ',', $near['point'] ) ) );
+		$options = '<option value="">' . esc_html__( 'any distance', 'cairn-maps' ) . '</option>';
+		foreach ( (array) Limits::get( 'near.radiiKm' ) as $value ) {
+			$km       = round( (float) $value * $unit, 3 );
+			$selected = null !== $near && abs( $near['radius'] - $km * 1000 ) < 2;
+			$options .= sprintf(
+				'<option value="%1$s"%2$s>%3$s</option>',
+				esc_attr( (string) $km ),
+				$selected ? ' selected' : '',
+				/* translators: %s: a number of kilometres or miles. */
+				esc_html( sprintf( $imperial ? __( '%s mi', 'cairn-maps' ) : __( '%s km', 'cairn-maps' ), number_format_i18n( (float) $value ) ) )
+			);
+		}
+		return sprintf(
+			'<form class="wp-block-cairn-map__near" role="search" method="get" action="%1$s"><label for="%2$s-near">%3$s</label> <input id="%2$s-near" type="text" name="cairn-near" value="%4$s" maxlength="200" placeholder="%5$s"> <label for="%2$s-radius">%6$s</label> <select id="%2$s-radius" name="cairn-radius">%7$s</select> %8$s<button type="submit">%9$s</button></form>',
+			esc_url( (string) preg_replace( '/[?#].*/s', '', (string) remove_query_arg( array( 'cairn-near', 'cairn-radius' ) ) ) . '#' . $places_id ),
+			esc_attr( $places_id ),
+			esc_html__( 'Near', 'cairn-maps' ),
+			esc_attr( $text ),
+			esc_attr__( 'A place on this map, or longitude,latitude', 'cairn-maps' ),
+			esc_html__( 'within', 'cairn-maps' ),
+			$options,
+			$hidden,
+			esc_html__( 'Find', 'cairn-maps' )
 		);
 	}
 
@@ -199,10 +347,10 @@ class Places_List {
 	 * The accessible list of markers: what remains without JavaScript or WebGL. One page of at
 	 * most `markerList.maxItems` places, with links to the pages before and after.
 	 *
-	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float, link?: string}>, total: int, page: int} $list      Places of the page.
-	 * @param string                                                                                                                $list_id   Element id.
-	 * @param string                                                                                                                $param     Query parameter of the page.
-	 * @param string                                                                                                                $places_id Id of the places panel.
+	 * @param array{items: array<int, array{id: int, title: string, lng: float, lat: float, link?: string, distance?: float}>, total: int, page: int} $list      Places of the page.
+	 * @param string                                                                                                                                  $list_id   Element id.
+	 * @param string                                                                                                                                  $param     Query parameter of the page.
+	 * @param string                                                                                                                                  $places_id Id of the places panel.
 	 */
 	private function render_list( array $list, string $list_id, string $param, string $places_id ): string {
 		$html = sprintf(
@@ -221,17 +369,35 @@ class Places_List {
 			foreach ( $list['items'] as $item ) {
 				$title = esc_html( wp_strip_all_tags( $item['title'] ) );
 				$html .= sprintf(
-					'<li data-cairn-marker-id="%1$d" data-lng="%2$s" data-lat="%3$s">%4$s</li>',
+					'<li data-cairn-marker-id="%1$d" data-lng="%2$s" data-lat="%3$s">%4$s%5$s</li>',
 					$item['id'],
 					esc_attr( (string) $item['lng'] ),
 					esc_attr( (string) $item['lat'] ),
 					// A post is read on its own page.
-					isset( $item['link'] ) && '' !== $item['link'] ? '<a href="' . esc_url( $item['link'] ) . '">' . $title . '</a>' : $title
+					isset( $item['link'] ) && '' !== $item['link'] ? '<a href="' . esc_url( $item['link'] ) . '">' . $title . '</a>' : $title,
+					isset( $item['distance'] ) ? ' <span class="wp-block-cairn-map__distance">' . esc_html( self::distance_text( (float) $item['distance'] ) ) . '</span>' : ''
 				);
 			}
 			$html .= '</ul>';
 		}
 		return $html . $this->render_pages( $list, $param, $places_id ) . '</div>';
+	}
+
+	/**
+	 * A distance in the site's units ("3.2 km", "850 m", "2.1 mi", "400 ft").
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param float $metres The distance.
+	 */
+	private static function distance_text( float $metres ): string {
+		if ( 'imperial' === Map_Block::units() ) {
+			$miles = $metres / 1609.344;
+			/* translators: %s: a distance in miles, or in feet. */
+			return $miles < 0.1 ? sprintf( __( '%s ft', 'cairn-maps' ), number_format_i18n( $metres * 3.28084 ) ) : sprintf( __( '%s mi', 'cairn-maps' ), number_format_i18n( $miles, 1 ) );
+		}
+		/* translators: %s: a distance in metres, or in kilometres. */
+		return $metres < 1000 ? sprintf( __( '%s m', 'cairn-maps' ), number_format_i18n( $metres ) ) : sprintf( __( '%s km', 'cairn-maps' ), number_format_i18n( $metres / 1000, 1 ) );
 	}
 
 	/**

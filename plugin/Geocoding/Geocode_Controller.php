@@ -152,11 +152,12 @@ class Geocode_Controller {
 	}
 
 	/**
-	 * An error as a response, with Retry-After when the caller must wait.
+	 * An error as a response, with Retry-After when the caller must wait (the visitors' route
+	 * too, since 0.8.0).
 	 *
 	 * @param WP_Error $error The error.
 	 */
-	private static function error( WP_Error $error ): WP_REST_Response {
+	public static function error( WP_Error $error ): WP_REST_Response {
 		$response = rest_convert_error_to_response( $error );
 		$data     = $error->get_error_data();
 		if ( is_array( $data ) && isset( $data['retry_after'] ) ) {

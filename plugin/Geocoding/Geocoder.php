@@ -103,6 +103,20 @@ class Geocoder {
 	private int $user = 0;
 
 	/**
+	 * The per-visitor quota (the public "near a place" route).
+	 *
+	 * @var Visitor_Quota
+	 */
+	private Visitor_Quota $visitors;
+
+	/**
+	 * The visitor the lookups are for (Visitor_Quota::key()), '' for none.
+	 *
+	 * @var string
+	 */
+	private string $visitor = '';
+
+	/**
 	 * Creates the geocoder; every part has a working default.
 	 *
 	 * @param Settings|null      $settings The settings.
@@ -115,6 +129,24 @@ class Geocoder {
 		$this->limiter  = $limiter ?? new Rate_Limiter();
 		$this->cache    = $cache ?? new Geocode_Cache();
 		$this->quota    = $quota ?? new User_Quota();
+		$this->visitors = new Visitor_Quota();
+	}
+
+	/**
+	 * The same geocoder, looking up for an anonymous visitor ("near a place"): their uncached
+	 * lookups count against their quota (Visitor_Quota) and take the people's share of the
+	 * site-wide slot.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param string             $key    The visitor's key (Visitor_Quota::key()).
+	 * @param Visitor_Quota|null $quota  The quota (tests give one with their own clock).
+	 */
+	public function for_visitor( string $key, ?Visitor_Quota $quota = null ): self {
+		$copy           = clone $this;
+		$copy->visitor  = $key;
+		$copy->visitors = $quota ?? $this->visitors;
+		return $copy;
 	}
 
 	/**
@@ -302,15 +334,19 @@ class Geocoder {
 			return $problem;
 		}
 		$refusal = $this->user > 0 ? $this->quota->refusal( $this->user ) : null;
+		$refusal = $refusal ?? ( '' !== $this->visitor ? $this->visitors->refusal( $this->visitor ) : null );
 		if ( null !== $refusal ) {
 			return $refusal;
 		}
-		$slot = $this->limiter->take( $max_wait, $this->user > 0 );
+		$slot = $this->limiter->take( $max_wait, $this->user > 0 || '' !== $this->visitor );
 		if ( is_wp_error( $slot ) ) {
 			return $slot;
 		}
 		if ( $this->user > 0 ) {
 			$this->quota->count( $this->user );
+		}
+		if ( '' !== $this->visitor ) {
+			$this->visitors->count( $this->visitor );
 		}
 		$response = wp_remote_get(
 			$url(),

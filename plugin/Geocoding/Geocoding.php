@@ -31,6 +31,15 @@ class Geocoding {
 	private Geocode_Controller $controller;
 
 	/**
+	 * The visitors' route ("near a place").
+	 *
+	 * @since 0.8.0
+	 *
+	 * @var Visitor_Geocode_Controller
+	 */
+	private Visitor_Geocode_Controller $visitors;
+
+	/**
 	 * The setting.
 	 *
 	 * @var Geocoder_Setting
@@ -45,6 +54,7 @@ class Geocoding {
 	public function __construct( ?Geocoder $geocoder = null ) {
 		$this->geocoder   = $geocoder ?? new Geocoder();
 		$this->controller = new Geocode_Controller( $this->geocoder );
+		$this->visitors   = new Visitor_Geocode_Controller( $this->geocoder );
 		$this->setting    = new Geocoder_Setting();
 	}
 
@@ -53,6 +63,7 @@ class Geocoding {
 	 */
 	public function add_hooks(): void {
 		$this->controller->add_hooks();
+		$this->visitors->add_hooks();
 		$this->setting->add_hooks();
 	}
 

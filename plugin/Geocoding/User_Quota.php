@@ -97,15 +97,8 @@ final class User_Quota {
 	public function refusal( int $user_id ): ?WP_Error {
 		$now    = ( $this->clock )();
 		$limits = self::limits( $user_id );
-		$counts = $this->counts( $user_id, $now );
-		$wait   = 0.0;
-		if ( $counts[1] >= $limits['minute'] ) {
-			$wait = max( $wait, $counts[0] + MINUTE_IN_SECONDS - $now );
-		}
-		if ( $counts[3] >= $limits['day'] ) {
-			$wait = max( $wait, $counts[2] + DAY_IN_SECONDS - $now );
-		}
-		return $counts[1] >= $limits['minute'] || $counts[3] >= $limits['day'] ? self::exceeded( $wait ) : null;
+		$wait   = Quota_Windows::wait( $this->counts( $user_id, $now ), $limits['minute'], $limits['day'], DAY_IN_SECONDS, $now );
+		return null === $wait ? null : self::exceeded( $wait );
 	}
 
 	/**
@@ -114,31 +107,18 @@ final class User_Quota {
 	 * @param int $user_id The user.
 	 */
 	public function count( int $user_id ): void {
-		$now    = ( $this->clock )();
-		$counts = $this->counts( $user_id, $now );
-		update_user_meta( $user_id, self::META, array( $counts[0], $counts[1] + 1, $counts[2], $counts[3] + 1 ) );
+		update_user_meta( $user_id, self::META, Quota_Windows::counted( $this->counts( $user_id, ( $this->clock )() ) ) );
 	}
 
 	/**
-	 * The user's windows as they stand now (an ended window starts again at now, empty).
+	 * The user's windows as they stand now (Quota_Windows::current()).
 	 *
 	 * @param int   $user_id The user.
 	 * @param float $now     The time.
 	 * @return array{0: float, 1: int, 2: float, 3: int}
 	 */
 	private function counts( int $user_id, float $now ): array {
-		$stored = get_user_meta( $user_id, self::META, true );
-		$stored = is_array( $stored ) && 4 === count( $stored ) ? array_values( $stored ) : array( $now, 0, $now, 0 );
-		$minute = array( (float) $stored[0], (int) $stored[1] );
-		$day    = array( (float) $stored[2], (int) $stored[3] );
-		// A window that ended, or one that starts in the future (a clock that went back), is new.
-		if ( $minute[0] + MINUTE_IN_SECONDS <= $now || $minute[0] > $now ) {
-			$minute = array( $now, 0 );
-		}
-		if ( $day[0] + DAY_IN_SECONDS <= $now || $day[0] > $now ) {
-			$day = array( $now, 0 );
-		}
-		return array( $minute[0], $minute[1], $day[0], $day[1] );
+		return Quota_Windows::current( get_user_meta( $user_id, self::META, true ), $now, DAY_IN_SECONDS );
 	}
 
 	/**

@@ -16,7 +16,8 @@ defined( 'ABSPATH' ) || exit;
  * The rules mirror the markers feed and the runtime's engine.ts: a selection of groups keeps the
  * places in any of them (places without a group are not in it); a place whose groups are all
  * switched off is hidden (one without a group never is); a search keeps the places where every
- * query word starts a word of the title or of one of the place's group names.
+ * query word starts a word of the title or of one of the place's group names; a circle (since
+ * 0.8.0: a visitor's "near a place within 25 km") keeps the places within it.
  *
  * @since 0.6.0
  */
@@ -42,6 +43,13 @@ final class Place_Filter {
 	 * @var string[]
 	 */
 	private array $words;
+
+	/**
+	 * The circle [lng, lat, metres], or null.
+	 *
+	 * @var array{0: float, 1: float, 2: int}|null
+	 */
+	private ?array $circle = null;
 
 	/**
 	 * Creates the filter.
@@ -78,7 +86,31 @@ final class Place_Filter {
 	 * Whether only groups decide (no search): the stored cell counts can answer.
 	 */
 	public function by_groups_only(): bool {
-		return array() === $this->words;
+		return array() === $this->words && null === $this->circle;
+	}
+
+	/**
+	 * The same filter keeping only the places within a circle (null: none).
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param array{0: float, 1: float, 2: int}|null $circle [lng, lat, metres], validated (Rest\Search_Params::circle()).
+	 */
+	public function with_circle( ?array $circle ): self {
+		$copy         = clone $this;
+		$copy->circle = null === $circle ? null : array( round( $circle[0], 7 ), round( $circle[1], 7 ), $circle[2] );
+		return $copy;
+	}
+
+	/**
+	 * The circle [lng, lat, metres], or null.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @return array{0: float, 1: float, 2: int}|null
+	 */
+	public function circle(): ?array {
+		return $this->circle;
 	}
 
 	/**
@@ -137,7 +169,8 @@ final class Place_Filter {
 	 * A canonical text of the filter, for cache keys.
 	 */
 	public function key(): string {
-		return implode( ',', $this->groups ) . '|' . implode( ',', $this->hidden ) . '|' . implode( ' ', $this->words );
+		$key = implode( ',', $this->groups ) . '|' . implode( ',', $this->hidden ) . '|' . implode( ' ', $this->words );
+		return null === $this->circle ? $key : $key . '|' . implode( ',', $this->circle );
 	}
 
 	/**

@@ -38,8 +38,18 @@ use Cairn\Maps\Support\Limits;
  *   in a square around the origin grown until it holds the page; deeper or denser, a flat-earth
  *   order in SQL.
  *
- * Filters come validated and canonical (Rest\Search_Params): `groups`, `hidden`, `q`; a list
- * query `bbox`, `near`, `page` (1-based), `per_page`, `include`.
+ * A circle (`near` with `radius`, since 0.8.0) keeps the places within that great-circle
+ * distance: served by the `code_combo` key of `cairn_places` — the circle's bounding box (exact:
+ * every position within the angle, across the antimeridian and over a pole) read as the Morton
+ * code ranges of a few tiles covering it, plus the box's test on `lat`/`lng` — then the exact
+ * haversine distance of each candidate in PHP (SQLite, the embedded default, has no
+ * trigonometry in SQL). The candidates are the box's places (about 4/π of the circle's), so a
+ * radius answers in time proportional to the places within it, whatever the index's size; the
+ * list is then always in exact distance order, and its count and bounds exact.
+ *
+ * Filters come validated and canonical (Rest\Search_Params): `groups`, `hidden`, `q`, `circle`
+ * ([lng, lat, metres], optional); a list query `bbox`, `near`, `page` (1-based), `per_page`,
+ * `include`.
  *
  * @since 0.6.0
  */
@@ -99,7 +109,7 @@ class Place_Search {
 	/**
 	 * The selection's totals, the places passing the filter, their bounds.
 	 *
-	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
+	 * @param array{groups: string[], hidden: string[], q: string, circle?: array{0: float, 1: float, 2: int}} $filter The filter.
 	 * @return array{total: int, groups: object, matches: int, capped: bool, bounds: float[]|null} `groups`: places per slug (an object, so that none is `{}` in JSON); `capped`: a search's `matches` stopped at cap().
 	 */
 	public function summary( array $filter ): array {
@@ -119,7 +129,17 @@ class Place_Search {
 			}
 		}
 		ksort( $groups );
-		$match                    = $this->match( $filter );
+		$match = $this->match( $filter );
+		if ( isset( $filter['circle'] ) ) {
+			$within = null === $match ? array() : $this->within( $match, null, $filter['circle'] );
+			return array(
+				'total'   => $total,
+				'groups'  => (object) $groups,
+				'matches' => count( $within ),
+				'capped'  => false,
+				'bounds'  => self::bounds_of( $within ),
+			);
+		}
 		list( $matches, $bounds ) = $this->matches( $match );
 		$capped                   = null !== $match && array() !== $match->words && $matches > self::cap();
 		if ( $capped ) {
@@ -139,8 +159,8 @@ class Place_Search {
 	 * One page of the places passing the filter, in the box when given, by folded title then id or
 	 * by distance from `near`.
 	 *
-	 * @param array{groups: string[], hidden: string[], q: string}                                  $filter The filter.
-	 * @param array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int} $query  The list query.
+	 * @param array{groups: string[], hidden: string[], q: string, circle?: array{0: float, 1: float, 2: int}} $filter The filter.
+	 * @param array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int}            $query  The list query.
 	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
 	 */
 	public function list( array $filter, array $query ): array {
@@ -149,7 +169,10 @@ class Place_Search {
 		if ( $query['include'] > 0 ) {
 			return $this->one( $filter, $query['include'] );
 		}
-		$match    = $this->match( $filter );
+		$match = $this->match( $filter );
+		if ( isset( $filter['circle'] ) ) {
+			return $this->circle_page( $match, $query, $filter['circle'] );
+		}
 		$boxes    = null === $query['bbox'] ? null : Box_Cover::split( $query['bbox'] );
 		$total    = null === $match ? 0 : $this->count( $match, $boxes );
 		$capped   = null !== $match && array() !== $match->words && $total > self::cap();
@@ -501,7 +524,7 @@ class Place_Search {
 	/**
 	 * Metres in a degree of latitude (on the mean sphere).
 	 */
-	private const METRES_PER_DEGREE = self::EARTH_RADIUS * M_PI / 180;
+	public const METRES_PER_DEGREE = self::EARTH_RADIUS * M_PI / 180;
 
 	/**
 	 * The box holding every position within an angle of $half degrees (great circle) of the
@@ -603,6 +626,114 @@ class Place_Search {
 			$items[ $index ]['distance'] = round( self::distance( $lng, $lat, $item['lng'], $item['lat'] ), 1 );
 		}
 		return $items;
+	}
+
+	/**
+	 * One page of the places within a circle, nearest first (then by id), with their distances;
+	 * in the box too when the query has one.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param Place_Match|null                                                                      $match  The filter, or null when nothing passes.
+	 * @param array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int} $query  The list query.
+	 * @param array{0: float, 1: float, 2: int}                                                     $circle [lng, lat, metres].
+	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
+	 */
+	private function circle_page( ?Place_Match $match, array $query, array $circle ): array {
+		$boxes    = null === $query['bbox'] ? null : Box_Cover::split( $query['bbox'] );
+		$within   = null === $match ? array() : $this->within( $match, $boxes, $circle );
+		$total    = count( $within );
+		$per_page = $query['per_page'];
+		$pages    = max( 1, (int) ceil( $total / $per_page ) );
+		$slice    = array_slice( $within, ( $query['page'] - 1 ) * $per_page, $per_page, true );
+		$items    = array();
+		if ( null !== $match && array() !== $slice ) {
+			$found = array();
+			foreach ( $this->items( 'SELECT ' . self::COLUMNS . $this->from( $match, null ) . ' AND p.post_id IN (' . implode( ',', array_keys( $slice ) ) . ')' ) as $item ) {
+				$found[ $item['id'] ] = $item;
+			}
+			foreach ( $slice as $id => $place ) {
+				if ( isset( $found[ $id ] ) ) {
+					$items[] = $found[ $id ] + array( 'distance' => round( $place[0], 1 ) );
+				}
+			}
+		}
+		return array(
+			'total'  => $total,
+			'capped' => false,
+			'page'   => $query['page'],
+			'pages'  => $pages,
+			'items'  => $items,
+		);
+	}
+
+	/**
+	 * The places passing a filter within a circle (and the boxes, when given), nearest first then
+	 * by id: post id => [metres, lng, lat]. The circle's bounding box (around()) reads the
+	 * candidates over the `code_combo` key's Morton ranges; each is kept when its exact
+	 * great-circle distance is within the radius.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param Place_Match                       $match  The filter.
+	 * @param array<int, float[]>|null          $boxes  Boxes (west ≤ east), or null.
+	 * @param array{0: float, 1: float, 2: int} $circle [lng, lat, metres].
+	 * @return array<int, array{0: float, 1: float, 2: float}>
+	 */
+	private function within( Place_Match $match, ?array $boxes, array $circle ): array {
+		global $wpdb;
+		list( $lng, $lat, $metres ) = $circle;
+		$square                     = self::around( array( $lng, $lat ), $metres / self::METRES_PER_DEGREE, $boxes );
+		if ( array() === $square || array() === $match->combos ) {
+			return array();
+		}
+		$rows   = $wpdb->get_results( 'SELECT p.post_id, p.lng, p.lat' . $this->from( $match, $square ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		$within = array();
+		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
+			$distance = self::distance( $lng, $lat, (float) $row[1], (float) $row[2] );
+			if ( $distance <= $metres ) {
+				$within[ (int) $row[0] ] = array( $distance, (float) $row[1], (float) $row[2] );
+			}
+		}
+		unset( $rows );
+		uksort(
+			$within,
+			static function ( int $a, int $b ) use ( $within ): int {
+				$order = $within[ $a ][0] <=> $within[ $b ][0];
+				return 0 !== $order ? $order : $a <=> $b;
+			}
+		);
+		return $within;
+	}
+
+	/**
+	 * The boxes (west ≤ east) holding every position of a circle: its bounding box, split at the
+	 * antimeridian, the whole width when it reaches a pole.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param array{0: float, 1: float, 2: int} $circle [lng, lat, metres].
+	 * @return array<int, float[]>
+	 */
+	public static function circle_boxes( array $circle ): array {
+		return self::around( array( $circle[0], $circle[1] ), $circle[2] / self::METRES_PER_DEGREE, null );
+	}
+
+	/**
+	 * The bounding box [west, south, east, north] of places (within()), null for none.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param array<int, array{0: float, 1: float, 2: float}> $places Post id => [metres, lng, lat].
+	 * @return float[]|null
+	 */
+	private static function bounds_of( array $places ): ?array {
+		if ( array() === $places ) {
+			return null;
+		}
+		$lngs = array_column( $places, 1 );
+		$lats = array_column( $places, 2 );
+		return array( (float) min( $lngs ), (float) min( $lats ), (float) max( $lngs ), (float) max( $lats ) );
 	}
 
 	/**

@@ -41,6 +41,13 @@ use Cairn\Maps\Support\Limits;
  * place's group names (their combinations, found in PHP from the group names): computed per
  * request over the tile's places, never stored.
  *
+ * A circle (Place_Filter::circle(), since 0.8.0) keeps the places of its bounding box
+ * (Place_Search::circle_boxes()) whose distance, on a plane tangent at their mean latitude, is
+ * within the radius: arithmetic only (SQLite has no trigonometry in SQL), the cosine of the mean
+ * latitude expanded around the circle's centre. Against the list's exact great-circle distance
+ * (Place_Search) it errs by about (radius / 6,371 km)² of the radius: under 2 cm at 1 km, 8 m at
+ * 25 km, about 0.6 % at 500 km. Not meant for circles over a pole.
+ *
  * @since 0.6.0
  */
 final class Tile_Builder {
@@ -345,7 +352,11 @@ final class Tile_Builder {
 			}
 			$sql .= count( $shown ) <= count( $hidden ) ? ' AND p.combo IN (' . implode( ',', array_map( 'intval', $shown ) ) . ')' : ' AND p.combo NOT IN (' . implode( ',', array_map( 'intval', $hidden ) ) . ')';
 		}
-		if ( $filter->by_groups_only() ) {
+		$circle = $filter->circle();
+		if ( null !== $circle ) {
+			$sql .= ' AND ' . self::circle_sql( $circle );
+		}
+		if ( $filter->by_groups_only() || array() === $filter->words() ) {
 			return $sql;
 		}
 		global $wpdb;
@@ -358,6 +369,30 @@ final class Tile_Builder {
 			$sql .= $wpdb->prepare( " AND (p.post_id IN (SELECT w.post_id FROM $words w WHERE w.word LIKE %s)$by_group)", $wpdb->esc_like( $word ) . '%' );
 		}
 		return $sql;
+	}
+
+	/**
+	 * The test that a place (`p`) lies within a circle: its bounding box, then the distance on the
+	 * plane tangent at the mean latitude (see the class comment), in arithmetic only.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param array{0: float, 1: float, 2: int} $circle [lng, lat, metres].
+	 */
+	private static function circle_sql( array $circle ): string {
+		list( $lng, $lat, $metres ) = $circle;
+		$boxes                      = array();
+		foreach ( Place_Search::circle_boxes( $circle ) as $box ) {
+			$boxes[] = '(' . Cell_Counts::box_sql( $box ) . ')';
+		}
+		$d_lat = sprintf( '(p.lat - %.12F)', $lat );
+		$raw   = sprintf( '(p.lng - %.12F)', $lng );
+		$d_lng = "(CASE WHEN {$raw} > 180 THEN {$raw} - 360 WHEN {$raw} < -180 THEN {$raw} + 360 ELSE {$raw} END)";
+		// cos(lat + h) ≈ cos(lat)(1 − h²/2) − sin(lat)·h, h the half difference in radians.
+		$half   = sprintf( '(%s * %.15F)', $d_lat, M_PI / 360 );
+		$cosine = sprintf( '(%1$.15F - %2$.15F * %3$s * %3$s - %4$.15F * %3$s)', cos( deg2rad( $lat ) ), cos( deg2rad( $lat ) ) / 2, $half, sin( deg2rad( $lat ) ) );
+		$angle  = $metres / Place_Search::METRES_PER_DEGREE;
+		return sprintf( '(%1$s) AND (%2$s * %2$s + %3$s * %3$s * %4$s * %4$s <= %5$.15F)', implode( ' OR ', $boxes ), $d_lat, $d_lng, $cosine, $angle * $angle );
 	}
 
 	/**

@@ -111,7 +111,8 @@ final class Tile_Service {
 	 * @param bool         $current Whether the address names the current markers version.
 	 */
 	public function keeps( int $radius, int $maxzoom, Place_Filter $filter, bool $current ): bool {
-		if ( ! $current || ! $this->is_complete() || ! $this->radii->has( $radius, $maxzoom ) ) {
+		// A visitor's circle (since 0.8.0) is never kept: there are as many as positions.
+		if ( ! $current || null !== $filter->circle() || ! $this->is_complete() || ! $this->radii->has( $radius, $maxzoom ) ) {
 			return false;
 		}
 		$known = $this->known_slugs();

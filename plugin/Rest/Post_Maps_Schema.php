@@ -203,6 +203,15 @@ final class Post_Maps_Schema {
 						'type' => 'string',
 						'enum' => array( 'metric', 'imperial' ),
 					),
+					'geocoder'      => array(
+						'description' => __( 'How the places panel looks up an address a visitor typed ("near a place"): site (GET /cairn/v1/geocode/visitor, in geocodeUrl), mapbox (Mapbox temporary geocoding from the browser with the map\'s public token) or none (the map\'s own place names).', 'cairn-maps' ),
+						'type'        => 'string',
+						'enum'        => array( 'site', 'mapbox', 'none' ),
+					),
+					'geocodeUrl'    => array(
+						'description' => __( 'The site\'s address lookup for visitors when geocoder is site; empty otherwise.', 'cairn-maps' ),
+						'type'        => 'string',
+					),
 					'groupStyles'   => array(
 						'type'  => 'array',
 						'items' => array(

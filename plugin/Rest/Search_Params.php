@@ -18,8 +18,10 @@ use WP_Error;
  * its ETag and cache key are made of).
  *
  * Selection and filter (both routes): `group`, `hidden`, `q`, `v`, validated as the tiles route
- * does (Places_Params). The list (`/places` only): `bbox` (the feed's rule),
- * `near` ("lng,lat"), `page` (1-based), `per_page` (1…max_per_page()), `include` (one post id).
+ * does (Places_Params), and `near` ("lng,lat") with `radius` (metres, min_radius()…max_radius():
+ * only the places within that great-circle distance of `near`; `radius` without `near` is a
+ * 400). The list (`/places` only): `bbox` (the feed's rule), `near` alone (places sorted by
+ * distance), `page` (1-based), `per_page` (1…max_per_page()), `include` (one post id).
  *
  * @since 0.6.0
  */
@@ -41,12 +43,30 @@ final class Search_Params {
 	/**
 	 * The parameters of both routes.
 	 */
-	public const FILTER_PARAMS = array( 'group', 'hidden', 'q', 'v' );
+	public const FILTER_PARAMS = array( 'group', 'hidden', 'q', 'v', 'near', 'radius' );
 
 	/**
 	 * The parameters of the list beside the filter.
 	 */
-	public const LIST_PARAMS = array( 'bbox', 'near', 'page', 'per_page', 'include' );
+	public const LIST_PARAMS = array( 'bbox', 'page', 'per_page', 'include' );
+
+	/**
+	 * Smallest radius around `near`, in metres (limits.json `near.minRadius`).
+	 *
+	 * @since 0.8.0
+	 */
+	public static function min_radius(): int {
+		return (int) Limits::get( 'near.minRadius' );
+	}
+
+	/**
+	 * Largest radius around `near`, in metres (limits.json `near.maxRadius`).
+	 *
+	 * @since 0.8.0
+	 */
+	public static function max_radius(): int {
+		return (int) Limits::get( 'near.maxRadius' );
+	}
 
 	/**
 	 * The markers feed's rules (bbox).
@@ -69,8 +89,22 @@ final class Search_Params {
 	 * @return array<string, array<string, mixed>>
 	 */
 	public function args( bool $with_list ): array {
-		// The selection and filter, as the tiles route has them.
-		$args = Places_Params::args();
+		// The selection and filter, as the tiles route has them, and the circle.
+		$args = Places_Params::args() + array(
+			'near'   => array(
+				'description'       => $with_list
+					? __( 'A position "longitude,latitude": places sorted by distance from it, with their distance in metres; with radius, only those within it.', 'cairn-maps' )
+					: __( 'A position "longitude,latitude": with radius, only the places within that distance of it.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( $this, 'validate_near' ),
+			),
+			'radius' => array(
+				/* translators: 1: smallest radius, 2: largest radius, in metres. */
+				'description'       => sprintf( __( 'With near: only the places within this many metres of it (%1$d to %2$d).', 'cairn-maps' ), self::min_radius(), self::max_radius() ),
+				'type'              => 'integer',
+				'validate_callback' => array( $this, 'validate_radius' ),
+			),
+		);
 		if ( ! $with_list ) {
 			return $args;
 		}
@@ -79,11 +113,6 @@ final class Search_Params {
 				'description'       => __( 'Bounding box "west,south,east,north" in degrees. West greater than east selects a box across the antimeridian.', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => array( $this->feed, 'validate_bbox' ),
-			),
-			'near'     => array(
-				'description'       => __( 'A position "longitude,latitude": places sorted by distance from it, with their distance in metres.', 'cairn-maps' ),
-				'type'              => 'string',
-				'validate_callback' => array( $this, 'validate_near' ),
 			),
 			'page'     => array(
 				'description'       => __( 'The page of the list, from 1.', 'cairn-maps' ),
@@ -115,6 +144,57 @@ final class Search_Params {
 			return self::error( __( 'near must be "longitude,latitude": a longitude between -180 and 180 and a latitude between -90 and 90.', 'cairn-maps' ) );
 		}
 		return true;
+	}
+
+	/**
+	 * Validates `radius`: whole metres from min_radius() to max_radius(), and only with `near`.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param mixed                 $value   Parameter value.
+	 * @param \WP_REST_Request|null $request The request (whether it has `near`).
+	 * @return true|WP_Error
+	 */
+	public function validate_radius( $value, $request = null ) {
+		return self::radius_error( $value, $request instanceof \WP_REST_Request ? $request->get_param( 'near' ) : null, 'near' ) ?? true;
+	}
+
+	/**
+	 * Why a radius (metres) around a position is refused, or null: whole metres from
+	 * min_radius() to max_radius(), and a position beside it. The tiles route shares it (its
+	 * parameter is `near_radius`, `radius` being the cluster radius there).
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param mixed  $value The radius.
+	 * @param mixed  $near  The position parameter's value (null or '' when absent).
+	 * @param string $name  The position parameter's name, for the message.
+	 */
+	public static function radius_error( $value, $near, string $name ): ?WP_Error {
+		if ( null === self::whole( $value, self::min_radius(), self::max_radius() ) ) {
+			/* translators: 1: smallest radius, 2: largest radius, in metres. */
+			return self::error( sprintf( __( 'radius must be a whole number of metres from %1$d to %2$d.', 'cairn-maps' ), self::min_radius(), self::max_radius() ) );
+		}
+		if ( ! is_string( $near ) || '' === $near ) {
+			/* translators: %s: the parameter's name, "near". */
+			return self::error( sprintf( __( 'radius needs %s: the position "longitude,latitude" to measure from.', 'cairn-maps' ), $name ) );
+		}
+		return null;
+	}
+
+	/**
+	 * The circle of validated parameters: [lng, lat, metres], or null without a radius.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param mixed $near   The `near` parameter.
+	 * @param mixed $radius The radius parameter.
+	 * @return array{0: float, 1: float, 2: int}|null
+	 */
+	public static function circle( $near, $radius ): ?array {
+		$point  = is_string( $near ) && '' !== $near ? self::parse_near( $near ) : null;
+		$metres = self::whole( $radius, self::min_radius(), self::max_radius() );
+		return null === $point || null === $metres ? null : array( $point[0], $point[1], $metres );
 	}
 
 	/**
@@ -195,14 +275,19 @@ final class Search_Params {
 	 * `hidden` (sorted, unique), `q` (trimmed).
 	 *
 	 * @param array<string, mixed> $params Validated parameters.
-	 * @return array{groups: string[], hidden: string[], q: string}
+	 * @return array{groups: string[], hidden: string[], q: string, circle?: array{0: float, 1: float, 2: int}} `circle`: [lng, lat, metres] with `near` and `radius` (absent without).
 	 */
 	public static function filter( array $params ): array {
-		return array(
+		$filter = array(
 			'groups' => Places_Params::slugs( $params['group'] ?? null ),
 			'hidden' => Places_Params::slugs( $params['hidden'] ?? null ),
 			'q'      => is_string( $params['q'] ?? null ) ? trim( $params['q'] ) : '',
 		);
+		$circle = self::circle( $params['near'] ?? null, $params['radius'] ?? null );
+		if ( null !== $circle ) {
+			$filter['circle'] = $circle;
+		}
+		return $filter;
 	}
 
 	/**

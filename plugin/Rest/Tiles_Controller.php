@@ -28,7 +28,10 @@ use WP_REST_Server;
  * Parameters: the selection and filter (Places_Params: `group`, `hidden`, `q`, `v`), `radius`
  * (10–200 pixels, default the block's) and `maxzoom` (the last zoom with clusters, 0–16, default
  * the runtime's). z is 0–17, x and y 0 to 2^z − 1, integers; anything else answers 400 with a
- * message.
+ * message. Since 0.8.0, `near` ("lng,lat") with `near_radius` (metres, as `/places`' `radius`:
+ * Search_Params::min_radius()…max_radius()) draws only the places within that circle (`radius`
+ * is the cluster radius here, since 0.6.0); one without the other is a 400. Such tiles are
+ * built per request and never kept (Tile_Service::keeps()): a visitor's circles are countless.
  *
  * Caching: a strong ETag from the tile's key (Index\Tile_Service::key(): one changed place changes
  * the key of its own tile only), `304` on a matching `If-None-Match`, and for anonymous requests
@@ -118,32 +121,70 @@ class Tiles_Controller {
 	 */
 	public function args(): array {
 		return array(
-			'z'       => array(
+			'z'           => array(
 				'description'       => __( 'Zoom, an integer from 0 to 17.', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => array( self::class, 'validate_zoom' ),
 			),
-			'x'       => array(
+			'x'           => array(
 				'description'       => __( 'Column, an integer from 0 to 2^z - 1.', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => array( self::class, 'validate_column' ),
 			),
-			'y'       => array(
+			'y'           => array(
 				'description'       => __( 'Row, an integer from 0 to 2^z - 1.', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => array( self::class, 'validate_row' ),
 			),
-			'radius'  => array(
+			'radius'      => array(
 				'description'       => __( 'Cluster radius in pixels.', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => array( self::class, 'validate_radius' ),
 			),
-			'maxzoom' => array(
+			'maxzoom'     => array(
 				'description'       => __( 'The last zoom with clusters; above it every place is a point.', 'cairn-maps' ),
 				'type'              => 'string',
 				'validate_callback' => array( self::class, 'validate_max_zoom' ),
 			),
+			'near'        => array(
+				'description'       => __( 'With near_radius: a position "longitude,latitude"; only the places within near_radius metres of it.', 'cairn-maps' ),
+				'type'              => 'string',
+				'validate_callback' => array( self::class, 'validate_near' ),
+			),
+			'near_radius' => array(
+				/* translators: 1: smallest radius, 2: largest radius, in metres. */
+				'description'       => sprintf( __( 'With near: only the places within this many metres of it (%1$d to %2$d).', 'cairn-maps' ), Search_Params::min_radius(), Search_Params::max_radius() ),
+				'type'              => 'string',
+				'validate_callback' => array( self::class, 'validate_near_radius' ),
+			),
 		) + Places_Params::args();
+	}
+
+	/**
+	 * Validates near: "longitude,latitude".
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public static function validate_near( $value ) {
+		if ( is_string( $value ) && null !== Search_Params::parse_near( $value ) ) {
+			return true;
+		}
+		return self::error( __( 'near must be "longitude,latitude": a longitude between -180 and 180 and a latitude between -90 and 90.', 'cairn-maps' ) );
+	}
+
+	/**
+	 * Validates near_radius (its range; the pairing with near: tile()).
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param mixed $value Parameter value.
+	 * @return true|WP_Error
+	 */
+	public static function validate_near_radius( $value ) {
+		return Search_Params::radius_error( $value, 'paired', 'near' ) ?? true;
 	}
 
 	/**
@@ -261,11 +302,13 @@ class Tiles_Controller {
 	 */
 	public static function tile( array $params ) {
 		$validators = array(
-			'z'       => array( self::class, 'validate_zoom' ),
-			'x'       => array( self::class, 'validate_column' ),
-			'y'       => array( self::class, 'validate_row' ),
-			'radius'  => array( self::class, 'validate_radius' ),
-			'maxzoom' => array( self::class, 'validate_max_zoom' ),
+			'z'           => array( self::class, 'validate_zoom' ),
+			'x'           => array( self::class, 'validate_column' ),
+			'y'           => array( self::class, 'validate_row' ),
+			'radius'      => array( self::class, 'validate_radius' ),
+			'maxzoom'     => array( self::class, 'validate_max_zoom' ),
+			'near'        => array( self::class, 'validate_near' ),
+			'near_radius' => array( self::class, 'validate_near_radius' ),
 		);
 		foreach ( Places_Params::args() as $name => $arg ) {
 			$validators[ $name ] = $arg['validate_callback'];
@@ -275,6 +318,9 @@ class Tiles_Controller {
 			if ( true !== $valid ) {
 				return $valid;
 			}
+		}
+		if ( isset( $params['near'] ) !== isset( $params['near_radius'] ) ) {
+			return self::error( __( 'near and near_radius go together: the position "longitude,latitude" and the distance from it in metres.', 'cairn-maps' ) );
 		}
 		$z = (int) $params['z'];
 		$x = (int) $params['x'];
@@ -289,7 +335,7 @@ class Tiles_Controller {
 			'y'       => $y,
 			'radius'  => isset( $params['radius'] ) ? (int) $params['radius'] : (int) Map_Schema::defaults()['cluster']['radius'],
 			'maxzoom' => isset( $params['maxzoom'] ) ? (int) $params['maxzoom'] : (int) Limits::get( 'cluster.maxZoom' ),
-			'filter'  => Places_Params::filter( $params ),
+			'filter'  => Places_Params::filter( $params )->with_circle( Search_Params::circle( $params['near'] ?? null, $params['near_radius'] ?? null ) ),
 			'version' => Places_Params::version( $params['v'] ?? null ),
 		);
 	}

@@ -284,5 +284,29 @@ export function parseMapConfig( input: unknown ): MapConfig {
 		languages: attribute< string[] >( rules.languages, value.languages ),
 		units: value.units === 'imperial' ? 'imperial' : 'metric',
 		consent: consent( value.consent ),
+		...visitorGeocoder( value ),
 	};
+}
+
+/**
+ * How a visitor's typed address is looked up: `site` only with an http(s) route to ask,
+ * `mapbox` only with a token; anything else is `none`.
+ * @since 0.8.0
+ * @param value Untrusted configuration.
+ */
+export function visitorGeocoder(
+	value: Record< string, unknown >
+): Pick< MapConfig, 'geocoder' | 'geocodeUrl' > {
+	const url = shapesUrl( value.geocodeUrl );
+	if ( value.geocoder === 'site' && url ) {
+		return { geocoder: 'site', geocodeUrl: url };
+	}
+	if (
+		value.geocoder === 'mapbox' &&
+		typeof value.accessToken === 'string' &&
+		value.accessToken.trim().startsWith( 'pk.' )
+	) {
+		return { geocoder: 'mapbox', geocodeUrl: '' };
+	}
+	return { geocoder: 'none', geocodeUrl: '' };
 }

@@ -157,6 +157,15 @@ export interface MapConfig {
 	units: 'metric' | 'imperial';
 	/** Whether the map waits for the visitor's consent. */
 	consent: ConsentConfig;
+	/**
+	 * Where a visitor's typed address is looked up ("near a place"): `site` asks `geocodeUrl`
+	 * (the site's route, cached and limited there), `mapbox` Mapbox's temporary geocoding with
+	 * `accessToken`, `none` nothing (the map's own place names only).
+	 * @since 0.8.0
+	 */
+	geocoder: 'site' | 'mapbox' | 'none';
+	/** `/cairn/v1/geocode/visitor` for `geocoder` `site`; '' otherwise. @since 0.8.0 */
+	geocodeUrl: string;
 }
 
 /** The error codes of the DOM contract (`data-cairn-error`, `cairn:map-error`): see errors.ts. */

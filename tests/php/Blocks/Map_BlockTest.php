@@ -495,7 +495,8 @@ final class Map_BlockTest extends TestCase {
 		$skip = '<a class="wp-block-cairn-map__skip" href="#' . $places . '">Skip the map</a>';
 		$this->assertStringContainsString( $skip, $html );
 		$this->assertLessThan( strpos( $html, 'wp-block-cairn-map__map' ), strpos( $html, $skip ), 'the skip link comes before the map' );
-		$this->assertStringContainsString( '<div class="wp-block-cairn-map__places" role="region" aria-label="Places" id="' . $places . '"><div class="wp-block-cairn-map__markers" id="', $html );
+		// The region holds the "near" form (0.8.0), then the list.
+		$this->assertMatchesRegularExpression( '#<div class="wp-block-cairn-map__places" role="region" aria-label="Places" id="' . $places . '"><form class="wp-block-cairn-map__near" role="search" method="get" [^>]*>.*?</form><div class="wp-block-cairn-map__markers" id="#s', $html );
 		$this->assertStringContainsString( '120 places on this map', $html );
 		$this->assertStringContainsString( '<nav class="wp-block-cairn-map__pages" aria-label="Pages of places">', $html );
 		$this->assertStringContainsString( 'Places 1–50 of 120', $html );

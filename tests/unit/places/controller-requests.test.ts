@@ -91,6 +91,7 @@ function standInClient() {
 		list: request( 'list' ),
 		expansion: request( 'expansion' ),
 		reveal: request( 'reveal' ),
+		find: request( 'find' ),
 		terminate: jest.fn(),
 	};
 	const of = ( method: Method ) =>

@@ -504,7 +504,9 @@ describe( 'places panel: what the visitor uses', () => {
 		] );
 		expect(
 			Array.from(
-				full.host.querySelectorAll( 'select option' ),
+				full.host.querySelectorAll(
+					'.wp-block-cairn-map__language select option'
+				),
 				( option ) => ( option as HTMLOptionElement ).value
 			)
 		).toEqual( [ '', 'en', 'de' ] );
@@ -1291,5 +1293,161 @@ describe( 'places panel: details', () => {
 		expect( button( 1 ).getAttribute( 'aria-label' ) ).toBe(
 			'Show A story on the map, 0 m away'
 		);
+	} );
+} );
+
+describe( 'places controller: near a place, within a radius', () => {
+	afterEach( () => window.history.replaceState( null, '', '/' ) );
+
+	it( 'finds a typed place among the map’s own (no geocoder), lists the places within the radius nearest first, and puts the search in the address', async () => {
+		const { places, listed, until, status, map } = start( {
+			places: { followMap: true, search: true },
+		} );
+		await listed();
+		await act( () => places.searchNear( 'Vigeland', 5000 ) );
+		await until( ( state ) => state.mode === 'near' );
+		await until( ( state ) => state.list.total === 2 );
+		const state = places.getState();
+		expect( ids( state ) ).toEqual( [ 5, 6 ] );
+		expect( state.list.items[ 0 ]!.distance ).toBe( 0 );
+		expect( state.list.items[ 1 ]!.distance ).toBeGreaterThan( 3000 );
+		expect( state.list.items[ 1 ]!.distance ).toBeLessThan( 5000 );
+		expect( state.matches ).toBe( 2 );
+		expect( status() ).toBe( '2 places within 5 km of “Vigeland”.' );
+		const url = new URL( window.location.href );
+		expect( url.searchParams.get( 'cairn-near' ) ).toBe(
+			'10.7,59.927|Vigeland'
+		);
+		expect( url.searchParams.get( 'cairn-radius' ) ).toBe( '5' );
+		// No geocoder configured: nothing was asked of any service.
+		expect( fetched ).toEqual( [ 'https://example.test/feed' ] );
+		expect( map.fitBounds ).toHaveBeenCalled();
+		// 1 km: the opera house is left out.
+		await act( () => places.searchNear( 'Vigeland', 1000 ) );
+		await until( ( next ) => next.list.total === 1 );
+		expect( ids( places.getState() ) ).toEqual( [ 5 ] );
+	} );
+
+	it( 'starts from the address, and the back button takes the search away', async () => {
+		window.history.replaceState(
+			null,
+			'',
+			'/?cairn-near=2.3337%2C48.8537%7CSaint-Germain&cairn-radius=1'
+		);
+		const { places, listed, until, status } = start();
+		await listed();
+		await until(
+			( state ) => state.mode === 'near' && state.list.total > 0
+		);
+		expect( places.getState().near ).toEqual( {
+			lng: 2.3337,
+			lat: 48.8537,
+			radius: 1000,
+			text: 'Saint-Germain',
+		} );
+		expect( ids( places.getState() ) ).toEqual( [ 2, 1, 3 ] );
+		expect( status() ).toBe( '3 places within 1 km of “Saint-Germain”.' );
+		// The address loses the search (back): every place again.
+		window.history.pushState( null, '', '/' );
+		window.dispatchEvent( new PopStateEvent( 'popstate' ) );
+		await until(
+			( state ) => state.near === null && state.mode !== 'near'
+		);
+		await until( ( state ) => state.matches === 6 );
+	} );
+
+	it( 'asks the site’s geocoder for an address, once, and says when nothing is found', async () => {
+		const asked: string[] = [];
+		( globalThis as unknown as { fetch: unknown } ).fetch = jest.fn(
+			async ( url: string ) => {
+				if ( url.startsWith( 'https://example.test/geocode' ) ) {
+					asked.push( url );
+					const found = url.includes( 'Opera' );
+					return {
+						ok: true,
+						status: 200,
+						json: async () => ( {
+							results: found
+								? [
+										{
+											label: 'Opera',
+											lat: 59.9075,
+											lng: 10.7528,
+										},
+									]
+								: [],
+						} ),
+					};
+				}
+				return {
+					ok: true,
+					status: 200,
+					json: async () => feedAt( url ),
+				};
+			}
+		);
+		const { places, listed, until } = start( {
+			geocoder: 'site',
+			geocodeUrl: 'https://example.test/geocode/visitor',
+		} );
+		await listed();
+		await act( () => places.searchNear( 'Opera house, Oslo', 10000 ) );
+		await until(
+			( state ) => state.mode === 'near' && state.list.total === 2
+		);
+		expect( asked ).toEqual( [
+			'https://example.test/geocode/visitor?q=Opera%20house%2C%20Oslo',
+		] );
+		expect( ids( places.getState() ) ).toEqual( [ 6, 5 ] );
+		await act( () => places.searchNear( 'Nowhere at all', 10000 ) );
+		expect( places.getState().nearStatus ).toBe( 'not-found' );
+		// The search shown stays the last one found.
+		expect( ids( places.getState() ) ).toEqual( [ 6, 5 ] );
+	} );
+
+	it( 'offers the radius in the map’s units', () => {
+		const { host } = start( { units: 'imperial' }, { panel: true } );
+		return act( async () => {
+			await new Promise( ( resolve ) => setTimeout( resolve, 0 ) );
+		} ).then( () => {
+			const options = Array.from(
+				host.querySelectorAll(
+					'.wp-block-cairn-map__near select option'
+				),
+				( option ) => option.textContent
+			);
+			expect( options ).toEqual( [
+				'any distance',
+				'1 mi',
+				'5 mi',
+				'10 mi',
+				'25 mi',
+				'50 mi',
+				'100 mi',
+			] );
+		} );
+	} );
+} );
+
+describe( 'places controller: a "near" named by text in the address', () => {
+	afterEach( () => window.history.replaceState( null, '', '/' ) );
+
+	it( 'looks the text up, then the address carries the point (same history entry)', async () => {
+		window.history.replaceState(
+			null,
+			'',
+			'/?cairn-near=Vigeland&cairn-radius=5'
+		);
+		const before = window.history.length;
+		const { places, listed, until } = start();
+		await listed();
+		await until(
+			( state ) => state.mode === 'near' && state.list.total === 2
+		);
+		expect( ids( places.getState() ) ).toEqual( [ 5, 6 ] );
+		expect(
+			new URL( window.location.href ).searchParams.get( 'cairn-near' )
+		).toBe( '10.7,59.927|Vigeland' );
+		expect( window.history.length ).toBe( before );
 	} );
 } );

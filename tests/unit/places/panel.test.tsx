@@ -61,6 +61,8 @@ const READY: PlacesState = {
 		],
 	},
 	origin: null,
+	near: null,
+	nearStatus: 'idle',
 	language: '',
 };
 
@@ -361,7 +363,7 @@ describe( 'places panel: label language', () => {
 
 	it( 'offers no choice of one language', () => {
 		show( {}, { languages: [ 'fr' ] } );
-		expect( screen.queryByRole( 'combobox' ) ).toBeNull();
+		expect( screen.queryByLabelText( 'Map labels' ) ).toBeNull();
 	} );
 } );
 

@@ -24,6 +24,7 @@ export class StandInMap {
 	drawn: Drawn[] = [];
 	fitBounds = jest.fn();
 	easeTo = jest.fn();
+	jumpTo = jest.fn();
 	/** mapbox-gl's flight ends with `moveend`, carrying the event data it was given. */
 	flyTo = jest.fn(
 		( options: { center: [ number, number ] }, data: object = {} ) => {

@@ -40,6 +40,11 @@ export interface PlacesClient {
 		placeId: number,
 		zoom: number
 	) => Promise< ( ListedPlace & { zoom: number } ) | null >;
+	/**
+	 * The first place (by title) whose title or group names the search's words start, whatever
+	 * the filter: a visitor's "near" typed as one of the map's own place names. @since 0.8.0
+	 */
+	find: ( search: string ) => Promise< ListedPlace | null >;
 	terminate: () => void;
 	/**
 	 * How much to grow the view for `features()`, each side (default 0.5: clusters ready for a
@@ -134,6 +139,7 @@ export function createPlacesClient(): PlacesClient {
 		list: ( query ) => ask( { type: 'list', query } ),
 		expansion: ( clusterId ) => ask( { type: 'expansion', clusterId } ),
 		reveal: ( placeId, zoom ) => ask( { type: 'reveal', placeId, zoom } ),
+		find: ( search ) => ask( { type: 'find', search } ),
 		terminate: () => {
 			worker?.terminate();
 			worker = null;

@@ -6,7 +6,7 @@
  * calls the actions; the map's source is fed from the places worker (places/client.ts).
  */
 import type { GeoJSONSource, Map as MapboxMap } from 'mapbox-gl';
-import { _n, sprintf } from '@wordpress/i18n';
+import { __, _n, sprintf } from '@wordpress/i18n';
 
 import type {
 	EngineOptions,
@@ -22,8 +22,31 @@ import { MARKERS_SOURCE } from '../markers-layer';
 import { LIMITS } from '../limits';
 import { engineOf } from '../engine/registry';
 import { clipSearch } from './words';
+import {
+	NEAR_PARAM,
+	RADIUS_PARAM,
+	geocodeText,
+	nearAnnouncement,
+	nearFromAddress,
+	nearParam,
+	nearTextFromAddress,
+	sameNear,
+} from './near';
 
-export type ListMode = 'view' | 'search' | 'all';
+export type ListMode = 'view' | 'search' | 'all' | 'near';
+
+/**
+ * A visitor's "near": a position (typed text found, or their own), and the radius in metres
+ * (0: any distance, the list only nearest first).
+ * @since 0.8.0
+ */
+export interface NearState {
+	lng: number;
+	lat: number;
+	radius: number;
+	/** What the visitor typed; '' for their own position. */
+	text: string;
+}
 
 export interface PlacesGroup extends GroupStyle {
 	count: number;
@@ -44,6 +67,10 @@ export interface PlacesState {
 	list: ListResult;
 	/** The visitor's position once located: the list is sorted by distance. */
 	origin: { lng: number; lat: number } | null;
+	/** Near a place, within a radius (`?cairn-near=…&cairn-radius=…`). @since 0.8.0 */
+	near: NearState | null;
+	/** A "near" being found, or why the last one was not. @since 0.8.0 */
+	nearStatus: 'idle' | 'finding' | 'not-found' | 'failed';
 	/** The label language chosen by the visitor ('' before any choice). */
 	language: string;
 	/** The map's routes and areas are known (their list entries show their facts). */
@@ -213,6 +240,8 @@ export class PlacesController {
 			mode: this.modeFor( '' ),
 			list: EMPTY_LIST,
 			origin: null,
+			near: null,
+			nearStatus: 'idle',
 			language: '',
 			shapes: false,
 		};
@@ -323,9 +352,28 @@ export class PlacesController {
 			map.off( 'move', onMove );
 			map.off( 'moveend', onMoveEnd );
 		} );
-		await this.refreshFeatures();
-		options.onFirstDraw();
-		await this.refreshList( false );
+		const fromAddress = nearFromAddress( this.location() );
+		const onPopState = () => this.restoreNear();
+		const view = this.host.ownerDocument.defaultView ?? window;
+		view.addEventListener( 'popstate', onPopState );
+		this.cleanups.push( () =>
+			view.removeEventListener( 'popstate', onPopState )
+		);
+		if ( fromAddress ) {
+			// `?cairn-near=…`: the map's first places are the ones near it.
+			await this.applyNear( fromAddress, false );
+			options.onFirstDraw();
+		} else {
+			await this.refreshFeatures();
+			options.onFirstDraw();
+			await this.refreshList( false );
+			// `?cairn-near=<text>` (the no-JavaScript form's): looked up, the address then
+			// carries the point in place of that entry.
+			const typed = nearTextFromAddress( this.location() );
+			if ( typed ) {
+				await this.searchNear( typed.text, typed.radius, false, true );
+			}
+		}
 		this.openFromAddress();
 	}
 
@@ -365,6 +413,9 @@ export class PlacesController {
 	}
 
 	private modeFor( search: string ): ListMode {
+		if ( this.state?.near ) {
+			return 'near';
+		}
 		if ( search.trim() !== '' ) {
 			return 'search';
 		}
@@ -388,7 +439,7 @@ export class PlacesController {
 				bbox: mode === 'view' ? viewBox( this.map ) : null,
 				page,
 				pageSize: PAGE_SIZE,
-				origin: this.state.origin,
+				origin: this.state.near ?? this.state.origin,
 			} );
 		} catch {
 			return;
@@ -405,7 +456,15 @@ export class PlacesController {
 	private announce(): void {
 		const { list, mode, hidden, search } = this.state;
 		let text: string;
-		if ( mode === 'search' && list.capped ) {
+		const near = this.state.near;
+		if ( mode === 'near' && near ) {
+			text = nearAnnouncement(
+				list.total,
+				near,
+				this.config.units,
+				this.locale
+			);
+		} else if ( mode === 'search' && list.capped ) {
 			text = sprintf(
 				/* translators: 1: number of places (10000), 2: the search text. */
 				_n(
@@ -494,11 +553,23 @@ export class PlacesController {
 
 	private async applyFilter(): Promise< void > {
 		const seq = ++this.filterSeq;
-		const { search, hidden } = this.state;
+		const { search, hidden, near } = this.state;
 		this.shapes?.filter( hidden, search );
 		let result;
 		try {
-			result = await this.client.filter( { search, hidden } );
+			result = await this.client.filter(
+				near && near.radius > 0
+					? {
+							search,
+							hidden,
+							near: {
+								lng: near.lng,
+								lat: near.lat,
+								radius: near.radius,
+							},
+						}
+					: { search, hidden }
+			);
 		} catch {
 			return;
 		}
@@ -506,7 +577,7 @@ export class PlacesController {
 			return;
 		}
 		this.resultBounds = result.bounds;
-		this.set( { matches: result.count } );
+		this.set( { matches: result.count, mode: this.modeFor( search ) } );
 		// The list first (a scan), the clusters after (a new index: the long part).
 		const list = this.refreshList( true );
 		await Promise.all( [ list, this.refreshFeatures() ] );
@@ -744,6 +815,200 @@ export class PlacesController {
 		this.set( { origin } );
 		this.refreshList( true );
 	};
+
+	// --- Near a place (since 0.8.0) -------------------------------------------------------------
+
+	/** The page's address. */
+	private location(): string {
+		return ( this.host.ownerDocument.defaultView ?? window ).location.href;
+	}
+
+	/**
+	 * Shows the places within a radius of what the visitor typed (an address, a town, a postcode:
+	 * the site's geocoder; or one of the map's place names), or of their own position (`text`
+	 * ''), and puts the search in the address (a new history entry: the back button undoes it).
+	 * An empty `text` with `mine` false clears it.
+	 * @param text    What the visitor typed.
+	 * @param radius  Metres; 0 for any distance (nearest first only).
+	 * @param mine    Near the visitor's own position.
+	 * @param replace Rewrite the current history entry instead of adding one.
+	 */
+	searchNear = async (
+		text: string,
+		radius: number,
+		mine = false,
+		replace = false
+	): Promise< void > => {
+		const typed = clipSearch( text.trim() );
+		if ( ! mine && typed === '' ) {
+			this.clearNear();
+			return;
+		}
+		this.set( { nearStatus: 'finding' } );
+		let point: { lng: number; lat: number } | null;
+		try {
+			point = mine ? await this.ownPosition() : await this.find( typed );
+		} catch {
+			if ( ! this.destroyed ) {
+				this.set( { nearStatus: 'failed' } );
+				this.region.textContent = mine
+					? __( 'Your location is not available.', 'cairn-maps' )
+					: __(
+							'The place could not be looked up. Try again later.',
+							'cairn-maps'
+						);
+			}
+			return;
+		}
+		if ( this.destroyed ) {
+			return;
+		}
+		if ( ! point ) {
+			this.set( { nearStatus: 'not-found' } );
+			this.region.textContent = sprintf(
+				/* translators: %s: what the visitor typed. */
+				__( 'No place called “%s” was found.', 'cairn-maps' ),
+				typed.slice( 0, 100 )
+			);
+			return;
+		}
+		const near: NearState = {
+			lng: point.lng,
+			lat: point.lat,
+			radius: Math.max( 0, radius ),
+			text: mine ? '' : typed,
+		};
+		this.pushAddress( near, replace );
+		await this.applyNear( near, true );
+	};
+
+	/** Drops the "near" search: every place again (a new history entry). */
+	clearNear = (): void => {
+		if ( ! this.state.near ) {
+			this.set( { nearStatus: 'idle' } );
+			return;
+		}
+		this.pushAddress( null );
+		this.set( { near: null, nearStatus: 'idle' } );
+		this.applyFilter();
+	};
+
+	/** The address changed (back, forward): its "near", or none. */
+	private restoreNear(): void {
+		const near = nearFromAddress( this.location() );
+		if ( sameNear( near, this.state.near ) ) {
+			return;
+		}
+		if ( near ) {
+			this.applyNear( near, true );
+		} else {
+			this.set( { near: null, nearStatus: 'idle' } );
+			this.applyFilter();
+		}
+	}
+
+	/**
+	 * Shows a "near": the filter and the list follow it, the map fits its places.
+	 * @param near
+	 * @param fit  Move the map to the places found (or to the position when none).
+	 */
+	private async applyNear( near: NearState, fit: boolean ): Promise< void > {
+		this.set( { near, nearStatus: 'idle', mode: 'near' } );
+		await this.applyFilter();
+		if ( this.destroyed ) {
+			return;
+		}
+		const bounds = near.radius > 0 ? this.resultBounds : null;
+		if ( bounds ) {
+			this.map.fitBounds(
+				[
+					[ bounds[ 0 ], bounds[ 1 ] ],
+					[ bounds[ 2 ], bounds[ 3 ] ],
+				],
+				{ padding: 40, maxZoom: CLOSE_ZOOM, animate: fit },
+				OWN_MOVE
+			);
+		} else {
+			this.map.jumpTo(
+				{
+					center: [ near.lng, near.lat ],
+					zoom: Math.max( this.map.getZoom(), 10 ),
+				},
+				OWN_MOVE
+			);
+		}
+		await this.refreshFeatures();
+	}
+
+	/**
+	 * Writes a "near" into the page's address as a new history entry (null: takes it out).
+	 * @param near
+	 * @param replace Rewrite the current entry instead.
+	 */
+	private pushAddress( near: NearState | null, replace = false ): void {
+		const view = this.host.ownerDocument.defaultView ?? window;
+		try {
+			const url = new URL( view.location.href );
+			if ( near ) {
+				url.searchParams.set( NEAR_PARAM, nearParam( near ) );
+				if ( near.radius > 0 ) {
+					url.searchParams.set(
+						RADIUS_PARAM,
+						String( Math.round( near.radius ) / 1000 )
+					);
+				} else {
+					url.searchParams.delete( RADIUS_PARAM );
+				}
+			} else {
+				url.searchParams.delete( NEAR_PARAM );
+				url.searchParams.delete( RADIUS_PARAM );
+			}
+			if ( replace ) {
+				view.history.replaceState( view.history.state, '', url.href );
+			} else if ( url.href !== view.location.href ) {
+				view.history.pushState( view.history.state, '', url.href );
+			}
+		} catch {
+			// A page whose address cannot change (sandboxed): the search still shows.
+		}
+	}
+
+	/**
+	 * Where a typed text is: the site's geocoder as the owner chose it, else (or when it finds
+	 * nothing) the first of the map's own places whose name the text starts.
+	 * @param text
+	 */
+	private async find(
+		text: string
+	): Promise< { lng: number; lat: number } | null > {
+		const found = await geocodeText( this.config, text );
+		if ( found ) {
+			return found;
+		}
+		const place = await this.client.find( text );
+		return place ? { lng: place.lng, lat: place.lat } : null;
+	}
+
+	/** The visitor's position, asked of the browser (it asks the visitor). */
+	private ownPosition(): Promise< { lng: number; lat: number } > {
+		const geolocation = ( this.host.ownerDocument.defaultView ?? window )
+			.navigator.geolocation;
+		return new Promise( ( resolve, reject ) => {
+			if ( ! geolocation ) {
+				reject( new Error( 'No geolocation.' ) );
+				return;
+			}
+			geolocation.getCurrentPosition(
+				( position ) =>
+					resolve( {
+						lng: position.coords.longitude,
+						lat: position.coords.latitude,
+					} ),
+				reject,
+				{ timeout: LIMITS.geolocate.timeout, maximumAge: 60_000 }
+			);
+		} );
+	}
 
 	/** Switches the label language, remembered for the visit. */
 	setLanguage = ( tag: string ): void => {

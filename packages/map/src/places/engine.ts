@@ -36,10 +36,22 @@ export interface EngineOptions {
 	groups: PlaceGroup[];
 }
 
+/**
+ * A circle: the places within `radius` metres (great-circle) of a position.
+ * @since 0.8.0
+ */
+export interface NearFilter {
+	lng: number;
+	lat: number;
+	radius: number;
+}
+
 export interface Filter {
 	search: string;
 	/** Slugs of the groups switched off. */
 	hidden: string[];
+	/** Only the places within this circle (a visitor's "near a place"); absent or null: all. @since 0.8.0 */
+	near?: NearFilter | null;
 }
 
 export interface LoadResult {
@@ -151,6 +163,23 @@ export function distance(
 			Math.cos( b.lat * rad ) *
 			Math.sin( dLng / 2 ) ** 2;
 	return 2 * EARTH_RADIUS * Math.asin( Math.min( 1, Math.sqrt( h ) ) );
+}
+
+/**
+ * A circle with a finite position and a positive radius, else null.
+ * @param near
+ */
+function validNear( near: NearFilter | null | undefined ): NearFilter | null {
+	if (
+		! near ||
+		! Number.isFinite( near.lng ) ||
+		! Number.isFinite( near.lat ) ||
+		! Number.isFinite( near.radius ) ||
+		near.radius <= 0
+	) {
+		return null;
+	}
+	return { lng: near.lng, lat: near.lat, radius: near.radius };
 }
 
 /** What a cluster of the counting index carries: its places per group combination. */
@@ -363,7 +392,8 @@ export class PlacesEngine {
 		const hidden = [ ...new Set( filter.hidden ) ]
 			.filter( ( slug ) => known.includes( slug ) )
 			.sort();
-		const key = JSON.stringify( [ words, hidden ] );
+		const near = validNear( filter.near );
+		const key = JSON.stringify( [ words, hidden, near ] );
 		let indexed = this.indexes.find( ( entry ) => entry.key === key );
 		if ( indexed ) {
 			// Most recently used last.
@@ -372,7 +402,7 @@ export class PlacesEngine {
 				indexed,
 			];
 		} else {
-			indexed = this.build( key, words, new Set( hidden ) );
+			indexed = this.build( key, words, new Set( hidden ), near );
 			const kept = this.indexes.filter(
 				( entry, position ) =>
 					position === 0 ||
@@ -390,7 +420,8 @@ export class PlacesEngine {
 	private build(
 		key: string,
 		words: string[],
-		hidden: Set< string >
+		hidden: Set< string >,
+		near: NearFilter | null = null
 	): Indexed {
 		const members: number[] = [];
 		const count = this.features.length;
@@ -409,6 +440,13 @@ export class PlacesEngine {
 				if ( ! matches( texts[ i ]!, words ) ) {
 					continue;
 				}
+			}
+			if (
+				near &&
+				distance( near, { lng: this.lng[ i ]!, lat: this.lat[ i ]! } ) >
+					near.radius
+			) {
+				continue;
 			}
 			members.push( i );
 		}
@@ -432,7 +470,7 @@ export class PlacesEngine {
 			members: positions,
 			clusters: null,
 			spatial,
-			groupsOnly: words.length === 0,
+			groupsOnly: words.length === 0 && ! near,
 			shownCombos,
 		};
 	}
@@ -716,6 +754,27 @@ export class PlacesEngine {
 			}
 		}
 		return { ...place, zoom: Math.max( zoom, fromZoom ) };
+	}
+
+	/**
+	 * The first place by title whose title or group names every word of the search starts,
+	 * whatever the filter; null when none does (a visitor's "near" typed as a place name).
+	 * @since 0.8.0
+	 * @param search The text.
+	 */
+	find( search: string ): ListedPlace | null {
+		const words = queryWords( search );
+		if ( words.length === 0 ) {
+			return null;
+		}
+		const texts = this.texts();
+		const { byRank } = this.titles();
+		for ( const position of byRank ) {
+			if ( matches( texts[ position ]!, words ) ) {
+				return this.place( position );
+			}
+		}
+		return null;
 	}
 
 	private place( position: number ): ListedPlace {

@@ -12,6 +12,7 @@ import { __, _n, sprintf } from '@wordpress/i18n';
 import type { PlacesController, PlacesGroup, PlacesState } from './controller';
 import { PlaceCard } from './place-card';
 import { FEET_PER_METRE, METRES_PER_MILE, formatUnit } from '../shapes/units';
+import { formatRadius, radiusChoices } from './near';
 
 export interface PlacesPanelProps {
 	places: PlacesController;
@@ -99,6 +100,135 @@ function SearchField( {
 				onKeyDown={ onKeyDown }
 			/>
 		</div>
+	);
+}
+
+/**
+ * "Near: [a town, address or postcode | my location] within [any | 1 … 100 km or mi]".
+ * @param props
+ * @param props.places
+ * @param props.state
+ */
+function NearField( {
+	places,
+	state,
+}: {
+	places: PlacesController;
+	state: PlacesState;
+} ) {
+	const id = useId();
+	const near = state.near;
+	const [ text, setText ] = useState( near?.text ?? '' );
+	const [ radius, setRadius ] = useState( near?.radius ?? 0 );
+	const choices = radiusChoices( places.units );
+	const lang = locale( places );
+	// The address changed (back, forward, a shared link): the fields show its search.
+	const [ shown, setShown ] = useState( near );
+	if ( shown !== near ) {
+		setShown( near );
+		setText( near?.text ?? '' );
+		setRadius( near?.radius ?? 0 );
+	}
+	const chosen = choices.find(
+		( choice ) => Math.abs( choice - radius ) <= 1
+	);
+	const busy = state.nearStatus === 'finding';
+	return (
+		<form
+			className="wp-block-cairn-map__near"
+			role="search"
+			aria-label={ __( 'Places near', 'cairn-maps' ) }
+			onSubmit={ ( event ) => {
+				event.preventDefault();
+				places.searchNear( text, radius );
+			} }
+		>
+			<label htmlFor={ `${ id }-text` }>
+				{ __( 'Near', 'cairn-maps' ) }
+			</label>
+			<input
+				id={ `${ id }-text` }
+				type="text"
+				value={ text }
+				autoComplete="off"
+				maxLength={ 200 }
+				placeholder={ __(
+					'A town, address or postcode',
+					'cairn-maps'
+				) }
+				onChange={ ( event ) => setText( event.target.value ) }
+			/>{ ' ' }
+			<button
+				type="button"
+				className="wp-block-cairn-map__near-me"
+				disabled={ busy }
+				onClick={ () => places.searchNear( '', radius, true ) }
+			>
+				{ __( 'My location', 'cairn-maps' ) }
+			</button>{ ' ' }
+			<label htmlFor={ `${ id }-radius` }>
+				{ __( 'within', 'cairn-maps' ) }
+			</label>
+			<select
+				id={ `${ id }-radius` }
+				value={ String( chosen ?? ( radius > 0 ? radius : 0 ) ) }
+				onChange={ ( event ) => {
+					const value = Number( event.target.value );
+					setRadius( value );
+					if ( near ) {
+						places.searchNear( near.text, value, near.text === '' );
+					}
+				} }
+			>
+				<option value="0">
+					{ __( 'any distance', 'cairn-maps' ) }
+				</option>
+				{ ! chosen && radius > 0 && (
+					<option value={ String( radius ) }>
+						{ formatRadius( radius, places.units, lang ) }
+					</option>
+				) }
+				{ choices.map( ( choice ) => (
+					<option key={ choice } value={ String( choice ) }>
+						{ formatRadius( choice, places.units, lang ) }
+					</option>
+				) ) }
+			</select>{ ' ' }
+			<button type="submit" disabled={ busy }>
+				{ __( 'Find', 'cairn-maps' ) }
+			</button>
+			{ near && (
+				<>
+					{ ' ' }
+					<button
+						type="button"
+						className="wp-block-cairn-map__near-clear"
+						onClick={ () => {
+							setText( '' );
+							places.clearNear();
+						} }
+					>
+						{ __( 'Clear', 'cairn-maps' ) }
+					</button>
+				</>
+			) }
+			{ state.nearStatus === 'not-found' && (
+				<p className="wp-block-cairn-map__near-status">
+					{ __(
+						'No such place was found. Try a town, a postcode or a fuller address.',
+						'cairn-maps'
+					) }
+				</p>
+			) }
+			{ state.nearStatus === 'failed' && (
+				<p className="wp-block-cairn-map__near-status">
+					{ __(
+						'The place could not be looked up. Try again later.',
+						'cairn-maps'
+					) }
+				</p>
+			) }
+		</form>
 	);
 }
 
@@ -198,7 +328,42 @@ function LanguageChoice( {
 	);
 }
 
-function listTitle( state: PlacesState ): string {
+function listTitle( state: PlacesState, places: PlacesController ): string {
+	const near = state.near;
+	if ( state.mode === 'near' && near ) {
+		if ( near.radius <= 0 ) {
+			return near.text
+				? sprintf(
+						/* translators: %s: a place the visitor typed. */
+						__( 'Places, nearest to “%s” first', 'cairn-maps' ),
+						near.text
+					)
+				: __( 'Places, nearest first', 'cairn-maps' );
+		}
+		const radius = formatRadius(
+			near.radius,
+			places.units,
+			locale( places )
+		);
+		return near.text
+			? sprintf(
+					/* translators: 1: a distance ("25 km"), 2: a place the visitor typed. */
+					__(
+						'Places within %1$s of “%2$s”, nearest first',
+						'cairn-maps'
+					),
+					radius,
+					near.text
+				)
+			: sprintf(
+					/* translators: %s: a distance ("25 km"). */
+					__(
+						'Places within %s of you, nearest first',
+						'cairn-maps'
+					),
+					radius
+				);
+	}
 	if ( state.mode === 'search' ) {
 		return __( 'Matching places', 'cairn-maps' );
 	}
@@ -213,6 +378,12 @@ function listTitle( state: PlacesState ): string {
 }
 
 function emptyText( state: PlacesState ): string {
+	if ( state.mode === 'near' ) {
+		return __(
+			'No places within that distance. Choose a larger one.',
+			'cairn-maps'
+		);
+	}
 	if ( state.mode === 'search' ) {
 		return __( 'No place matches your search.', 'cairn-maps' );
 	}
@@ -260,11 +431,14 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 			{ options.search && state.total > 1 && (
 				<SearchField places={ places } state={ state } />
 			) }
+			{ options.search && state.total > 1 && (
+				<NearField places={ places } state={ state } />
+			) }
 			{ options.groupFilter && state.groups.length > 1 && (
 				<GroupLegend places={ places } state={ state } />
 			) }
 			<p id={ titleId } className="wp-block-cairn-map__list-title">
-				{ listTitle( state ) }
+				{ listTitle( state, places ) }
 			</p>
 			{ list.items.length > 0 ? (
 				<ul

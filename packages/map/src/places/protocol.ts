@@ -27,7 +27,8 @@ export type Request =
 	  }
 	| { type: 'list'; query: ListQuery }
 	| { type: 'expansion'; clusterId: number }
-	| { type: 'reveal'; placeId: number; zoom: number };
+	| { type: 'reveal'; placeId: number; zoom: number }
+	| { type: 'find'; search: string };
 
 export type Message = Request & { id: number };
 
@@ -132,6 +133,12 @@ export function createAnswerer(): ( message: Message ) => Promise< Reply > {
 						id: message.id,
 						ok: true,
 						result: engine.reveal( message.placeId, message.zoom ),
+					};
+				case 'find':
+					return {
+						id: message.id,
+						ok: true,
+						result: engine.find( message.search ),
 					};
 			}
 		} catch ( error ) {

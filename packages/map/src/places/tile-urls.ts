@@ -25,10 +25,17 @@ export const MAX_VIEW_TILES = 64;
 /** Web Mercator's latitude limit (tiles are square). */
 const MAX_LAT = 85.05112878;
 
-/** What the visitor filters by: the groups switched off and the search text. */
+/** What the visitor filters by: the groups switched off, the search text, a circle. */
 export interface TileFilter {
 	hidden: readonly string[];
 	search: string;
+	/** Only the places within `radius` metres of a position. @since 0.8.0 */
+	near?: { lng: number; lat: number; radius: number } | null;
+}
+
+/** Degrees with a fixed precision (≈ 1 cm): the same position is the same URL. */
+export function coordinate( value: number ): string {
+	return String( Math.round( value * 1e7 ) / 1e7 );
 }
 
 /**
@@ -57,18 +64,37 @@ export function withQuery(
 
 /**
  * The filter's query arguments, in a fixed form (hidden groups sorted), so one filter is one URL.
+ * A circle is `near` with `radius` (metres) on the places routes, `near` with `near_radius` on
+ * the tiles (whose `radius` is the cluster radius).
  * @param filter
+ * @param route  Which route the arguments are for.
  */
 export function filterParams(
-	filter: TileFilter | null | undefined
+	filter: TileFilter | null | undefined,
+	route: 'tiles' | 'places' = 'tiles'
 ): Array< [ string, string ] > {
 	if ( ! filter ) {
 		return [];
 	}
-	return [
+	const params: Array< [ string, string ] > = [
 		[ 'hidden', [ ...new Set( filter.hidden ) ].sort().join( ',' ) ],
 		[ 'q', clipSearch( filter.search.trim() ) ],
 	];
+	if ( filter.near ) {
+		params.push(
+			[
+				'near',
+				`${ coordinate( filter.near.lng ) },${ coordinate(
+					filter.near.lat
+				) }`,
+			],
+			[
+				route === 'tiles' ? 'near_radius' : 'radius',
+				String( Math.round( filter.near.radius ) ),
+			]
+		);
+	}
+	return params;
 }
 
 /**

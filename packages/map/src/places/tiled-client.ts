@@ -22,6 +22,7 @@ import type {
 	MapFeature,
 } from './engine';
 import type { PlacesClient } from './client';
+import { clipSearch } from './words';
 import { LIMITS } from '../limits';
 import {
 	FEATURES_PAD,
@@ -31,6 +32,7 @@ import {
 } from './prefetch-tiles';
 import {
 	clusterMaxZoomOf,
+	coordinate,
 	filterParams,
 	tileUrl,
 	tileZoom,
@@ -235,11 +237,6 @@ function readList( body: unknown ): ListResult {
 	};
 }
 
-/** Degrees with a fixed precision (≈ 1 cm): the same view is the same URL. */
-function coordinate( value: number ): string {
-	return String( Math.round( value * 1e7 ) / 1e7 );
-}
-
 /**
  * The list's address: the filter, the view, the origin, and the page (1-based on the server).
  * @param placesUrl
@@ -251,11 +248,14 @@ function listUrl(
 	filter: TileFilter,
 	query: ListQuery
 ): string {
-	const params: Array< [ string, string ] > = [ ...filterParams( filter ) ];
+	const params: Array< [ string, string ] > = [
+		...filterParams( filter, 'places' ),
+	];
 	if ( query.bbox ) {
 		params.push( [ 'bbox', query.bbox.map( coordinate ).join( ',' ) ] );
 	}
-	if ( query.origin ) {
+	// Within a circle the list is nearest first from its centre already.
+	if ( query.origin && ! filter.near ) {
 		params.push( [
 			'near',
 			`${ coordinate( query.origin.lng ) },${ coordinate(
@@ -348,6 +348,32 @@ function boundedCache< T >( limit: number ) {
 	};
 }
 
+/**
+ * The first place by title a search finds, whatever the filter (PlacesClient.find()).
+ * @param ask       Reads an address's JSON.
+ * @param placesUrl `/cairn/v1/places?…`.
+ * @param search    The text.
+ */
+async function findPlace(
+	ask: ( url: string ) => Promise< unknown >,
+	placesUrl: string,
+	search: string
+): Promise< ListedPlace | null > {
+	const text = clipSearch( search.trim() );
+	if ( text === '' ) {
+		return null;
+	}
+	const read = readList(
+		await ask(
+			withQuery( placesUrl, [
+				[ 'q', text ],
+				[ 'per_page', '1' ],
+			] )
+		)
+	);
+	return read.items[ 0 ] ?? null;
+}
+
 export interface TiledPlacesClient extends PlacesClient {
 	/** Tiles in memory now (answered or on their way). */
 	readonly cachedTiles: number;
@@ -432,7 +458,10 @@ export function createTiledClient(
 	const summary = async ( withFilter: TileFilter | null ) =>
 		readSummary(
 			await ask(
-				withQuery( urls.summaryUrl, filterParams( withFilter ) )
+				withQuery(
+					urls.summaryUrl,
+					filterParams( withFilter, 'places' )
+				)
 			)
 		);
 
@@ -454,7 +483,11 @@ export function createTiledClient(
 	return {
 		load,
 		filter: async ( next: Filter ): Promise< FilterResult > => {
-			filter = { hidden: [ ...next.hidden ], search: next.search };
+			filter = {
+				hidden: [ ...next.hidden ],
+				search: next.search,
+				near: next.near ?? null,
+			};
 			const params = filterParams( filter );
 			if (
 				unfiltered &&
@@ -486,6 +519,7 @@ export function createTiledClient(
 				zoom: await revealZoom( place, zoom, maxZoom, tile ),
 			};
 		},
+		find: ( search ) => findPlace( ask, urls.placesUrl, search ),
 		terminate: () => {
 			terminated = true;
 			aborter.abort();
