@@ -112,7 +112,7 @@ final class Cluster_Tree {
 			if ( isset( $taken[ $i ] ) ) {
 				continue;
 			}
-			$taken[ $i ] = true;
+			$taken[ $i ]   = true;
 			list( $x, $y ) = $node;
 			$gx            = intdiv( $x + $half, $side );
 			$gy            = intdiv( $y + $half, $side );

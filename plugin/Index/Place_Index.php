@@ -411,8 +411,10 @@ class Place_Index {
 	public function stamp_around( int $z, int $x, int $y ): int {
 		$last  = ( 1 << $z ) - 1;
 		$cells = array();
-		for ( $tx = max( 0, $x - 1 ); $tx <= min( $last, $x + 1 ); $tx++ ) {
-			for ( $ty = max( 0, $y - 1 ); $ty <= min( $last, $y + 1 ); $ty++ ) {
+		$x_end = min( $last, $x + 1 );
+		$y_end = min( $last, $y + 1 );
+		for ( $tx = max( 0, $x - 1 ); $tx <= $x_end; $tx++ ) {
+			for ( $ty = max( 0, $y - 1 ); $ty <= $y_end; $ty++ ) {
 				$cells[] = Morton::interleave( $tx, $ty );
 			}
 		}

@@ -368,8 +368,10 @@ final class Place_Store {
 		if ( array() === $cells ) {
 			return $base;
 		}
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own table; integers only.
-		$stamp = $wpdb->get_var( $wpdb->prepare( "SELECT MAX(stamp) FROM $table WHERE level = %d AND cell IN (" . implode( ',', array_map( 'intval', $cells ) ) . ')', $level ) );
+		$cells = array_map( 'intval', $cells );
+		$marks = implode( ',', array_fill( 0, count( $cells ), '%d' ) );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQLPlaceholders.UnfinishedPrepare, WordPress.DB.PreparedSQLPlaceholders.ReplacementsWrongNumber -- the plugin's own table; one %d per cell.
+		$stamp = $wpdb->get_var( $wpdb->prepare( "SELECT MAX(stamp) FROM $table WHERE level = %d AND cell IN ($marks)", $level, ...$cells ) );
 		return max( $base, (int) $stamp );
 	}
 

@@ -225,8 +225,10 @@ final class Tile_Builder {
 		$margin = min( 3 * $radius, Grid_Clusters::TILE_SIZE ) / Grid_Clusters::TILE_SIZE;
 		$last   = ( 1 << $zoom ) - 1;
 		$starts = array();
-		for ( $tx = max( 0, (int) floor( ( $x - $margin ) * $scale ) ); $tx <= min( $last, (int) floor( ( $x + 1 + $margin ) * $scale ) ); $tx++ ) {
-			for ( $ty = max( 0, (int) floor( ( $y - $margin ) * $scale ) ); $ty <= min( $last, (int) floor( ( $y + 1 + $margin ) * $scale ) ); $ty++ ) {
+		$x_end  = min( $last, (int) floor( ( $x + 1 + $margin ) * $scale ) );
+		$y_end  = min( $last, (int) floor( ( $y + 1 + $margin ) * $scale ) );
+		for ( $tx = max( 0, (int) floor( ( $x - $margin ) * $scale ) ); $tx <= $x_end; $tx++ ) {
+			for ( $ty = max( 0, (int) floor( ( $y - $margin ) * $scale ) ); $ty <= $y_end; $ty++ ) {
 				$starts[] = Morton::interleave( $tx, $ty );
 			}
 		}
