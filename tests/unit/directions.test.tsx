@@ -14,6 +14,7 @@ import { directionsLink } from '../../packages/map/src/directions-link';
 import { buildPopupContent } from '../../packages/map/src/popup';
 import { PlaceCard } from '../../packages/map/src/places/place-card';
 import type { MarkerDetails } from '../../packages/map/src/popup';
+import type { DirectionsApp } from '../../packages/map/src/types';
 
 const HOSTILE = '<img src=x onerror="window.pwned=1">';
 
@@ -27,6 +28,24 @@ const DETAILS: MarkerDetails = {
 	link: '',
 	...SUMMIT,
 };
+
+/**
+ * The places list with the summit's entry, its links to the given app (the card's default without).
+ * @param directions
+ */
+function showEntry( directions?: DirectionsApp ) {
+	render(
+		<ul>
+			<PlaceCard
+				place={ { groups: [], ...DETAILS } }
+				groups={ new Map() }
+				distance=""
+				directions={ directions }
+				onChoose={ jest.fn() }
+			/>
+		</ul>
+	);
+}
 
 describe( 'directionsUrl', () => {
 	it.each( [
@@ -140,25 +159,8 @@ describe( 'the popup’s link', () => {
 } );
 
 describe( 'the list entry’s link', () => {
-	const PLACE = {
-		id: 12,
-		title: 'Ben Nevis',
-		groups: [],
-		...SUMMIT,
-	};
-
 	it( 'is a link of its own beside the entry’s button', () => {
-		render(
-			<ul>
-				<PlaceCard
-					place={ PLACE }
-					groups={ new Map() }
-					distance=""
-					directions="apple"
-					onChoose={ jest.fn() }
-				/>
-			</ul>
-		);
+		showEntry( 'apple' );
 		const link = screen.getByRole( 'link', {
 			name: 'Directions to Ben Nevis (opens in a new tab)',
 		} );
@@ -172,16 +174,7 @@ describe( 'the list entry’s link', () => {
 	} );
 
 	it( 'is not there for none', () => {
-		render(
-			<ul>
-				<PlaceCard
-					place={ PLACE }
-					groups={ new Map() }
-					distance=""
-					onChoose={ jest.fn() }
-				/>
-			</ul>
-		);
+		showEntry();
 		expect( screen.queryByRole( 'link' ) ).toBeNull();
 	} );
 } );
@@ -195,17 +188,7 @@ describe( 'nothing is requested', () => {
 		try {
 			const root = buildPopupContent( document, DETAILS, 'osm' );
 			document.body.appendChild( root );
-			render(
-				<ul>
-					<PlaceCard
-						place={ { id: 12, groups: [], ...DETAILS } }
-						groups={ new Map() }
-						distance=""
-						directions="osm"
-						onChoose={ jest.fn() }
-					/>
-				</ul>
-			);
+			showEntry( 'osm' );
 			expect( fetch ).not.toHaveBeenCalled();
 			expect( open ).not.toHaveBeenCalled();
 			// No element that would load anything on its own from the app's host.
