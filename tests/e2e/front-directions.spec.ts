@@ -25,6 +25,7 @@ import {
 import {
 	guardVisitorPages,
 	publishFrontPage,
+	recordMapEvents,
 	seedMarkers,
 	waitForIdle,
 } from './utils/front-map';
@@ -157,12 +158,14 @@ test.describe( 'the owner', () => {
 		requestUtils,
 	} ) => {
 		await page.goto( SETTINGS_URL );
-		const group = page.getByRole( 'radiogroup', {
+		const group = page.getByRole( 'group', {
 			name: 'Directions open in',
 		} );
 		// OpenStreetMap until the owner chooses.
-		await expect( group.getByLabel( 'OpenStreetMap' ) ).toBeChecked();
-		await group.getByLabel( 'Apple Maps' ).check();
+		await expect(
+			group.getByRole( 'radio', { name: 'OpenStreetMap' } )
+		).toBeChecked();
+		await group.getByRole( 'radio', { name: 'Apple Maps' } ).check();
 		await expect(
 			page.getByText( 'Saved. Directions links now open Apple Maps.' )
 		).toBeVisible();
@@ -177,6 +180,7 @@ test.describe( 'the owner', () => {
 		editor,
 		page,
 	} ) => {
+		await recordMapEvents( page );
 		await page.goto( pages.site );
 		await waitForIdle( page );
 		const config = JSON.parse(
@@ -188,11 +192,11 @@ test.describe( 'the owner', () => {
 		const onPage = entry( page, ids.track ).locator(
 			'.wp-block-cairn-map__card-route'
 		);
-		// "4.2 mi, 4,183 ft ascent" on an en_US site, "6.7 km, 1,275 m ascent" elsewhere.
+		// "1.8 mi, 4,183 ft ascent" on an en_US site, "2.9 km, 1,275 m ascent" elsewhere.
 		await expect( onPage ).toHaveText(
 			config.units === 'imperial'
-				? /^\d+(\.\d)? mi, [\d,]+ ft ascent$/
-				: /^\d+(\.\d)? km, [\d,]+ m ascent$/
+				? /^\d+(\.\d)? mi, 4,183 ft ascent/
+				: /^\d+(\.\d)? km, 1,275 m ascent/
 		);
 		const text = ( await onPage.textContent() ) ?? '';
 
