@@ -71,6 +71,7 @@ use Cairn\Maps\Rest\Places_Controller;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Settings\Basemap_Uploads;
 use Cairn\Maps\Settings\Editor_Defaults;
+use Cairn\Maps\Settings\Directions_Setting;
 use Cairn\Maps\Settings\Location_Setting;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Settings_Page;
@@ -181,6 +182,8 @@ final class Plugin {
 		// Where people already are (issue 34): [cairn_map …] and the classic editor's "Add map".
 		$this->parts['map_shortcode']    = new Map_Shortcode( $post_maps );
 		$this->parts['shortcode_button'] = new Shortcode_Button( $post_maps );
+		// Directions (issue 34): the app each place's "Directions" link opens.
+		$this->parts['directions_setting'] = new Directions_Setting();
 		// Locations of posts (issue 24): the setting, the meta and its privacy, the editor panel.
 		$this->parts['location_setting'] = new Location_Setting();
 		$this->parts['location_meta']    = new Location_Meta();

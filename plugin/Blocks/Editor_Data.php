@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Content\Location_Types;
 use Cairn\Maps\Groups\Group_Styles;
+use Cairn\Maps\Settings\Directions_Setting;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Settings\Style_Reference;
 use Cairn\Maps\Support\Inline_Script;
@@ -84,6 +85,10 @@ class Editor_Data implements Inline_Script {
 			'siteStyle'        => Basemap::site_style(),
 			'glyphsUrl'        => Basemap::glyphs_url(),
 			'basemaps'         => self::basemaps(),
+			// What the page's `config.units` is (Map_Block::units()): the preview lists as visitors read.
+			'units'            => Map_Block::units(),
+			// The site's app of the "Directions" links: a block's `site` previews it.
+			'directions'       => Directions_Setting::chosen(),
 		);
 	}
 

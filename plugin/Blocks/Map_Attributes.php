@@ -61,6 +61,8 @@ final class Map_Attributes {
 			'markers'             => self::value( 'markers', $a, $defaults ),
 			'places'              => self::value( 'places', $a, $defaults ),
 			'content'             => self::content( $a['content'] ?? null ),
+			// The block's choice (`site` or an app): Map_Block resolves `site` to the site's app.
+			'directions'          => self::directions( $a, $defaults ),
 		);
 		return array(
 			'config' => $config,
@@ -164,6 +166,19 @@ final class Map_Attributes {
 	 */
 	private static function value( string $name, array $attributes, array $defaults ) {
 		return Map_Schema::sanitize( Map_Schema::rule( $name ), $attributes[ $name ] ?? null, $defaults[ $name ] ?? null );
+	}
+
+	/**
+	 * The block's `directions`: `site` (the site's setting) or an app, by its rule in map-schema.json.
+	 *
+	 * @since 0.9.0
+	 *
+	 * @param array<string, mixed> $attributes Attributes.
+	 * @param array<string, mixed> $defaults   The block.json defaults.
+	 */
+	public static function directions( array $attributes, array $defaults ): string {
+		$value = self::value( 'directions', $attributes, $defaults );
+		return is_string( $value ) ? $value : 'site';
 	}
 
 	/**

@@ -13,6 +13,7 @@ use Cairn\Maps\Feed\Shape_Presence;
 use Cairn\Maps\Groups\Group_Styles;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Settings\Consent_Api;
+use Cairn\Maps\Settings\Directions_Setting;
 use Cairn\Maps\Settings\Settings;
 use Cairn\Maps\Support\Rest_Routes;
 use WP_Block;
@@ -284,6 +285,8 @@ class Map_Block {
 						$this->content->legend( $config['content'], $current )
 					),
 					'units'       => self::units(),
+					// The app of the "Directions" links: the block's, or the site's for `site`.
+					'directions'  => Directions_Setting::resolve( $config['directions'] ),
 					// What createMap() and <CairnMap> honour: a headless page asks for consent too.
 					'consent'     => $this->consent->policy( $config['style'] ),
 				),

@@ -210,6 +210,8 @@ class Post_Maps {
 	 */
 	private static function attributes( array $attributes, array $config, WP_Block_Type $type ): array {
 		$result = Map_Attributes::attributes( $config );
+		// The block's own choice (`site` follows the site), not the app the configuration resolved.
+		$result['directions'] = Map_Attributes::directions( $attributes, Map_Block::defaults( $type ) );
 		foreach ( $type->attributes ?? array() as $name => $schema ) {
 			if ( ! array_key_exists( $name, $result ) && is_array( $schema ) && array_key_exists( 'default', $schema ) ) {
 				// prepare_attributes_for_render() kept only a value valid for the schema, else the default.

@@ -62,6 +62,7 @@ final class Shortcode_Attributes {
 		'places'               => array( 'switches', 'places' ),
 		'hash'                 => array( 'boolean', 'hash' ),
 		'cooperative_gestures' => array( 'boolean', 'cooperativeGestures' ),
+		'directions'           => array( 'text', 'directions' ),
 		'anchor'               => array( 'support', 'anchor' ),
 		'class'                => array( 'support', 'className' ),
 		'align'                => array( 'support', 'align' ),
@@ -380,6 +381,8 @@ final class Shortcode_Attributes {
 				return __( 'a comma-separated list of post types whose locations are enabled in Settings → Cairn Maps', 'cairn-maps' );
 			case 'terms':
 				return __( 'a comma-separated list of taxonomy:slug pairs of those post types, such as category:travel', 'cairn-maps' );
+			case 'directions':
+				return __( 'site, none, osm, google, apple or geo', 'cairn-maps' );
 			case 'anchor':
 				return __( 'a letter, then up to 63 letters, digits, _ or -', 'cairn-maps' );
 			case 'class':

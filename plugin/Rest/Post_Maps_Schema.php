@@ -200,8 +200,14 @@ final class Post_Maps_Schema {
 						),
 					),
 					'units'         => array(
-						'type' => 'string',
-						'enum' => array( 'metric', 'imperial' ),
+						'description' => __( 'The units of distances, lengths and heights: the site\'s (imperial where the site\'s language measures in miles), the same on the page, in the editor and here.', 'cairn-maps' ),
+						'type'        => 'string',
+						'enum'        => array( 'metric', 'imperial' ),
+					),
+					'directions'    => array(
+						'description' => __( 'The map app each place\'s "Directions" link opens (none: no link): the block\'s choice, or the site\'s setting when the block follows the site.', 'cairn-maps' ),
+						'type'        => 'string',
+						'enum'        => array( 'none', 'osm', 'google', 'apple', 'geo' ),
 					),
 					'geocoder'      => array(
 						'description' => __( 'How the places panel looks up an address a visitor typed ("near a place"): site (GET /cairn/v1/geocode/visitor, in geocodeUrl), mapbox (Mapbox temporary geocoding from the browser with the map\'s public token) or none (the map\'s own place names).', 'cairn-maps' ),

@@ -20,6 +20,7 @@ import { BasemapPanel } from './basemap-panel';
 import { basemapKind, editedBasemapProblem } from './basemap';
 import type { BasemapKind } from './basemap';
 import { DefaultsPanel } from './defaults-panel';
+import { DirectionsPanel } from './directions-panel';
 import { GeocoderPanel } from './geocoder-panel';
 import { LocationsPanel } from './locations-panel';
 import { OriginsPanel, originsError } from './origins-panel';
@@ -147,6 +148,7 @@ export function SettingsForm( { initial, page }: SettingsFormProps ) {
 				onChange={ ( defaults ) => update( { defaults } ) }
 			/>
 			<GeocoderPanel />
+			<DirectionsPanel />
 			<PrivacyPanel
 				requireConsent={ settings.requireConsent }
 				onRequireConsentChange={ ( requireConsent ) =>

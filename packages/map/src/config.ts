@@ -10,6 +10,7 @@ import { isRecord, sanitize } from './map-schema';
 import { groupStyles } from './group-styles';
 import { isValidStyleUrl } from './patterns';
 import { isTileTemplate } from './places/tile-template';
+import { directionsApp } from './directions';
 import type { Schema } from './map-schema';
 import type {
 	BasemapConfig,
@@ -283,6 +284,7 @@ export function parseMapConfig( input: unknown ): MapConfig {
 		places: attribute< PlacesConfig >( rules.places, value.places ),
 		languages: attribute< string[] >( rules.languages, value.languages ),
 		units: value.units === 'imperial' ? 'imperial' : 'metric',
+		directions: directionsApp( value.directions ),
 		consent: consent( value.consent ),
 		...visitorGeocoder( value ),
 	};

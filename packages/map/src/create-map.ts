@@ -739,7 +739,8 @@ function addPlaces(
 	const popups = new places.setup.PopupController(
 		engine.lib,
 		map,
-		config.markerUrl
+		config.markerUrl,
+		config.directions
 	);
 	let drawn: () => void = () => undefined;
 	const drawing = new Promise< void >( ( resolve ) => {

@@ -17,6 +17,8 @@ export {
 export type { FetchPostMapsOptions } from './fetch-post-maps';
 export { parseMapConfig } from './config';
 export { checkToken } from './token';
+// A place's address in the visitor's map app, as the "Directions" links give it (@since 0.9.0).
+export { directionsUrl } from './directions';
 export { MapError, errorMessage, showError } from './errors';
 export type * from './types';
 export type {

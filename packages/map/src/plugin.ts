@@ -51,3 +51,5 @@ export {
 } from './feed-url';
 export { height as HEIGHT_RULE } from './map-schema.json';
 export { isRecord } from './map-schema';
+// The apps of the places' "Directions" links (the editor's choice, the settings screen's).
+export { DIRECTIONS_APPS, directionsApp } from './directions';

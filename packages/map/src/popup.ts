@@ -6,7 +6,8 @@
 import type { Map as MapboxMap, Popup } from 'mapbox-gl';
 import { __ } from '@wordpress/i18n';
 
-import type { MapLib } from './types';
+import { buildDirectionsLink } from './directions-link';
+import type { DirectionsApp, MapLib } from './types';
 
 /** A post's featured image, as the popup route gives it. */
 export interface PlaceImage {
@@ -153,10 +154,17 @@ function copyLinkButton( doc: Document, id: number ): HTMLElement {
 	return wrap;
 }
 
-/** Builds the popup body in `doc` from untrusted details. */
+/**
+ * Builds the popup body in `doc` from untrusted details.
+ * @param doc
+ * @param details
+ * @param directions The app of its "Directions" link, to the place's point (a route's start, an
+ *                   area's label point): none by default. @since 0.9.0
+ */
 export function buildPopupContent(
 	doc: Document,
-	details: MarkerDetails
+	details: MarkerDetails,
+	directions: DirectionsApp = 'none'
 ): HTMLElement {
 	const root = doc.createElement( 'div' );
 	root.className = 'cairn-map-popup';
@@ -196,6 +204,19 @@ export function buildPopupContent(
 				? __( 'Read more', 'cairn-maps' )
 				: __( 'More about this place', 'cairn-maps' );
 		root.appendChild( link );
+	}
+	const route = buildDirectionsLink(
+		doc,
+		directions,
+		details.title,
+		details.lat,
+		details.lng
+	);
+	if ( route ) {
+		const wrap = doc.createElement( 'p' );
+		wrap.className = 'cairn-map-popup__directions';
+		wrap.appendChild( route );
+		root.appendChild( wrap );
 	}
 	root.appendChild( copyLinkButton( doc, details.id ) );
 	return root;
@@ -303,10 +324,17 @@ export class PopupController {
 	private popup: Popup | null = null;
 	private request = 0;
 
+	/**
+	 * @param mapLib
+	 * @param map
+	 * @param markerUrl
+	 * @param directions The app of the popups' "Directions" links (config.directions). @since 0.9.0
+	 */
 	constructor(
 		private readonly mapLib: MapLib,
 		private readonly map: MapboxMap,
-		private readonly markerUrl: string
+		private readonly markerUrl: string,
+		private readonly directions: DirectionsApp = 'none'
 	) {}
 
 	/**
@@ -366,7 +394,7 @@ export class PopupController {
 		}
 		let content: HTMLElement;
 		if ( details ) {
-			content = buildPopupContent( doc, details );
+			content = buildPopupContent( doc, details, this.directions );
 		} else {
 			content = doc.createElement( 'p' );
 			content.textContent = __(

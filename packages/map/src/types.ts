@@ -72,6 +72,20 @@ export interface PlacesConfig {
  * "Load maps only after the visitor agrees"), and the WP Consent API category that counts as
  * consent: '' when not required or when the site has no consent API.
  */
+/**
+ * The map app a place's "Directions" link opens: OpenStreetMap, Google Maps, Apple Maps, the
+ * phone's own (`geo:`), or none (no link).
+ * @since 0.9.0
+ */
+export type DirectionsApp = 'none' | 'osm' | 'google' | 'apple' | 'geo';
+
+/**
+ * A block's `directions` attribute: `site` follows the site's setting (Settings → Cairn Maps),
+ * anything else is that app.
+ * @since 0.9.0
+ */
+export type DirectionsChoice = 'site' | DirectionsApp;
+
 export interface ConsentConfig {
 	required: boolean;
 	category: string;
@@ -155,6 +169,11 @@ export interface MapConfig {
 	languages: string[];
 	/** Units for distances (the places list, the scale bar): the site's. */
 	units: 'metric' | 'imperial';
+	/**
+	 * The app each popup's and list entry's "Directions" link opens ('none': no link), the
+	 * block's choice or the site's, as the server resolved it. Absent: none. @since 0.9.0
+	 */
+	directions: DirectionsApp;
 	/** Whether the map waits for the visitor's consent. */
 	consent: ConsentConfig;
 	/**
@@ -214,6 +233,8 @@ export type MapBlockAttributes = {
 	languages: string[];
 	/** Posts with a public place the map shows. */
 	content: ContentSelection;
+	/** The app of the places' "Directions" links: `site` for the site's setting. @since 0.9.0 */
+	directions: DirectionsChoice;
 	anchor?: string;
 	className?: string;
 	align?: string;

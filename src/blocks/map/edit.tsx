@@ -10,7 +10,11 @@ import { useMemo, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 import type { ShapeKind } from '../../shared/shape-editor';
-import { getEditorData, previewBasemap } from './editor-data';
+import {
+	getEditorData,
+	previewBasemap,
+	previewDirections,
+} from './editor-data';
 import { blockGapStyle } from './block-gap';
 import { Inspector } from './inspector';
 import { MarkerEditor } from './marker-editor';
@@ -107,6 +111,11 @@ export default function Edit( {
 				shapesUrl={ shapesUrl }
 				markerUrl={ data.markerUrl }
 				groupStyles={ groupStyles }
+				units={ data.units }
+				directions={ previewDirections(
+					attributes.directions,
+					data.directions
+				) }
 				onMap={ setMap }
 			/>
 			<MarkerEditor

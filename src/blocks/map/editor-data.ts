@@ -1,8 +1,16 @@
 /**
  * Reads `window.cairnMapsEditor`, printed by plugin/Blocks/Editor_Data.php.
  */
-import type { BasemapConfig, GroupStyle, MapErrorCode } from '@cairn-maps/map';
+import type {
+	BasemapConfig,
+	DirectionsApp,
+	DirectionsChoice,
+	GroupStyle,
+	MapConfig,
+	MapErrorCode,
+} from '@cairn-maps/map';
 import {
+	directionsApp,
 	engineForStyle,
 	groupStyles,
 	isRecord,
@@ -34,6 +42,26 @@ export interface EditorData {
 	glyphsUrl: string;
 	/** The server's `basemap` for the site's style and the OpenFreeMap styles, by style. */
 	basemaps: Record< string, BasemapConfig >;
+	/**
+	 * The site's units, as every map's `config.units` on the page carries them (the server's
+	 * Map_Block::units(): miles and feet where the site's language measures in them). @since 0.9.0
+	 */
+	units: MapConfig[ 'units' ];
+	/** The site's app of the "Directions" links (setting `cairn_maps_directions`). @since 0.9.0 */
+	directions: DirectionsApp;
+}
+
+/**
+ * The app a block's "Directions" links open, as the server resolves it for the page: the
+ * block's own, or the site's for `site`.
+ * @param choice The block's `directions`.
+ * @param site   The site's app (EditorData's).
+ */
+export function previewDirections(
+	choice: DirectionsChoice | undefined,
+	site: DirectionsApp
+): DirectionsApp {
+	return choice === undefined || choice === 'site' ? site : choice;
 }
 
 /** What the preview draws for a block's `mapStyle`, as the server renders it for visitors. */
@@ -245,6 +273,8 @@ export function getEditorData(): EditorData {
 		siteStyle: text( data.siteStyle ),
 		glyphsUrl: text( data.glyphsUrl ),
 		basemaps: basemaps( data.basemaps ),
+		units: data.units === 'imperial' ? 'imperial' : 'metric',
+		directions: directionsApp( data.directions ),
 	};
 }
 

@@ -9,7 +9,7 @@
 import type { Map as MapboxMap } from 'mapbox-gl';
 import { useEffect, useRef } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
-import type { GroupStyle } from '@cairn-maps/map';
+import type { DirectionsApp, GroupStyle, MapConfig } from '@cairn-maps/map';
 
 import { engineOf } from '@cairn-maps/map/plugin';
 
@@ -32,6 +32,10 @@ export interface MapPreviewProps {
 	markerUrl: string;
 	/** Group colours and icons (the site's, as on the front end). */
 	groupStyles?: GroupStyle[];
+	/** The site's units, as the page's configuration carries them (EditorData's). */
+	units: MapConfig[ 'units' ];
+	/** The app of the "Directions" links, resolved as for the page (previewDirections()). */
+	directions: DirectionsApp;
 	/** Called with the map once it is ready, and with null when it goes away. */
 	onMap: ( map: MapboxMap | null ) => void;
 }
@@ -45,6 +49,8 @@ export function MapPreview( {
 	shapesUrl = '',
 	markerUrl,
 	groupStyles = [],
+	units,
+	directions,
 	onMap,
 }: MapPreviewProps ) {
 	/** The feed addresses the running map read its places from. */
@@ -79,6 +85,8 @@ export function MapPreview( {
 			attributes.places,
 			attributes.languages,
 			shapesUrl,
+			units,
+			directions,
 		] ),
 		config: () => {
 			placesUrl.current = feedsKey;
@@ -93,6 +101,9 @@ export function MapPreview( {
 				shapesUrl,
 				markerUrl,
 				groupStyles,
+				// What the page's configuration carries: the list reads as visitors read it.
+				units,
+				directions,
 				// The editor never takes over the address bar or page scrolling.
 				hash: false,
 				cooperativeGestures: true,

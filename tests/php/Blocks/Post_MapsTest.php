@@ -139,6 +139,8 @@ final class Post_MapsTest extends TestCase {
 					'terms'     => new \stdClass(),
 					'current'   => false,
 				),
+				// The site's app for the "Directions" links (since 0.9.0).
+				'directions'          => 'site',
 			),
 			array_intersect_key( $maps[0]['attributes'], $defaults )
 		);

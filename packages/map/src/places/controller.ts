@@ -605,6 +605,11 @@ export class PlacesController {
 		return this.config.units;
 	}
 
+	/** The app of the list entries' "Directions" links ('none': no links). @since 0.9.0 */
+	get directions(): MapConfig[ 'directions' ] {
+		return this.config.directions ?? 'none';
+	}
+
 	get languages(): string[] {
 		return this.config.languages;
 	}

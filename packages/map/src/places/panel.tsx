@@ -460,6 +460,7 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 										)
 							}
 							locale={ lang }
+							directions={ places.directions }
 							route={
 								state.shapes
 									? places.shapeSummary( item.id )

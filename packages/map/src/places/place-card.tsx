@@ -9,6 +9,8 @@
 import type { CSSProperties } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
 
+import { directionsLink } from '../directions-link';
+import type { DirectionsApp } from '../types';
 import type { ListedPlace } from './engine';
 import type { PlacesGroup } from './controller';
 
@@ -22,6 +24,11 @@ export interface PlaceCardProps {
 	locale?: string;
 	/** A route's length and ascent ("12.4 km, 650 m ascent"), '' for other places. */
 	route?: string;
+	/**
+	 * The app of the entry's "Directions" link, to the place's point (a route's start, an
+	 * area's label point); none by default. @since 0.9.0
+	 */
+	directions?: DirectionsApp;
 	onChoose: ( id: number ) => void;
 	/** The entry has focus (its id) or lost it (null): its shape is highlighted on the map. */
 	onFocus?: ( id: number | null ) => void;
@@ -144,11 +151,13 @@ export function PlaceCard( {
 	distance,
 	locale,
 	route = '',
+	directions = 'none',
 	onChoose,
 	onFocus,
 }: PlaceCardProps ) {
 	const title = place.title || __( '(no title)', 'cairn-maps' );
 	const own = placeGroups( place, groups );
+	const way = directionsLink( directions, place.title, place.lat, place.lng );
 	// Only the title is the button's text, so its name ("Show … on the map") holds all it shows
 	// (WCAG 2.5.3); the button covers the whole card (::after), so the card is what one clicks.
 	// The entry holds the button itself (DESIGN.md "Places": `li[data-cairn-marker-id] > button`).
@@ -203,6 +212,18 @@ export function PlaceCard( {
 						</span>
 					) }
 				</span>
+			) }
+			{ way && (
+				// Above the button's cover (::after): the link is its own target.
+				<a
+					className="cairn-map-directions wp-block-cairn-map__card-directions"
+					href={ way.href }
+					aria-label={ way.label }
+					target={ way.target }
+					rel={ way.rel }
+				>
+					{ __( 'Directions', 'cairn-maps' ) }
+				</a>
 			) }
 		</li>
 	);

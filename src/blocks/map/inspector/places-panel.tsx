@@ -1,22 +1,48 @@
 /**
  * "Places": what the visitor's places panel offers (search, group filter, a list that follows
- * the map) and the label languages visitors may switch between.
+ * the map), the label languages visitors may switch between, and the map app of the places'
+ * "Directions" links (the site's, unless this map chooses another).
  */
 import {
 	FormTokenField,
 	PanelBody,
+	SelectControl,
 	ToggleControl,
 } from '@wordpress/components';
-import { __ } from '@wordpress/i18n';
+import { __, sprintf } from '@wordpress/i18n';
+import type { DirectionsChoice } from '@cairn-maps/map';
 
+import {
+	directionsAppLabel,
+	directionsAppOptions,
+} from '../../../shared/directions';
 import { languageOptions } from '../../../shared/languages';
+import { getEditorData } from '../editor-data';
 import { languagesFromTokens } from '../validation';
 import type { PanelProps } from './types';
 
+/** The block's choices of app: the site's (named), then each app. */
+function directionsChoices(): Array< {
+	value: DirectionsChoice;
+	label: string;
+} > {
+	return [
+		{
+			value: 'site',
+			label: sprintf(
+				/* translators: %s: the map app chosen in Settings → Cairn Maps ("OpenStreetMap"). */
+				__( 'The site’s choice (%s)', 'cairn-maps' ),
+				directionsAppLabel( getEditorData().directions )
+			),
+		},
+		...directionsAppOptions(),
+	];
+}
+
 export function PlacesPanel( {
-	attributes: { places, languages },
+	attributes: { places, languages, directions = 'site' },
 	setAttributes,
-}: PanelProps< 'places' | 'languages' > ) {
+}: PanelProps< 'places' | 'languages' | 'directions' > ) {
 	const visitorLanguages = languageOptions().filter(
 		( option ) => option.value !== 'auto'
 	);
@@ -96,6 +122,20 @@ export function PlacesPanel( {
 					'cairn-maps'
 				) }
 			</p>
+			<SelectControl
+				__next40pxDefaultSize
+				__nextHasNoMarginBottom
+				label={ __( 'Directions link', 'cairn-maps' ) }
+				help={ __(
+					'Each popup and list entry links to directions to the place in this map app. Nothing is sent to it until a visitor follows the link.',
+					'cairn-maps'
+				) }
+				value={ directions }
+				options={ directionsChoices() }
+				onChange={ ( value ) =>
+					setAttributes( { directions: value as DirectionsChoice } )
+				}
+			/>
 		</PanelBody>
 	);
 }
