@@ -269,9 +269,11 @@ test.describe( 'near a place', () => {
 				// Each entry tells its distance, in the site's unit.
 				await expect(
 					host( page )
-						.locator( '.wp-block-cairn-map__list > li' )
+						.locator(
+							'.wp-block-cairn-map__list > li .wp-block-cairn-map__distance'
+						)
 						.first()
-				).toContainText( / (km|mi|m|ft)\b/ );
+				).toHaveText( /\d (km|mi|m|ft)$/ );
 				// The place was looked up through the site, never from the browser.
 				expect(
 					requests.filter( ( url ) =>
