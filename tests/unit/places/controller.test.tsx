@@ -1405,27 +1405,25 @@ describe( 'places controller: near a place, within a radius', () => {
 		expect( ids( places.getState() ) ).toEqual( [ 6, 5 ] );
 	} );
 
-	it( 'offers the radius in the map’s units', () => {
-		const { host } = start( { units: 'imperial' }, { panel: true } );
-		return act( async () => {
-			await new Promise( ( resolve ) => setTimeout( resolve, 0 ) );
-		} ).then( () => {
-			const options = Array.from(
-				host.querySelectorAll(
-					'.wp-block-cairn-map__near select option'
-				),
-				( option ) => option.textContent
-			);
-			expect( options ).toEqual( [
-				'any distance',
-				'1 mi',
-				'5 mi',
-				'10 mi',
-				'25 mi',
-				'50 mi',
-				'100 mi',
-			] );
-		} );
+	it( 'offers the radius in the map’s units', async () => {
+		const { host, listed } = start(
+			{ units: 'imperial' },
+			{ panel: true }
+		);
+		await listed();
+		const options = Array.from(
+			host.querySelectorAll( '.wp-block-cairn-map__near select option' ),
+			( option ) => option.textContent
+		);
+		expect( options ).toEqual( [
+			'any distance',
+			'1 mi',
+			'5 mi',
+			'10 mi',
+			'25 mi',
+			'50 mi',
+			'100 mi',
+		] );
 	} );
 } );
 
