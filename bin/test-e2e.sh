@@ -190,7 +190,8 @@ for ((i = 0; i < SHARDS; i++)); do
 	if ! wait "${run_pids[$i]}"; then failed=1; fi
 done
 
-say "summary"
+say "summary (also in artifacts/e2e-summary.txt, which npm test prints again at its very end)"
+: >artifacts/e2e-summary.txt
 for ((i = 0; i < SHARDS; i++)); do
 	n=$((i + 1))
 	node -e '
@@ -213,6 +214,6 @@ for ((i = 0; i < SHARDS; i++)); do
 		const files = {};
 		( r.suites ?? [] ).forEach( walk );
 		const slowest = Object.entries( files ).sort( ( a, b ) => b[ 1 ] - a[ 1 ] ).slice( 0, 8 );
-		console.log( `  slowest: ${ slowest.map( ( [ f, ms ] ) => `${ f } ${ Math.round( ms / 1000 ) } s` ).join( ", " ) }` );' "$ROOT/artifacts/e2e-$n.json" "$n" 2>/dev/null || say "shard $n wrote no report"
+		console.log( `  slowest: ${ slowest.map( ( [ f, ms ] ) => `${ f } ${ Math.round( ms / 1000 ) } s` ).join( ", " ) }` );' "$ROOT/artifacts/e2e-$n.json" "$n" 2>/dev/null | tee -a artifacts/e2e-summary.txt || say "shard $n wrote no report"
 done
 exit "$failed"

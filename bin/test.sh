@@ -41,6 +41,7 @@ suite "cluster vectors (tests/fixtures/cluster-vectors.json is supercluster's cu
 suite "unit (jest)" npm run --silent test:unit
 suite "php integration (phpunit, mariadb)" npm run --silent test:php
 suite "php on the engines big sites run (redis object cache, nginx proxy_cache)" npm run --silent test:php:engines
+rm -f artifacts/e2e-summary.txt
 suite "end-to-end (playwright, chromium)" npm run --silent test:e2e
 suite "live preview (the wordpress.org blueprint booted offline in playground)" npm run --silent test:live-preview
 
@@ -49,4 +50,10 @@ echo "=== summary ==="
 printf '%s\n' "${results[@]}"
 passed=$(( ${#results[@]} - failed ))
 echo "suites: $passed passed, $failed failed"
+# What failed end to end, last, where a CI log's tail shows it (bin/test-e2e.sh writes it).
+if [[ " ${results[*]} " == *"FAIL  end-to-end"* && -s artifacts/e2e-summary.txt ]]; then
+	echo
+	echo "=== end-to-end failures (artifacts/e2e-summary.txt) ==="
+	grep -v '^  slowest:' artifacts/e2e-summary.txt | cut -c1-220 | head -n 40
+fi
 [ "$failed" -eq 0 ]

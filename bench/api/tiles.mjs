@@ -702,10 +702,22 @@ async function measureProxy( urls, staticEtag ) {
 		}
 	} );
 	return {
-		fill: { ...stats( fill.results, fill.seconds ), cache: cache( fill.results ) },
-		warm: { ...stats( warm.results, warm.seconds ), cache: cache( warm.results ) },
-		not_modified: { ...stats( nm ), statuses: statuses( nm ), cache: cache( nm ) },
-		static_not_modified: staticEtag ? { ...stats( st ), statuses: statuses( st ) } : null,
+		fill: {
+			...stats( fill.results, fill.seconds ),
+			cache: cache( fill.results ),
+		},
+		warm: {
+			...stats( warm.results, warm.seconds ),
+			cache: cache( warm.results ),
+		},
+		not_modified: {
+			...stats( nm ),
+			statuses: statuses( nm ),
+			cache: cache( nm ),
+		},
+		static_not_modified: staticEtag
+			? { ...stats( st ), statuses: statuses( st ) }
+			: null,
 	};
 }
 
@@ -812,6 +824,116 @@ async function measureList( cfg, views ) {
 		world_ms: round( world.ms ),
 		world_total: json( world )?.total ?? null,
 		totals_p50: percentile( totals, 50 ),
+	};
+}
+
+/**
+ * Near a place (issue 34): the summary and page 1 of the places within a radius of a point,
+ * together, as the panel's Near form asks them. Each centre is one of the seed's cities (or a
+ * seeded random point on land-like latitudes), each radius one of the form's; first and repeated.
+ * @param cfg
+ * @param cities
+ */
+async function measureNear( cfg, cities ) {
+	if ( ! ( await hasRoute( cfg.places ) ) ) {
+		return { skipped: 'no /cairn/v1/places route' };
+	}
+	const rng = random( 3434 );
+	const radii = [ 5000, 25000, 100000 ];
+	const asks = Array.from( { length: SEARCHES }, ( _, i ) => {
+		const [ lng, lat ] = cities.length
+			? cities[ i % cities.length ]
+			: [ -180 + 360 * rng(), -50 + 110 * rng() ];
+		return {
+			near: `${ lng.toFixed( 5 ) },${ lat.toFixed( 5 ) }`,
+			radius: radii[ i % radii.length ],
+		};
+	} );
+	const pass = async ( label ) => {
+		const times = [];
+		const all = [];
+		await load(
+			asks.length,
+			Math.max( 1, Math.floor( CONCURRENCY / 2 ) ),
+			async ( i ) => {
+				const started = process.hrtime.bigint();
+				const both = await Promise.all( [
+					get(
+						withQuery( cfg.summary, asks[ i ] ),
+						GZIP,
+						`${ label }-summary`
+					),
+					get(
+						withQuery( cfg.places, asks[ i ] ),
+						GZIP,
+						`${ label }-list`
+					),
+				] );
+				times.push( Number( process.hrtime.bigint() - started ) / 1e6 );
+				all.push( ...both );
+				return null;
+			}
+		);
+		expectStatus( all, 200, `near (${ label })` );
+		return { times, all };
+	};
+	log(
+		`near: ${ asks.length } centres x2 (summary + list together), radii ${ radii.join( ', ' ) } m`
+	);
+	const first = await pass( 'near' );
+	const again = await pass( 'near-again' );
+	const lists = first.all.filter( ( r ) => r.id.includes( '-list-' ) );
+	const totals = lists
+		.map( ( r ) => json( r )?.total )
+		.filter( ( n ) => 'number' === typeof n );
+	return {
+		radii,
+		first: { ...stats( first.times ), memory: await peaks( first.all ) },
+		repeated: { ...stats( again.times ), memory: await peaks( again.all ) },
+		totals_p50: percentile( totals, 50 ),
+		totals_max: totals.length ? Math.max( ...totals ) : null,
+	};
+}
+
+/**
+ * A visitor's address from the cache (issue 34): `GET /cairn/v1/geocode/visitor?q=` for towns a
+ * first pass looked up (wp.php geocode-prime: the geocoder itself, its provider answered by the
+ * bench mu-plugin's stand-in, so the cache holds what a real lookup leaves), then asked again.
+ */
+async function measureVisitorGeocode() {
+	const towns = QUERIES.slice( 0, SEARCHES ).map( ( q ) => `${ q } town` );
+	let primed = null;
+	try {
+		primed = JSON.parse( wp( 'geocode-prime', ...towns ) );
+	} catch ( error ) {
+		primed = { error: error.message };
+	}
+	if ( ! primed || primed.primed !== towns.length ) {
+		return { skipped: `geocode-prime: ${ JSON.stringify( primed ) }` };
+	}
+	const route = '/?rest_route=/cairn/v1/geocode/visitor';
+	log(
+		`visitor geocode: ${ towns.length } cached towns at c${ CONCURRENCY }, twice`
+	);
+	const runs = [];
+	for ( const label of [ 'geocode', 'geocode-again' ] ) {
+		const run = await load( towns.length, CONCURRENCY, ( i ) =>
+			get( withQuery( route, { q: towns[ i ] } ), GZIP, label )
+		);
+		expectStatus( run.results, 200, `visitor geocode (${ label })` );
+		runs.push( run );
+	}
+	const found = runs[ 1 ].results.filter(
+		( r ) => 1 === json( r )?.results?.length
+	).length;
+	return {
+		towns: towns.length,
+		first: stats( runs[ 0 ].results, runs[ 0 ].seconds ),
+		cached: {
+			...stats( runs[ 1 ].results, runs[ 1 ].seconds ),
+			memory: await peaks( runs[ 1 ].results ),
+		},
+		answered_with_a_place: found,
 	};
 }
 
@@ -1066,6 +1188,8 @@ async function main() {
 	out.tiles = await measureTiles( urls );
 	out.search = await measureSearch( cfg );
 	out.list = await measureList( cfg, views );
+	out.near = await measureNear( cfg, out.seed?.cities || [] );
+	out.visitor_geocode = await measureVisitorGeocode();
 
 	const rng = random( 1022 );
 	const before = storage();
@@ -1108,6 +1232,8 @@ async function main() {
 		),
 		list_bbox: peakOf( out.list.memory ),
 		list_world: peakOf( out.list.world_memory ),
+		near: peakOf( out.near.first?.memory, out.near.repeated?.memory ),
+		geocode_cached: peakOf( out.visitor_geocode.cached?.memory ),
 		flood: peakOf( flood1.memory, flood2.memory ),
 		save: peakOf( out.move.save_memory ),
 		tile_after_save: peakOf( out.move.tiles_memory ),
@@ -1147,8 +1273,10 @@ async function main() {
 		flood_bounded:
 			null === after.tile_slots
 				? out.flood.growth_rows[ 1 ] < out.flood.growth_rows[ 0 ] ||
-				  0 === out.flood.growth_rows[ 0 ] + out.flood.growth_rows[ 1 ]
-				: after.stored_rows - before.stored_rows <= 2 * after.tile_slots + 50,
+					0 ===
+						out.flood.growth_rows[ 0 ] + out.flood.growth_rows[ 1 ]
+				: after.stored_rows - before.stored_rows <=
+					2 * after.tile_slots + 50,
 		save_200: 200 === out.move.save_status,
 		version_changed_after_save: Boolean( out.move.version_changed ),
 		moved_place_in_tile: Boolean( out.move.moved_place_in_tile ),
