@@ -687,7 +687,10 @@ function cairn_bench_tile_flush(): array {
 	$like = array( '%cairn%tile%', '%cairn%places%cache%', '%cairn%place_cache%', '%cairn%places_summary%' );
 	$rows = 0;
 	foreach ( $like as $pattern ) {
-		$rows += (int) $wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s AND option_name <> 'cairn_maps_index_stamp' AND option_name <> 'cairn_maps_index_schema'", $pattern ) );
+		// Caches only: not the index's stamp or schema, nor the shape tiles' schema and rebuild
+		// marks (deleting those made the next request rebuild the shape tiles, which renews the
+		// markers version, so every URL the bench held named an old version: nothing was kept).
+		$rows += (int) $wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s AND option_name NOT IN ('cairn_maps_index_stamp', 'cairn_maps_index_schema', 'cairn_maps_shape_tiles_schema', 'cairn_maps_shape_tiles_rebuild')", $pattern ) );
 	}
 	$emptied['options'] = $rows;
 	wp_cache_flush();
