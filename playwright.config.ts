@@ -31,6 +31,8 @@ export default defineConfig( {
 	retries: 0,
 	// Generous: Playground answers a page in ~1 s and opens the block editor in 4–8 s.
 	timeout: 120_000,
+	// bin/test-e2e.sh: the whole run stops in time to write its reports (0: no limit).
+	globalTimeout: Number( process.env.CAIRN_E2E_GLOBAL_TIMEOUT_MS ) || 0,
 	expect: { timeout: 20_000 },
 	// bin/test-e2e.sh's shards also write a JSON report each (PLAYWRIGHT_JSON_OUTPUT_NAME).
 	reporter: [

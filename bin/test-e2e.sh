@@ -19,7 +19,10 @@
 # artifacts/e2e-N.json and its failures' traces are under artifacts/test-results-N.
 #
 # Environment: WP_BASE_URL, CAIRN_E2E_PORT (a free port), CAIRN_E2E_SHARDS, CHROMIUM_PATH
-# (/usr/bin/chromium), CAIRN_E2E_TIMEOUT (seconds for each Playwright run, default 3000).
+# (/usr/bin/chromium), CAIRN_E2E_TIMEOUT (seconds for each Playwright run, default 4200: a shard took
+# ≈ 2,950 s in CI, and the old 3,000 s cap stopped both shards before they wrote a report). Playwright
+# itself stops 120 s before that (its globalTimeout), so a shard out of time still writes its report
+# and the summary says which tests did not run.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -160,10 +163,15 @@ for ((i = 0; i < SHARDS; i++)); do
 	answers "$url" || { say "ERROR: the test site started but does not answer at $url."; exit 1; }
 done
 
+E2E_TIMEOUT="${CAIRN_E2E_TIMEOUT:-4200}"
+[[ "$E2E_TIMEOUT" =~ ^[0-9]+$ && "$E2E_TIMEOUT" -ge 300 ]] || { say "ERROR: CAIRN_E2E_TIMEOUT must be whole seconds, 300 or more (got $E2E_TIMEOUT)."; exit 1; }
+# playwright.config.ts reads it: Playwright stops in time to write its reports.
+export CAIRN_E2E_GLOBAL_TIMEOUT_MS=$(((E2E_TIMEOUT - 120) * 1000))
+
 if [[ $SHARDS == 1 ]]; then
 	export WP_BASE_URL="${URLS[0]}"
 	say "running playwright test $*"
-	timeout -k 30 "${CAIRN_E2E_TIMEOUT:-3000}" npx --no-install playwright test "$@"
+	timeout -k 30 "$E2E_TIMEOUT" npx --no-install playwright test "$@"
 	exit $?
 fi
 
@@ -178,7 +186,7 @@ for ((i = 0; i < SHARDS; i++)); do
 		export CAIRN_E2E_OUTPUT="artifacts/test-results-$n"
 		export CAIRN_E2E_REPORT="artifacts/playwright-report-$n"
 		export PLAYWRIGHT_JSON_OUTPUT_NAME="$ROOT/artifacts/e2e-$n.json"
-		timeout -k 30 "${CAIRN_E2E_TIMEOUT:-3000}" npx --no-install playwright test ${LISTS[$i]} 2>&1 |
+		timeout -k 30 "$E2E_TIMEOUT" npx --no-install playwright test ${LISTS[$i]} 2>&1 |
 			sed -u "s/^/[e2e $n] /"
 		exit "${PIPESTATUS[0]}"
 	) &
@@ -198,6 +206,10 @@ for ((i = 0; i < SHARDS; i++)); do
 		const r = JSON.parse( require( "fs" ).readFileSync( process.argv[ 1 ], "utf8" ) );
 		const s = r.stats;
 		console.log( `shard ${ process.argv[ 2 ] }: ${ s.expected } passed, ${ s.unexpected } failed, ${ s.flaky } flaky, ${ s.skipped } skipped in ${ Math.round( s.duration / 1000 ) } s` );
+		// Out of time (globalTimeout): Playwright says so in the errors of the report.
+		for ( const error of r.errors ?? [] ) {
+			console.log( `  ERROR ${ String( error.message ?? error ).replace( /\u001b\[[0-9;]*m/g, "" ).split( "\n" )[ 0 ].slice( 0, 200 ) }` );
+		}
 		const walk = ( suite ) => {
 			for ( const spec of suite.specs ?? [] ) for ( const t of spec.tests ?? [] )
 				for ( const res of t.results ?? [] ) {
