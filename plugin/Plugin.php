@@ -58,6 +58,7 @@ use Cairn\Maps\Rest\Basemap_Archive_Controller;
 use Cairn\Maps\Rest\Basemap_Test_Controller;
 use Cairn\Maps\Rest\Cdn_Purge;
 use Cairn\Maps\Rest\Cors;
+use Cairn\Maps\Rest\Early_Geocode_Answer;
 use Cairn\Maps\Rest\Import_Export_Controller;
 use Cairn\Maps\Rest\Import_Geocoding_Controller;
 use Cairn\Maps\Rest\Markers_Controller;
@@ -136,6 +137,7 @@ final class Plugin {
 		$place_index     = new Place_Index( $cron_health );
 		$shape_tiles     = new Shape_Tile_Index( $markers_version );
 		$upgrader        = new Upgrader( CAIRN_MAPS_VERSION, ( new Upgrade_Steps( $markers_version ) )->all() );
+		$geocoding       = new Geocoding( new Geocoder( $settings ) );
 		$this->parts     = array(
 			'upgrader'           => $upgrader,
 			'upgrade_notice'     => new Upgrade_Notice( $upgrader ),
@@ -172,7 +174,7 @@ final class Plugin {
 			'view_script'        => new View_Script(),
 			'mapbox_gl'          => $mapbox_gl,
 			'translations'       => new Script_Translations( array( Import_Export_Page::SCRIPT => true ) ),
-			'geocoding'          => new Geocoding( new Geocoder( $settings ) ),
+			'geocoding'          => $geocoding,
 		);
 		// The maps of a post over REST: each map's configuration comes from the block itself.
 		$this->parts['patterns_version'] = new Patterns_Version();
@@ -200,6 +202,8 @@ final class Plugin {
 		// Routes and areas tile by tile (issue 33): each shape simplified per zoom, kept in tables.
 		$this->parts['shape_tile_index'] = $shape_tiles;
 		$this->parts['shape_tiles']      = new Shape_Tiles_Controller( new Shape_Tiles( $shape_tiles, $markers_version, $repository ) );
+		// Near a place (issue 34): a visitor's kept address is answered before `init`.
+		$this->parts['early_geocode'] = new Early_Geocode_Answer( $geocoding->visitors() );
 		// Basemaps (issue 31): .pmtiles uploads for owners, and "Test basemap".
 		$this->parts['basemap_uploads'] = new Basemap_Uploads();
 		$this->parts['basemap_test']    = new Basemap_Test_Controller( $settings );

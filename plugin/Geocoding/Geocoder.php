@@ -184,11 +184,42 @@ class Geocoder {
 		$language = self::language();
 		return $this->answer(
 			$provider,
-			Geocode_Cache::key( $provider->id(), $language, array( 'search', mb_strtolower( $query ), $limit ) ),
+			self::search_key( $provider, $language, $query, $limit ),
 			fn() => $provider->search_url( $query, $limit, $language ),
 			$limit,
 			$max_wait
 		);
+	}
+
+	/**
+	 * The kept answer of search() for this text, or null when none is kept (nothing is asked of
+	 * the provider, nothing is counted): what the visitors' route answers before `init`.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param string $query The text, as search() takes it.
+	 * @param int    $limit Most results (1–10).
+	 * @return list<array{label: string, lat: float, lng: float}>|null
+	 */
+	public function cached_search( string $query, int $limit = self::DEFAULT_LIMIT ): ?array {
+		$query = self::normalize_query( $query );
+		if ( null !== self::query_error( $query ) ) {
+			return null;
+		}
+		$limit = max( 1, min( self::MAX_LIMIT, $limit ) );
+		return $this->cache->get( self::search_key( $this->provider(), self::language(), $query, $limit ) );
+	}
+
+	/**
+	 * The cache key of a search.
+	 *
+	 * @param Provider $provider The provider.
+	 * @param string   $language The labels' language.
+	 * @param string   $query    Normalised text.
+	 * @param int      $limit    Most results.
+	 */
+	private static function search_key( Provider $provider, string $language, string $query, int $limit ): string {
+		return Geocode_Cache::key( $provider->id(), $language, array( 'search', mb_strtolower( $query ), $limit ) );
 	}
 
 	/**

@@ -73,4 +73,13 @@ class Geocoding {
 	public function geocoder(): Geocoder {
 		return $this->geocoder;
 	}
+
+	/**
+	 * The visitors' route (Rest\Early_Geocode_Answer sends its kept answers before `init`).
+	 *
+	 * @since 0.8.0
+	 */
+	public function visitors(): Visitor_Geocode_Controller {
+		return $this->visitors;
+	}
 }

@@ -49,6 +49,11 @@ class Visitor_Geocode_Controller {
 	public const MAX_WAIT = 1.5;
 
 	/**
+	 * Cache-Control of a found place: an address names the same place for a day.
+	 */
+	public const CACHE_CONTROL = 'public, max-age=86400';
+
+	/**
 	 * The geocoder.
 	 *
 	 * @var Geocoder
@@ -78,6 +83,36 @@ class Visitor_Geocode_Controller {
 	 */
 	public function add_hooks(): void {
 		add_action( 'rest_api_init', array( $this, 'register_routes' ) );
+	}
+
+	/**
+	 * The answer for a text whose address the geocoding cache keeps, as answer() gives it (body
+	 * and caching), or null when nothing is kept for it or the route is not offered: then only
+	 * answer(), where the visitor's quota applies, may ask the provider. Nothing is counted here.
+	 * Rest\Early_Geocode_Answer sends it before `init`.
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param string $query The text, as the route takes `q`.
+	 * @return array{headers: array<string, string>, body: string}|null
+	 */
+	public function kept_answer( string $query ): ?array {
+		if ( ! self::offered() ) {
+			return null;
+		}
+		$results = $this->geocoder->cached_search( $query, 1 );
+		if ( null === $results ) {
+			return null;
+		}
+		return array(
+			'headers' => array(
+				'Content-Type'           => 'application/json; charset=' . get_option( 'blog_charset' ),
+				'Cache-Control'          => self::CACHE_CONTROL,
+				'X-Content-Type-Options' => 'nosniff',
+				'X-Robots-Tag'           => 'noindex',
+			),
+			'body'    => (string) wp_json_encode( $this->body( $results ) ),
+		);
 	}
 
 	/**
@@ -127,19 +162,32 @@ class Visitor_Geocode_Controller {
 		if ( is_wp_error( $results ) ) {
 			return self::error( $results );
 		}
-		$response = new WP_REST_Response(
-			array(
-				'results'         => $results,
-				'attribution'     => $this->geocoder->attribution(),
-				'attribution_url' => $this->geocoder->attribution_url(),
-			)
-		);
-		$response->header( 'Cache-Control', 'public, max-age=86400' );
+		$response = new WP_REST_Response( $this->body( $results ) );
+		$response->header( 'Cache-Control', self::CACHE_CONTROL );
 		return $response;
 	}
 
 	/**
 	 * An error as a response (Geocode_Controller::error()), never cached.
+	 *
+	 * @param WP_Error $error The error.
+	 */
+	/**
+	 * The body of an answer: the places, with the provider's credit.
+	 *
+	 * @param list<array{label: string, lat: float, lng: float}> $results The places.
+	 * @return array{results: list<array{label: string, lat: float, lng: float}>, attribution: string, attribution_url: string}
+	 */
+	private function body( array $results ): array {
+		return array(
+			'results'         => $results,
+			'attribution'     => $this->geocoder->attribution(),
+			'attribution_url' => $this->geocoder->attribution_url(),
+		);
+	}
+
+	/**
+	 * An error answer, never stored.
 	 *
 	 * @param WP_Error $error The error.
 	 */
