@@ -289,8 +289,11 @@ test.describe( 'map block in the editor', () => {
 		await dismissWelcomeGuide( page );
 		await editor.insertBlock( { name: 'cairn/map' } );
 		const preview = editor.canvas.locator( '.wp-block-cairn-map__preview' );
+		// The preview is ready once the markers feed is in. A new editor sends a dozen REST and
+		// admin-ajax requests first, and Playground answers one at a time: in CI's first minutes
+		// (both shards starting, each request taking 10–30 s) the feed came after more than 60 s.
 		await expect( preview ).toHaveAttribute( 'data-cairn-state', 'ready', {
-			timeout: 60_000,
+			timeout: 180_000,
 		} );
 		// The preview is a real map drawn from the (offline) maps service with the site's token.
 		expect( mapsService.tileRequests().length ).toBeGreaterThan( 0 );
