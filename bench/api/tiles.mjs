@@ -734,39 +734,42 @@ async function hasRoute( url ) {
 }
 
 /**
+ * The summary and page 1 of the list asked together, as the panel asks them, for each set of
+ * parameters (half the concurrency: two requests each); the time until both answered.
+ * @param cfg
+ * @param asks  Query parameters, one set per question.
+ * @param label Request label.
+ * @param what  What the status check names.
+ */
+async function summaryAndList( cfg, asks, label, what ) {
+	const times = [];
+	const all = [];
+	await load(
+		asks.length,
+		Math.max( 1, Math.floor( CONCURRENCY / 2 ) ),
+		async ( i ) => {
+			const started = process.hrtime.bigint();
+			const both = await Promise.all( [
+				get( withQuery( cfg.summary, asks[ i ] ), GZIP, `${ label }-summary` ),
+				get( withQuery( cfg.places, asks[ i ] ), GZIP, `${ label }-list` ),
+			] );
+			times.push( Number( process.hrtime.bigint() - started ) / 1e6 );
+			all.push( ...both );
+			return null;
+		}
+	);
+	expectStatus( all, 200, `${ what } (${ label })` );
+	return { times, all };
+}
+
+/**
  * Search → list: summary and page 1 together; first and repeated.
  * @param cfg
  */
 async function measureSearch( cfg ) {
 	const queries = QUERIES.slice( 0, SEARCHES );
-	const pass = async ( label ) => {
-		const times = [];
-		const all = [];
-		await load(
-			queries.length,
-			Math.max( 1, Math.floor( CONCURRENCY / 2 ) ),
-			async ( i ) => {
-				const started = process.hrtime.bigint();
-				const [ summary, list ] = await Promise.all( [
-					get(
-						withQuery( cfg.summary, { q: queries[ i ] } ),
-						GZIP,
-						`${ label }-summary`
-					),
-					get(
-						withQuery( cfg.places, { q: queries[ i ] } ),
-						GZIP,
-						`${ label }-list`
-					),
-				] );
-				times.push( Number( process.hrtime.bigint() - started ) / 1e6 );
-				all.push( summary, list );
-				return null;
-			}
-		);
-		expectStatus( all, 200, `search (${ label })` );
-		return { times, all };
-	};
+	const asks = queries.map( ( q ) => ( { q } ) );
+	const pass = ( label ) => summaryAndList( cfg, asks, label, 'search' );
 	if ( ! ( await hasRoute( cfg.places ) ) ) {
 		return { skipped: 'no /cairn/v1/places route (search not merged)' };
 	}
@@ -849,34 +852,7 @@ async function measureNear( cfg, cities ) {
 			radius: radii[ i % radii.length ],
 		};
 	} );
-	const pass = async ( label ) => {
-		const times = [];
-		const all = [];
-		await load(
-			asks.length,
-			Math.max( 1, Math.floor( CONCURRENCY / 2 ) ),
-			async ( i ) => {
-				const started = process.hrtime.bigint();
-				const both = await Promise.all( [
-					get(
-						withQuery( cfg.summary, asks[ i ] ),
-						GZIP,
-						`${ label }-summary`
-					),
-					get(
-						withQuery( cfg.places, asks[ i ] ),
-						GZIP,
-						`${ label }-list`
-					),
-				] );
-				times.push( Number( process.hrtime.bigint() - started ) / 1e6 );
-				all.push( ...both );
-				return null;
-			}
-		);
-		expectStatus( all, 200, `near (${ label })` );
-		return { times, all };
-	};
+	const pass = ( label ) => summaryAndList( cfg, asks, label, 'near' );
 	log(
 		`near: ${ asks.length } centres x2 (summary + list together), radii ${ radii.join( ', ' ) } m`
 	);
