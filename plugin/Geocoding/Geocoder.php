@@ -174,14 +174,13 @@ class Geocoder {
 	 *                                                                     nothing was found.
 	 */
 	public function search( string $query, int $limit = self::DEFAULT_LIMIT, float $max_wait = Geocode_Controller::MAX_WAIT ) {
-		$query = self::normalize_query( $query );
-		$error = self::query_error( $query );
-		if ( null !== $error ) {
-			return $error;
+		$question = self::search_question( $query, $limit );
+		if ( is_wp_error( $question ) ) {
+			return $question;
 		}
-		$limit    = max( 1, min( self::MAX_LIMIT, $limit ) );
-		$provider = $this->provider();
-		$language = self::language();
+		list( $query, $limit ) = $question;
+		$provider              = $this->provider();
+		$language              = self::language();
 		return $this->answer(
 			$provider,
 			self::search_key( $provider, $language, $query, $limit ),
@@ -202,12 +201,25 @@ class Geocoder {
 	 * @return list<array{label: string, lat: float, lng: float}>|null
 	 */
 	public function cached_search( string $query, int $limit = self::DEFAULT_LIMIT ): ?array {
-		$query = self::normalize_query( $query );
-		if ( null !== self::query_error( $query ) ) {
+		$question = self::search_question( $query, $limit );
+		if ( is_wp_error( $question ) ) {
 			return null;
 		}
-		$limit = max( 1, min( self::MAX_LIMIT, $limit ) );
-		return $this->cache->get( self::search_key( $this->provider(), self::language(), $query, $limit ) );
+		return $this->cache->get( self::search_key( $this->provider(), self::language(), $question[0], $question[1] ) );
+	}
+
+	/**
+	 * A search's text normalised and its limit within 1–MAX_LIMIT, or why the text cannot be
+	 * searched.
+	 *
+	 * @param string $query The text as typed.
+	 * @param int    $limit Most results asked for.
+	 * @return array{0: string, 1: int}|WP_Error
+	 */
+	private static function search_question( string $query, int $limit ) {
+		$query = self::normalize_query( $query );
+		$error = self::query_error( $query );
+		return $error ?? array( $query, max( 1, min( self::MAX_LIMIT, $limit ) ) );
 	}
 
 	/**

@@ -168,11 +168,6 @@ class Visitor_Geocode_Controller {
 	}
 
 	/**
-	 * An error as a response (Geocode_Controller::error()), never cached.
-	 *
-	 * @param WP_Error $error The error.
-	 */
-	/**
 	 * The body of an answer: the places, with the provider's credit.
 	 *
 	 * @param list<array{label: string, lat: float, lng: float}> $results The places.
@@ -187,7 +182,7 @@ class Visitor_Geocode_Controller {
 	}
 
 	/**
-	 * An error answer, never stored.
+	 * An error as a response (Geocode_Controller::error()), never cached.
 	 *
 	 * @param WP_Error $error The error.
 	 */

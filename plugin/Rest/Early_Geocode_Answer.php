@@ -78,10 +78,8 @@ final class Early_Geocode_Answer {
 		if ( 'GET' !== strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) ) || ! empty( $server['HTTP_ORIGIN'] ) ) {
 			return null;
 		}
-		// The anonymous check asks for a condition; an unconditional GET has none.
-		$server['HTTP_IF_NONE_MATCH'] = '"-"';
-		$route                        = '/' . Rest_Routes::NAMESPACE . Visitor_Geocode_Controller::ROUTE;
-		if ( null === Early_Not_Modified::anonymous_condition( $server, $cookies )
+		$route = '/' . Rest_Routes::NAMESPACE . Visitor_Geocode_Controller::ROUTE;
+		if ( ! Early_Not_Modified::anonymous_read( $server, $cookies )
 			|| array() !== array_diff( array_map( 'strval', array_keys( $query ) ), array( 'rest_route', 'q' ) )
 			|| ! is_string( $query['q'] ?? null )
 			|| Early_Not_Modified::route( $server, $query ) !== $route

@@ -46,24 +46,42 @@ final class Early_Not_Modified {
 	 *                                               request to the REST server when present.
 	 */
 	public static function anonymous_condition( array $server, array $cookies, array $blocking_headers = self::CREDENTIAL_HEADERS ): ?string {
-		$method = strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) );
-		$match  = $server['HTTP_IF_NONE_MATCH'] ?? null;
-		if ( ( 'GET' !== $method && 'HEAD' !== $method ) || ! is_string( $match ) || '' === trim( $match ) ) {
+		$match = $server['HTTP_IF_NONE_MATCH'] ?? null;
+		if ( ! is_string( $match ) || '' === trim( $match ) || ! self::anonymous_read( $server, $cookies, $blocking_headers ) ) {
 			return null;
+		}
+		return $match;
+	}
+
+	/**
+	 * Whether the request is a GET or HEAD without credentials: no auth cookie and none of
+	 * $blocking_headers (what an early answer of a public route needs, conditional or not).
+	 *
+	 * @since 0.8.0
+	 *
+	 * @param array<string, mixed> $server           Request server variables (unslashed).
+	 * @param array<string, mixed> $cookies          Cookies.
+	 * @param string[]             $blocking_headers Server variables (`HTTP_…`) that leave the
+	 *                                               request to the REST server when present.
+	 */
+	public static function anonymous_read( array $server, array $cookies, array $blocking_headers = self::CREDENTIAL_HEADERS ): bool {
+		$method = strtoupper( (string) ( $server['REQUEST_METHOD'] ?? '' ) );
+		if ( 'GET' !== $method && 'HEAD' !== $method ) {
+			return false;
 		}
 		foreach ( $blocking_headers as $name ) {
 			if ( ! empty( $server[ $name ] ) ) {
-				return null;
+				return false;
 			}
 		}
 		$auth_cookies = array_filter( array( defined( 'AUTH_COOKIE' ) ? AUTH_COOKIE : '', defined( 'SECURE_AUTH_COOKIE' ) ? SECURE_AUTH_COOKIE : '', defined( 'LOGGED_IN_COOKIE' ) ? LOGGED_IN_COOKIE : '' ) );
 		foreach ( array_keys( $cookies ) as $cookie ) {
 			$cookie = (string) $cookie;
 			if ( in_array( $cookie, $auth_cookies, true ) || ( 0 === strpos( $cookie, 'wordpress_' ) && 'wordpress_test_cookie' !== $cookie ) ) {
-				return null;
+				return false;
 			}
 		}
-		return $match;
+		return true;
 	}
 
 	/**
