@@ -18,7 +18,8 @@
  *   always at the same position with the same title ("Misty Tarn 17"), two thirds of them around
  *   24 centres inside `box` (`west,south,east,north`, default Europe), the rest spread over it.
  * - `GET /wp-json/cairn-dev/v1/demo-places?group=…`: how many the group holds, and where the place
- *   index stands (`index`: `pending`, `phase`, `done`, `total`, `by`), for the seed's progress.
+ *   index stands (`index`: `pending`, `phase`, `done`, `total`, `by`; `places`, every place the index
+ *   holds, and `indexed`, the group's), for the seed's progress.
  * - `DELETE /wp-json/cairn-dev/v1/demo-places?group=…`: removes the group and its markers.
  *
  * For administrators only (manage_options), with the REST nonce as any REST write.
@@ -287,7 +288,13 @@ function cairn_maps_dev_demo_places_count( WP_REST_Request $request ): WP_REST_R
 		array(
 			'group' => (string) $request['group'],
 			'total' => $term instanceof WP_Term ? cairn_maps_dev_demo_places_held( (int) $term->term_taxonomy_id ) : 0,
-			'index' => array_intersect_key( $progress, array_flip( array( 'pending', 'phase', 'done', 'total', 'level', 'levels', 'by' ) ) ),
+			'index' => array_intersect_key( $progress, array_flip( array( 'pending', 'phase', 'done', 'total', 'level', 'levels', 'by' ) ) )
+				+ ( $index instanceof \Cairn\Maps\Index\Place_Index
+					? array(
+						'places'  => $index->info()['places'],
+						'indexed' => $index->count( array( (string) $request['group'] ) ),
+					)
+					: array() ),
 		)
 	);
 }
