@@ -476,7 +476,7 @@ class Map_Block {
 			$html .= self::alert( $error, self::error_message( $error ) );
 		}
 		$content = self::content_of( $client );
-		$html   .= $this->places->render( $this->filters( $client['markers'] ), $index, $content, $this->content->current_post( $content, $context ) );
+		$html   .= $this->places->render( $this->filters( $client['markers'] ), $index, $content, $this->content->current_post( $content, $context ), $client['directions'] );
 		$html   .= '</div>';
 		return $html;
 	}

@@ -184,8 +184,10 @@ class Places_List {
 	 * @param int                                                                            $index   Position of the map in its post, from 1.
 	 * @param array{postTypes: string[], terms: array<string, string[]>, current: bool}|null $content The map's posts (since 0.3.0).
 	 * @param WP_Post|null                                                                   $current The post from block context whose place is public.
+	 * @param string                                                                         $directions The app of each entry's "Directions" link
+	 *                                                                                                   (Directions_Setting::resolve(); `none`: no link; since 0.9.0).
 	 */
-	public function render( ?array $filters, int $index, ?array $content = null, ?WP_Post $current = null ): string {
+	public function render( ?array $filters, int $index, ?array $content = null, ?WP_Post $current = null, string $directions = 'none' ): string {
 		$param     = self::page_parameter( $index );
 		$places_id = self::panel_id( $index );
 		$near      = self::requested_near();
@@ -196,7 +198,7 @@ class Places_List {
 			esc_attr__( 'Places', 'cairn-maps' ),
 			esc_attr( $places_id ),
 			null === $filters || ! empty( $filters['ids'] ) ? '' : self::near_form( $near, $places_id ),
-			$this->render_list( $list, self::list_id( $places_id ), $param, $places_id )
+			$this->render_list( $list, self::list_id( $places_id ), $param, $places_id, $directions )
 		);
 	}
 
@@ -351,8 +353,9 @@ class Places_List {
 	 * @param string                                                                                                                                  $list_id   Element id.
 	 * @param string                                                                                                                                  $param     Query parameter of the page.
 	 * @param string                                                                                                                                  $places_id Id of the places panel.
+	 * @param string                                                                                                                                  $directions The app of the entries' "Directions" links.
 	 */
-	private function render_list( array $list, string $list_id, string $param, string $places_id ): string {
+	private function render_list( array $list, string $list_id, string $param, string $places_id, string $directions ): string {
 		$html = sprintf(
 			'<div class="wp-block-cairn-map__markers" id="%1$s"><h2 class="wp-block-cairn-map__markers-title">%2$s</h2>',
 			esc_attr( $list_id ),
@@ -367,15 +370,18 @@ class Places_List {
 		if ( array() !== $list['items'] ) {
 			$html .= '<ul class="wp-block-cairn-map__list">';
 			foreach ( $list['items'] as $item ) {
-				$title = esc_html( wp_strip_all_tags( $item['title'] ) );
+				$plain = wp_strip_all_tags( $item['title'] );
+				$title = esc_html( $plain );
 				$html .= sprintf(
-					'<li data-cairn-marker-id="%1$d" data-lng="%2$s" data-lat="%3$s">%4$s%5$s</li>',
+					'<li data-cairn-marker-id="%1$d" data-lng="%2$s" data-lat="%3$s">%4$s%5$s%6$s</li>',
 					$item['id'],
 					esc_attr( (string) $item['lng'] ),
 					esc_attr( (string) $item['lat'] ),
 					// A post is read on its own page.
 					isset( $item['link'] ) && '' !== $item['link'] ? '<a href="' . esc_url( $item['link'] ) . '">' . $title . '</a>' : $title,
-					isset( $item['distance'] ) ? ' <span class="wp-block-cairn-map__distance">' . esc_html( self::distance_text( (float) $item['distance'] ) ) . '</span>' : ''
+					isset( $item['distance'] ) ? ' <span class="wp-block-cairn-map__distance">' . esc_html( self::distance_text( (float) $item['distance'] ) ) . '</span>' : '',
+					// The way there in the visitor's own map app, as the popup and the panel offer it.
+					'none' === $directions ? '' : ' ' . Directions_Link::html( $directions, $plain, (float) $item['lat'], (float) $item['lng'] )
 				);
 			}
 			$html .= '</ul>';

@@ -134,18 +134,35 @@ final class Box_Cover {
 	 * @param float[] $box `[west, south, east, north]`, west ≤ east.
 	 */
 	public static function relation( int $x, int $y, int $z, array $box ): int {
-		list( $west, $south, $east, $north ) = $box;
-		$size                                = 1 << $z;
-		$lng0                                = $x / $size * 360.0 - 180.0;
-		$lng1                                = ( $x + 1 ) / $size * 360.0 - 180.0;
-		$lat_north                           = 0 === $y ? 90.0 : self::latitude( $y, $z );
-		$lat_south                           = $size - 1 === $y ? -90.0 : self::latitude( $y + 1, $z );
+		list( $west, $south, $east, $north )         = $box;
+		list( $lng0, $lat_south, $lng1, $lat_north ) = self::tile_box( $x, $y, $z );
 		if ( $lng0 > $east || $lng1 < $west || $lat_south > $north || $lat_north < $south ) {
 			return -1;
 		}
 		$inside = $lng0 - self::EPSILON >= $west && $lng1 + self::EPSILON <= $east
 			&& $lat_south - self::EPSILON >= $south && $lat_north + self::EPSILON <= $north;
 		return $inside ? 1 : 0;
+	}
+
+	/**
+	 * The positions a tile of zoom $z holds, `[west, south, east, north]`: the top and bottom rows
+	 * reach the poles (positions beyond the Mercator limit are kept there).
+	 *
+	 * @since 0.9.0
+	 *
+	 * @param int $x Column.
+	 * @param int $y Row.
+	 * @param int $z Zoom.
+	 * @return float[]
+	 */
+	public static function tile_box( int $x, int $y, int $z ): array {
+		$size = 1 << $z;
+		return array(
+			$x / $size * 360.0 - 180.0,
+			$size - 1 === $y ? -90.0 : self::latitude( $y + 1, $z ),
+			( $x + 1 ) / $size * 360.0 - 180.0,
+			0 === $y ? 90.0 : self::latitude( $y, $z ),
+		);
 	}
 
 	/**

@@ -131,13 +131,13 @@ class Place_Search {
 		ksort( $groups );
 		$match = $this->match( $filter );
 		if ( isset( $filter['circle'] ) ) {
-			$within = null === $match ? array() : $this->within( $match, null, $filter['circle'] );
+			list( $matches, $bounds ) = $this->circle_matches( $match, null, $filter['circle'] );
 			return array(
 				'total'   => $total,
 				'groups'  => (object) $groups,
-				'matches' => count( $within ),
+				'matches' => $matches,
 				'capped'  => false,
-				'bounds'  => self::bounds_of( $within ),
+				'bounds'  => $bounds,
 			);
 		}
 		list( $matches, $bounds ) = $this->matches( $match );
@@ -466,22 +466,9 @@ class Place_Search {
 		if ( $total <= $this->near_exact ) {
 			return $this->nearest( $match, $boxes, $near, $offset, $limit );
 		}
-		// Many places: the nearest lie in a box around the origin, grown until it holds the page;
-		// the page is exact once its last place is within the circle the box surely holds.
-		$needed = $offset + $limit;
-		$half   = $needed <= $this->near_exact ? $this->reach( $match, $boxes, $near, $needed ) : null;
-		if ( null !== $half ) {
-			$page = $this->nearest( $match, self::around( $near, $half, $boxes ), $near, $offset, $limit );
-			$last = end( $page );
-			if ( false === $last || $last['distance'] <= 0.999 * $half * self::METRES_PER_DEGREE ) {
-				return $page;
-			}
-			$square = self::around( $near, $last['distance'] / ( 0.999 * self::METRES_PER_DEGREE ), $boxes );
-			if ( $this->count( $match, $square ) <= 2 * $this->near_exact ) {
-				return $this->nearest( $match, $square, $near, $offset, $limit );
-			}
-		}
-		return $this->roughly_nearest( $match, $boxes, $near, $offset, $limit );
+		// Many places: the nearest lie in a box around the origin, grown until it holds the page.
+		return $this->exact_page( $match, $boxes ?? array( array( -180.0, -90.0, 180.0, 90.0 ) ), $total, $near, $offset, $limit )
+			?? $this->roughly_nearest( $match, $boxes, $near, $offset, $limit );
 	}
 
 	/**
@@ -640,23 +627,121 @@ class Place_Search {
 	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
 	 */
 	private function circle_page( ?Place_Match $match, array $query, array $circle ): array {
-		$boxes    = null === $query['bbox'] ? null : Box_Cover::split( $query['bbox'] );
+		$boxes = null === $query['bbox'] ? null : Box_Cover::split( $query['bbox'] );
+		if ( null !== $match && array() === $match->words ) {
+			return $this->circle_page_from_cells( $match, $boxes, $query, $circle );
+		}
 		$within   = null === $match ? array() : $this->within( $match, $boxes, $circle );
 		$total    = count( $within );
 		$per_page = $query['per_page'];
 		$pages    = max( 1, (int) ceil( $total / $per_page ) );
-		$slice    = array_slice( $within, ( $query['page'] - 1 ) * $per_page, $per_page, true );
+		$items    = null === $match ? array() : $this->circle_page_items( $match, $within, ( $query['page'] - 1 ) * $per_page, $per_page );
+		return array(
+			'total'  => $total,
+			'capped' => false,
+			'page'   => $query['page'],
+			'pages'  => $pages,
+			'items'  => $items,
+		);
+	}
+
+	/**
+	 * A page of places within a circle (within()'s, in their order) as list items with their
+	 * distances.
+	 *
+	 * @param Place_Match                                     $match  The filter.
+	 * @param array<int, array{0: float, 1: float, 2: float}> $within Post id => [metres, lng, lat].
+	 * @param int                                             $offset Places skipped.
+	 * @param int                                             $limit  Places a page.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private function circle_page_items( Place_Match $match, array $within, int $offset, int $limit ): array {
+		$slice = array_slice( $within, $offset, $limit, true );
+		$items = array();
+		if ( array() === $slice ) {
+			return $items;
+		}
+		$found = array();
+		foreach ( $this->items( 'SELECT ' . self::COLUMNS . $this->from( $match, null ) . ' AND p.post_id IN (' . implode( ',', array_keys( $slice ) ) . ')' ) as $item ) {
+			$found[ $item['id'] ] = $item;
+		}
+		foreach ( $slice as $id => $place ) {
+			if ( isset( $found[ $id ] ) ) {
+				$items[] = $found[ $id ] + array( 'distance' => round( $place[0], 1 ) );
+			}
+		}
+		return $items;
+	}
+
+	/**
+	 * One page in exact distance order from the candidates in the boxes: all of them when they
+	 * are few; else those of a square around the origin grown until it holds the page (the page
+	 * is exact once its last place is within the circle the square surely holds); null when
+	 * neither can be had with at most twice the exact limit of candidates.
+	 *
+	 * @param Place_Match         $match  The filter.
+	 * @param array<int, float[]> $boxes  Boxes (west ≤ east).
+	 * @param int                 $total  How many pass in the boxes (at least).
+	 * @param float[]             $near   The origin [lng, lat].
+	 * @param int                 $offset Places skipped.
+	 * @param int                 $limit  Places a page.
+	 * @return array<int, array<string, mixed>>|null
+	 */
+	private function exact_page( Place_Match $match, array $boxes, int $total, array $near, int $offset, int $limit ): ?array {
+		if ( $total <= $this->near_exact ) {
+			return $this->nearest( $match, $boxes, $near, $offset, $limit );
+		}
+		$needed = $offset + $limit;
+		$half   = $needed <= $this->near_exact ? $this->reach( $match, $boxes, $near, $needed ) : null;
+		if ( null === $half ) {
+			return null;
+		}
+		$page = $this->nearest( $match, self::around( $near, $half, $boxes ), $near, $offset, $limit );
+		$last = end( $page );
+		if ( false === $last || $last['distance'] <= 0.999 * $half * self::METRES_PER_DEGREE ) {
+			return $page;
+		}
+		$square = self::around( $near, $last['distance'] / ( 0.999 * self::METRES_PER_DEGREE ), $boxes );
+		return $this->count( $match, $square ) <= 2 * $this->near_exact ? $this->nearest( $match, $square, $near, $offset, $limit ) : null;
+	}
+
+	/**
+	 * One page of the places of a filter without words within a circle: counted by
+	 * circle_matches(), then the page of the places nearest the centre in the circle's box
+	 * (by_distance(): all of them ordered exactly when they are few, else those of a square grown
+	 * around the centre until it holds the page), less those beyond the radius. The places within
+	 * the circle are the nearest of its box, so the page is theirs.
+	 *
+	 * @since 0.9.0
+	 *
+	 * @param Place_Match                                                                           $match  The filter (no words).
+	 * @param array<int, float[]>|null                                                              $boxes  Boxes (west ≤ east), or null.
+	 * @param array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int} $query  The list query.
+	 * @param array{0: float, 1: float, 2: int}                                                     $circle [lng, lat, metres].
+	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
+	 */
+	private function circle_page_from_cells( Place_Match $match, ?array $boxes, array $query, array $circle ): array {
+		$total    = $this->circle_matches( $match, $boxes, $circle )[0];
+		$per_page = $query['per_page'];
+		$pages    = max( 1, (int) ceil( $total / $per_page ) );
 		$items    = array();
-		if ( null !== $match && array() !== $slice ) {
-			$found = array();
-			foreach ( $this->items( 'SELECT ' . self::COLUMNS . $this->from( $match, null ) . ' AND p.post_id IN (' . implode( ',', array_keys( $slice ) ) . ')' ) as $item ) {
-				$found[ $item['id'] ] = $item;
+		if ( $total > 0 && $query['page'] <= $pages ) {
+			$centre = array( $circle[0], $circle[1] );
+			$offset = ( $query['page'] - 1 ) * $per_page;
+			$square = self::around( $centre, $circle[2] / self::METRES_PER_DEGREE, $boxes );
+			$page   = $this->exact_page( $match, $square, $total, $centre, $offset, $per_page );
+			if ( null === $page ) {
+				// A page too deep (or places piled at one distance): every place within, sorted.
+				$page = array_values( $this->circle_page_items( $match, $this->within( $match, $boxes, $circle ), $offset, $per_page ) );
 			}
-			foreach ( $slice as $id => $place ) {
-				if ( isset( $found[ $id ] ) ) {
-					$items[] = $found[ $id ] + array( 'distance' => round( $place[0], 1 ) );
-				}
-			}
+			$items = array_values(
+				array_filter(
+					$page,
+					static function ( array $item ) use ( $circle ): bool {
+						return $item['distance'] <= $circle[2];
+					}
+				)
+			);
 		}
 		return array(
 			'total'  => $total,
@@ -665,6 +750,136 @@ class Place_Search {
 			'pages'  => $pages,
 			'items'  => $items,
 		);
+	}
+
+	/**
+	 * How many places passing a filter lie within a circle (and the boxes, when given), and their
+	 * bounds (null for none). Without words, from the grid's aggregates: over the circle's box,
+	 * the cells of about Cell_Counts::ACROSS a side wholly within both the box and the circle
+	 * (their four corners within the radius, see cell_within()) count by their aggregate; only the places of the
+	 * cells across the circle's edge are read, each kept by its exact distance; the bounds are
+	 * theirs and those of the outermost lines of the inner cells. With words, from within().
+	 *
+	 * @since 0.9.0
+	 *
+	 * @param Place_Match|null                  $match  The filter, or null when nothing passes.
+	 * @param array<int, float[]>|null          $boxes  Boxes (west ≤ east), or null.
+	 * @param array{0: float, 1: float, 2: int} $circle [lng, lat, metres].
+	 * @return array{0: int, 1: float[]|null}
+	 */
+	private function circle_matches( ?Place_Match $match, ?array $boxes, array $circle ): array {
+		global $wpdb;
+		if ( null === $match || array() !== $match->words ) {
+			$within = null === $match ? array() : $this->within( $match, $boxes, $circle );
+			return array( count( $within ), self::bounds_of( $within ) );
+		}
+		list( $lng, $lat, $metres ) = $circle;
+		$square                     = self::around( array( $lng, $lat ), $metres / self::METRES_PER_DEGREE, $boxes );
+		$cells_table                = Index_Schema::table( 'cairn_place_cells' );
+		$places                     = Index_Schema::table( 'cairn_places' );
+		$count                      = 0;
+		$bounds                     = null;
+		$inner                      = array();
+		foreach ( array() === $match->combos ? array() : $square as $box ) {
+			$level = Box_Cover::zoom_for( $box, Cell_Counts::ACROSS, min( Place_Index::CELL_LEVELS ), max( Place_Index::CELL_LEVELS ) );
+			$sql   = $wpdb->prepare( "SELECT cell, SUM(n) FROM {$cells_table} WHERE level = %d AND ", $level ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name.
+				. Cell_Counts::ranges_sql( 'cell', Box_Cover::ranges( $box, max( 0, $level - 3 ), $level ) )
+				. Cell_Counts::combo_sql( $match->combos ) . ' GROUP BY cell';
+			$rows  = $wpdb->get_results( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- integers only.
+			$edges = array();
+			foreach ( is_array( $rows ) ? $rows : array() as $row ) {
+				list( $x, $y ) = Morton::tile_of( (int) $row[0] );
+				$relation      = Box_Cover::relation( $x, $y, $level, $box );
+				if ( -1 === $relation ) {
+					continue;
+				}
+				$tile  = Box_Cover::tile_box( $x, $y, $level );
+				$where = self::cell_against( $tile, $circle );
+				if ( 1 === $relation && 1 === $where ) {
+					$count                  += (int) $row[1];
+					$inner[ $level ][ $x ][] = (int) $row[0];
+				} elseif ( -1 !== $where ) {
+					$edges[] = (int) $row[0];
+				}
+			}
+			if ( array() === $edges ) {
+				continue;
+			}
+			$sql  = "SELECT p.lng, p.lat FROM {$places} p WHERE " . Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $edges, 2 * ( Morton::LEVEL - $level ) ) )
+				. ' AND ' . Cell_Counts::box_sql( $box ) . Cell_Counts::combo_sql( $match->combos, 'p.combo' );
+			$rows = $wpdb->get_results( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- numbers only.
+			foreach ( is_array( $rows ) ? $rows : array() as $row ) {
+				$at_lng = (float) $row[0];
+				$at_lat = (float) $row[1];
+				if ( self::distance( $lng, $lat, $at_lng, $at_lat ) <= $metres ) {
+					++$count;
+					$bounds = self::widen( $bounds, array( $at_lng, $at_lat, $at_lng, $at_lat ) );
+				}
+			}
+		}
+		foreach ( $inner as $level => $columns ) {
+			// Every place of the inner cells is within: the extremes lie in their outermost lines.
+			$line = array();
+			foreach ( array( min( array_keys( $columns ) ), max( array_keys( $columns ) ) ) as $x ) {
+				$line = array_merge( $line, $columns[ $x ] );
+			}
+			$rows = array();
+			foreach ( $columns as $cells ) {
+				foreach ( $cells as $cell ) {
+					$rows[ Morton::tile_of( $cell )[1] ][] = $cell;
+				}
+			}
+			$line = array_merge( $line, $rows[ min( array_keys( $rows ) ) ], $rows[ max( array_keys( $rows ) ) ] );
+			$sql  = "SELECT MIN(p.lng), MIN(p.lat), MAX(p.lng), MAX(p.lat) FROM {$places} p WHERE " . Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( array_unique( $line ), 2 * ( Morton::LEVEL - $level ) ) )
+				. Cell_Counts::combo_sql( $match->combos, 'p.combo' );
+			$row  = $wpdb->get_row( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- numbers only.
+			if ( is_array( $row ) && null !== $row[0] ) {
+				$bounds = self::widen( $bounds, array_map( 'floatval', $row ) );
+			}
+		}
+		return array( $count, $bounds );
+	}
+
+	/**
+	 * How a cell lies against a circle: 1 wholly within, -1 surely outside, 0 across its edge
+	 * (or not sure).
+	 *
+	 * - Within: its four corners are (the distance from the centre grows with the difference of
+	 *   longitude along a parallel, and is convex along a meridian over cells of a few degrees, so
+	 *   its greatest is at a corner, unless the cell holds the meridian opposite the centre); a
+	 *   centimetre of margin.
+	 * - Outside: the cell's middle is farther from the centre than the radius plus the distance
+	 *   from the middle to its farthest corner, a hundredth more (the triangle inequality).
+	 *
+	 * @param float[]                           $cell   `[west, south, east, north]`.
+	 * @param array{0: float, 1: float, 2: int} $circle [lng, lat, metres].
+	 */
+	private static function cell_against( array $cell, array $circle ): int {
+		list( $lng, $lat, $metres ) = $circle;
+		$middle                     = array( ( $cell[0] + $cell[2] ) / 2, ( $cell[1] + $cell[3] ) / 2 );
+		$farthest                   = 0.0;
+		$within                     = true;
+		foreach ( array( array( 0, 1 ), array( 0, 3 ), array( 2, 1 ), array( 2, 3 ) ) as list( $x, $y ) ) {
+			$farthest = max( $farthest, self::distance( $middle[0], $middle[1], $cell[ $x ], $cell[ $y ] ) );
+			$within   = $within && self::distance( $lng, $lat, $cell[ $x ], $cell[ $y ] ) <= $metres - 0.01;
+		}
+		if ( self::distance( $lng, $lat, $middle[0], $middle[1] ) > $metres + 1.01 * $farthest ) {
+			return -1;
+		}
+		// Across the meridian opposite the centre, the distance peaks inside the cell.
+		$opposite = $lng > 0 ? $lng - 180.0 : $lng + 180.0;
+		return $within && ! ( $opposite > $cell[0] && $opposite < $cell[2] ) ? 1 : 0;
+	}
+
+	/**
+	 * Bounds grown to hold others.
+	 *
+	 * @param float[]|null $bounds `[west, south, east, north]`, or null for none yet.
+	 * @param float[]      $more   The others.
+	 * @return float[]
+	 */
+	private static function widen( ?array $bounds, array $more ): array {
+		return null === $bounds ? $more : array( min( $bounds[0], $more[0] ), min( $bounds[1], $more[1] ), max( $bounds[2], $more[2] ), max( $bounds[3], $more[3] ) );
 	}
 
 	/**

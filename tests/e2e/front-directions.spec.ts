@@ -3,7 +3,8 @@
  * the map app the owner chose (Settings → Cairn Maps, `cairn_maps_directions`; default
  * OpenStreetMap) with the place's coordinates (a route's start), and no request reaches any map
  * app's host before a link is followed; changing the setting changes the links, and a map's own
- * `directions` wins. The owner picks the app on the settings screen. The block editor's preview
+ * `directions` wins; without JavaScript the server's list carries the same links. The owner picks
+ * the app on the settings screen. The block editor's preview
  * lists a route's length and ascent in the same words as the page (the site's units, which the
  * preview used to leave metric on an en_US site).
  *
@@ -272,5 +273,61 @@ test.describe( 'directions for visitors', () => {
 			page.locator( '.wp-block-cairn-map__places a.cairn-map-directions' )
 		).toHaveCount( 0 );
 		expect( requests ).toEqual( [] );
+	} );
+
+	test( 'without JavaScript, each entry of the server’s list links to the app too', async ( {
+		browser,
+		requestUtils,
+	} ) => {
+		await saveSettings( requestUtils, { cairn_maps_directions: 'osm' } );
+		const context = await browser.newContext( {
+			javaScriptEnabled: false,
+			storageState: VISITOR_STATE,
+		} );
+		try {
+			const page = await context.newPage();
+			const requests = appRequests( page );
+			const link = ( id: number, name: string | RegExp ) =>
+				entry( page, id ).getByRole( 'link', { name } );
+			await page.goto( pages.site );
+			// The server's list: the entry is the place's name, then its way there.
+			await expect( entry( page, ids.hut ) ).toHaveText(
+				`${ HUT.title } Directions`
+			);
+			const hut = link(
+				ids.hut,
+				`Directions to ${ HUT.title } (opens in a new tab)`
+			);
+			await expect( hut ).toHaveAttribute( 'href', APP_URL.osm( HUT ) );
+			await expect( hut ).toHaveAttribute( 'target', '_blank' );
+			await expect( hut ).toHaveAttribute( 'rel', /\bnoopener\b/ );
+			await expect(
+				link( ids.track, /^Directions to Directions spec Track/ )
+			).toHaveAttribute( 'href', APP_URL.osm( TRAILHEAD ) );
+
+			// A map's own app wins here as well.
+			await page.goto( pages.apple );
+			await expect(
+				link(
+					ids.hut,
+					`Directions to ${ HUT.title } (opens in a new tab)`
+				)
+			).toHaveAttribute( 'href', APP_URL.apple( HUT ) );
+
+			await saveSettings( requestUtils, {
+				cairn_maps_directions: 'none',
+			} );
+			await page.goto( pages.site );
+			await expect( entry( page, ids.hut ) ).toHaveText( HUT.title );
+			await expect(
+				page.locator( '.wp-block-cairn-map__places a' )
+			).toHaveCount( 0 );
+			expect( requests ).toEqual( [] );
+		} finally {
+			await context.close();
+			await saveSettings( requestUtils, {
+				cairn_maps_directions: 'osm',
+			} );
+		}
 	} );
 } );

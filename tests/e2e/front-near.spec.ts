@@ -34,6 +34,8 @@ const TILES = 'cairn-tiles-fixture/cairn-tiles-fixture';
 const GEOCODER = 'cairn-geocoder-fixture/cairn-geocoder-fixture';
 /** The fixture's "Edinburgh". */
 const POINT = { lng: -3.1875, lat: 55.95 };
+/** Mapbox's "Edinburgh", as the maps service's stand-in answers (tests/fixtures/mapbox/places.json). */
+const MAPBOX_POINT = { lng: -3.19, lat: 55.95 };
 /** About 120 km square around it: a 25 km circle holds some places, leaves most out. */
 const BOX = { west: -4.19, south: 55.4, east: -2.19, north: 56.5 };
 const WHOLE = 40;
@@ -67,9 +69,13 @@ async function unitsOf( page: Page ): Promise< 'metric' | 'imperial' > {
 }
 
 /** The places within `km` of the point, nearest first (then by id), as the list must show them. */
-function within( places: SpecPlace[], km: number ): number[] {
+function within(
+	places: SpecPlace[],
+	km: number,
+	from: { lng: number; lat: number } = POINT
+): number[] {
 	return places
-		.map( ( place ) => ( { id: place.id, d: distanceKm( POINT, place ) } ) )
+		.map( ( place ) => ( { id: place.id, d: distanceKm( from, place ) } ) )
 		.filter( ( place ) => place.d <= km )
 		.sort( ( a, b ) => a.d - b.d || a.id - b.id )
 		.map( ( place ) => place.id );
@@ -344,4 +350,52 @@ test.describe( 'near a place', () => {
 			}
 		);
 	}
+
+	nearTest(
+		'whole feed, Mapbox as the site’s geocoder: the town is looked up from the browser with the public token, temporarily, and the site is not asked',
+		async ( { page, requestUtils, mapsService } ) => {
+			await requestUtils.rest( {
+				method: 'POST',
+				path: '/wp/v2/settings',
+				data: { cairn_maps_geocoder: 'mapbox-permanent' },
+				timeout: 180_000,
+			} );
+			try {
+				const map = seedData!.whole;
+				const site: string[] = [];
+				page.on( 'request', ( request ) => {
+					if ( request.url().includes( '/cairn/v1/geocode' ) ) {
+						site.push( request.url() );
+					}
+				} );
+				await openMap( page, map.url );
+				const km = await searchNear( page );
+				const expected = within( map.places, km, MAPBOX_POINT );
+				expect( expected.length ).toBeGreaterThan( 2 );
+				await expectListed( page, expected );
+				// One lookup, Mapbox's forward geocoding with the map's public token, without
+				// `permanent` (temporary results, which may not be stored), and none through the site.
+				const lookups = mapsService.requestsOf( 'geocoding' );
+				expect( lookups ).toHaveLength( 1 );
+				const asked = new URL( lookups[ 0 ]!.url );
+				expect( asked.host ).toBe( 'api.mapbox.com' );
+				expect( asked.pathname ).toBe( '/search/geocode/v6/forward' );
+				expect( asked.searchParams.get( 'q' ) ).toBe( 'Edinburgh' );
+				expect( asked.searchParams.has( 'permanent' ) ).toBe( false );
+				expect( lookups[ 0 ]!.token ).toBe( FAKE_PUBLIC_TOKEN );
+				expect( site ).toEqual( [] );
+				// The address carries Mapbox's point.
+				expect(
+					new URL( page.url() ).searchParams.get( 'cairn-near' )
+				).toBe( '-3.19,55.95|Edinburgh' );
+			} finally {
+				await requestUtils.rest( {
+					method: 'POST',
+					path: '/wp/v2/settings',
+					data: { cairn_maps_geocoder: 'nominatim' },
+					timeout: 180_000,
+				} );
+			}
+		}
+	);
 } );

@@ -15,6 +15,7 @@ import { buildPopupContent } from '../../packages/map/src/popup';
 import { PlaceCard } from '../../packages/map/src/places/place-card';
 import type { MarkerDetails } from '../../packages/map/src/popup';
 import type { DirectionsApp } from '../../packages/map/src/types';
+import shared from '../fixtures/directions-urls.json';
 
 const HOSTILE = '<img src=x onerror="window.pwned=1">';
 
@@ -63,6 +64,15 @@ describe( 'directionsUrl', () => {
 	] as const )( '%s: %s', ( app, url ) => {
 		expect( directionsUrl( app, SUMMIT.lat, SUMMIT.lng ) ).toBe( url );
 	} );
+
+	it.each( shared.cases )(
+		'writes what the server’s list writes: $app $lat,$lng',
+		( { app, lat, lng, url } ) => {
+			expect( directionsUrl( app as DirectionsApp, lat, lng ) ).toBe(
+				url
+			);
+		}
+	);
 
 	it( 'writes at most six decimals, without an exponent or trailing zeros', () => {
 		expect( directionsUrl( 'geo', 45.123456789, 7.1 ) ).toBe(

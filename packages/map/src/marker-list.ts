@@ -19,22 +19,33 @@ export function upgradeMarkerList(
 		if ( ! Number.isInteger( id ) || id <= 0 ) {
 			continue;
 		}
+		const original = Array.from( item.childNodes );
+		// The entry's "Directions" link (Blocks\Directions_Link) stays a link, after the button.
+		const way = original.find(
+			( node ) =>
+				node instanceof HTMLAnchorElement &&
+				node.classList.contains( 'wp-block-cairn-map__directions' )
+		);
+		const name = original
+			.filter( ( node ) => node !== way )
+			.map( ( node ) => node.textContent ?? '' )
+			.join( '' )
+			.trim();
 		const button = doc.createElement( 'button' );
 		button.type = 'button';
 		button.className = 'wp-block-cairn-map__list-button';
-		button.textContent = item.textContent;
+		button.textContent = name;
 		button.setAttribute(
 			'aria-label',
 			sprintf(
 				/* translators: %s: place name. */
 				__( 'Show %s on the map', 'cairn-maps' ),
-				item.textContent ?? ''
+				name
 			)
 		);
 		const onClick = () => choose( id );
 		button.addEventListener( 'click', onClick );
-		const original = Array.from( item.childNodes );
-		item.replaceChildren( button );
+		item.replaceChildren( ...( way ? [ button, ' ', way ] : [ button ] ) );
 		cleanups.push( () => {
 			button.removeEventListener( 'click', onClick );
 			item.replaceChildren( ...original );

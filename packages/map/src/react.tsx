@@ -14,6 +14,7 @@ import { __ } from '@wordpress/i18n';
 import type { CairnMap as RuntimeMap } from './create-map';
 import { createMap } from './start';
 import { consent as parseConsent } from './config';
+import { directionsApp } from './directions';
 import { parsePlaces } from './fetch-post-maps';
 import type { MapErrorCode, MapLibSource, PostMapPlaces } from './types';
 import type { PlacesController } from './places/controller';
@@ -193,6 +194,9 @@ export function CairnMap( {
 							<ServerPlaces
 								places={ listed }
 								listId={ `${ placesId }-list` }
+								directions={ directionsApp(
+									config.directions
+								) }
 							/>
 						)
 					) }

@@ -7,22 +7,63 @@
 import { __, _n, sprintf } from '@wordpress/i18n';
 
 import { consentNote } from './consent-gate';
+import { directionsLink } from './directions-link';
 import { errorMessage } from './errors';
-import type { MapErrorCode, PostMapPlaces } from './types';
+import type { DirectionsApp, MapErrorCode, PostMapPlaces } from './types';
+
+/**
+ * An entry's "Directions" link, as Blocks\Directions_Link renders it: nothing for `none`.
+ * @param root0
+ * @param root0.app
+ * @param root0.title
+ * @param root0.lat
+ * @param root0.lng
+ */
+function DirectionsTo( {
+	app,
+	title,
+	lat,
+	lng,
+}: {
+	app: DirectionsApp;
+	title: string;
+	lat: number;
+	lng: number;
+} ) {
+	const link = directionsLink( app, title, lat, lng );
+	return link ? (
+		<>
+			{ ' ' }
+			<a
+				className="cairn-map-directions wp-block-cairn-map__directions"
+				href={ link.href }
+				aria-label={ link.label }
+				target={ link.target }
+				rel={ link.rel }
+			>
+				{ __( 'Directions', 'cairn-maps' ) }
+			</a>
+		</>
+	) : null;
+}
 
 /**
  * The server's list of places: a title with their count, one page of entries
- * (`li[data-cairn-marker-id]`) and which of them this page shows.
+ * (`li[data-cairn-marker-id]`, each with its "Directions" link unless the map shows none) and
+ * which of them this page shows.
  * @param root0
  * @param root0.places
  * @param root0.listId
+ * @param root0.directions The configuration's app (`directionsApp()`), `none` by default.
  */
 export function ServerPlaces( {
 	places,
 	listId,
+	directions = 'none',
 }: {
 	places: PostMapPlaces;
 	listId: string;
+	directions?: DirectionsApp;
 } ) {
 	const { items, total, page, perPage } = places;
 	const first = ( page - 1 ) * perPage + 1;
@@ -54,6 +95,12 @@ export function ServerPlaces( {
 							) : (
 								item.title
 							) }
+							<DirectionsTo
+								app={ directions }
+								title={ item.title }
+								lat={ item.lat }
+								lng={ item.lng }
+							/>
 						</li>
 					) ) }
 				</ul>

@@ -408,7 +408,7 @@ final class Map_BlockTest extends TestCase {
 		$this->assertStringNotContainsString( '<script', self::without_key( $html ), 'no script but the key\'s' );
 		$this->assertStringContainsString( "data-cairn-marker-id=\"{$hostile}\"", $html );
 		$this->assertStringContainsString( 'Fish &amp; Chips', $html );
-		$this->assertMatchesRegularExpression( '/data-cairn-marker-id="' . $angle . '"[^>]*>a &lt; b &gt; c (&quot;|")quoted(&quot;|")<\/li>/', $html );
+		$this->assertMatchesRegularExpression( '/data-cairn-marker-id="' . $angle . '"[^>]*>a &lt; b &gt; c (&quot;|")quoted(&quot;|") <a class="cairn-map-directions [^>]*>Directions<\/a><\/li>/', $html );
 	}
 
 	/**
@@ -423,8 +423,8 @@ final class Map_BlockTest extends TestCase {
 		$this->assertStringContainsString( '53 places on this map', $html );
 		$this->assertStringContainsString( 'Places 1–50 of 53', $html );
 		$this->assertStringContainsString( '>Next places</a>', $html );
-		$this->assertStringContainsString( '>Place 1<', $html );
-		$this->assertStringNotContainsString( '>Place 51<', $html );
+		$this->assertStringContainsString( '>Place 1 <a class="cairn-map-directions', $html );
+		$this->assertStringNotContainsString( '>Place 51 <', $html );
 	}
 
 	/**
@@ -635,7 +635,7 @@ final class Map_BlockTest extends TestCase {
 				),
 			)
 		);
-		$this->assertStringContainsString( '>Summit<', $html );
+		$this->assertStringContainsString( '>Summit <a class="cairn-map-directions', $html );
 		$this->assertStringNotContainsString( 'Bakery', $html );
 		$config = json_decode( (string) $this->wrapper( $html )->get_attribute( 'data-cairn-config' ), true );
 		$this->assertStringContainsString( 'group=peaks', $config['markersUrl'] );

@@ -130,6 +130,54 @@ describe( 'what <CairnMap> renders on the server, as the theme does without Java
 		expect( html ).toContain( 'data-cairn-state="loading"' );
 	} );
 
+	it( 'each entry’s Directions link to the map’s app, as Blocks\\Directions_Link writes it', async () => {
+		const { CairnMap } = await import( '../../../packages/map/src/react' );
+		const html = renderToString(
+			createElement( CairnMap, {
+				config: { directions: 'google' },
+				places: PLACES,
+			} )
+		);
+		const links = [
+			...html.matchAll(
+				/<li data-cairn-marker-id="(\d+)"[^>]*>[^<]*<!-- --> <a class="cairn-map-directions wp-block-cairn-map__directions" href="([^"]*)" aria-label="([^"]*)" target="_blank" rel="noopener noreferrer">Directions<\/a><\/li>/g
+			),
+		].map( ( match ) => match.slice( 1 ) );
+		expect( links ).toEqual( [
+			[
+				'7',
+				'https://www.google.com/maps/dir/?api=1&amp;destination=46.5,7.25',
+				'Directions to Hut &amp; bar (opens in a new tab)',
+			],
+			[
+				'9',
+				'https://www.google.com/maps/dir/?api=1&amp;destination=51.5,-0.1',
+				'Directions to &lt;img src=x onerror=alert(1)&gt;&quot; (opens in a new tab)',
+			],
+		] );
+		expect( html ).not.toContain( '<img' );
+		// `geo:` opens the phone's app, in no tab; `site` or anything else is no link.
+		const geo = renderToString(
+			createElement( CairnMap, {
+				config: { directions: 'geo' },
+				places: PLACES,
+			} )
+		);
+		expect( geo ).toContain(
+			'href="geo:46.5,7.25" aria-label="Directions to Hut &amp; bar">Directions</a>'
+		);
+		for ( const directions of [ 'site', 'none', 'javascript:alert(1)' ] ) {
+			expect(
+				renderToString(
+					createElement( CairnMap, {
+						config: { directions },
+						places: PLACES,
+					} )
+				)
+			).not.toContain( 'Directions' );
+		}
+	} );
+
 	it( 'the consent placeholder when the site asks for consent, and the error the server found', async () => {
 		const { CairnMap } = await import( '../../../packages/map/src/react' );
 		const gated = renderToString(

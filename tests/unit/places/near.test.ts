@@ -7,6 +7,7 @@ import {
 	distance,
 } from '../../../packages/map/src/places/engine';
 import {
+	geocodeText,
 	nearFromAddress,
 	nearParam,
 	radiusChoices,
@@ -161,5 +162,114 @@ describe( 'how a typed address is looked up (config)', () => {
 			geocoder: 'none',
 			geocodeUrl: '',
 		} );
+	} );
+} );
+
+describe( 'a typed address through Mapbox, from the browser', () => {
+	const MAPBOX = {
+		geocoder: 'mapbox' as const,
+		geocodeUrl: '',
+		accessToken: 'pk.public-token',
+	};
+	let asked: Array< { url: URL; init?: RequestInit } > = [];
+	/** What the stand-in for Mapbox answers next: a status and a JSON body. */
+	let answer: () => { status: number; body: unknown };
+	const realFetch = window.fetch;
+
+	beforeEach( () => {
+		asked = [];
+		answer = () => ( {
+			status: 200,
+			body: {
+				type: 'FeatureCollection',
+				features: [
+					{
+						type: 'Feature',
+						geometry: {
+							type: 'Point',
+							coordinates: [ -3.19, 55.95 ],
+						},
+						properties: { name: 'Edinburgh' },
+					},
+					{
+						type: 'Feature',
+						geometry: {
+							type: 'Point',
+							coordinates: [ -81.1, 32.1 ],
+						},
+						properties: { name: 'Edinburgh, Georgia' },
+					},
+				],
+			},
+		} );
+		window.fetch = jest.fn( async ( input: string, init?: RequestInit ) => {
+			asked.push( { url: new URL( String( input ) ), init } );
+			const { status, body } = answer();
+			return {
+				ok: status >= 200 && status < 300,
+				status,
+				json: async () => body,
+			};
+		} ) as unknown as typeof window.fetch;
+	} );
+
+	afterEach( () => {
+		window.fetch = realFetch;
+	} );
+
+	it( 'asks forward geocoding once with the public token, for temporary results, and takes the first place', async () => {
+		await expect(
+			geocodeText( MAPBOX, 'Edinburgh & Leith' )
+		).resolves.toEqual( {
+			lng: -3.19,
+			lat: 55.95,
+		} );
+		expect( asked ).toHaveLength( 1 );
+		const { url, init } = asked[ 0 ]!;
+		expect( url.origin + url.pathname ).toBe(
+			'https://api.mapbox.com/search/geocode/v6/forward'
+		);
+		expect( Object.fromEntries( url.searchParams ) ).toEqual( {
+			q: 'Edinburgh & Leith',
+			limit: '1',
+			access_token: 'pk.public-token',
+		} );
+		// No `permanent=true`: results that may be shown, never stored. No cookies go to Mapbox.
+		expect( url.searchParams.has( 'permanent' ) ).toBe( false );
+		expect( init?.credentials ).not.toBe( 'include' );
+	} );
+
+	it( 'finds nothing when Mapbox has no place, or answers with no usable point', async () => {
+		answer = () => ( { status: 200, body: { features: [] } } );
+		await expect(
+			geocodeText( MAPBOX, 'Nowhere at all' )
+		).resolves.toBeNull();
+		answer = () => ( {
+			status: 200,
+			body: { features: [ { geometry: { coordinates: [ 'x', 55 ] } } ] },
+		} );
+		await expect( geocodeText( MAPBOX, 'Odd answer' ) ).resolves.toBeNull();
+	} );
+
+	it( 'fails when Mapbox refuses (a bad token, its rate limit), so the panel can say so', async () => {
+		answer = () => ( { status: 401, body: { message: 'Not Authorized' } } );
+		await expect( geocodeText( MAPBOX, 'Edinburgh' ) ).rejects.toThrow(
+			'401'
+		);
+		answer = () => ( { status: 429, body: {} } );
+		await expect( geocodeText( MAPBOX, 'Edinburgh' ) ).rejects.toThrow(
+			'429'
+		);
+	} );
+
+	it( 'asks nothing without a token, for one letter, or when the map has no geocoder', async () => {
+		await expect(
+			geocodeText( { ...MAPBOX, accessToken: '' }, 'Edinburgh' )
+		).resolves.toBeNull();
+		await expect( geocodeText( MAPBOX, 'E' ) ).resolves.toBeNull();
+		await expect(
+			geocodeText( { ...MAPBOX, geocoder: 'none' }, 'Edinburgh' )
+		).resolves.toBeNull();
+		expect( asked ).toEqual( [] );
 	} );
 } );
