@@ -43,9 +43,13 @@ use Cairn\Maps\Support\Limits;
  * every position within the angle, across the antimeridian and over a pole) read as the Morton
  * code ranges of a few tiles covering it, plus the box's test on `lat`/`lng` — then the exact
  * haversine distance of each candidate in PHP (SQLite, the embedded default, has no
- * trigonometry in SQL). The candidates are the box's places (about 4/π of the circle's), so a
- * radius answers in time proportional to the places within it, whatever the index's size; the
- * list is then always in exact distance order, and its count and bounds exact.
+ * trigonometry in SQL). Without a search word (since 0.9.0) the count and bounds come from the
+ * grid's aggregates: the cells wholly within the circle count, only the places of the cells
+ * across its edge are read (circle_matches()); a page is the nearest of the circle's box, from a
+ * square grown around the centre until it holds the page (exact_page()), or, for a page too
+ * deep, from every place within. So a radius answers in time proportional to the places along
+ * its edge and before its page, whatever the index's size; the list is always in exact
+ * distance order, and its count and bounds exact.
  *
  * Filters come validated and canonical (Rest\Search_Params): `groups`, `hidden`, `q`, `circle`
  * ([lng, lat, metres], optional); a list query `bbox`, `near`, `page` (1-based), `per_page`,
@@ -769,7 +773,9 @@ class Place_Search {
 	 */
 	private function circle_matches( ?Place_Match $match, ?array $boxes, array $circle ): array {
 		global $wpdb;
-		if ( null === $match || array() !== $match->words ) {
+		if ( null === $match || array() !== $match->words || $circle[2] > (int) Limits::get( 'near.maxRadius' ) ) {
+			// Words have no aggregates; a circle wider than the routes take has cells too wide for
+			// cell_against()'s rule.
 			$within = null === $match ? array() : $this->within( $match, $boxes, $circle );
 			return array( count( $within ), self::bounds_of( $within ) );
 		}
@@ -844,10 +850,12 @@ class Place_Search {
 	 * How a cell lies against a circle: 1 wholly within, -1 surely outside, 0 across its edge
 	 * (or not sure).
 	 *
-	 * - Within: its four corners are (the distance from the centre grows with the difference of
-	 *   longitude along a parallel, and is convex along a meridian over cells of a few degrees, so
-	 *   its greatest is at a corner, unless the cell holds the meridian opposite the centre); a
-	 *   centimetre of margin.
+	 * - Within: its four corners are, a centimetre to spare. Along a parallel the distance from
+	 *   the centre grows with the difference of longitude up to the meridian opposite the centre,
+	 *   and along a meridian it is convex over the cells of a circle of at most `near.maxRadius`
+	 *   (500 km: a few degrees), so its greatest is at a corner. No such cell holds the opposite
+	 *   meridian: a point on it is at least 180° − (the two latitudes) from the centre, more than
+	 *   500 km except within 4.5° of a pole, where the top row of cells starts below 85.06°.
 	 * - Outside: the cell's middle is farther from the centre than the radius plus the distance
 	 *   from the middle to its farthest corner, a hundredth more (the triangle inequality).
 	 *
@@ -866,9 +874,7 @@ class Place_Search {
 		if ( self::distance( $lng, $lat, $middle[0], $middle[1] ) > $metres + 1.01 * $farthest ) {
 			return -1;
 		}
-		// Across the meridian opposite the centre, the distance peaks inside the cell.
-		$opposite = $lng > 0 ? $lng - 180.0 : $lng + 180.0;
-		return $within && ! ( $opposite > $cell[0] && $opposite < $cell[2] ) ? 1 : 0;
+		return $within ? 1 : 0;
 	}
 
 	/**

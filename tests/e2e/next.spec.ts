@@ -267,11 +267,20 @@ test.describe( 'Next.js example on another origin', () => {
 			const entries = hosts
 				.nth( index )
 				.locator( 'li[data-cairn-marker-id]' );
+			// Each entry is the place's name and its way there (the site's app, OpenStreetMap).
 			await expect( entries ).toHaveText(
-				map.places.map( ( place ) => place.title ),
+				map.places.map( ( place ) => `${ place.title } Directions` ),
 				{ useInnerText: true }
 			);
 		}
+		await expect(
+			hosts.first().getByRole( 'link', {
+				name: `Directions to ${ MAPS[ 0 ]!.places[ 0 ]!.title } (opens in a new tab)`,
+			} )
+		).toHaveAttribute(
+			'href',
+			'https://www.openstreetmap.org/directions?route=;55.95,-3.16'
+		);
 		// Only the front end's own page and files: no map library, no maps service, no site.
 		expect(
 			requested.filter(
