@@ -42,6 +42,37 @@ describe( 'withQuery', () => {
 	} );
 } );
 
+describe( 'withQuery and a fragment', () => {
+	it( 'puts the query before the address’s fragment', () => {
+		expect(
+			withQuery( 'https://maps.test/p?a=1#map-2', [ [ 'q', 'x y' ] ] )
+		).toBe( 'https://maps.test/p?a=1&q=x%20y#map-2' );
+		expect( withQuery( 'https://maps.test/p#m', [ [ 'q', 'z' ] ] ) ).toBe(
+			'https://maps.test/p?q=z#m'
+		);
+	} );
+} );
+
+describe( 'filterParams of a circle', () => {
+	const near = { lng: 2.123456789, lat: -48.5, radius: 1234.6 };
+	it( 'is near + near_radius on the tiles, near + radius on the places routes, in whole metres', () => {
+		expect( filterParams( { search: '', hidden: [], near } ) ).toEqual( [
+			[ 'hidden', '' ],
+			[ 'q', '' ],
+			[ 'near', '2.1234568,-48.5' ],
+			[ 'near_radius', '1235' ],
+		] );
+		expect(
+			filterParams( { search: '', hidden: [], near }, 'places' )
+		).toEqual( [
+			[ 'hidden', '' ],
+			[ 'q', '' ],
+			[ 'near', '2.1234568,-48.5' ],
+			[ 'radius', '1235' ],
+		] );
+	} );
+} );
+
 describe( 'filterParams', () => {
 	it( 'writes one filter one way: hidden groups once and sorted, the search trimmed', () => {
 		expect(

@@ -295,6 +295,49 @@ describe( 'createTiledClient', () => {
 		expect( asked ).toHaveLength( before );
 	} );
 
+	it( 'a circle goes to the summary and the list as near + radius, to the tiles as near + near_radius', async () => {
+		const asked = server( route );
+		const client = createTiledClient( URLS );
+		await client.load( [], {} as never );
+		const near = { lng: -3.1875, lat: 55.95, radius: 25000 };
+		await client.filter( { search: '', hidden: [], near } );
+		expect( asked[ asked.length - 1 ] ).toBe(
+			`${ URLS.summaryUrl }&near=-3.1875%2C55.95&radius=25000`
+		);
+		await client.features( [ 1, 1, 2, 2 ], 3 );
+		expect( asked[ asked.length - 1 ] ).toMatch(
+			/tiles\/3\/4\/3\?.*&near=-3\.1875%2C55\.95&near_radius=25000$/
+		);
+		await client.list( {
+			bbox: null,
+			page: 0,
+			pageSize: 50,
+			origin: { lng: -3.1875, lat: 55.95 },
+		} );
+		expect( asked[ asked.length - 1 ] ).toContain(
+			'&near=-3.1875%2C55.95&radius=25000'
+		);
+	} );
+
+	it( 'finds the first place a text names, whatever the filter; nothing is asked for an empty text', async () => {
+		const asked = server( route );
+		const client = createTiledClient( URLS );
+		await client.load( [], {} as never );
+		await expect( client.find( '  five ' ) ).resolves.toEqual( {
+			id: 5,
+			title: 'Five',
+			lng: 1,
+			lat: 2,
+			groups: [ 'a' ],
+		} );
+		expect( asked[ asked.length - 1 ] ).toBe(
+			`${ URLS.placesUrl }&q=five&per_page=1`
+		);
+		const before = asked.length;
+		await expect( client.find( '   ' ) ).resolves.toBeNull();
+		expect( asked ).toHaveLength( before );
+	} );
+
 	it( 'lists 1-based on the server, 0-based to the controller, with the view, the origin and the filter', async () => {
 		const asked = server( route );
 		const client = createTiledClient( URLS );
