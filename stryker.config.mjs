@@ -27,6 +27,8 @@ const TESTS = [
 	'<rootDir>/tests/unit/create-map.test.ts',
 	// The places client, controller, panel and popups together, from the keyboard.
 	'<rootDir>/tests/unit/runtime/keyboard-visit.test.tsx',
+	// The "Directions" links of the popups and the places panel's entries.
+	'<rootDir>/tests/unit/directions.test.tsx',
 ];
 
 export default {
