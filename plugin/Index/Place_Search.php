@@ -640,10 +640,23 @@ class Place_Search {
 		$per_page = $query['per_page'];
 		$pages    = max( 1, (int) ceil( $total / $per_page ) );
 		$items    = null === $match ? array() : $this->circle_page_items( $match, $within, ( $query['page'] - 1 ) * $per_page, $per_page );
+		return self::circle_answer( $total, $query['page'], $pages, $items );
+	}
+
+	/**
+	 * A list answer of a circle (whose count is never capped).
+	 *
+	 * @param int                              $total Places within.
+	 * @param int                              $page  The page asked for.
+	 * @param int                              $pages Pages in all.
+	 * @param array<int, array<string, mixed>> $items The page's places.
+	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
+	 */
+	private static function circle_answer( int $total, int $page, int $pages, array $items ): array {
 		return array(
 			'total'  => $total,
 			'capped' => false,
-			'page'   => $query['page'],
+			'page'   => $page,
 			'pages'  => $pages,
 			'items'  => $items,
 		);
@@ -747,13 +760,7 @@ class Place_Search {
 				)
 			);
 		}
-		return array(
-			'total'  => $total,
-			'capped' => false,
-			'page'   => $query['page'],
-			'pages'  => $pages,
-			'items'  => $items,
-		);
+		return self::circle_answer( $total, $query['page'], $pages, $items );
 	}
 
 	/**

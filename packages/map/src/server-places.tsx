@@ -7,45 +7,9 @@
 import { __, _n, sprintf } from '@wordpress/i18n';
 
 import { consentNote } from './consent-gate';
-import { directionsLink } from './directions-link';
+import { DirectionsAnchor } from './directions-anchor';
 import { errorMessage } from './errors';
 import type { DirectionsApp, MapErrorCode, PostMapPlaces } from './types';
-
-/**
- * An entry's "Directions" link, as Blocks\Directions_Link renders it: nothing for `none`.
- * @param root0
- * @param root0.app
- * @param root0.title
- * @param root0.lat
- * @param root0.lng
- */
-function DirectionsTo( {
-	app,
-	title,
-	lat,
-	lng,
-}: {
-	app: DirectionsApp;
-	title: string;
-	lat: number;
-	lng: number;
-} ) {
-	const link = directionsLink( app, title, lat, lng );
-	return link ? (
-		<>
-			{ ' ' }
-			<a
-				className="cairn-map-directions wp-block-cairn-map__directions"
-				href={ link.href }
-				aria-label={ link.label }
-				target={ link.target }
-				rel={ link.rel }
-			>
-				{ __( 'Directions', 'cairn-maps' ) }
-			</a>
-		</>
-	) : null;
-}
 
 /**
  * The server's list of places: a title with their count, one page of entries
@@ -95,11 +59,13 @@ export function ServerPlaces( {
 							) : (
 								item.title
 							) }
-							<DirectionsTo
+							{ directions !== 'none' && ' ' }
+							<DirectionsAnchor
 								app={ directions }
 								title={ item.title }
 								lat={ item.lat }
 								lng={ item.lng }
+								className="wp-block-cairn-map__directions"
 							/>
 						</li>
 					) ) }

@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Plugin;
+use Cairn\Maps\Tests\Sphere;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -47,7 +48,7 @@ final class Place_Search_CircleTest extends TestCase {
 		$points = array();
 		foreach ( array( array( -3.1875, 55.95, 60000, 5000 ), array( 180.0, -17.0, 40000, 400 ), array( 0.0, 90.0, 300000, 300 ) ) as list( $lng, $lat, $reach, $n ) ) {
 			for ( $i = 0; $i < $n; $i++ ) {
-				$points[] = self::destination( array( $lng, $lat ), $reach * sqrt( $random() ) * ( 0.2 + 0.8 * $random() ), 2 * M_PI * $random() );
+				$points[] = Sphere::destination( array( $lng, $lat ), $reach * sqrt( $random() ) * ( 0.2 + 0.8 * $random() ), 2 * M_PI * $random() );
 			}
 		}
 		$this->insert( $points, $group );
@@ -96,36 +97,6 @@ final class Place_Search_CircleTest extends TestCase {
 	}
 
 	/**
-	 * The position at a distance and bearing from another (on the mean sphere).
-	 *
-	 * @param float[] $from    [lng, lat].
-	 * @param float   $metres  Distance.
-	 * @param float   $bearing Radians from north.
-	 * @return float[] [lng, lat].
-	 */
-	private static function destination( array $from, float $metres, float $bearing ): array {
-		$delta = $metres / 6371008.8;
-		$phi   = deg2rad( $from[1] );
-		$lat   = asin( sin( $phi ) * cos( $delta ) + cos( $phi ) * sin( $delta ) * cos( $bearing ) );
-		$lng   = deg2rad( $from[0] ) + atan2( sin( $bearing ) * sin( $delta ) * cos( $phi ), cos( $delta ) - sin( $phi ) * sin( $lat ) );
-		return array( fmod( rad2deg( $lng ) + 540.0, 360.0 ) - 180.0, rad2deg( $lat ) );
-	}
-
-	/**
-	 * Great-circle distance by the vector formula (not the plugin's haversine).
-	 *
-	 * @param float[] $a [lng, lat].
-	 * @param float[] $b [lng, lat].
-	 */
-	private static function direct( array $a, array $b ): float {
-		$va    = array( cos( deg2rad( $a[1] ) ) * cos( deg2rad( $a[0] ) ), cos( deg2rad( $a[1] ) ) * sin( deg2rad( $a[0] ) ), sin( deg2rad( $a[1] ) ) );
-		$vb    = array( cos( deg2rad( $b[1] ) ) * cos( deg2rad( $b[0] ) ), cos( deg2rad( $b[1] ) ) * sin( deg2rad( $b[0] ) ), sin( deg2rad( $b[1] ) ) );
-		$cross = array( $va[1] * $vb[2] - $va[2] * $vb[1], $va[2] * $vb[0] - $va[0] * $vb[2], $va[0] * $vb[1] - $va[1] * $vb[0] );
-		$dot   = $va[0] * $vb[0] + $va[1] * $vb[1] + $va[2] * $vb[2];
-		return 6371008.8 * atan2( sqrt( $cross[0] ** 2 + $cross[1] ** 2 + $cross[2] ** 2 ), $dot );
-	}
-
-	/**
 	 * The seeded places within a circle (and a box), nearest first then by id: id => metres.
 	 *
 	 * @param array{0: float, 1: float, 2: int} $circle [lng, lat, metres].
@@ -137,7 +108,7 @@ final class Place_Search_CircleTest extends TestCase {
 		$within = array();
 		foreach ( $this->places as $id => $place ) {
 			$in_box = null === $box || ( $place[0] >= $box[0] && $place[0] <= $box[2] && $place[1] >= $box[1] && $place[1] <= $box[3] );
-			$metres = self::direct( array( $circle[0], $circle[1] ), $place );
+			$metres = Sphere::distance( array( $circle[0], $circle[1] ), $place );
 			if ( $in_box && ( ! $group || $place[2] ) && $metres <= $circle[2] ) {
 				$within[ $id ] = $metres;
 			}

@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Index\Morton;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Plugin;
+use Cairn\Maps\Tests\Sphere;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -56,8 +57,8 @@ class Places_NearTest extends TestCase {
 			// Distances spread on a log scale, so every radius holds some and leaves some out.
 			$metres  = 200 * ( 750 ** $random() );
 			$bearing = 2 * M_PI * $random();
-			$point   = self::destination( self::CENTRE, $metres, $bearing );
-			$close   = array_filter( self::RADII, static fn( int $r ): bool => abs( self::direct( self::CENTRE, $point ) - $r ) < 30 );
+			$point   = self::rounded( Sphere::destination( self::CENTRE, $metres, $bearing ) );
+			$close   = array_filter( self::RADII, static fn( int $r ): bool => abs( Sphere::distance( self::CENTRE, $point ) - $r ) < 30 );
 			if ( array() !== $close ) {
 				continue;
 			}
@@ -93,34 +94,13 @@ class Places_NearTest extends TestCase {
 	}
 
 	/**
-	 * The position at a distance and bearing from another (on the mean sphere).
+	 * A position rounded to 7 decimals, as stored.
 	 *
-	 * @param float[] $from    [lng, lat].
-	 * @param float   $metres  Distance.
-	 * @param float   $bearing Radians from north.
-	 * @return float[] [lng, lat], the latitude and longitude rounded to 7 decimals as stored.
+	 * @param float[] $point [lng, lat].
+	 * @return float[]
 	 */
-	private static function destination( array $from, float $metres, float $bearing ): array {
-		$delta = $metres / 6371008.8;
-		$phi   = deg2rad( $from[1] );
-		$lat   = asin( sin( $phi ) * cos( $delta ) + cos( $phi ) * sin( $delta ) * cos( $bearing ) );
-		$lng   = deg2rad( $from[0] ) + atan2( sin( $bearing ) * sin( $delta ) * cos( $phi ), cos( $delta ) - sin( $phi ) * sin( $lat ) );
-		return array( round( rad2deg( $lng ), 7 ), round( rad2deg( $lat ), 7 ) );
-	}
-
-	/**
-	 * Great-circle distance in metres, by the vector (cross/dot product) formula: not the
-	 * haversine the plugin uses, so a mistake there is not repeated here.
-	 *
-	 * @param float[] $a [lng, lat].
-	 * @param float[] $b [lng, lat].
-	 */
-	private static function direct( array $a, array $b ): float {
-		$va    = array( cos( deg2rad( $a[1] ) ) * cos( deg2rad( $a[0] ) ), cos( deg2rad( $a[1] ) ) * sin( deg2rad( $a[0] ) ), sin( deg2rad( $a[1] ) ) );
-		$vb    = array( cos( deg2rad( $b[1] ) ) * cos( deg2rad( $b[0] ) ), cos( deg2rad( $b[1] ) ) * sin( deg2rad( $b[0] ) ), sin( deg2rad( $b[1] ) ) );
-		$cross = array( $va[1] * $vb[2] - $va[2] * $vb[1], $va[2] * $vb[0] - $va[0] * $vb[2], $va[0] * $vb[1] - $va[1] * $vb[0] );
-		$dot   = $va[0] * $vb[0] + $va[1] * $vb[1] + $va[2] * $vb[2];
-		return 6371008.8 * atan2( sqrt( $cross[0] ** 2 + $cross[1] ** 2 + $cross[2] ** 2 ), $dot );
+	private static function rounded( array $point ): array {
+		return array( round( $point[0], 7 ), round( $point[1], 7 ) );
 	}
 
 	/**
@@ -134,7 +114,7 @@ class Places_NearTest extends TestCase {
 	private function expected( array $centre, int $metres, ?callable $keep = null ): array {
 		$within = array();
 		foreach ( $this->places as $id => $place ) {
-			$distance = self::direct( $centre, $place );
+			$distance = Sphere::distance( $centre, $place );
 			if ( $distance <= $metres && ( null === $keep || $keep( $id, $place[2] ) ) ) {
 				$within[ $id ] = $distance;
 			}

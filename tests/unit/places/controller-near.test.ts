@@ -19,6 +19,7 @@ import {
 import { PlacesPanel } from '../../../packages/map/src/places/panel';
 import type { PopupController } from '../../../packages/map/src/popup';
 import { StandInMap, type BBox } from './stand-in-map';
+import { untilState } from './until-state';
 
 const PARIS: BBox = [ 2.2, 48.8, 2.4, 48.9 ];
 const FEED_URL = 'https://example.test/feed';
@@ -119,19 +120,7 @@ function start(
 		act( () => root.render( createElement( PlacesPanel, { places } ) ) );
 	}
 	const until = ( condition: ( state: PlacesState ) => boolean ) =>
-		act(
-			() =>
-				new Promise< void >( ( resolve ) => {
-					const check = () => {
-						if ( condition( places.getState() ) ) {
-							stop();
-							resolve();
-						}
-					};
-					const stop = places.subscribe( check );
-					check();
-				} )
-		);
+		untilState( places, condition );
 	const ready = () =>
 		until( ( state ) => state.status === 'ready' && state.list.total > 0 );
 	const status = () =>
@@ -249,9 +238,11 @@ describe( 'near a typed place', () => {
 
 describe( 'near the visitor', () => {
 	it( 'asks the browser for the position, and with any distance centres the map there, close enough to see', async () => {
-		const getCurrentPosition = jest.fn(
-			( found: ( position: unknown ) => void ) =>
-				found( { coords: { longitude: 2.3088, latitude: 48.8795 } } )
+		const getCurrentPosition = jest.fn<
+			void,
+			[ ( position: unknown ) => void, unknown?, PositionOptions? ]
+		>( ( found ) =>
+			found( { coords: { longitude: 2.3088, latitude: 48.8795 } } )
 		);
 		( window.navigator as { geolocation?: unknown } ).geolocation = {
 			getCurrentPosition,

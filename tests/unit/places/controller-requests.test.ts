@@ -21,6 +21,7 @@ import type {
 } from '../../../packages/map/src/places/engine';
 import type { PopupController } from '../../../packages/map/src/popup';
 import { StandInMap, type BBox } from './stand-in-map';
+import { stateWhere } from './until-state';
 
 const PARIS: BBox = [ 2.2, 48.8, 2.4, 48.9 ];
 const OSLO: BBox = [ 10.6, 59.85, 10.85, 59.97 ];
@@ -191,16 +192,7 @@ function start( config: Record< string, unknown > = {} ) {
 	 * @param condition
 	 */
 	const until = ( condition: ( state: PlacesState ) => boolean ) =>
-		new Promise< void >( ( resolve ) => {
-			const check = () => {
-				if ( condition( places.getState() ) ) {
-					stop();
-					resolve();
-				}
-			};
-			const stop = places.subscribe( check );
-			check();
-		} );
+		stateWhere( places, condition );
 	/**
 	 * The places are in (3 of them: 2 cafés, 1 park) and the first list is answered.
 	 * @param first

@@ -24,6 +24,7 @@ import {
 import type { LoadResult } from '../../../packages/map/src/places/engine';
 import type { PopupController } from '../../../packages/map/src/popup';
 import { StandInMap, type BBox } from './stand-in-map';
+import { untilState } from './until-state';
 
 (
 	globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
@@ -160,19 +161,7 @@ function start(
 	 * @param condition
 	 */
 	const until = ( condition: ( state: PlacesState ) => boolean ) =>
-		act(
-			() =>
-				new Promise< void >( ( resolve ) => {
-					const check = () => {
-						if ( condition( places.getState() ) ) {
-							stop();
-							resolve();
-						}
-					};
-					const stop = places.subscribe( check );
-					check();
-				} )
-		);
+		untilState( places, condition );
 	/** The first list, once the places are in. */
 	const listed = () =>
 		until( ( state ) => state.status === 'ready' && state.list !== empty );

@@ -9,7 +9,7 @@
 import type { CSSProperties } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
 
-import { directionsLink } from '../directions-link';
+import { DirectionsAnchor } from '../directions-anchor';
 import type { DirectionsApp } from '../types';
 import type { ListedPlace } from './engine';
 import type { PlacesGroup } from './controller';
@@ -157,7 +157,6 @@ export function PlaceCard( {
 }: PlaceCardProps ) {
 	const title = place.title || __( '(no title)', 'cairn-maps' );
 	const own = placeGroups( place, groups );
-	const way = directionsLink( directions, place.title, place.lat, place.lng );
 	// Only the title is the button's text, so its name ("Show … on the map") holds all it shows
 	// (WCAG 2.5.3); the button covers the whole card (::after), so the card is what one clicks.
 	// The entry holds the button itself (DESIGN.md "Places": `li[data-cairn-marker-id] > button`).
@@ -213,18 +212,14 @@ export function PlaceCard( {
 					) }
 				</span>
 			) }
-			{ way && (
-				// Above the button's cover (::after): the link is its own target.
-				<a
-					className="cairn-map-directions wp-block-cairn-map__card-directions"
-					href={ way.href }
-					aria-label={ way.label }
-					target={ way.target }
-					rel={ way.rel }
-				>
-					{ __( 'Directions', 'cairn-maps' ) }
-				</a>
-			) }
+			{ /* Above the button's cover (::after): the link is its own target. */ }
+			<DirectionsAnchor
+				app={ directions }
+				title={ place.title }
+				lat={ place.lat }
+				lng={ place.lng }
+				className="wp-block-cairn-map__card-directions"
+			/>
 		</li>
 	);
 }
