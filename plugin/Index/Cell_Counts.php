@@ -95,21 +95,16 @@ class Cell_Counts {
 	 */
 	public function in_box( array $box, ?array $combos ): int {
 		global $wpdb;
-		$level = Box_Cover::zoom_for( $box, self::ACROSS, min( Place_Index::CELL_LEVELS ), max( Place_Index::CELL_LEVELS ) );
-		$cells = Index_Schema::table( 'cairn_place_cells' );
-		$sql   = $wpdb->prepare( "SELECT cell, SUM(n) FROM {$cells} WHERE level = %d AND ", $level ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name.
-			. self::ranges_sql( 'cell', Box_Cover::ranges( $box, max( 0, $level - 3 ), $level ) )
-			. self::combo_sql( $combos ) . ' GROUP BY cell';
-		$rows  = $wpdb->get_results( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- integers only.
-		$total = 0;
-		$edges = array();
-		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
-			list( $x, $y ) = Morton::tile_of( (int) $row[0] );
+		list( $level, $occupied ) = $this->occupied( $box, $combos );
+		$total                    = 0;
+		$edges                    = array();
+		foreach ( $occupied as $cell => $n ) {
+			list( $x, $y ) = Morton::tile_of( $cell );
 			$relation      = Box_Cover::relation( $x, $y, $level, $box );
 			if ( 1 === $relation ) {
-				$total += (int) $row[1];
+				$total += $n;
 			} elseif ( 0 === $relation ) {
-				$edges[] = (int) $row[0];
+				$edges[] = $cell;
 			}
 		}
 		if ( array() === $edges ) {
@@ -119,6 +114,32 @@ class Cell_Counts {
 		$sql    = "SELECT COUNT(*) FROM {$places} p WHERE " . self::ranges_sql( 'p.code', Box_Cover::merge( $edges, 2 * ( Morton::LEVEL - $level ) ) )
 			. ' AND ' . self::box_sql( $box ) . self::combo_sql( $combos, 'p.combo' );
 		return $total + (int) $wpdb->get_var( $sql ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- numbers only.
+	}
+
+	/**
+	 * The occupied cells over a box, at the level where about ACROSS of them span its longer side:
+	 * the level, and cell => places of these combinations (cells of the covering tiles, some of
+	 * them outside the box).
+	 *
+	 * @since 0.9.0
+	 *
+	 * @param float[]    $box    `[west, south, east, north]`, west ≤ east.
+	 * @param int[]|null $combos Combination ids; null for all.
+	 * @return array{0: int, 1: array<int, int>}
+	 */
+	public function occupied( array $box, ?array $combos ): array {
+		global $wpdb;
+		$level = Box_Cover::zoom_for( $box, self::ACROSS, min( Place_Index::CELL_LEVELS ), max( Place_Index::CELL_LEVELS ) );
+		$cells = Index_Schema::table( 'cairn_place_cells' );
+		$sql   = $wpdb->prepare( "SELECT cell, SUM(n) FROM {$cells} WHERE level = %d AND ", $level ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name.
+			. self::ranges_sql( 'cell', Box_Cover::ranges( $box, max( 0, $level - 3 ), $level ) )
+			. self::combo_sql( $combos ) . ' GROUP BY cell';
+		$rows  = $wpdb->get_results( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- integers only.
+		$found = array();
+		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
+			$found[ (int) $row[0] ] = (int) $row[1];
+		}
+		return array( $level, $found );
 	}
 
 	/**

@@ -749,7 +749,7 @@ class Place_Search {
 			$page   = $this->exact_page( $match, $square, $total, $centre, $offset, $per_page );
 			if ( null === $page ) {
 				// A page too deep (or places piled at one distance): every place within, sorted.
-				$page = array_values( $this->circle_page_items( $match, $this->within( $match, $boxes, $circle ), $offset, $per_page ) );
+				$page = $this->circle_page_items( $match, $this->within( $match, $boxes, $circle ), $offset, $per_page );
 			}
 			$items = array_values(
 				array_filter(
@@ -766,10 +766,10 @@ class Place_Search {
 	/**
 	 * How many places passing a filter lie within a circle (and the boxes, when given), and their
 	 * bounds (null for none). Without words, from the grid's aggregates: over the circle's box,
-	 * the cells of about Cell_Counts::ACROSS a side wholly within both the box and the circle
-	 * (their four corners within the radius, see cell_within()) count by their aggregate; only the places of the
-	 * cells across the circle's edge are read, each kept by its exact distance; the bounds are
-	 * theirs and those of the outermost lines of the inner cells. With words, from within().
+	 * the occupied cells (Cell_Counts::occupied()) wholly within both the box and the circle
+	 * (cell_against()) count by their aggregate; only the places of the cells across the
+	 * circle's edge are read, each kept by its exact distance; the bounds are theirs and those of
+	 * the outermost lines of the inner cells. With words, from within().
 	 *
 	 * @since 0.9.0
 	 *
@@ -788,31 +788,25 @@ class Place_Search {
 		}
 		list( $lng, $lat, $metres ) = $circle;
 		$square                     = self::around( array( $lng, $lat ), $metres / self::METRES_PER_DEGREE, $boxes );
-		$cells_table                = Index_Schema::table( 'cairn_place_cells' );
 		$places                     = Index_Schema::table( 'cairn_places' );
 		$count                      = 0;
 		$bounds                     = null;
 		$inner                      = array();
 		foreach ( array() === $match->combos ? array() : $square as $box ) {
-			$level = Box_Cover::zoom_for( $box, Cell_Counts::ACROSS, min( Place_Index::CELL_LEVELS ), max( Place_Index::CELL_LEVELS ) );
-			$sql   = $wpdb->prepare( "SELECT cell, SUM(n) FROM {$cells_table} WHERE level = %d AND ", $level ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name.
-				. Cell_Counts::ranges_sql( 'cell', Box_Cover::ranges( $box, max( 0, $level - 3 ), $level ) )
-				. Cell_Counts::combo_sql( $match->combos ) . ' GROUP BY cell';
-			$rows  = $wpdb->get_results( $sql, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- integers only.
-			$edges = array();
-			foreach ( is_array( $rows ) ? $rows : array() as $row ) {
-				list( $x, $y ) = Morton::tile_of( (int) $row[0] );
+			list( $level, $occupied ) = $this->cells->occupied( $box, $match->combos );
+			$edges                    = array();
+			foreach ( $occupied as $cell => $n ) {
+				list( $x, $y ) = Morton::tile_of( $cell );
 				$relation      = Box_Cover::relation( $x, $y, $level, $box );
 				if ( -1 === $relation ) {
 					continue;
 				}
-				$tile  = Box_Cover::tile_box( $x, $y, $level );
-				$where = self::cell_against( $tile, $circle );
+				$where = self::cell_against( Box_Cover::tile_box( $x, $y, $level ), $circle );
 				if ( 1 === $relation && 1 === $where ) {
-					$count                  += (int) $row[1];
-					$inner[ $level ][ $x ][] = (int) $row[0];
+					$count                  += $n;
+					$inner[ $level ][ $x ][] = $cell;
 				} elseif ( -1 !== $where ) {
-					$edges[] = (int) $row[0];
+					$edges[] = $cell;
 				}
 			}
 			if ( array() === $edges ) {
