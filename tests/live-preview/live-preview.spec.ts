@@ -78,13 +78,25 @@ test( 'a visitor without JavaScript finds the demo places on the landing page', 
 	const html = await response.text();
 	expect( html ).toContain( 'Cairn Maps demo' );
 
-	const titles = [
+	// Each entry: the place's name, then the way there in OpenStreetMap (the default app).
+	const entries = [
 		...html.matchAll(
-			/<li data-cairn-marker-id="\d+"[^>]*>([^<]+)<\/li>/g
+			/<li data-cairn-marker-id="\d+"[^>]*>([^<]+?) <a class="cairn-map-directions[^"]*" href="([^"]+)"[^>]*>Directions<\/a><\/li>/g
 		),
-	].map( ( match ) => match[ 1 ]!.replace( /&#0?39;|&#8217;/g, "'" ) );
+	];
+	const titles = entries.map( ( match ) =>
+		match[ 1 ]!.replace( /&#0?39;|&#8217;/g, "'" )
+	);
 	// The first page of the list (50 a page), every entry a demo place; the count names them all.
 	expect( titles ).toHaveLength( 50 );
+	expect(
+		entries.filter(
+			( match ) =>
+				! match[ 2 ]!.startsWith(
+					'https://www.openstreetmap.org/directions?'
+				)
+		)
+	).toEqual( [] );
 	expect( titles.filter( ( title ) => ! DEMO_TITLES.has( title ) ) ).toEqual(
 		[]
 	);
