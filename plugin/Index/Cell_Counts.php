@@ -37,6 +37,21 @@ class Cell_Counts {
 	private const STEP = 2;
 
 	/**
+	 * Levels a box's edge cells are refined by at each step (8 × 8 children).
+	 */
+	private const REFINE = 3;
+
+	/**
+	 * Edge cells past which counting a box refines no further (the places in them are read).
+	 */
+	private const REFINE_CELLS = 256;
+
+	/**
+	 * Places in edge cells few enough to read rather than refine.
+	 */
+	private const REFINE_PLACES = 2000;
+
+	/**
 	 * Places per combination, read once per answer (see forget()).
 	 *
 	 * @var array<int, int>|null
@@ -88,7 +103,11 @@ class Cell_Counts {
 	}
 
 	/**
-	 * Places of these combinations in a box (inclusive edges).
+	 * Places of these combinations in a box (inclusive edges): cells wholly inside counted from
+	 * the aggregates; cells across its edge looked at again REFINE levels finer, down to the
+	 * finest level kept, while there are few of them and many places in them; only the places
+	 * of the last edge cells are read. A box over a dense city reads the places along its edge,
+	 * never the city.
 	 *
 	 * @param float[]    $box    `[west, south, east, north]`, west ≤ east.
 	 * @param int[]|null $combos Combination ids; null for all.
@@ -96,24 +115,54 @@ class Cell_Counts {
 	public function in_box( array $box, ?array $combos ): int {
 		global $wpdb;
 		list( $level, $occupied ) = $this->occupied( $box, $combos );
+		$finest                   = max( Place_Index::CELL_LEVELS );
 		$total                    = 0;
-		$edges                    = array();
-		foreach ( $occupied as $cell => $n ) {
-			list( $x, $y ) = Morton::tile_of( $cell );
-			$relation      = Box_Cover::relation( $x, $y, $level, $box );
-			if ( 1 === $relation ) {
-				$total += $n;
-			} elseif ( 0 === $relation ) {
-				$edges[] = $cell;
+		while ( true ) {
+			$edges = array();
+			foreach ( $occupied as $cell => $n ) {
+				list( $x, $y ) = Morton::tile_of( $cell );
+				$relation      = Box_Cover::relation( $x, $y, $level, $box );
+				if ( 1 === $relation ) {
+					$total += $n;
+				} elseif ( 0 === $relation ) {
+					$edges[ $cell ] = $n;
+				}
 			}
-		}
-		if ( array() === $edges ) {
-			return $total;
+			if ( array() === $edges ) {
+				return $total;
+			}
+			if ( $level >= $finest || count( $edges ) > self::REFINE_CELLS || array_sum( $edges ) <= self::REFINE_PLACES ) {
+				break;
+			}
+			$finer    = min( $finest, $level + self::REFINE );
+			$occupied = $this->within( array_keys( $edges ), $level, $finer, $combos );
+			$level    = $finer;
 		}
 		$places = Index_Schema::table( 'cairn_places' );
-		$sql    = "SELECT COUNT(*) FROM {$places} p WHERE " . self::ranges_sql( 'p.code', Box_Cover::merge( $edges, 2 * ( Morton::LEVEL - $level ) ) )
+		$sql    = "SELECT COUNT(*) FROM {$places} p WHERE " . self::ranges_sql( 'p.code', Box_Cover::merge( array_keys( $edges ), 2 * ( Morton::LEVEL - $level ) ) )
 			. ' AND ' . self::box_sql( $box ) . self::combo_sql( $combos, 'p.combo' );
 		return $total + (int) $wpdb->get_var( $sql ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- numbers only.
+	}
+
+	/**
+	 * The occupied cells of a finer level within some cells: cell => places of these combinations.
+	 *
+	 * @param int[]      $cells  Cells of level $level.
+	 * @param int        $level  Their level.
+	 * @param int        $finer  The finer level (a level of Place_Index::CELL_LEVELS).
+	 * @param int[]|null $combos Combination ids; null for all.
+	 * @return array<int, int>
+	 */
+	private function within( array $cells, int $level, int $finer, ?array $combos ): array {
+		global $wpdb;
+		$table = Index_Schema::table( 'cairn_place_cells' );
+		$sql   = $wpdb->prepare( "SELECT cell, SUM(n) FROM {$table} WHERE level = %d AND ", $finer ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name.
+			. self::ranges_sql( 'cell', Box_Cover::merge( $cells, 2 * ( $finer - $level ) ) ) . self::combo_sql( $combos ) . ' GROUP BY cell';
+		$found = array();
+		foreach ( (array) $wpdb->get_results( $sql, ARRAY_N ) as $row ) { // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- integers only.
+			$found[ (int) $row[0] ] = (int) $row[1];
+		}
+		return $found;
 	}
 
 	/**

@@ -141,22 +141,20 @@ final class Index_Rebuild {
 				'done'  => $done,
 			);
 		}
-		$rows   = array();
-		$titles = array();
+		$rows = array();
 		foreach ( $places as $post_id => $place ) {
-			$rows[ $post_id ]   = array(
+			$rows[ $post_id ] = array(
 				'code'  => Morton::code( $place['lat'], $place['lng'] ),
 				'lat'   => $place['lat'],
 				'lng'   => $place['lng'],
 				'combo' => $this->store->combo_id( $place['slugs'] ),
 				'title' => $place['title'],
 			);
-			$titles[ $post_id ] = $place['title'];
 		}
 		$this->store->begin();
 		$this->store->delete_places( sprintf( 'post_id > %d AND post_id <= %d', $after, $last ) );
 		$this->store->insert_rows( $rows );
-		$this->store->insert_words( $titles );
+		$this->store->insert_words( $rows );
 		if ( $this->store->failed() ) {
 			$this->store->rollback();
 			return array(

@@ -16,7 +16,9 @@ defined( 'ABSPATH' ) || exit;
  * - `cairn_places`: one row per published marker with valid coordinates (Morton code, position,
  *   group combination, plain title, folded title for ordering);
  * - `cairn_place_combos`: the distinct sets of group slugs of places;
- * - `cairn_place_words`: the folded words of each place's title;
+ * - `cairn_place_words`: the folded words of each place's title, each row with its place's
+ *   combination, position and title key, so that a search counts, bounds and orders a word's
+ *   places from the word's own rows (clustered by word) without reading a place;
  * - `cairn_place_cells`: places counted and summed per grid cell, combination and level;
  * - `cairn_tile_stamps`: when a cell's places last changed, for levels 0..17.
  *
@@ -27,8 +29,9 @@ final class Index_Schema {
 	/**
 	 * The version of the tables; another value in OPTION makes ensure() run dbDelta, and the
 	 * index is rebuilt. 2: words and title keys folded by the shared rule (Place_Words, 0.7.0).
+	 * 3: words carry their place's combination, position and title key (0.9.0).
 	 */
-	public const VERSION = '2';
+	public const VERSION = '3';
 
 	/**
 	 * The option holding the version the tables were last created at.
@@ -120,6 +123,10 @@ final class Index_Schema {
 			"CREATE TABLE $words (
   word varchar(32) NOT NULL,
   post_id bigint(20) unsigned NOT NULL,
+  combo int(10) unsigned NOT NULL DEFAULT 0,
+  lat double NOT NULL DEFAULT 0,
+  lng double NOT NULL DEFAULT 0,
+  sort_key varchar(191) NOT NULL DEFAULT '',
   PRIMARY KEY  (word,post_id),
   KEY post_id (post_id)
 ) $collate;",

@@ -524,7 +524,6 @@ class Place_Index {
 	 */
 	private function apply( array $changes ): void {
 		$rows   = array();
-		$titles = array();
 		$deltas = array();
 		$cells  = array();
 		foreach ( $changes as $post_id => $change ) {
@@ -534,8 +533,7 @@ class Place_Index {
 				}
 				$sign = 0 === $side ? -1 : 1;
 				if ( 1 === $sign ) {
-					$rows[ $post_id ]   = $row;
-					$titles[ $post_id ] = $row['title'];
+					$rows[ $post_id ] = $row;
 				}
 				foreach ( self::CELL_LEVELS as $level ) {
 					$cell = Morton::cell( $row['code'], $level );
@@ -557,7 +555,7 @@ class Place_Index {
 		try {
 			$this->store->delete_places( 'post_id IN (' . implode( ',', array_map( 'intval', array_keys( $changes ) ) ) . ')' );
 			$this->store->insert_rows( $rows );
-			$this->store->insert_words( $titles );
+			$this->store->insert_words( $rows );
 			$this->store->change_cells( $deltas );
 			$this->store->stamp_cells( $cells, $this->store->next_stamp() );
 			if ( $this->store->failed() ) {

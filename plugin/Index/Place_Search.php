@@ -419,26 +419,82 @@ class Place_Search {
 	 * @return array<int, array<string, mixed>>
 	 */
 	private function by_title( Place_Match $match, ?array $boxes, int $total, int $offset, int $limit ): array {
-		$order  = ' ORDER BY p.sort_key, p.post_id';
-		$window = sprintf( ' LIMIT %d OFFSET %d', $limit, $offset );
-		$split  = $match->split_named();
-		if ( null !== $split && array() !== $split['named']->combos ) {
-			// Two sorted runs, each cut at the page's end, then merged by the database.
-			$runs = array();
-			foreach ( $split as $part ) {
-				$runs[] = '(SELECT ' . self::COLUMNS . ', p.sort_key' . $this->from( $part, $boxes, $this->walks( $part, $boxes, $total, $offset + $limit ) ) . $order . sprintf( ' LIMIT %d', $offset + $limit ) . ')';
-			}
-			$sql = 'SELECT p.post_id, p.title, p.lng, p.lat, p.combo FROM (SELECT * FROM ' . $runs[0] . ' a UNION ALL SELECT * FROM ' . $runs[1] . ' b) p' . $order . $window;
-			return $this->items( $sql );
+		global $wpdb;
+		$order = ' ORDER BY p.sort_key, p.post_id';
+		$split = $match->split_named();
+		$parts = null !== $split && array() !== $split['named']->combos ? array( $split['named'], $split['titles'] ) : array( $match );
+		if ( 1 === count( $parts ) && null === $match->driver ) {
+			$walk = $this->walks( $match, $boxes, $total, $offset + $limit );
+			return $this->items( 'SELECT ' . self::COLUMNS . $this->from( $match, $boxes, $walk ) . $order . sprintf( ' LIMIT %d OFFSET %d', $limit, $offset ) );
 		}
-		$walk = $this->walks( $match, $boxes, $total, $offset + $limit );
-		return $this->items( 'SELECT ' . self::COLUMNS . $this->from( $match, $boxes, $walk ) . $order . $window );
+		// A word's rows hold a place once per word of its title the search word starts: rows up
+		// to the page's end, fewer places after duplicates are dropped, more rows then.
+		$needed = $offset + $limit;
+		$fetch  = $needed;
+		do {
+			$window = sprintf( ' LIMIT %d', $fetch );
+			if ( 1 === count( $parts ) ) {
+				$sql = $this->title_run( $match, $boxes, $total, $needed, $window );
+			} else {
+				// Two sorted runs, each cut at the page's end, then merged by the database.
+				$sql = 'SELECT p.post_id, p.sort_key FROM (SELECT * FROM (' . $this->title_run( $parts[0], $boxes, $total, $needed, $window ) . ') a UNION ALL SELECT * FROM (' . $this->title_run( $parts[1], $boxes, $total, $needed, $window ) . ') b) p' . $order . $window;
+			}
+			$rows   = array_map( 'intval', (array) $wpdb->get_col( $sql ) ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+			$ids    = array_values( array_unique( $rows ) );
+			$more   = count( $ids ) < $needed && count( $rows ) >= $fetch;
+			$fetch *= 2;
+		} while ( $more );
+		return $this->items_of( array_slice( $ids, $offset, $limit ) );
 	}
 
 	/**
-	 * Whether a page is found sooner walking the title index (skipping what does not pass) than
-	 * sorting every candidate: the places walked to fill it (about $needed × all / passing)
-	 * against the candidates (the driving word's places, or the box's).
+	 * The SELECT of one sorted run of a page: ids and title keys. A run with a driving word sorts
+	 * that word's own rows (clustered by word, so a word's places are read in one range and none
+	 * is joined; a place may come more than once); a run without one sorts its candidates or walks
+	 * the title index (walks()).
+	 *
+	 * @param Place_Match              $part   The run's filter.
+	 * @param array<int, float[]>|null $boxes  Boxes, or null.
+	 * @param int                      $total  How many pass the whole filter.
+	 * @param int                      $needed Places up to the page's end.
+	 * @param string                   $window ` LIMIT …`.
+	 */
+	private function title_run( Place_Match $part, ?array $boxes, int $total, int $needed, string $window ): string {
+		$order = ' ORDER BY p.sort_key, p.post_id';
+		if ( null !== $part->driver ) {
+			return 'SELECT p.post_id, p.sort_key' . $this->from( $part, $boxes, false, true ) . $order . $window;
+		}
+		return 'SELECT p.post_id, p.sort_key' . $this->from( $part, $boxes, $this->walks( $part, $boxes, $total, $needed ) ) . $order . $window;
+	}
+
+	/**
+	 * List items of places by id, in the order of the ids (a place gone meanwhile is left out).
+	 *
+	 * @param int[] $ids Post ids.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private function items_of( array $ids ): array {
+		if ( array() === $ids ) {
+			return array();
+		}
+		$found = array();
+		foreach ( $this->items( 'SELECT ' . self::COLUMNS . ' FROM ' . Index_Schema::table( 'cairn_places' ) . ' p WHERE p.post_id IN (' . implode( ',', array_map( 'intval', $ids ) ) . ')' ) as $item ) {
+			$found[ $item['id'] ] = $item;
+		}
+		$items = array();
+		foreach ( $ids as $id ) {
+			if ( isset( $found[ $id ] ) ) {
+				$items[] = $found[ $id ];
+			}
+		}
+		return $items;
+	}
+
+	/**
+	 * Whether a page without a driving word is found sooner walking the title index (skipping
+	 * what does not pass) than sorting every candidate: the places walked to fill it (about
+	 * $needed × all / passing) against the candidates (the box's). A search whose words all name
+	 * groups has no narrower candidates: it walks.
 	 *
 	 * @param Place_Match              $match  The filter.
 	 * @param array<int, float[]>|null $boxes  Boxes, or null.
@@ -446,12 +502,10 @@ class Place_Search {
 	 * @param int                      $needed Places up to the page's end.
 	 */
 	private function walks( Place_Match $match, ?array $boxes, int $total, int $needed ): bool {
-		$all    = max( 1, $this->cells->total( $match->combos ) );
-		$walked = (float) $needed * $all / max( 1, $total );
 		if ( array() !== $match->words ) {
-			// Sorted otherwise: the driving word's places (a lone word's: as many as pass).
-			return null === $match->driver || $walked < ( $match->estimate ?? $total );
+			return true;
 		}
+		$walked = (float) $needed * max( 1, $this->cells->total( $match->combos ) ) / max( 1, $total );
 		return null === $boxes || $walked < $total;
 	}
 
@@ -565,9 +619,9 @@ class Place_Search {
 	private function nearest( Place_Match $match, ?array $boxes, array $near, int $offset, int $limit ): array {
 		global $wpdb;
 		list( $lng, $lat ) = $near;
-		$from              = $this->from( $match, $boxes );
-		$rows              = $wpdb->get_results( 'SELECT p.post_id, p.lat, p.lng' . $from, ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
-		$distances         = array();
+		// A word's own rows suffice for positions (a place twice is the same distance twice).
+		$rows      = $wpdb->get_results( 'SELECT p.post_id, p.lat, p.lng' . $this->from( $match, $boxes, false, true ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		$distances = array();
 		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
 			$distances[ (int) $row[0] ] = self::distance( $lng, $lat, (float) $row[2], (float) $row[1] );
 		}
@@ -579,19 +633,9 @@ class Place_Search {
 				return 0 !== $order ? $order : $a <=> $b;
 			}
 		);
-		$ids = array_slice( array_keys( $distances ), $offset, $limit );
-		if ( array() === $ids ) {
-			return array();
-		}
-		$found = array();
-		foreach ( $this->items( 'SELECT ' . self::COLUMNS . $from . ' AND p.post_id IN (' . implode( ',', $ids ) . ')' ) as $item ) {
-			$found[ $item['id'] ] = $item;
-		}
-		$items = array();
-		foreach ( $ids as $id ) {
-			if ( isset( $found[ $id ] ) ) {
-				$items[] = $found[ $id ] + array( 'distance' => round( $distances[ $id ], 1 ) );
-			}
+		$items = $this->items_of( array_slice( array_keys( $distances ), $offset, $limit ) );
+		foreach ( $items as $index => $item ) {
+			$items[ $index ]['distance'] = round( $distances[ $item['id'] ], 1 );
 		}
 		return $items;
 	}
@@ -909,7 +953,7 @@ class Place_Search {
 		if ( array() === $square || array() === $match->combos ) {
 			return array();
 		}
-		$rows   = $wpdb->get_results( 'SELECT p.post_id, p.lng, p.lat' . $this->from( $match, $square ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
+		$rows   = $wpdb->get_results( 'SELECT p.post_id, p.lng, p.lat' . $this->from( $match, $square, false, true ), ARRAY_N ); // phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.DirectDatabaseQuery -- built by from().
 		$within = array();
 		foreach ( is_array( $rows ) ? $rows : array() as $row ) {
 			$distance = self::distance( $lng, $lat, (float) $row[1], (float) $row[2] );
@@ -976,16 +1020,18 @@ class Place_Search {
 	/**
 	 * ` FROM … WHERE …` of the places passing a filter, in the boxes when given: driven by the
 	 * rarest word's places, or walking the title index ($walk), or over the boxes' Morton ranges.
-	 * Each place comes once, but with $joined: then the driving word's rows join the places
-	 * directly, streamed without a temporary table (a place whose title has two words it starts
-	 * comes twice: for counts that stop early, see capped()).
+	 * Each place comes once, but with $alone: then the driving word's own rows are `p` (a word's
+	 * row carries its place's combination, position and title key, but not the title), read
+	 * streamed in the word's primary-key range without touching a place; a place whose title has
+	 * two words one of the search words starts comes twice (for counts that stop early, see
+	 * capped(); pages take DISTINCT rows). Without a driving word $alone changes nothing.
 	 *
-	 * @param Place_Match              $match  The filter.
-	 * @param array<int, float[]>|null $boxes  Boxes, or null.
-	 * @param bool                     $walk   Walk the title index (MariaDB/MySQL is told to).
-	 * @param bool                     $joined The driving word's rows joined, duplicates and all.
+	 * @param Place_Match              $match The filter.
+	 * @param array<int, float[]>|null $boxes Boxes, or null.
+	 * @param bool                     $walk  Walk the title index (MariaDB/MySQL is told to).
+	 * @param bool                     $alone The driving word's rows alone, duplicates and all.
 	 */
-	private function from( Place_Match $match, ?array $boxes, bool $walk = false, bool $joined = false ): string {
+	private function from( Place_Match $match, ?array $boxes, bool $walk = false, bool $alone = false ): string {
 		global $wpdb;
 		$places = Index_Schema::table( 'cairn_places' );
 		$words  = Index_Schema::table( 'cairn_place_words' );
@@ -993,18 +1039,28 @@ class Place_Search {
 		$where  = array();
 		$driver = $walk ? null : $match->driver;
 		if ( null !== $driver ) {
-			// The driving word's places, narrowed by the other words' titles without reading a
-			// place, then the places: in that order, whatever the optimizer estimates.
+			// The driving word's rows, narrowed by the other title words' rows of the same place
+			// (no place is read); a word naming groups passes a place by its title or by its
+			// combination.
 			$join   = Wpdb_Rows::is_sqlite() ? 'JOIN' : 'STRAIGHT_JOIN';
+			$row    = $alone ? 'p' : 'd';
 			$narrow = '';
+			$also   = '';
 			foreach ( $match->words as $index => $word ) {
-				if ( $index !== $driver && array() === $word['named'] ) {
-					$narrow .= ' AND ' . self::title_has( 'd.post_id', $word['like'] );
+				if ( $index === $driver ) {
+					continue;
 				}
+				if ( array() === $word['named'] ) {
+					// A semi-join: the word's ids materialized once, then looked up.
+					$also .= (string) $wpdb->prepare( " AND {$row}.post_id IN (SELECT e{$index}.post_id FROM {$words} e{$index} WHERE e{$index}.word LIKE %s)", $word['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name and aliases.
+					continue;
+				}
+				$narrow .= (string) $wpdb->prepare( " LEFT JOIN {$words} e{$index} ON e{$index}.post_id = {$row}.post_id AND e{$index}.word LIKE %s", $word['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name and aliases.
+				$also   .= " AND (e{$index}.post_id IS NOT NULL OR {$row}.combo IN (" . implode( ',', array_map( 'intval', $word['named'] ) ) . '))';
 			}
-			$sql = $joined
-				? (string) $wpdb->prepare( " FROM {$words} d {$join} {$places} p ON p.post_id = d.post_id WHERE d.word LIKE %s{$narrow}", $match->words[ $driver ]['like'] ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
-				: (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE d.word LIKE %s{$narrow}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
+			$sql = $alone
+				? (string) $wpdb->prepare( " FROM {$words} p{$narrow} WHERE p.word LIKE %s{$also}", $match->words[ $driver ]['like'] ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
+				: (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d{$narrow} WHERE d.word LIKE %s{$also}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
 		} else {
 			$sql = " FROM {$places} p{$hint} WHERE 1 = 1";
 		}
@@ -1014,9 +1070,9 @@ class Place_Search {
 		if ( array() !== $match->excluded ) {
 			$where[] = 'p.combo NOT IN (' . implode( ',', array_map( 'intval', $match->excluded ) ) . ')';
 		}
-		foreach ( $match->words as $index => $word ) {
-			if ( null !== $driver && ( $index === $driver || array() === $word['named'] ) ) {
-				continue; // Checked in the driving table.
+		foreach ( $match->words as $word ) {
+			if ( null !== $driver ) {
+				break; // Checked in the driving word's rows.
 			}
 			$title   = self::title_has( 'p.post_id', $word['like'] );
 			$where[] = array() === $word['named'] ? $title : "({$title} OR p.combo IN (" . implode( ',', array_map( 'intval', $word['named'] ) ) . '))';
@@ -1052,7 +1108,7 @@ class Place_Search {
 		foreach ( $boxes as $box ) {
 			$test = Cell_Counts::box_sql( $box );
 			if ( $ranges ) {
-				$zoom = Box_Cover::zoom_for( $box, 4, 0, Morton::LEVEL );
+				$zoom = Box_Cover::zoom_for( $box, 16, 0, Morton::LEVEL );
 				$test = Cell_Counts::ranges_sql( 'p.code', Box_Cover::ranges( $box, $zoom ) ) . ' AND ' . $test;
 			}
 			$parts[] = '(' . $test . ')';

@@ -225,22 +225,24 @@ final class Place_Store {
 	}
 
 	/**
-	 * Inserts the words of places (which have none stored).
+	 * Inserts the words of places (which have none stored), each with its place's combination,
+	 * position and title key (what a search reads from the words alone).
 	 *
-	 * @param array<int, string> $titles Plain titles by post id.
+	 * @param array<int, array{lat: float, lng: float, combo: int, title: string}> $rows Rows of places by post id.
 	 */
-	public function insert_words( array $titles ): void {
+	public function insert_words( array $rows ): void {
 		global $wpdb;
 		$values = array();
-		foreach ( $titles as $post_id => $title ) {
-			foreach ( Place_Words::words( $title ) as $word ) {
-				$values[] = $wpdb->prepare( '(%s,%d)', $word, $post_id );
+		foreach ( $rows as $post_id => $row ) {
+			$place = $wpdb->prepare( '%d,%s,%s,%s', $row['combo'], self::number( $row['lat'] ), self::number( $row['lng'] ), self::sort_key( $row['title'] ) );
+			foreach ( Place_Words::words( $row['title'] ) as $word ) {
+				$values[] = $wpdb->prepare( '(%s,%d,', $word, $post_id ) . $place . ')';
 			}
 		}
 		foreach ( array_chunk( $values, 2 * self::INSERT_ROWS ) as $chunk ) {
 			// Folded words may still be equal for the column's collation (ß, ss): the first stays.
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- prepared values.
-			$this->run( 'INSERT IGNORE INTO ' . $this->table( 'cairn_place_words' ) . ' (word, post_id) VALUES ' . implode( ',', $chunk ) );
+			$this->run( 'INSERT IGNORE INTO ' . $this->table( 'cairn_place_words' ) . ' (word, post_id, combo, lat, lng, sort_key) VALUES ' . implode( ',', $chunk ) );
 		}
 	}
 

@@ -73,7 +73,11 @@ trait Index_Tables {
 			$row['combo']                    = $name( $row['combo'] );
 			$places[ (int) $row['post_id'] ] = $row;
 		}
-		$words = array_map( static fn( $row ): string => $row['word'] . '@' . $row['post_id'], $this->rows( 'cairn_place_words', 'word, post_id' ) );
+		// Each word with what it carries of its place: a word left behind by a change shows here.
+		$words = array_map(
+			static fn( $row ): string => sprintf( '%s@%d %s %.6F %.6F %s', $row['word'], $row['post_id'], $name( $row['combo'] ), $row['lat'], $row['lng'], $row['sort_key'] ),
+			$this->rows( 'cairn_place_words', 'word, post_id' )
+		);
 		sort( $words );
 		$cells = array();
 		foreach ( $this->rows( 'cairn_place_cells', 'level, cell, combo' ) as $row ) {

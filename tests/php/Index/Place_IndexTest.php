@@ -413,7 +413,11 @@ final class Place_IndexTest extends TestCase {
 		$this->assertSame( array( 'First hut', 'Second hut' ), array_values( array_column( $places, 'title' ) ) );
 		$this->assertSame( array( 'huts', '' ), array_values( array_column( $places, 'combo' ) ) );
 		$this->assertSame( $this->recounted_cells(), $this->state()['cells'] );
-		$this->assertSame( array( 'first@', 'hut@', 'hut@', 'second@' ), array_map( static fn( string $word ): string => preg_replace( '/@\d+$/', '@', $word ), $this->state()['words'] ) );
+		// Each word carries its place's group combination, position and title key.
+		$this->assertSame(
+			array( 'first@ huts 46.500000 8.100000 first hut', 'hut@ huts 46.500000 8.100000 first hut', 'hut@  46.600000 8.200000 second hut', 'second@  46.600000 8.200000 second hut' ),
+			array_map( static fn( string $word ): string => (string) preg_replace( '/@\d+/', '@', $word ), $this->state()['words'] )
+		);
 	}
 
 	/**

@@ -12,6 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Markers_Version;
+use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Rest\Answer_Slots;
 use Cairn\Maps\Rest\Places_Controller;
@@ -524,6 +525,115 @@ class Places_ControllerTest extends TestCase {
 			)
 		);
 		$this->assertSame( array(), $this->listed( array( 'q' => 'lighthouse' ) ) );
+	}
+
+	/**
+	 * A search word reads its places from the words' own rows, each carrying its place's group
+	 * combination, position and title key: a move, a new group or a new title is seen at once
+	 * by a search in a box, by groups and in order.
+	 */
+	public function test_a_search_sees_a_place_moved_regrouped_and_renamed_at_once(): void {
+		$id     = $this->ids['sale'];
+		$before = array(
+			'q'    => 'big',
+			'bbox' => '0,0,1,1',
+		);
+		$after  = array(
+			'q'    => 'big',
+			'bbox' => '10,59,11,60',
+		);
+		$this->assertSame( array( $id ), $this->listed( $before ) );
+		$this->assertSame( array(), $this->listed( $after ) );
+		update_post_meta( $id, Post_Type::META_LAT, 59.91 );
+		update_post_meta( $id, Post_Type::META_LNG, 10.75 );
+		$this->assertSame( array(), $this->listed( $before ), 'not where it was' );
+		$this->assertSame( array( $id ), $this->listed( $after ), 'where it is now' );
+		$this->assertEquals( array( 10.75, 59.91, 10.75, 59.91 ), $this->get( '/places/summary', array( 'q' => 'big' ) )['data']['bounds'] );
+
+		$this->assertSame(
+			array(),
+			$this->listed(
+				array(
+					'q'     => 'big',
+					'group' => 'huts',
+				)
+			)
+		);
+		wp_set_object_terms( $id, array( 'huts' ), 'cairn_marker_group' );
+		$this->assertSame(
+			array( $id ),
+			$this->listed(
+				array(
+					'q'     => 'big',
+					'group' => 'huts',
+				)
+			),
+			'in its new group'
+		);
+		$this->assertSame(
+			array(),
+			$this->listed(
+				array(
+					'q'      => 'big',
+					'hidden' => 'huts',
+				)
+			),
+			'its only group hidden'
+		);
+
+		$this->create_marker(
+			array(
+				'post_title' => 'Zebra big top',
+				'lat'        => 1.0,
+				'lng'        => 1.0,
+			)
+		);
+		$this->assertSame( 'Big 50% sale_day', $this->get( '/places', array( 'q' => 'big' ) )['data']['items'][0]['title'] );
+		wp_update_post(
+			array(
+				'ID'         => $id,
+				'post_title' => 'Zz big',
+			)
+		);
+		$this->assertSame( array( 'Zebra big top', 'Zz big' ), array_column( $this->get( '/places', array( 'q' => 'big' ) )['data']['items'], 'title' ), 'ordered by its new title' );
+	}
+
+	/**
+	 * A place whose title has several words a search word starts comes once, on every page, in
+	 * title order; the count counts it once.
+	 */
+	public function test_a_title_with_words_the_search_starts_twice_comes_once(): void {
+		$ids = array();
+		foreach ( array( 'Mill Millpond', 'Old Mill', 'Millrace Mills Mill', 'Mill pond' ) as $i => $title ) {
+			$ids[ $title ] = $this->create_marker(
+				array(
+					'post_title' => $title,
+					'lat'        => 45.0 + $i,
+					'lng'        => 6.0,
+				)
+			);
+		}
+		Plugin::instance()->get( 'place_index' )->sync_many( array_values( $ids ) );
+		$pages = array();
+		for ( $page = 1; $page <= 5; $page++ ) {
+			$answer = $this->get(
+				'/places',
+				array(
+					'q'        => 'mill',
+					'per_page' => 1,
+					'page'     => $page,
+				)
+			);
+			$this->assertSame( 4, $answer['data']['total'] );
+			$pages = array_merge( $pages, array_column( $answer['data']['items'], 'id' ) );
+		}
+		$this->assertSame( array( $ids['Mill Millpond'], $ids['Mill pond'], $ids['Millrace Mills Mill'], $ids['Old Mill'] ), $pages );
+		$this->assertSame( 4, $this->get( '/places/summary', array( 'q' => 'mill' ) )['data']['matches'] );
+		// Two words: each must start a word of the title ("pond" does not start "millpond"), and
+		// one starting two of them still counts the place once.
+		$this->assertSame( array( $ids['Mill pond'] ), $this->listed( array( 'q' => 'mill pond' ) ) );
+		$this->assertSame( array( $ids['Mill Millpond'] ), $this->listed( array( 'q' => 'mill millp' ) ) );
+		$this->assertSame( 1, $this->get( '/places/summary', array( 'q' => 'mill millp' ) )['data']['matches'] );
 	}
 
 	/**

@@ -124,11 +124,11 @@ class Places_ScaleTest extends TestCase {
 			$title    = self::WORDS[ mt_rand( 0, 31 ) ] . ' ' . self::WORDS[ mt_rand( 0, 31 ) ] . ' ' . mt_rand( 1, 99999 );
 			$places[] = $wpdb->prepare( '(%d,%d,%s,%s,%d,%s,%s)', $id, Morton::code( $lat, $lng ), (string) $lat, (string) $lng, $combo, $title, Place_Store::sort_key( $title ) );
 			foreach ( Place_Words::words( $title ) as $word ) {
-				$words[] = $wpdb->prepare( '(%s,%d)', $word, $id );
+				$words[] = $wpdb->prepare( '(%s,%d,%d,%s,%s,%s)', $word, $id, $combo, (string) $lat, (string) $lng, Place_Store::sort_key( $title ) );
 			}
 			if ( count( $places ) >= 2000 || $id === $count ) {
 				$this->insert( 'cairn_places', '(post_id, code, lat, lng, combo, title, sort_key)', $places );
-				$this->insert( 'cairn_place_words', '(word, post_id)', $words );
+				$this->insert( 'cairn_place_words', '(word, post_id, combo, lat, lng, sort_key)', $words );
 				$places = array();
 				$words  = array();
 			}
