@@ -128,7 +128,8 @@ final class Index_Schema {
   lng double NOT NULL DEFAULT 0,
   sort_key varchar(191) NOT NULL DEFAULT '',
   PRIMARY KEY  (word,post_id),
-  KEY post_id (post_id)
+  KEY post_id (post_id),
+  KEY word_sort (word,sort_key)
 ) $collate;",
 			"CREATE TABLE $cells (
   level tinyint(3) unsigned NOT NULL,

@@ -35,9 +35,9 @@ final class Place_Match {
 
 	/**
 	 * Search words: `like` (LIKE pattern of title words) and `named` (combinations whose group
-	 * names it starts).
+	 * names it starts); `equals`, one title word it starts, reads that word's rows alone.
 	 *
-	 * @var array<int, array{like: string, named: int[]}>
+	 * @var array<int, array{like: string, named: int[], equals?: string}>
 	 */
 	public array $words;
 

@@ -98,6 +98,11 @@ class Place_Search {
 	private int $near_exact;
 
 	/**
+	 * Title words a search word may start and still be read word by word in title order.
+	 */
+	private const SPELLINGS = 8;
+
+	/**
 	 * Creates the search.
 	 *
 	 * @param Search_Terms|null $terms      The filter's terms.
@@ -461,10 +466,37 @@ class Place_Search {
 	 */
 	private function title_run( Place_Match $part, ?array $boxes, int $total, int $needed, string $window ): string {
 		$order = ' ORDER BY p.sort_key, p.post_id';
-		if ( null !== $part->driver ) {
+		if ( null === $part->driver ) {
+			return 'SELECT p.post_id, p.sort_key' . $this->from( $part, $boxes, $this->walks( $part, $boxes, $total, $needed ) ) . $order . $window;
+		}
+		$words = $this->spellings( $part->words[ $part->driver ]['like'] );
+		if ( null === $words ) {
 			return 'SELECT p.post_id, p.sort_key' . $this->from( $part, $boxes, false, true ) . $order . $window;
 		}
-		return 'SELECT p.post_id, p.sort_key' . $this->from( $part, $boxes, $this->walks( $part, $boxes, $total, $needed ) ) . $order . $window;
+		// A few words start with it: each word's rows in title order (the words' word_sort key),
+		// read until the run is full, then merged.
+		$runs = array();
+		foreach ( $words as $index => $word ) {
+			$one                                   = clone $part;
+			$one->words[ $part->driver ]['equals'] = $word;
+			$runs[]                                = 'SELECT * FROM (SELECT p.post_id, p.sort_key' . $this->from( $one, $boxes, false, true ) . $order . $window . ") r{$index}";
+		}
+		return 1 === count( $runs ) ? $runs[0] : 'SELECT p.post_id, p.sort_key FROM (' . implode( ' UNION ALL ', $runs ) . ') p' . $order . $window;
+	}
+
+	/**
+	 * The distinct title words a LIKE pattern matches, when there are at most SPELLINGS of them;
+	 * null when there are more (or none).
+	 *
+	 * @param string $like LIKE pattern.
+	 * @return string[]|null
+	 */
+	private function spellings( string $like ): ?array {
+		global $wpdb;
+		$table = Index_Schema::table( 'cairn_place_words' );
+		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.DirectDatabaseQuery -- a table name.
+		$words = array_map( 'strval', (array) $wpdb->get_col( $wpdb->prepare( "SELECT DISTINCT word FROM {$table} WHERE word LIKE %s LIMIT %d", $like, self::SPELLINGS + 1 ) ) );
+		return array() === $words || count( $words ) > self::SPELLINGS ? null : $words;
 	}
 
 	/**
@@ -1039,28 +1071,23 @@ class Place_Search {
 		$where  = array();
 		$driver = $walk ? null : $match->driver;
 		if ( null !== $driver ) {
-			// The driving word's rows, narrowed by the other title words' rows of the same place
-			// (no place is read); a word naming groups passes a place by its title or by its
-			// combination.
-			$join   = Wpdb_Rows::is_sqlite() ? 'JOIN' : 'STRAIGHT_JOIN';
-			$row    = $alone ? 'p' : 'd';
-			$narrow = '';
-			$also   = '';
+			// The driving word's rows, narrowed by the other words' ids (each set materialized
+			// once, then looked up: no place is read); a word naming groups passes a place by its
+			// title or by its combination.
+			$join = Wpdb_Rows::is_sqlite() ? 'JOIN' : 'STRAIGHT_JOIN';
+			$row  = $alone ? 'p' : 'd';
+			$also = '';
 			foreach ( $match->words as $index => $word ) {
 				if ( $index === $driver ) {
 					continue;
 				}
-				if ( array() === $word['named'] ) {
-					// A semi-join: the word's ids materialized once, then looked up.
-					$also .= (string) $wpdb->prepare( " AND {$row}.post_id IN (SELECT e{$index}.post_id FROM {$words} e{$index} WHERE e{$index}.word LIKE %s)", $word['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name and aliases.
-					continue;
-				}
-				$narrow .= (string) $wpdb->prepare( " LEFT JOIN {$words} e{$index} ON e{$index}.post_id = {$row}.post_id AND e{$index}.word LIKE %s", $word['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name and aliases.
-				$also   .= " AND (e{$index}.post_id IS NOT NULL OR {$row}.combo IN (" . implode( ',', array_map( 'intval', $word['named'] ) ) . '))';
+				$has   = (string) $wpdb->prepare( "{$row}.post_id IN (SELECT e{$index}.post_id FROM {$words} e{$index} WHERE e{$index}.word LIKE %s)", $word['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- a table name and aliases.
+				$also .= array() === $word['named'] ? " AND {$has}" : " AND ({$has} OR {$row}.combo IN (" . implode( ',', array_map( 'intval', $word['named'] ) ) . '))';
 			}
-			$sql = $alone
-				? (string) $wpdb->prepare( " FROM {$words} p{$narrow} WHERE p.word LIKE %s{$also}", $match->words[ $driver ]['like'] ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
-				: (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d{$narrow} WHERE d.word LIKE %s{$also}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1", $match->words[ $driver ]['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
+			$lead = $match->words[ $driver ];
+			$sql  = $alone
+				? (string) $wpdb->prepare( " FROM {$words} p WHERE " . ( isset( $lead['equals'] ) ? 'p.word = %s' : 'p.word LIKE %s' ) . $also, $lead['equals'] ?? $lead['like'] ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- table names, prepared conditions.
+				: (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE d.word LIKE %s{$also}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1", $lead['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
 		} else {
 			$sql = " FROM {$places} p{$hint} WHERE 1 = 1";
 		}
