@@ -1085,9 +1085,10 @@ class Place_Search {
 				$also .= array() === $word['named'] ? " AND {$has}" : " AND ({$has} OR {$row}.combo IN (" . implode( ',', array_map( 'intval', $word['named'] ) ) . '))';
 			}
 			$lead = $match->words[ $driver ];
+			$test = isset( $lead['equals'] ) && $alone ? $wpdb->prepare( 'p.word = %s', $lead['equals'] ) : $wpdb->prepare( "{$row}.word LIKE %s", $lead['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- an alias.
 			$sql  = $alone
-				? (string) $wpdb->prepare( " FROM {$words} p WHERE " . ( isset( $lead['equals'] ) ? 'p.word = %s' : 'p.word LIKE %s' ) . $also, $lead['equals'] ?? $lead['like'] ) // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- table names, prepared conditions.
-				: (string) $wpdb->prepare( " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE d.word LIKE %s{$also}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1", $lead['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- table names, prepared conditions.
+				? " FROM {$words} p WHERE {$test}{$also}"
+				: " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE {$test}{$also}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1";
 		} else {
 			$sql = " FROM {$places} p{$hint} WHERE 1 = 1";
 		}
