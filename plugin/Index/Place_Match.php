@@ -50,7 +50,7 @@ final class Place_Match {
 
 	/**
 	 * How many title words the driving word starts (counted up to Place_Search::SPARSE + 1), or
-	 * null without one: pages walk the title order when it is common.
+	 * null without one or when it alone was eligible.
 	 *
 	 * @var int|null
 	 */

@@ -66,10 +66,10 @@ class Place_Search {
 	public const NEAR_EXACT = 5000;
 
 	/**
-	 * Title words of a search word are counted up to this many (beyond, the word is common
-	 * anyway: a page walks the title order rather than sorting the word's places).
+	 * Title words of a search word are counted up to this many when choosing the rarest word to
+	 * drive a query (beyond, any of the common ones does: the others are looked up by id).
 	 */
-	public const SPARSE = 20000;
+	public const SPARSE = 2000;
 
 	/**
 	 * Mean Earth radius in metres (as engine.ts).
