@@ -26,6 +26,7 @@
  *   is the summary and the first page of the list (`/places/summary?q=`, `/places?q=`) asked
  *   together, as the panel does; the time is the slower of the two. Each query twice (first /
  *   repeated);
+ * - a broad search's tiles: the 85 tiles of z0–3 for each of BROAD, cold (after tile-flush);
  * - list after a move: `/places?bbox=` of every view of the sessions (zoom ≥ 4), page 1;
  * - one place moved: the administrator saves one marker with new coordinates through
  *   `POST /wp/v2/cairn-markers/<id>` (application password): time of that request, then the new
@@ -750,8 +751,16 @@ async function summaryAndList( cfg, asks, label, what ) {
 		async ( i ) => {
 			const started = process.hrtime.bigint();
 			const both = await Promise.all( [
-				get( withQuery( cfg.summary, asks[ i ] ), GZIP, `${ label }-summary` ),
-				get( withQuery( cfg.places, asks[ i ] ), GZIP, `${ label }-list` ),
+				get(
+					withQuery( cfg.summary, asks[ i ] ),
+					GZIP,
+					`${ label }-summary`
+				),
+				get(
+					withQuery( cfg.places, asks[ i ] ),
+					GZIP,
+					`${ label }-list`
+				),
 			] );
 			times.push( Number( process.hrtime.bigint() - started ) / 1e6 );
 			all.push( ...both );
@@ -791,6 +800,41 @@ async function measureSearch( cfg ) {
 		repeated: { ...stats( again.times ), memory: await peaks( again.all ) },
 		matches_p50: percentile( matches, 50 ),
 		matches_max: matches.length ? Math.max( ...matches ) : null,
+	};
+}
+
+/** Broad searches whose z0–3 tiles are asked cold (issue 33: ≤ 300 ms each at 1M). */
+const BROAD = [ 'm', 'sai', 'cafe', 'misty' ];
+
+/**
+ * A broad search on the whole map: every tile of z0–3 (85) for each of BROAD, right after the
+ * plugin's caches are emptied (`wp.php tile-flush`), so each is built from the index.
+ * @param cfg
+ */
+async function measureSearchTiles( cfg ) {
+	const tiles = [];
+	for ( let z = 0; z <= 3; z++ ) {
+		for ( let x = 0; x < 2 ** z; x++ ) {
+			for ( let y = 0; y < 2 ** z; y++ ) {
+				tiles.push( [ z, x, y ] );
+			}
+		}
+	}
+	const urls = BROAD.flatMap( ( q ) =>
+		tiles.map( ( t ) => withQuery( tileUrl( cfg.tiles, t ), { q } ) )
+	);
+	wp( 'tile-flush' );
+	log(
+		`search tiles: ${ BROAD.length } broad searches x ${ tiles.length } tiles of z0-3, cold at c${ CONCURRENCY }`
+	);
+	const run = await load( urls.length, CONCURRENCY, ( i ) =>
+		get( urls[ i ], GZIP, 'search-tile-cold' )
+	);
+	expectStatus( run.results, 200, 'search tiles' );
+	return {
+		queries: BROAD,
+		...stats( run.results, run.seconds ),
+		memory: await peaks( run.results ),
 	};
 }
 
@@ -1163,6 +1207,7 @@ async function main() {
 
 	out.tiles = await measureTiles( urls );
 	out.search = await measureSearch( cfg );
+	out.search_tiles = await measureSearchTiles( cfg );
 	out.list = await measureList( cfg, views );
 	out.near = await measureNear( cfg, out.seed?.cities || [] );
 	out.visitor_geocode = await measureVisitorGeocode();
