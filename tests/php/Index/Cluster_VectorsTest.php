@@ -49,25 +49,55 @@ final class Cluster_VectorsTest extends TestCase {
 	}
 
 	/**
-	 * Per zoom: marks within 20 % of supercluster's, no two closer than half the radius (or than
-	 * supercluster's own closest pair, where it has one closer), every place counted once, and
-	 * supercluster's expansion zoom for each sampled cluster.
+	 * The vectors file.
+	 *
+	 * @return array<string, mixed>
 	 */
-	public function test_tiles_draw_what_supercluster_draws(): void {
+	private function vectors(): array {
 		$vectors = wp_json_file_decode( dirname( __DIR__, 2 ) . '/fixtures/cluster-vectors.json', array( 'associative' => true ) );
 		$this->assertIsArray( $vectors );
-		$radius  = (int) $vectors['options']['radius'];
-		$maxzoom = (int) $vectors['options']['maxZoom'];
-		$places  = $vectors['places'];
+		return $vectors;
+	}
+
+	/**
+	 * Per zoom: marks within 20 % of supercluster's, no two closer than half the radius (or than
+	 * supercluster's own closest pair, where it has one closer), every place counted once, and
+	 * supercluster's expansion zoom for each sampled cluster: on 10,000 seeded places.
+	 */
+	public function test_tiles_draw_what_supercluster_draws(): void {
+		$vectors = $this->vectors();
+		$this->compare( $vectors['options'], $vectors['places'], $vectors['zooms'], getenv( 'CAIRN_CLUSTER_VECTORS_ALL' ) ? (int) $vectors['options']['maxZoom'] : 8, 'seeded' );
+	}
+
+	/**
+	 * The same on real, clustered data: the demo's places (what `npm start` and the Live Preview
+	 * show), at every zoom.
+	 */
+	public function test_tiles_draw_what_supercluster_draws_on_the_demo_places(): void {
+		$vectors = $this->vectors();
+		$this->compare( $vectors['options'], $vectors['demo']['places'], $vectors['demo']['zooms'], (int) $vectors['options']['maxZoom'], 'demo' );
+	}
+
+	/**
+	 * Seeds places, asks the tiles of every zoom up to $last and compares with supercluster's.
+	 *
+	 * @param array<string, int>                    $options  Supercluster's options (radius, maxZoom).
+	 * @param array<int, array{0: float, 1: float}> $places   [lng, lat] in post-id order.
+	 * @param array<int, array<string, mixed>>      $zooms    What supercluster drew, per zoom.
+	 * @param int                                   $last     The last zoom compared.
+	 * @param string                                $label    The set's name, for the report.
+	 */
+	private function compare( array $options, array $places, array $zooms, int $last, string $label ): void {
+		$radius  = (int) $options['radius'];
+		$maxzoom = (int) $options['maxZoom'];
 		$this->seed( $places );
 		$query  = array(
 			'radius'  => (string) $radius,
 			'maxzoom' => (string) $maxzoom,
 		);
 		$report = array();
-		// Zooms 9..16 ask ~150,000 tiles (about ten minutes): with CAIRN_CLUSTER_VECTORS_ALL=1 only.
-		$last = getenv( 'CAIRN_CLUSTER_VECTORS_ALL' ) ? $maxzoom : 8;
-		foreach ( array_slice( $vectors['zooms'], 0, $last + 1 ) as $expected ) {
+		// Seeded zooms 9..16 ask ~150,000 tiles (about ten minutes): with CAIRN_CLUSTER_VECTORS_ALL=1 only.
+		foreach ( array_slice( $zooms, 0, $last + 1 ) as $expected ) {
 			$z     = (int) $expected['zoom'];
 			$tiles = array();
 			$reach = 2 * $radius / ( Grid_Clusters::TILE_SIZE * 2 ** $z ); // A cluster lies within 2 × radius of a place of it.
@@ -108,7 +138,7 @@ final class Cluster_VectorsTest extends TestCase {
 				$this->assertSame( $expansion, $clusters[ $key ], "zoom $z: the expansion zoom of the cluster of $count at $lng, $lat" );
 			}
 		}
-		fwrite( STDERR, "\n" . implode( "\n", $report ) . "\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- the measured numbers, for the record.
+		fwrite( STDERR, "\n[{$label}]\n" . implode( "\n", $report ) . "\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite -- the measured numbers, for the record.
 	}
 
 	/**
