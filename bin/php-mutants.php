@@ -179,11 +179,11 @@ return array(
 	),
 	array(
 		'id'      => 'tile-cache-evicts-newer',
-		'what'    => 'the tile cache replacing the newer of a key\'s two slots',
+		'what'    => 'the tile cache moving the newer of a key\'s two occupants out first',
 		'file'    => 'plugin/Support/Slot_Cache.php',
-		'search'  => 'if ( $entry[2] < $oldest ) {',
-		'replace' => 'if ( PHP_INT_MAX === $oldest ) {',
-		'tests'   => 'Tiles_ControllerTest::test_a_full_pair_of_slots_loses_its_older_tile',
+		'search'  => '$a[2] <=> $b[2]',
+		'replace' => '$b[2] <=> $a[2]',
+		'tests'   => 'Tiles_ControllerTest::test_a_full_pair_of_slots_loses_its_older_tile|Slot_CacheTest',
 	),
 	array(
 		'id'      => 'tiles-unknown-selection-all',

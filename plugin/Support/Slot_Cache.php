@@ -113,17 +113,19 @@ final class Slot_Cache {
 		// other one, and so on (cuckoo hashing), at most MOVES times; the entry still without a
 		// slot then is dropped. At the default load, three keys meeting in two slots all stay.
 		uasort( $entries, static fn( array $a, array $b ): int => $a[2] <=> $b[2] );
-		$slot  = (string) array_key_first( $entries );
-		$entry = array( $key, $value, time() );
+		$slot    = (string) array_key_first( $entries );
+		$entry   = array( $key, $value, time() );
+		$written = array();
 		for ( $move = 0; $move < self::MOVES; $move++ ) {
-			$out = $move > 0 ? $this->read( $slot ) : $entries[ (int) $slot ];
+			$out = $move > 0 ? $this->read( $slot ) : $entries[ $slot ];
 			$this->write( $slot, $entry );
 			if ( null === $out || $out[0] === $entry[0] ) {
 				return;
 			}
-			$other = array_values( array_diff( $this->slots_of( $out[0] ), array( $slot ) ) );
-			if ( array() === $other ) {
-				return;
+			$written[ $slot ] = true;
+			$other            = array_values( array_diff( $this->slots_of( $out[0] ), array( $slot ) ) );
+			if ( array() === $other || isset( $written[ $other[0] ] ) ) {
+				return; // A walk never throws out what it has just placed (the new entry first).
 			}
 			$slot  = $other[0];
 			$entry = $out;
