@@ -21,6 +21,9 @@
  *   index stands (`index`: `pending`, `phase`, `done`, `total`, `by`; `places`, every place the index
  *   holds, and `indexed`, the group's), for the seed's progress.
  * - `DELETE /wp-json/cairn-dev/v1/demo-places?group=…`: removes the group and its markers.
+ * - Each takes `type=post` (since 0.10.0) for posts with a public place in a category of that
+ *   slug instead of markers in a group; POST and DELETE take `index=true` to run the place index's
+ *   pending rebuild in the same request (a test of tiled maps that cannot wait for admin pages).
  *
  * For administrators only (manage_options), with the REST nonce as any REST write.
  *
@@ -55,6 +58,12 @@ function cairn_maps_dev_demo_places_routes(): void {
 		'pattern' => '^[a-z0-9][a-z0-9-]{0,59}$',
 		'default' => 'demo-places',
 	);
+	// Markers in a marker group, or posts (with a public place) in a category of that slug.
+	$type = array(
+		'type'    => 'string',
+		'enum'    => array( 'cairn_marker', 'post' ),
+		'default' => 'cairn_marker',
+	);
 	register_rest_route(
 		'cairn-dev/v1',
 		'/demo-places',
@@ -80,19 +89,34 @@ function cairn_maps_dev_demo_places_routes(): void {
 						'type'    => 'string',
 						'pattern' => '^-?[0-9.]+,-?[0-9.]+,-?[0-9.]+,-?[0-9.]+$',
 					),
+					'type'  => $type,
+					'index' => array(
+						'type'    => 'boolean',
+						'default' => false,
+					),
 				),
 			),
 			array(
 				'methods'             => WP_REST_Server::READABLE,
 				'callback'            => 'cairn_maps_dev_demo_places_count',
 				'permission_callback' => 'cairn_maps_dev_demo_places_allowed',
-				'args'                => array( 'group' => $group ),
+				'args'                => array(
+					'group' => $group,
+					'type'  => $type,
+				),
 			),
 			array(
 				'methods'             => WP_REST_Server::DELETABLE,
 				'callback'            => 'cairn_maps_dev_demo_places_delete',
 				'permission_callback' => 'cairn_maps_dev_demo_places_allowed',
-				'args'                => array( 'group' => $group ),
+				'args'                => array(
+					'group' => $group,
+					'type'  => $type,
+					'index' => array(
+						'type'    => 'boolean',
+						'default' => false,
+					),
+				),
 			),
 		)
 	);
@@ -161,14 +185,15 @@ function cairn_maps_dev_demo_place( int $n, array $box ): array {
 /**
  * The group's term taxonomy id and term id, created when missing.
  *
- * @param string $slug Slug.
- * @param string $name Name, for a new group.
+ * @param string $slug     Slug.
+ * @param string $name     Name, for a new group.
+ * @param string $taxonomy The markers' groups, or the posts' categories.
  * @return array{0: int, 1: int}|WP_Error
  */
-function cairn_maps_dev_demo_places_term( string $slug, string $name ) {
-	$term = get_term_by( 'slug', $slug, 'cairn_marker_group' );
+function cairn_maps_dev_demo_places_term( string $slug, string $name, string $taxonomy = 'cairn_marker_group' ) {
+	$term = get_term_by( 'slug', $slug, $taxonomy );
 	if ( ! $term instanceof WP_Term ) {
-		$made = wp_insert_term( $name, 'cairn_marker_group', array( 'slug' => $slug ) );
+		$made = wp_insert_term( $name, $taxonomy, array( 'slug' => $slug ) );
 		if ( is_wp_error( $made ) ) {
 			return $made;
 		}
@@ -178,13 +203,23 @@ function cairn_maps_dev_demo_places_term( string $slug, string $name ) {
 }
 
 /**
- * How many markers a group holds.
+ * How many markers (or posts) a group holds.
  *
- * @param int $tt_id Term taxonomy id.
+ * @param int    $tt_id Term taxonomy id.
+ * @param string $type  Post type.
  */
-function cairn_maps_dev_demo_places_held( int $tt_id ): int {
+function cairn_maps_dev_demo_places_held( int $tt_id, string $type = 'cairn_marker' ): int {
 	global $wpdb;
-	return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->term_relationships} tr INNER JOIN {$wpdb->posts} p ON p.ID = tr.object_id WHERE tr.term_taxonomy_id = %d AND p.post_type = 'cairn_marker'", $tt_id ) );
+	return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->term_relationships} tr INNER JOIN {$wpdb->posts} p ON p.ID = tr.object_id WHERE tr.term_taxonomy_id = %d AND p.post_type = %s", $tt_id, $type ) );
+}
+
+/**
+ * The taxonomy of a type's demo groups.
+ *
+ * @param string $type Post type.
+ */
+function cairn_maps_dev_demo_places_taxonomy( string $type ): string {
+	return 'post' === $type ? 'category' : 'cairn_marker_group';
 }
 
 /**
@@ -236,34 +271,43 @@ function cairn_maps_dev_demo_places_create( WP_REST_Request $request ) {
 	if ( is_wp_error( $box ) ) {
 		return $box;
 	}
-	$slug = (string) $request['group'];
-	$term = cairn_maps_dev_demo_places_term( $slug, sanitize_text_field( (string) $request['name'] ) );
+	$slug     = (string) $request['group'];
+	$type     = (string) $request['type'];
+	$taxonomy = cairn_maps_dev_demo_places_taxonomy( $type );
+	$term     = cairn_maps_dev_demo_places_term( $slug, sanitize_text_field( (string) $request['name'] ), $taxonomy );
 	if ( is_wp_error( $term ) ) {
 		return $term;
 	}
-	$held  = cairn_maps_dev_demo_places_held( $term[0] );
+	$held  = cairn_maps_dev_demo_places_held( $term[0], $type );
 	$count = (int) $request['count'];
 	if ( $held < $count ) {
 		$next   = (int) $wpdb->get_var( "SELECT COALESCE(MAX(ID), 0) + 1 FROM {$wpdb->posts}" );
 		$now    = current_time( 'mysql' );
 		$gmt    = current_time( 'mysql', true );
 		$author = get_current_user_id();
-		$guid   = home_url( '/?post_type=cairn_marker&p=' );
+		$guid   = home_url( '/?post_type=' . $type . '&p=' );
 		$writer = cairn_maps_dev_demo_places_writer();
-		$post   = "INSERT INTO {$wpdb->posts} (ID, post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status, comment_status, ping_status, post_password, post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, guid, menu_order, post_type, post_mime_type, comment_count) VALUES (%d, %d, %s, %s, '', %s, '', 'publish', 'closed', 'closed', '', %s, '', '', %s, %s, '', 0, %s, 0, 'cairn_marker', '', 0)";
+		$post   = "INSERT INTO {$wpdb->posts} (ID, post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status, comment_status, ping_status, post_password, post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, guid, menu_order, post_type, post_mime_type, comment_count) VALUES (%d, %d, %s, %s, '', %s, '', 'publish', 'closed', 'closed', '', %s, '', '', %s, %s, '', 0, %s, 0, %s, '', 0)";
 		$meta   = "INSERT INTO {$wpdb->postmeta} (post_id, meta_key, meta_value) VALUES (%d, %s, %s)";
 		$link   = "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id, term_order) VALUES (%d, %d, 0)";
 		$writer['begin']();
 		for ( $n = $held + 1; $n <= $count; $n++, $next++ ) {
 			$place = cairn_maps_dev_demo_place( $n, $box );
-			$writer['run']( $post, array( $next, $author, $now, $gmt, $place['title'], "$slug-$n", $now, $gmt, $guid . $next ) );
-			$writer['run']( $meta, array( $next, 'cairn_lat', $place['lat'] ) );
-			$writer['run']( $meta, array( $next, 'cairn_lng', $place['lng'] ) );
+			$writer['run']( $post, array( $next, $author, $now, $gmt, $place['title'], "$slug-$n", $now, $gmt, $guid . $next, $type ) );
+			if ( 'post' === $type ) {
+				$writer['run']( $meta, array( $next, 'geo_latitude', $place['lat'] ) );
+				$writer['run']( $meta, array( $next, 'geo_longitude', $place['lng'] ) );
+				$writer['run']( $meta, array( $next, 'geo_public', '1' ) );
+			} else {
+				$writer['run']( $meta, array( $next, 'cairn_lat', $place['lat'] ) );
+				$writer['run']( $meta, array( $next, 'cairn_lng', $place['lng'] ) );
+			}
 			$writer['run']( $link, array( $next, $term[0] ) );
 		}
 		$writer['commit']();
-		cairn_maps_dev_demo_places_changed( $term );
+		cairn_maps_dev_demo_places_changed( $term, $taxonomy );
 	}
+	cairn_maps_dev_demo_places_index_now( $request );
 	return rest_ensure_response(
 		array(
 			'group'   => $slug,
@@ -275,24 +319,42 @@ function cairn_maps_dev_demo_places_create( WP_REST_Request $request ) {
 }
 
 /**
+ * With `index`, a pending rebuild of the place index is run in this request (a test that needs
+ * the tiles now, not after many admin page loads).
+ *
+ * @param WP_REST_Request $request The request.
+ */
+function cairn_maps_dev_demo_places_index_now( WP_REST_Request $request ): void {
+	$index = class_exists( '\\Cairn\\Maps\\Plugin' ) ? \Cairn\Maps\Plugin::instance()->get( 'place_index' ) : null;
+	if ( $request['index'] && $index instanceof \Cairn\Maps\Index\Place_Index && $index->is_pending() ) {
+		$index->rebuild_now( 2000 );
+	}
+}
+
+/**
  * How many markers a group holds.
  *
  * @param WP_REST_Request $request The request.
  * @return WP_REST_Response
  */
 function cairn_maps_dev_demo_places_count( WP_REST_Request $request ): WP_REST_Response {
-	$term     = get_term_by( 'slug', (string) $request['group'], 'cairn_marker_group' );
+	$type     = (string) $request['type'];
+	$term     = get_term_by( 'slug', (string) $request['group'], cairn_maps_dev_demo_places_taxonomy( $type ) );
 	$index    = class_exists( '\\Cairn\\Maps\\Plugin' ) ? \Cairn\Maps\Plugin::instance()->get( 'place_index' ) : null;
 	$progress = $index instanceof \Cairn\Maps\Index\Place_Index ? $index->progress() : array();
 	return rest_ensure_response(
 		array(
 			'group' => (string) $request['group'],
-			'total' => $term instanceof WP_Term ? cairn_maps_dev_demo_places_held( (int) $term->term_taxonomy_id ) : 0,
+			'total' => $term instanceof WP_Term ? cairn_maps_dev_demo_places_held( (int) $term->term_taxonomy_id, $type ) : 0,
 			'index' => array_intersect_key( $progress, array_flip( array( 'pending', 'phase', 'done', 'total', 'level', 'levels', 'by' ) ) )
 				+ ( $index instanceof \Cairn\Maps\Index\Place_Index
 					? array(
 						'places'  => $index->info()['places'],
-						'indexed' => $index->count( array( (string) $request['group'] ) ),
+						'indexed' => $index->count(
+							'post' === $type
+								? ( new \Cairn\Maps\Index\Place_Filter() )->with_posts( false, array( 'post' ), array( 'category:' . $request['group'] ) )
+								: new \Cairn\Maps\Index\Place_Filter( array( (string) $request['group'] ) )
+						),
 					)
 					: array() ),
 		)
@@ -307,20 +369,23 @@ function cairn_maps_dev_demo_places_count( WP_REST_Request $request ): WP_REST_R
  */
 function cairn_maps_dev_demo_places_delete( WP_REST_Request $request ): WP_REST_Response {
 	global $wpdb;
-	$started = microtime( true );
-	$term    = get_term_by( 'slug', (string) $request['group'], 'cairn_marker_group' );
-	$deleted = 0;
+	$started  = microtime( true );
+	$type     = (string) $request['type'];
+	$taxonomy = cairn_maps_dev_demo_places_taxonomy( $type );
+	$term     = get_term_by( 'slug', (string) $request['group'], $taxonomy );
+	$deleted  = 0;
 	if ( $term instanceof WP_Term ) {
 		$tt_id   = (int) $term->term_taxonomy_id;
-		$deleted = cairn_maps_dev_demo_places_held( $tt_id );
+		$deleted = cairn_maps_dev_demo_places_held( $tt_id, $type );
 		$markers = $wpdb->prepare( "SELECT object_id FROM {$wpdb->term_relationships} WHERE term_taxonomy_id = %d", $tt_id );
 		// phpcs:disable WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- $markers is prepared above.
 		$wpdb->query( "DELETE FROM {$wpdb->postmeta} WHERE post_id IN ($markers)" );
-		$wpdb->query( "DELETE FROM {$wpdb->posts} WHERE post_type = 'cairn_marker' AND ID IN ($markers)" );
+		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->posts} WHERE post_type = %s AND ID IN ($markers)", $type ) );
 		// phpcs:enable WordPress.DB.PreparedSQL.InterpolatedNotPrepared
 		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->term_relationships} WHERE term_taxonomy_id = %d", $tt_id ) );
-		wp_delete_term( (int) $term->term_id, 'cairn_marker_group' );
-		cairn_maps_dev_demo_places_changed( null );
+		wp_delete_term( (int) $term->term_id, $taxonomy );
+		cairn_maps_dev_demo_places_changed( null, $taxonomy );
+		cairn_maps_dev_demo_places_index_now( $request );
 	}
 	return rest_ensure_response(
 		array(
@@ -334,12 +399,17 @@ function cairn_maps_dev_demo_places_delete( WP_REST_Request $request ): WP_REST_
 /**
  * After writing behind WordPress' back: caches and counts right, and the plugin told.
  *
- * @param array{0: int, 1: int}|null $term The group written to (term taxonomy id, term id).
+ * @param array{0: int, 1: int}|null $term     The group written to (term taxonomy id, term id).
+ * @param string                     $taxonomy Its taxonomy.
  */
-function cairn_maps_dev_demo_places_changed( ?array $term ): void {
+function cairn_maps_dev_demo_places_changed( ?array $term, string $taxonomy = 'cairn_marker_group' ): void {
 	if ( null !== $term ) {
-		wp_update_term_count_now( array( $term[0] ), 'cairn_marker_group' );
-		clean_term_cache( $term[1], 'cairn_marker_group' );
+		wp_update_term_count_now( array( $term[0] ), $taxonomy );
+		clean_term_cache( $term[1], $taxonomy );
+	}
+	if ( 'category' === $taxonomy && class_exists( '\\Cairn\\Maps\\Content\\Places_Version' ) ) {
+		// Posts written behind WordPress' back: their addresses' version must change too.
+		( new \Cairn\Maps\Content\Places_Version() )->bump();
 	}
 	if ( wp_cache_supports( 'flush_runtime' ) ) {
 		wp_cache_flush_runtime();

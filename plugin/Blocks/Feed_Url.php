@@ -99,12 +99,13 @@ final class Feed_Url {
 	 * @since 0.6.0
 	 *
 	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
-	 * @param string                                              $version   The markers version.
+	 * @param string                                              $version   The version (Index\Index_Version).
 	 * @param int                                                 $radius    Cluster radius in pixels.
 	 * @param int                                                 $max_zoom  The last zoom with clusters.
+	 * @param array{types?: string[], terms?: string[]}           $posts     The posts of the selection (since 0.10.0): types and group keys.
 	 */
-	public static function tiles( array $selection, string $version, int $radius, int $max_zoom ): string {
-		$url = self::index_url( $selection, 'tiles/{z}/{x}/{y}', $version );
+	public static function tiles( array $selection, string $version, int $radius, int $max_zoom, array $posts = array() ): string {
+		$url = self::index_url( $selection, 'tiles/{z}/{x}/{y}', $version, $posts );
 		return '' === $url ? '' : add_query_arg(
 			array(
 				'radius'  => $radius,
@@ -147,10 +148,11 @@ final class Feed_Url {
 	 * @since 0.6.0
 	 *
 	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
-	 * @param string                                              $version   The markers version.
+	 * @param string                                              $version   The version (Index\Index_Version).
+	 * @param array{types?: string[], terms?: string[]}           $posts     The posts of the selection (since 0.10.0).
 	 */
-	public static function places( array $selection, string $version ): string {
-		return self::index_url( $selection, 'places', $version );
+	public static function places( array $selection, string $version, array $posts = array() ): string {
+		return self::index_url( $selection, 'places', $version, $posts );
 	}
 
 	/**
@@ -160,34 +162,47 @@ final class Feed_Url {
 	 * @since 0.6.0
 	 *
 	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
-	 * @param string                                              $version   The markers version.
+	 * @param string                                              $version   The version (Index\Index_Version).
+	 * @param array{types?: string[], terms?: string[]}           $posts     The posts of the selection (since 0.10.0).
 	 */
-	public static function summary( array $selection, string $version ): string {
-		return self::index_url( $selection, 'places/summary', $version );
+	public static function summary( array $selection, string $version, array $posts = array() ): string {
+		return self::index_url( $selection, 'places/summary', $version, $posts );
 	}
 
 	/**
-	 * A route of the place index with a selection's `group` and the version `v`.
+	 * A route of the place index with a selection's `group` (or `markers=none`), its posts'
+	 * `post_type` and `terms` (each sorted), and the version `v`; '' for a selection the index
+	 * does not serve.
 	 *
 	 * @param array{source: string, groups: string[], ids: int[]} $selection The map's `markers`.
 	 * @param string                                              $path      The route in the namespace.
-	 * @param string                                              $version   The markers version.
+	 * @param string                                              $version   The version.
+	 * @param array{types?: string[], terms?: string[]}           $posts     The posts of the selection.
 	 */
-	private static function index_url( array $selection, string $path, string $version ): string {
-		if ( ! in_array( $selection['source'], array( 'all', 'groups' ), true ) ) {
-			return '';
-		}
+	private static function index_url( array $selection, string $path, string $version, array $posts = array() ): string {
+		$types = $posts['types'] ?? array();
+		$terms = $posts['terms'] ?? array();
+		sort( $types );
+		sort( $terms );
 		$args = array();
-		if ( 'groups' === $selection['source'] ) {
-			if ( array() === $selection['groups'] ) {
-				return '';
-			}
+		if ( 'groups' === $selection['source'] && array() !== $selection['groups'] ) {
 			$groups = $selection['groups'];
 			sort( $groups );
 			$args['group'] = implode( ',', $groups );
+		} elseif ( 'all' !== $selection['source'] ) {
+			if ( array() === $types || 'ids' === $selection['source'] ) {
+				return '';
+			}
+			$args['markers'] = 'none';
+		}
+		if ( array() !== $types ) {
+			$args['post_type'] = implode( ',', $types );
+			if ( array() !== $terms ) {
+				$args['terms'] = implode( ',', $terms );
+			}
 		}
 		$args['v'] = $version;
-		return add_query_arg( $args, Rest_Routes::url( $path ) );
+		return add_query_arg( array_map( 'rawurlencode', $args ), Rest_Routes::url( $path ) );
 	}
 
 	/**

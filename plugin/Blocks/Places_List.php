@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Feed\Geojson_Writer;
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Marker_Repository;
 use Cairn\Maps\Support\Limits;
@@ -250,11 +251,7 @@ class Places_List {
 			return null;
 		}
 		$search = new Place_Search();
-		$filter = array(
-			'groups' => $filters['groups'] ?? array(),
-			'hidden' => array(),
-			'q'      => '',
-		);
+		$filter = new Place_Filter( $filters['groups'] ?? array() );
 		$query  = array(
 			'bbox'     => null,
 			'near'     => null,
@@ -265,14 +262,14 @@ class Places_List {
 		$point  = $near['point'];
 		if ( null === $point && '' !== $near['text'] ) {
 			// A place name: the first of the map's places it names.
-			$found = $search->list( array( 'q' => $near['text'] ) + $filter, $query )['items'][0] ?? null;
+			$found = $search->list( new Place_Filter( $filters['groups'] ?? array(), array(), $near['text'] ), $query )['items'][0] ?? null;
 			$point = null === $found ? null : array( (float) $found['lng'], (float) $found['lat'] );
 		}
 		if ( null === $point ) {
 			return null;
 		}
 		if ( $near['radius'] > 0 ) {
-			$filter['circle'] = array( $point[0], $point[1], $near['radius'] );
+			$filter = $filter->with_circle( array( $point[0], $point[1], $near['radius'] ) );
 		}
 		$list  = $search->list(
 			$filter,

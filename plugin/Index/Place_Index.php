@@ -9,6 +9,8 @@ namespace Cairn\Maps\Index;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Content\Location_Types;
+use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Markers\Post_Type;
 use WP_Post;
 
@@ -124,7 +126,7 @@ class Place_Index {
 		}
 		add_action( self::HOOK, array( $this, 'run_cron' ), 10, 0 );
 		add_action( 'transition_post_status', array( $this, 'on_transition' ), 20, 3 );
-		add_action( 'save_post_' . Post_Type::POST_TYPE, array( $this, 'on_save' ), 20, 1 );
+		add_action( 'save_post', array( $this, 'on_save' ), 20, 2 );
 		add_action( 'deleted_post', array( $this, 'on_deleted_post' ), 20, 2 );
 		foreach ( array( 'added_post_meta', 'updated_post_meta', 'deleted_post_meta' ) as $hook ) {
 			add_action( $hook, array( $this, 'on_meta_change' ), 20, 3 );
@@ -133,6 +135,11 @@ class Place_Index {
 		add_action( 'deleted_term_relationships', array( $this, 'on_deleted_term_relationships' ), 20, 3 );
 		add_action( 'edit_terms', array( $this, 'on_edit_term' ), 20, 2 );
 		add_action( 'edited_' . Post_Type::TAXONOMY, array( $this, 'on_edited_group' ), 20, 1 );
+		add_action( 'edited_term', array( $this, 'on_edited_term' ), 20, 3 );
+		// The post types enabled for locations decide which posts the index holds (since 0.10.0).
+		foreach ( array( 'add_option_', 'update_option_', 'delete_option_' ) as $hook ) {
+			add_action( $hook . Location_Types::OPTION, array( $this, 'start_rebuild' ), 10, 0 );
+		}
 		add_action( 'cairn_maps_markers_imported', array( $this, 'sync_many' ), 10, 1 );
 		add_action( 'cairn_maps_markers_changed', array( $this, 'start_rebuild' ), 10, 0 );
 	}
@@ -162,18 +169,21 @@ class Place_Index {
 	 * @param mixed  $post       The post.
 	 */
 	public function on_transition( $new_status, $old_status, $post ): void {
-		if ( $post instanceof WP_Post && Post_Type::POST_TYPE === $post->post_type && ( 'publish' === $new_status || 'publish' === $old_status ) ) {
+		if ( $post instanceof WP_Post && Place_Source::reads( $post->post_type ) && ( 'publish' === $new_status || 'publish' === $old_status ) ) {
 			$this->sync( (int) $post->ID );
 		}
 	}
 
 	/**
-	 * A marker was saved (its title or password may have changed).
+	 * A marker or a post was saved (its title or password may have changed).
 	 *
-	 * @param int $post_id Post id.
+	 * @param int   $post_id Post id.
+	 * @param mixed $post    The post.
 	 */
-	public function on_save( $post_id ): void {
-		$this->sync( (int) $post_id );
+	public function on_save( $post_id, $post = null ): void {
+		if ( ! $post instanceof WP_Post || Place_Source::reads( $post->post_type ) ) {
+			$this->sync( (int) $post_id );
+		}
 	}
 
 	/**
@@ -183,7 +193,7 @@ class Place_Index {
 	 * @param WP_Post|null $post    The deleted post.
 	 */
 	public function on_deleted_post( $post_id, $post = null ): void {
-		if ( ! $post instanceof WP_Post || Post_Type::POST_TYPE === $post->post_type ) {
+		if ( ! $post instanceof WP_Post || Place_Source::reads( $post->post_type ) ) {
 			$this->sync( (int) $post_id );
 		}
 	}
@@ -196,7 +206,7 @@ class Place_Index {
 	 * @param string    $meta_key  Meta key.
 	 */
 	public function on_meta_change( $meta_id, $object_id, $meta_key ): void {
-		if ( Post_Type::META_LAT === $meta_key || Post_Type::META_LNG === $meta_key ) {
+		if ( in_array( $meta_key, array( Post_Type::META_LAT, Post_Type::META_LNG, Location_Types::META_LAT, Location_Types::META_LNG, Location_Types::META_PUBLIC ), true ) ) {
 			$this->sync( (int) $object_id );
 		}
 	}
@@ -210,7 +220,7 @@ class Place_Index {
 	 * @param string            $taxonomy  Taxonomy.
 	 */
 	public function on_set_object_terms( $object_id, $terms, $tt_ids, $taxonomy ): void {
-		if ( Post_Type::TAXONOMY === $taxonomy ) {
+		if ( $this->holds_terms( (int) $object_id, (string) $taxonomy ) ) {
 			$this->sync( (int) $object_id );
 		}
 	}
@@ -223,7 +233,7 @@ class Place_Index {
 	 * @param string $taxonomy  Taxonomy.
 	 */
 	public function on_deleted_term_relationships( $object_id, $tt_ids, $taxonomy ): void {
-		if ( Post_Type::TAXONOMY === $taxonomy ) {
+		if ( $this->holds_terms( (int) $object_id, (string) $taxonomy ) ) {
 			$this->sync( (int) $object_id );
 		}
 	}
@@ -235,9 +245,54 @@ class Place_Index {
 	 * @param string $taxonomy Taxonomy.
 	 */
 	public function on_edit_term( $term_id, $taxonomy = '' ): void {
-		if ( Post_Type::TAXONOMY === $taxonomy ) {
+		if ( Post_Type::TAXONOMY === $taxonomy || $this->is_post_group( (string) $taxonomy ) ) {
 			$this->editing[ (int) $term_id ] = $this->slug_of( (int) $term_id );
 		}
+	}
+
+	/**
+	 * A term of a posts' group taxonomy was edited: a new slug changes the posts' combinations
+	 * (their keys `<taxonomy>:<slug>`), which a rebuild writes.
+	 *
+	 * @since 0.10.0
+	 *
+	 * @param int    $term_id  Term id.
+	 * @param int    $tt_id    Term taxonomy id.
+	 * @param string $taxonomy Taxonomy.
+	 */
+	public function on_edited_term( $term_id, $tt_id = 0, $taxonomy = '' ): void {
+		if ( Post_Type::TAXONOMY === $taxonomy || ! isset( $this->editing[ (int) $term_id ] ) ) {
+			return;
+		}
+		$before = $this->editing[ (int) $term_id ];
+		unset( $this->editing[ (int) $term_id ] );
+		if ( $before !== $this->slug_of( (int) $term_id ) && Index_Schema::is_current() ) {
+			$this->start_rebuild();
+		}
+	}
+
+	/**
+	 * Whether a change of a post's terms in a taxonomy may change its place in the index: a
+	 * marker's groups, or the terms of a post of a type enabled for locations.
+	 *
+	 * @param int    $object_id Post id.
+	 * @param string $taxonomy  Taxonomy.
+	 */
+	private function holds_terms( int $object_id, string $taxonomy ): bool {
+		if ( Post_Type::TAXONOMY === $taxonomy ) {
+			return true;
+		}
+		$type = get_post_type( $object_id );
+		return false !== $type && Location_Types::is_enabled( $type ) && $this->is_post_group( $taxonomy );
+	}
+
+	/**
+	 * Whether a taxonomy groups the posts of some type enabled for locations.
+	 *
+	 * @param string $taxonomy Taxonomy.
+	 */
+	private function is_post_group( string $taxonomy ): bool {
+		return '' !== $taxonomy && in_array( $taxonomy, Post_Places_Repository::group_taxonomies( Location_Types::enabled() ), true );
 	}
 
 	/**
@@ -336,17 +391,17 @@ class Place_Index {
 	 * coarsest level (a few hundred rows, whatever the number of places; maps ask on every page
 	 * render); while a rebuild is pending, by counting the places (about 0.1 s at a million).
 	 *
-	 * @param string[] $group_slugs Group slugs (places in any of them); none for all places.
+	 * @param Place_Filter|null $selection The selection (Place_Filter::selects()); null for every place the index holds.
 	 */
-	public function count( array $group_slugs = array() ): int {
+	public function count( ?Place_Filter $selection = null ): int {
 		global $wpdb;
 		$where = '';
-		if ( array() !== $group_slugs ) {
-			$ids = $this->combos_with( $group_slugs );
+		if ( null !== $selection ) {
+			$ids = ( new Search_Terms() )->selection( $selection );
 			if ( array() === $ids ) {
 				return 0;
 			}
-			$where = ' AND combo IN (' . implode( ',', array_map( 'intval', $ids ) ) . ')';
+			$where = null === $ids ? '' : ' AND combo IN (' . implode( ',', array_map( 'intval', $ids ) ) . ')';
 		}
 		if ( $this->is_ready() ) {
 			$cells = Index_Schema::table( 'cairn_place_cells' );
@@ -366,26 +421,6 @@ class Place_Index {
 	public function combos(): array {
 		$this->store->forget_combos();
 		return $this->store->combos();
-	}
-
-	/**
-	 * The ids of the combinations holding any of some groups.
-	 *
-	 * @param string[] $group_slugs Group slugs.
-	 * @return int[]
-	 */
-	public function combos_with( array $group_slugs ): array {
-		$wanted = array_fill_keys( array_map( 'strval', $group_slugs ), true );
-		$ids    = array();
-		foreach ( $this->combos() as $id => $slugs ) {
-			foreach ( $slugs as $slug ) {
-				if ( isset( $wanted[ $slug ] ) ) {
-					$ids[] = (int) $id;
-					break;
-				}
-			}
-		}
-		return $ids;
 	}
 
 	/**

@@ -118,13 +118,13 @@ class Place_Search {
 	/**
 	 * The selection's totals, the places passing the filter, their bounds.
 	 *
-	 * @param array{groups: string[], hidden: string[], q: string, circle?: array{0: float, 1: float, 2: int}} $filter The filter.
+	 * @param Place_Filter $filter The filter.
 	 * @return array{total: int, groups: object, matches: int, capped: bool, bounds: float[]|null} `groups`: places per slug (an object, so that none is `{}` in JSON); `capped`: a search's `matches` stopped at cap().
 	 */
-	public function summary( array $filter ): array {
+	public function summary( Place_Filter $filter ): array {
 		$this->terms->forget();
 		$this->cells->forget();
-		$selection = $this->terms->selection( $filter['groups'] );
+		$selection = $this->terms->selection( $filter );
 		$combos    = $this->terms->combos();
 		$total     = 0;
 		$groups    = array();
@@ -133,14 +133,15 @@ class Place_Search {
 				continue;
 			}
 			$total += $n;
-			foreach ( $combos[ $combo ] ?? array() as $slug ) {
+			foreach ( Place_Filter::groups_of( $combos[ $combo ] ?? array() ) as $slug ) {
 				$groups[ $slug ] = ( $groups[ $slug ] ?? 0 ) + $n;
 			}
 		}
 		ksort( $groups );
-		$match = $this->match( $filter );
-		if ( isset( $filter['circle'] ) ) {
-			list( $matches, $bounds ) = $this->circle_matches( $match, null, $filter['circle'] );
+		$match  = $this->match( $filter );
+		$circle = $filter->circle();
+		if ( null !== $circle ) {
+			list( $matches, $bounds ) = $this->circle_matches( $match, null, $circle );
 			return array(
 				'total'   => $total,
 				'groups'  => (object) $groups,
@@ -168,19 +169,20 @@ class Place_Search {
 	 * One page of the places passing the filter, in the box when given, by folded title then id or
 	 * by distance from `near`.
 	 *
-	 * @param array{groups: string[], hidden: string[], q: string, circle?: array{0: float, 1: float, 2: int}} $filter The filter.
-	 * @param array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int}            $query  The list query.
+	 * @param Place_Filter                                                                          $filter The filter.
+	 * @param array{bbox: float[]|null, near: float[]|null, page: int, per_page: int, include: int} $query  The list query.
 	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
 	 */
-	public function list( array $filter, array $query ): array {
+	public function list( Place_Filter $filter, array $query ): array {
 		$this->terms->forget();
 		$this->cells->forget();
 		if ( $query['include'] > 0 ) {
 			return $this->one( $filter, $query['include'] );
 		}
-		$match = $this->match( $filter );
-		if ( isset( $filter['circle'] ) ) {
-			return $this->circle_page( $match, $query, $filter['circle'] );
+		$match  = $this->match( $filter );
+		$circle = $filter->circle();
+		if ( null !== $circle ) {
+			return $this->circle_page( $match, $query, $circle );
 		}
 		$boxes    = null === $query['bbox'] ? null : Box_Cover::split( $query['bbox'] );
 		$total    = null === $match ? 0 : $this->count( $match, $boxes );
@@ -215,12 +217,12 @@ class Place_Search {
 	 * The list with one place (deep links): the place when it is in the selection, whatever the
 	 * filter (the panel reveals it as the whole-feed engine does).
 	 *
-	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
-	 * @param int                                                  $id     Post id.
+	 * @param Place_Filter $filter The filter.
+	 * @param int          $id     Post id.
 	 * @return array{total: int, capped: bool, page: int, pages: int, items: array<int, array<string, mixed>>}
 	 */
-	private function one( array $filter, int $id ): array {
-		$selection = $this->terms->selection( $filter['groups'] );
+	private function one( Place_Filter $filter, int $id ): array {
+		$selection = $this->terms->selection( $filter );
 		$items     = array();
 		if ( array() !== $selection ) {
 			$sql   = $this->from( new Place_Match( $selection, array(), array() ), null ) . sprintf( ' AND p.post_id = %d', $id );
@@ -243,11 +245,11 @@ class Place_Search {
 	/**
 	 * The filter in the index's terms, or null when nothing can pass it.
 	 *
-	 * @param array{groups: string[], hidden: string[], q: string} $filter The filter.
+	 * @param Place_Filter $filter The filter.
 	 */
-	private function match( array $filter ): ?Place_Match {
-		$combos = $this->terms->passing( $filter['groups'], $filter['hidden'] );
-		$words  = $this->terms->words( $filter['q'] );
+	private function match( Place_Filter $filter ): ?Place_Match {
+		$combos = $this->terms->passing( $filter );
+		$words  = $this->terms->words( $filter->words() );
 		if ( array() === $combos ) {
 			return null;
 		}
@@ -1161,7 +1163,7 @@ class Place_Search {
 				'title'  => (string) $row[1],
 				'lng'    => (float) $row[2],
 				'lat'    => (float) $row[3],
-				'groups' => $combos[ (int) $row[4] ] ?? array(),
+				'groups' => Place_Filter::groups_of( $combos[ (int) $row[4] ] ?? array() ),
 			);
 		}
 		return $items;

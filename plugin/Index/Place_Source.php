@@ -1,6 +1,6 @@
 <?php
 /**
- * What the place index holds of a marker, read from WordPress' tables.
+ * What the place index holds of a marker or a post, read from WordPress' tables.
  *
  * @package Cairn\Maps
  */
@@ -9,6 +9,8 @@ namespace Cairn\Maps\Index;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Content\Location_Types;
+use Cairn\Maps\Content\Post_Places_Repository;
 use Cairn\Maps\Markers\Post_Batch;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Markers\Wpdb_Rows;
@@ -20,6 +22,12 @@ use Cairn\Maps\Markers\Wpdb_Rows;
  * coordinates must be numbers on the globe (|lat| ≤ 90, |lng| ≤ 180). The title is the feed's plain
  * title; the group slugs are sorted.
  *
+ * Since 0.10.0 the index also holds the places of posts, under the posts feed's rule
+ * (Content\Post_Places_Repository: an enabled type, published, no password, valid coordinates,
+ * `geo_public` true). A post's "slugs" are its type as `@<type>` and its group keys
+ * (`<taxonomy>:<slug>`, the keys the posts feed and its legend use): a marker group's slug never
+ * holds `@` or `:`, so one list of combinations keeps both apart (Place_Filter::selects()).
+ *
  * @since 0.5.0
  */
 final class Place_Source {
@@ -28,6 +36,13 @@ final class Place_Source {
 	 * Longest title kept, in characters (as the feed's Geojson_Writer::TITLE_MAX).
 	 */
 	public const TITLE_MAX = 200;
+
+	/**
+	 * What starts a post type's slug in a place's combination (`@post`).
+	 *
+	 * @since 0.10.0
+	 */
+	public const TYPE_PREFIX = '@';
 
 	/**
 	 * Row reads.
@@ -56,38 +71,121 @@ final class Place_Source {
 			return array();
 		}
 		sort( $ids );
-		$in = implode( ',', $ids );
-		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- $in is a list of integers.
-		$posts = $this->db->rows( $wpdb->prepare( "SELECT ID, post_title FROM {$wpdb->posts} WHERE ID IN ($in) AND post_type = %s AND post_status = 'publish' AND post_password = '' ORDER BY ID", Post_Type::POST_TYPE ) );
-		return $this->places( $posts, array( $ids[0], $ids[ count( $ids ) - 1 ], $ids ) );
+		$in    = implode( ',', $ids );
+		$types = self::types();
+		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- $in is a list of integers, the types placeholders.
+		$posts = $this->db->rows( $wpdb->prepare( "SELECT ID, post_title, post_type FROM {$wpdb->posts} WHERE ID IN ($in) AND post_type IN (" . implode( ',', array_fill( 0, count( $types ), '%s' ) ) . ") AND post_status = 'publish' AND post_password = '' ORDER BY ID", $types ) );
+		return $this->read( $posts, null );
 	}
 
 	/**
-	 * How many markers a rebuild reads: the published ones without a password (those without
-	 * coordinates among them are read and left out). One count over the type_status_date index.
+	 * The posts (`p`) a rebuild reads, prepared: published markers without a password, and the
+	 * published posts without a password of the enabled types that have a latitude stored (a blog
+	 * of 100,000 posts with 10 places reads 10).
+	 *
+	 * @since 0.10.0
+	 */
+	private static function read_condition(): string {
+		global $wpdb;
+		$others = array_values( array_diff( self::types(), array( Post_Type::POST_TYPE ) ) );
+		$sql    = $wpdb->prepare( "p.post_status = 'publish' AND p.post_password = '' AND (p.post_type = %s", Post_Type::POST_TYPE );
+		if ( array() !== $others ) {
+			// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- placeholders only.
+			$sql .= $wpdb->prepare( ' OR (p.post_type IN (' . implode( ',', array_fill( 0, count( $others ), '%s' ) ) . ") AND EXISTS (SELECT 1 FROM {$wpdb->postmeta} m WHERE m.post_id = p.ID AND m.meta_key = %s))", array_merge( $others, array( Location_Types::META_LAT ) ) );
+		}
+		return $sql . ')';
+	}
+
+	/**
+	 * The post types the index reads: markers, and the types enabled for locations.
+	 *
+	 * @since 0.10.0
+	 *
+	 * @return string[]
+	 */
+	public static function types(): array {
+		return array_values( array_unique( array_merge( array( Post_Type::POST_TYPE ), Location_Types::enabled() ) ) );
+	}
+
+	/**
+	 * Whether the index reads posts of a type.
+	 *
+	 * @since 0.10.0
+	 *
+	 * @param string $type A post type.
+	 */
+	public static function reads( string $type ): bool {
+		return Post_Type::POST_TYPE === $type || Location_Types::is_enabled( $type );
+	}
+
+	/**
+	 * The places of rows `[ ID, post_title, post_type ]` (in id order): markers read here, posts
+	 * through the posts feed's repository, in id order.
+	 *
+	 * @param array<int, array<int, string|null>>       $posts Rows.
+	 * @param array<int, array{0: int, 1: string}>|null $terms The marker groups by term_taxonomy_id (a rebuild's batch), or null.
+	 * @return array<int, array{lat: float, lng: float, title: string, slugs: string[]}>
+	 */
+	private function read( array $posts, ?array $terms ): array {
+		$markers = array();
+		$others  = array();
+		foreach ( $posts as $post ) {
+			if ( Post_Type::POST_TYPE === $post[2] ) {
+				$markers[] = $post;
+			} else {
+				$others[ (int) $post[0] ] = (string) $post[2];
+			}
+		}
+		$places = array() === $markers ? array() : $this->places( $markers, Post_Batch::ids( $markers ), $terms );
+		if ( array() !== $others ) {
+			$repository = new Post_Places_Repository();
+			$filters    = array(
+				'types' => array_values( array_unique( $others ) ),
+				'ids'   => array_keys( $others ),
+			);
+			foreach ( $repository->each( $filters ) as $row ) {
+				$slugs = array_merge( array( self::TYPE_PREFIX . $row['type'] ), $row['groups'] );
+				sort( $slugs, SORT_STRING );
+				$places[ $row['id'] ] = array(
+					'lat'   => $row['lat'],
+					'lng'   => $row['lng'],
+					'title' => self::plain_title( $row['title'] ),
+					'slugs' => $slugs,
+				);
+			}
+			ksort( $places );
+		}
+		return $places;
+	}
+
+	/**
+	 * How many markers and posts a rebuild reads: the published ones without a password of the
+	 * types read (those without a place among them are read and left out). One count over the
+	 * type_status_date index.
 	 *
 	 * @since 0.8.0
 	 */
 	public function count(): int {
 		global $wpdb;
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- a rebuild's progress, counted once when it starts.
-		return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish' AND post_password = ''", Post_Type::POST_TYPE ) );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- a rebuild's progress, counted once when it starts; the condition is prepared.
+		return (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$wpdb->posts} p WHERE " . self::read_condition() );
 	}
 
 	/**
-	 * The places of the next markers after an id, for a rebuild: at most $limit markers read.
+	 * The places of the next markers and posts after an id, for a rebuild: at most $limit read.
 	 *
 	 * @param int $after Last post id read.
-	 * @param int $limit Markers to read.
+	 * @param int $limit Markers and posts to read.
 	 * @return array{0: array<int, array{lat: float, lng: float, title: string, slugs: string[]}>, 1: int} The places and the last id read (0 when none).
 	 */
 	public function after( int $after, int $limit ): array {
 		global $wpdb;
-		$posts = $this->db->rows( $wpdb->prepare( "SELECT ID, post_title FROM {$wpdb->posts} WHERE post_type = %s AND post_status = 'publish' AND post_password = '' AND ID > %d ORDER BY ID LIMIT %d", Post_Type::POST_TYPE, $after, $limit ) );
+		// phpcs:ignore WordPress.DB.PreparedSQL.NotPrepared -- the condition is prepared.
+		$posts = $this->db->rows( $wpdb->prepare( "SELECT p.ID, p.post_title, p.post_type FROM {$wpdb->posts} p WHERE " . self::read_condition() . ' AND p.ID > %d ORDER BY p.ID LIMIT %d', $after, $limit ) );
 		if ( array() === $posts ) {
 			return array( array(), 0 );
 		}
-		return array( $this->places( $posts, Post_Batch::ids( $posts ), $this->group_terms() ), (int) $posts[ count( $posts ) - 1 ][0] );
+		return array( $this->read( $posts, $this->group_terms() ), (int) $posts[ count( $posts ) - 1 ][0] );
 	}
 
 	/**

@@ -12,7 +12,7 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Markers\Post_Type;
 
 /**
- * Turns a panel filter (selection `groups`, `hidden` groups, search `q`) into what the queries
+ * Turns a panel filter (Place_Filter: the selection, `hidden` groups, the search) into what the queries
  * need: the group combinations that pass (null: all), and for each search word the LIKE pattern
  * of the title words it starts, and the combinations holding a group whose name has a word it
  * starts ("cafés" finds the places of the group "Cafés").
@@ -55,44 +55,44 @@ class Search_Terms {
 	}
 
 	/**
-	 * The combinations of a selection: null for every place, else the ids holding one of the slugs.
+	 * The combinations of a selection (Place_Filter::selects()): null when every place is in it,
+	 * else their ids (0 = a marker without a group).
 	 *
-	 * @param string[] $groups The selection's slugs ([] = every place).
+	 * @param Place_Filter $filter The filter.
 	 * @return int[]|null
 	 */
-	public function selection( array $groups ): ?array {
-		if ( array() === $groups ) {
-			return null;
-		}
-		$ids = array();
-		foreach ( $this->combos() as $id => $slugs ) {
-			if ( array() !== array_intersect( $slugs, $groups ) ) {
-				$ids[] = $id;
-			}
-		}
-		return $ids;
+	public function selection( Place_Filter $filter ): ?array {
+		return $this->where( array( $filter, 'selects' ) );
 	}
 
 	/**
-	 * The combinations passing a selection and hidden groups: null when every place passes, else
-	 * the ids (0 = no group: such places pass hidden groups).
+	 * The combinations passing a selection and the groups switched off (Place_Filter::shows()):
+	 * null when every place passes, else their ids.
 	 *
-	 * @param string[] $groups The selection's slugs.
-	 * @param string[] $hidden Slugs switched off.
+	 * @param Place_Filter $filter The filter.
 	 * @return int[]|null
 	 */
-	public function passing( array $groups, array $hidden ): ?array {
-		$selection = $this->selection( $groups );
-		if ( array() === $hidden ) {
-			return $selection;
-		}
-		$passing = null === $selection ? array( 0 ) : array();
-		foreach ( $this->combos() as $id => $slugs ) {
-			if ( ( null === $selection || in_array( $id, $selection, true ) ) && array() !== array_diff( $slugs, $hidden ) ) {
-				$passing[] = $id;
+	public function passing( Place_Filter $filter ): ?array {
+		return $this->where( array( $filter, 'shows' ) );
+	}
+
+	/**
+	 * The ids of the combinations (0 included: no group) a test keeps; null when it keeps all.
+	 *
+	 * @param callable $keeps Takes a combination's slugs.
+	 * @return int[]|null
+	 */
+	private function where( callable $keeps ): ?array {
+		$ids = array();
+		$all = true;
+		foreach ( array( 0 => array() ) + $this->combos() as $id => $slugs ) {
+			if ( $keeps( $slugs ) ) {
+				$ids[] = $id;
+			} else {
+				$all = false;
 			}
 		}
-		return $passing;
+		return $all ? null : $ids;
 	}
 
 	/**
@@ -101,12 +101,11 @@ class Search_Terms {
 	 * word (only punctuation, symbols) is no search, as in the runtime's words.ts: every place
 	 * passes it.
 	 *
-	 * @param string $search The search, trimmed ('' for none).
+	 * @param string[] $words The search's folded words (Place_Filter::words()).
 	 * @return array<int, array{like: string, named: int[]}>
 	 */
-	public function words( string $search ): array {
+	public function words( array $words ): array {
 		global $wpdb;
-		$words = Place_Words::query_words( $search );
 		$terms = array();
 		foreach ( $words as $word ) {
 			$terms[] = array(
@@ -147,24 +146,37 @@ class Search_Terms {
 	}
 
 	/**
-	 * Group names by slug (the groups of the index's combinations).
+	 * Group names by slug (the groups of the index's combinations): a marker group's by its slug,
+	 * a post's term by its key `<taxonomy>:<slug>`.
 	 *
 	 * @return array<string, string>
 	 */
 	private function names(): array {
 		if ( null === $this->names ) {
 			$this->names = array();
-			$slugs       = array_values( array_unique( array_merge( array(), ...array_values( $this->combos() ) ) ) );
-			if ( array() !== $slugs ) {
+			$by_taxonomy = array();
+			foreach ( array_unique( array_merge( array(), ...array_values( $this->combos() ) ) ) as $slug ) {
+				if ( 0 === strpos( $slug, Place_Source::TYPE_PREFIX ) ) {
+					continue;
+				}
+				$parts = explode( ':', $slug, 2 );
+				if ( 2 === count( $parts ) ) {
+					$by_taxonomy[ $parts[0] ][] = $parts[1];
+				} else {
+					$by_taxonomy[ Post_Type::TAXONOMY ][] = $slug;
+				}
+			}
+			foreach ( $by_taxonomy as $taxonomy => $slugs ) {
 				$terms = get_terms(
 					array(
-						'taxonomy'   => Post_Type::TAXONOMY,
+						'taxonomy'   => $taxonomy,
 						'hide_empty' => false,
 						'slug'       => $slugs,
 					)
 				);
 				foreach ( is_array( $terms ) ? $terms : array() as $term ) {
-					$this->names[ $term->slug ] = html_entity_decode( $term->name, ENT_QUOTES | ENT_HTML5, 'UTF-8' );
+					$key                 = Post_Type::TAXONOMY === $taxonomy ? $term->slug : $taxonomy . ':' . $term->slug;
+					$this->names[ $key ] = html_entity_decode( $term->name, ENT_QUOTES | ENT_HTML5, 'UTF-8' );
 				}
 			}
 		}

@@ -338,20 +338,20 @@ final class Tile_Builder {
 	 * @param Place_Filter $filter The filter.
 	 */
 	private function where( Place_Filter $filter ): ?string {
-		$sql = '';
-		if ( ! $filter->shows_every_combo() ) {
-			$shown  = $filter->shows_ungrouped() ? array( 0 ) : array();
-			$hidden = $filter->shows_ungrouped() ? array() : array( 0 );
-			foreach ( $this->combos() as $id => $slugs ) {
-				if ( $filter->shows_combo( $slugs ) ) {
-					$shown[] = $id;
-				} else {
-					$hidden[] = $id;
-				}
+		$sql    = '';
+		$shown  = array();
+		$hidden = array();
+		foreach ( array( 0 => array() ) + $this->combos() as $id => $slugs ) {
+			if ( $filter->shows( $slugs ) ) {
+				$shown[] = $id;
+			} else {
+				$hidden[] = $id;
 			}
-			if ( array() === $shown ) {
-				return null;
-			}
+		}
+		if ( array() === $shown ) {
+			return null;
+		}
+		if ( array() !== $hidden ) {
 			$sql .= count( $shown ) <= count( $hidden ) ? ' AND p.combo IN (' . implode( ',', array_map( 'intval', $shown ) ) . ')' : ' AND p.combo NOT IN (' . implode( ',', array_map( 'intval', $hidden ) ) . ')';
 		}
 		$circle = $filter->circle();
@@ -432,7 +432,7 @@ final class Tile_Builder {
 	private static function point_json( int $id, float $lat, float $lng, array $groups, string $title ): string {
 		return '{"type":"Feature","id":' . $id
 			. ',"geometry":{"type":"Point","coordinates":[' . self::number( $lng ) . ',' . self::number( $lat ) . ']}'
-			. ',"properties":{"groups":' . wp_json_encode( array_values( $groups ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE ) . ',"title":' . wp_json_encode( $title, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE ) . '}}';
+			. ',"properties":{"groups":' . wp_json_encode( Place_Filter::groups_of( $groups ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE ) . ',"title":' . wp_json_encode( $title, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE ) . '}}';
 	}
 
 	/**

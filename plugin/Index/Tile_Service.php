@@ -91,12 +91,28 @@ final class Tile_Service {
 	 */
 	public function known( Place_Filter $filter ): Place_Filter {
 		$known  = $this->known_slugs();
-		$groups = array_values( array_filter( $filter->groups(), static fn( $slug ) => isset( $known[ $slug ] ) ) );
+		$groups = self::known_of( $filter->groups(), $known );
 		$hidden = array_values( array_filter( $filter->hidden(), static fn( $slug ) => isset( $known[ $slug ] ) ) );
-		if ( array() !== $filter->groups() && array() === $groups ) {
-			$groups = $filter->groups();
+		$copy   = $groups === $filter->groups() && $hidden === $filter->hidden() ? $filter : $filter->with_groups( $groups, $hidden );
+		if ( array() === $filter->types() ) {
+			return $copy;
 		}
-		return $groups === $filter->groups() && $hidden === $filter->hidden() ? $filter : $filter->with_groups( $groups, $hidden );
+		$types = array_values( array_filter( $filter->types(), static fn( $type ) => isset( $known[ Place_Source::TYPE_PREFIX . $type ] ) ) );
+		$terms = self::known_of( $filter->terms(), $known );
+		return $types === $filter->types() && $terms === $filter->terms() ? $copy : $copy->with_posts( $filter->shows_markers(), array() === $types ? $filter->types() : $types, $terms );
+	}
+
+	/**
+	 * The slugs of a selection some place has; all of them when none is (such a selection shows
+	 * nothing, and dropping them would show everything).
+	 *
+	 * @param string[]            $slugs The selection's slugs.
+	 * @param array<string, true> $known Known slugs.
+	 * @return string[]
+	 */
+	private static function known_of( array $slugs, array $known ): array {
+		$kept = array_values( array_filter( $slugs, static fn( $slug ) => isset( $known[ $slug ] ) ) );
+		return array() !== $slugs && array() === $kept ? $slugs : $kept;
 	}
 
 	/**
@@ -116,7 +132,10 @@ final class Tile_Service {
 			return false;
 		}
 		$known = $this->known_slugs();
-		return array() === array_filter( $filter->groups(), static fn( $slug ) => ! isset( $known[ $slug ] ) );
+		foreach ( $filter->types() as $type ) {
+			$known[ $type ] = isset( $known[ Place_Source::TYPE_PREFIX . $type ] );
+		}
+		return array() === array_filter( array_merge( $filter->groups(), $filter->types(), $filter->terms() ), static fn( $slug ) => empty( $known[ $slug ] ) );
 	}
 
 	/**

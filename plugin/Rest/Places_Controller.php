@@ -9,6 +9,8 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Index\Index_Version;
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Markers_Version;
@@ -141,11 +143,16 @@ class Places_Controller {
 	 */
 	public function get_list( WP_REST_Request $request ): WP_REST_Response {
 		$params = $this->request_params( $request, array_merge( Search_Params::FILTER_PARAMS, Search_Params::LIST_PARAMS ) );
+		$error  = Places_Params::combination_error( $params );
+		if ( null !== $error ) {
+			return rest_convert_error_to_response( $error );
+		}
 		$filter = Search_Params::filter( $params );
 		$query  = Search_Params::list_query( $params );
 		return $this->answer(
 			$request,
-			array( 'list', $filter, $query ),
+			$filter,
+			array( 'list', $filter->key(), $query ),
 			function () use ( $filter, $query ): array {
 				return $this->search->list( $filter, $query );
 			}
@@ -158,10 +165,16 @@ class Places_Controller {
 	 * @param WP_REST_Request $request The request.
 	 */
 	public function get_summary( WP_REST_Request $request ): WP_REST_Response {
-		$filter = Search_Params::filter( $this->request_params( $request, Search_Params::FILTER_PARAMS ) );
+		$params = $this->request_params( $request, Search_Params::FILTER_PARAMS );
+		$error  = Places_Params::combination_error( $params );
+		if ( null !== $error ) {
+			return rest_convert_error_to_response( $error );
+		}
+		$filter = Search_Params::filter( $params );
 		return $this->answer(
 			$request,
-			array( 'summary', $filter ),
+			$filter,
+			array( 'summary', $filter->key() ),
 			function () use ( $filter ): array {
 				return $this->search->summary( $filter );
 			}
@@ -188,11 +201,12 @@ class Places_Controller {
 	 * one, with the caching headers.
 	 *
 	 * @param WP_REST_Request   $request   The request.
+	 * @param Place_Filter      $filter    Its filter (the selection decides the version: Index_Version).
 	 * @param array<int, mixed> $canonical What the answer depends on besides the version.
 	 * @param callable          $compute   Makes the answer (an array).
 	 */
-	private function answer( WP_REST_Request $request, array $canonical, callable $compute ): WP_REST_Response {
-		$version   = $this->version->get();
+	private function answer( WP_REST_Request $request, Place_Filter $filter, array $canonical, callable $compute ): WP_REST_Response {
+		$version   = Index_Version::of( $filter, $this->version->get() );
 		$key       = md5( $version . "\n" . (string) wp_json_encode( $canonical ) );
 		$etag      = '"' . $key . '"';
 		$logged_in = is_user_logged_in();

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Support\Limits;
 use WP_Error;
 
@@ -43,7 +44,7 @@ final class Search_Params {
 	/**
 	 * The parameters of both routes.
 	 */
-	public const FILTER_PARAMS = array( 'group', 'hidden', 'q', 'v', 'near', 'radius' );
+	public const FILTER_PARAMS = array( 'group', 'post_type', 'terms', 'markers', 'hidden', 'q', 'v', 'near', 'radius' );
 
 	/**
 	 * The parameters of the list beside the filter.
@@ -275,19 +276,9 @@ final class Search_Params {
 	 * `hidden` (sorted, unique), `q` (trimmed).
 	 *
 	 * @param array<string, mixed> $params Validated parameters.
-	 * @return array{groups: string[], hidden: string[], q: string, circle?: array{0: float, 1: float, 2: int}} `circle`: [lng, lat, metres] with `near` and `radius` (absent without).
 	 */
-	public static function filter( array $params ): array {
-		$filter = array(
-			'groups' => Places_Params::slugs( $params['group'] ?? null ),
-			'hidden' => Places_Params::slugs( $params['hidden'] ?? null ),
-			'q'      => is_string( $params['q'] ?? null ) ? trim( $params['q'] ) : '',
-		);
-		$circle = self::circle( $params['near'] ?? null, $params['radius'] ?? null );
-		if ( null !== $circle ) {
-			$filter['circle'] = $circle;
-		}
-		return $filter;
+	public static function filter( array $params ): Place_Filter {
+		return Places_Params::filter( $params )->with_circle( self::circle( $params['near'] ?? null, $params['radius'] ?? null ) );
 	}
 
 	/**

@@ -9,6 +9,7 @@ namespace Cairn\Maps\Rest;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Index\Index_Version;
 use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Tile_Service;
 use Cairn\Maps\Markers\Markers_Version;
@@ -56,7 +57,7 @@ class Tiles_Controller {
 	/**
 	 * Query parameters the early 304 understands; any other leaves the request to the REST server.
 	 */
-	private const EARLY_PARAMS = array( 'rest_route', 'group', 'hidden', 'q', 'v', 'radius', 'maxzoom' );
+	private const EARLY_PARAMS = array( 'rest_route', 'group', 'post_type', 'terms', 'markers', 'hidden', 'q', 'v', 'radius', 'maxzoom' );
 
 	/**
 	 * The tiles.
@@ -275,7 +276,7 @@ class Tiles_Controller {
 		$logged_in      = is_user_logged_in();
 		$headers        = array(
 			'ETag'          => $etag,
-			'Cache-Control' => $this->cache_control( $logged_in, $tile['version'] ),
+			'Cache-Control' => $this->cache_control( $logged_in, $tile['version'], $tile['filter'] ),
 			'Vary'          => 'Accept-Encoding',
 		);
 		$encoding       = (string) $request->get_header( 'Accept-Encoding' );
@@ -287,7 +288,7 @@ class Tiles_Controller {
 		if ( 'HEAD' === Method_Override_Guard::answered_method( $request ) ) {
 			return new WP_REST_Response( null, 200, $headers );
 		}
-		$keep = $this->tiles->keeps( $tile['radius'], $tile['maxzoom'], $tile['filter'], $this->is_current( $tile['version'] ) );
+		$keep = $this->tiles->keeps( $tile['radius'], $tile['maxzoom'], $tile['filter'], $this->is_current( $tile['version'], $tile['filter'] ) );
 		$body = $this->tiles->body( $key, $tile['z'], $tile['x'], $tile['y'], $tile['radius'], $tile['maxzoom'], $tile['filter'], $keep );
 		return new Tile_Response( $body, 200, $headers );
 	}
@@ -318,6 +319,10 @@ class Tiles_Controller {
 			if ( true !== $valid ) {
 				return $valid;
 			}
+		}
+		$error = Places_Params::combination_error( $params );
+		if ( null !== $error ) {
+			return $error;
 		}
 		if ( isset( $params['near'] ) !== isset( $params['near_radius'] ) ) {
 			return self::error( __( 'near and near_radius go together: the position "longitude,latitude" and the distance from it in metres.', 'cairn-maps' ) );
@@ -376,7 +381,7 @@ class Tiles_Controller {
 		if ( null === $early || ! Cache_Headers::etag_matches( $early['match'], $early['etag'] ) ) {
 			return null;
 		}
-		return $this->early_headers( $early['etag'], $early['tile']['version'], $server, false );
+		return $this->early_headers( $early['etag'], $early['tile'], $server, false );
 	}
 
 	/**
@@ -402,7 +407,7 @@ class Tiles_Controller {
 			return null;
 		}
 		$gzip    = Cache_Headers::sends_gzip( (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) );
-		$headers = $this->early_headers( $early['etag'], $early['tile']['version'], $server, $gzip );
+		$headers = $this->early_headers( $early['etag'], $early['tile'], $server, $gzip );
 		if ( $gzip ) {
 			$headers['Content-Encoding'] = 'gzip';
 			$json                        = (string) gzencode( $json, 6 );
@@ -444,18 +449,18 @@ class Tiles_Controller {
 	/**
 	 * The headers of an early answer (304 or a kept tile): the REST route's, CORS included.
 	 *
-	 * @param string               $etag    The tile's ETag.
-	 * @param string               $version The `v` asked for.
-	 * @param array<string, mixed> $server  Request server variables.
-	 * @param bool                 $gzip    Whether the body is sent gzip.
+	 * @param string                                       $etag   The tile's ETag.
+	 * @param array{version: string, filter: Place_Filter} $tile   The tile asked for (its `v` and filter).
+	 * @param array<string, mixed>                         $server Request server variables.
+	 * @param bool                                         $gzip   Whether the body is sent gzip.
 	 * @return array<string, string>
 	 */
-	private function early_headers( string $etag, string $version, array $server, bool $gzip ): array {
+	private function early_headers( string $etag, array $tile, array $server, bool $gzip ): array {
 		return Cors::with_public_headers(
 			array(
 				'Content-Type'           => self::CONTENT_TYPE . '; charset=UTF-8',
 				'ETag'                   => $gzip ? Cache_Headers::representation_etag( $etag, 'gzip' ) : Cache_Headers::representation_etag( $etag, (string) ( $server['HTTP_ACCEPT_ENCODING'] ?? '' ) ),
-				'Cache-Control'          => $this->cache_control( false, $version ),
+				'Cache-Control'          => $this->cache_control( false, $tile['version'], $tile['filter'] ),
 				'Vary'                   => 'Accept-Encoding',
 				'X-Content-Type-Options' => 'nosniff',
 			),
@@ -466,20 +471,22 @@ class Tiles_Controller {
 	/**
 	 * Cache-Control of an answer (Cache_Headers::versioned(), the rule of every index answer).
 	 *
-	 * @param bool   $logged_in Whether the request is authenticated.
-	 * @param string $version   The `v` asked for ('' when none).
+	 * @param bool         $logged_in Whether the request is authenticated.
+	 * @param string       $version   The `v` asked for ('' when none).
+	 * @param Place_Filter $filter    The selection (its version: Index_Version).
 	 */
-	private function cache_control( bool $logged_in, string $version ): string {
-		return Cache_Headers::versioned( $logged_in, $version, $this->version->get(), $this->tiles->is_complete() );
+	private function cache_control( bool $logged_in, string $version, Place_Filter $filter ): string {
+		return Cache_Headers::versioned( $logged_in, $version, Index_Version::of( $filter, $this->version->get() ), $this->tiles->is_complete() );
 	}
 
 	/**
-	 * Whether a `v` names the current markers version.
+	 * Whether a `v` names the current version of the selection's addresses (Index_Version).
 	 *
-	 * @param string $version The `v` asked for ('' when none).
+	 * @param string       $version The `v` asked for ('' when none).
+	 * @param Place_Filter $filter  The selection.
 	 */
-	private function is_current( string $version ): bool {
-		return '' !== $version && hash_equals( $this->version->get(), $version );
+	private function is_current( string $version, Place_Filter $filter ): bool {
+		return '' !== $version && hash_equals( Index_Version::of( $filter, $this->version->get() ), $version );
 	}
 
 	/**

@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Support\Limits;
@@ -156,7 +157,7 @@ final class Tile_ConfigTest extends TestCase {
 	 */
 	public function whole_feed_maps(): array {
 		return array(
-			'ids'         => array(
+			'ids'          => array(
 				array(
 					'markers' => array(
 						'source' => 'ids',
@@ -165,7 +166,7 @@ final class Tile_ConfigTest extends TestCase {
 					),
 				),
 			),
-			'no clusters' => array(
+			'no clusters'  => array(
 				array(
 					'cluster' => array(
 						'enabled' => false,
@@ -173,16 +174,16 @@ final class Tile_ConfigTest extends TestCase {
 					),
 				),
 			),
-			'posts too'   => array(
+			'posts by tag' => array(
 				array(
 					'content' => array(
 						'postTypes' => array( 'post' ),
-						'terms'     => (object) array(),
+						'terms'     => array( 'post_tag' => array( 'walks' ) ),
 						'current'   => false,
 					),
 				),
 			),
-			'no markers'  => array(
+			'no markers'   => array(
 				array(
 					'markers' => array(
 						'source' => 'none',
@@ -244,11 +245,11 @@ final class Tile_ConfigTest extends TestCase {
 		};
 		add_filter( 'query', $log );
 		$all   = $size->count();
-		$cafes = $size->count( array( 'cafes' ) );
-		$none  = $size->count( array( 'no-such-group' ) );
+		$cafes = $size->count( new Place_Filter( array( 'cafes' ) ) );
+		$none  = $size->count( new Place_Filter( array( 'no-such-group' ) ) );
 		remove_filter( 'query', $log );
 		$this->assertSame( array( 5, 4, 0 ), array( $all, $cafes, $none ) );
-		$this->assertSame( array( $this->index()->count(), $this->index()->count( array( 'cafes' ) ) ), array( $all, $cafes ) );
+		$this->assertSame( array( $this->index()->count(), $this->index()->count( new Place_Filter( array( 'cafes' ) ) ) ), array( $all, $cafes ) );
 		$this->assertSame( array(), preg_grep( '/cairn_places\b/', $queries ) );
 	}
 }

@@ -11,6 +11,7 @@ defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Index\Index_Schema;
 use Cairn\Maps\Index\Morton;
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Plugin;
@@ -87,9 +88,9 @@ final class Place_IndexTest extends TestCase {
 		$this->assertSame( array( (int) $places[0]['combo'] => array( 'alps', 'huts' ) ), $this->index->combos() );
 		$this->assertSame( array( 'cafe', 'de', 'gare', 'hotel', 'la' ), array_column( $this->rows( 'cairn_place_words', 'word' ), 'word' ) );
 		$this->assertSame( 1, $this->index->count() );
-		$this->assertSame( 1, $this->index->count( array( 'huts' ) ) );
-		$this->assertSame( 1, $this->index->count( array( 'lakes', 'alps' ) ) );
-		$this->assertSame( 0, $this->index->count( array( 'lakes' ) ) );
+		$this->assertSame( 1, $this->index->count( new Place_Filter( array( 'huts' ) ) ) );
+		$this->assertSame( 1, $this->index->count( new Place_Filter( array( 'lakes', 'alps' ) ) ) );
+		$this->assertSame( 0, $this->index->count( new Place_Filter( array( 'lakes' ) ) ) );
 		$this->assertTrue( $this->index->is_ready() );
 	}
 
@@ -179,8 +180,8 @@ final class Place_IndexTest extends TestCase {
 		$this->assertSame( array( 'house', 'opera' ), array_column( $this->rows( 'cairn_place_words', 'word' ), 'word' ) );
 		$this->assertSame( $this->recounted_cells(), $this->state()['cells'] );
 		$this->assertCount( count( Place_Index::CELL_LEVELS ), $this->state()['cells'], 'one cell a level: the old ones are gone' );
-		$this->assertSame( 0, $this->index->count( array( 'mills' ) ) );
-		$this->assertSame( 1, $this->index->count( array( 'music' ) ) );
+		$this->assertSame( 0, $this->index->count( new Place_Filter( array( 'mills' ) ) ) );
+		$this->assertSame( 1, $this->index->count( new Place_Filter( array( 'music' ) ) ) );
 		wp_remove_object_terms( $id, array( 'music', 'harbour' ), Post_Type::TAXONOMY );
 		$this->assertSame( '0', $this->rows( 'cairn_places', 'post_id' )[0]['combo'], 'groups removed' );
 	}
@@ -378,13 +379,13 @@ final class Place_IndexTest extends TestCase {
 		wp_update_term( $term->term_id, Post_Type::TAXONOMY, array( 'slug' => 'cabins' ) );
 		$this->assertTrue( $this->index->is_ready(), 'the combinations were updated in place' );
 		$this->assertSame( array( array( 'alps', 'cabins' ), array( 'cabins' ) ), $this->sorted_combos() );
-		$this->assertSame( 2, $this->index->count( array( 'cabins' ) ) );
-		$this->assertSame( 0, $this->index->count( array( 'huts' ) ) );
+		$this->assertSame( 2, $this->index->count( new Place_Filter( array( 'cabins' ) ) ) );
+		$this->assertSame( 0, $this->index->count( new Place_Filter( array( 'huts' ) ) ) );
 
 		wp_delete_term( $term->term_id, Post_Type::TAXONOMY );
-		$this->assertSame( 0, $this->index->count( array( 'cabins' ) ) );
+		$this->assertSame( 0, $this->index->count( new Place_Filter( array( 'cabins' ) ) ) );
 		$this->assertSame( 2, $this->index->count() );
-		$this->assertSame( 1, $this->index->count( array( 'alps' ) ) );
+		$this->assertSame( 1, $this->index->count( new Place_Filter( array( 'alps' ) ) ) );
 		$this->assertSame( 'alps', $this->state()['places'][ $one ]['combo'] );
 	}
 
@@ -445,7 +446,7 @@ final class Place_IndexTest extends TestCase {
 		$this->index->sync_many( array_merge( $ids, array( $kept ) ) );
 		$synced = $this->state();
 		$this->assertCount( 1201, $synced['places'] );
-		$this->assertSame( 400, $this->index->count( array( 'lakes' ) ) );
+		$this->assertSame( 400, $this->index->count( new Place_Filter( array( 'lakes' ) ) ) );
 		$this->assertSame( $this->recounted_cells(), $synced['cells'] );
 		$stamps = $this->rows( 'cairn_tile_stamps', 'level, cell' );
 		$this->index->sync_many( $ids );
@@ -556,7 +557,7 @@ final class Place_IndexTest extends TestCase {
 			return $sql;
 		};
 		add_filter( 'query', $capture );
-		$counts = array( $this->index->count(), $this->index->count( array( 'huts' ) ), $this->index->count( array( 'alps', 'lakes' ) ), $this->index->count( array( 'lakes' ) ) );
+		$counts = array( $this->index->count(), $this->index->count( new Place_Filter( array( 'huts' ) ) ), $this->index->count( new Place_Filter( array( 'alps', 'lakes' ) ) ), $this->index->count( new Place_Filter( array( 'lakes' ) ) ) );
 		remove_filter( 'query', $capture );
 		$this->assertSame( array( 3, 2, 1, 0 ), $counts );
 		$this->assertSame( array(), preg_grep( '/\b' . preg_quote( $places, '/' ) . '\b/', $queries ), 'no read of every place' );
@@ -565,7 +566,7 @@ final class Place_IndexTest extends TestCase {
 		$this->index->start_rebuild();
 		$this->index->rebuild( 10 ); // Emptied: the cells are not counted yet.
 		$this->index->rebuild( 10 ); // The places are back.
-		$this->assertSame( array( 3, 2 ), array( $this->index->count(), $this->index->count( array( 'huts' ) ) ) );
+		$this->assertSame( array( 3, 2 ), array( $this->index->count(), $this->index->count( new Place_Filter( array( 'huts' ) ) ) ) );
 	}
 
 	/**

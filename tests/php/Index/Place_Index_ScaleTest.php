@@ -10,6 +10,7 @@ namespace Cairn\Maps\Tests\Index;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Index\Index_Schema;
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Morton;
 use Cairn\Maps\Index\Place_Index;
 use Cairn\Maps\Markers\Post_Type;
@@ -75,7 +76,7 @@ final class Place_Index_ScaleTest extends TestCase {
 		$this->assertLessThan( 32 * MB_IN_BYTES, $peak, 'a rebuild step stays within 32 MB' );
 		$this->assertSame( $count, $index->count() );
 		foreach ( $tt as $slug => $tt_id ) {
-			$this->assertSame( (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->term_relationships} WHERE term_taxonomy_id = %d", $tt_id ) ), $index->count( array( $slug ) ), $slug );
+			$this->assertSame( (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->term_relationships} WHERE term_taxonomy_id = %d", $tt_id ) ), $index->count( new Place_Filter( array( $slug ) ) ), $slug );
 		}
 		$this->assertCount( 2, $index->combos() );
 

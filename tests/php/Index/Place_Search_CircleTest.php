@@ -9,6 +9,7 @@ namespace Cairn\Maps\Tests\Index;
 
 defined( 'ABSPATH' ) || exit;
 
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Plugin;
@@ -129,13 +130,8 @@ final class Place_Search_CircleTest extends TestCase {
 	 * @param bool                              $group  Only the group's.
 	 * @return array<string, mixed>
 	 */
-	private static function filter( array $circle, bool $group = false ): array {
-		return array(
-			'groups' => $group ? array( 'bothies' ) : array(),
-			'hidden' => array(),
-			'q'      => '',
-			'circle' => $circle,
-		);
+	private static function filter( array $circle, bool $group = false ): Place_Filter {
+		return ( new Place_Filter( $group ? array( 'bothies' ) : array() ) )->with_circle( $circle );
 	}
 
 	/**

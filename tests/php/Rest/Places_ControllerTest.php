@@ -10,6 +10,7 @@ namespace Cairn\Maps\Tests\Rest;
 defined( 'ABSPATH' ) || exit;
 
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Markers_Version;
 use Cairn\Maps\Markers\Post_Type;
@@ -440,11 +441,7 @@ class Places_ControllerTest extends TestCase {
 		);
 		$few    = new Place_Search( null, null, 4 );
 		$all    = new Place_Search();
-		$empty  = array(
-			'groups' => array(),
-			'hidden' => array(),
-			'q'      => '',
-		);
+		$empty  = new Place_Filter();
 		foreach ( array(
 			'2.35,48.86'  => 2,
 			'100,0'       => 2,
