@@ -29,9 +29,10 @@ final class Index_Schema {
 	/**
 	 * The version of the tables; another value in OPTION makes ensure() run dbDelta, and the
 	 * index is rebuilt. 2: words and title keys folded by the shared rule (Place_Words, 0.7.0).
-	 * 3: words carry their place's combination, position and title key (0.9.0).
+	 * 3: words carry their place's combination, position and title key (0.9.0). 4: the places of
+	 * posts too (0.10.0: the tables are the same; the rebuild reads the posts).
 	 */
-	public const VERSION = '3';
+	public const VERSION = '4';
 
 	/**
 	 * The option holding the version the tables were last created at.
