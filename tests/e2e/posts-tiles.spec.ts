@@ -11,6 +11,7 @@
  * - A visitor's map asks tiles, never the posts feed, and the clusters it draws add up to the
  *   10,000 posts; a search lists posts from the server (`/cairn/v1/places` with the selection).
  */
+import path from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
 
 import { VISITOR_STATE } from './global-setup';
@@ -41,12 +42,21 @@ const VIEW = { center: { lng: 7, lat: 48 }, zoom: 4 };
 /** Playground answers one request at a time: writing and indexing 10,000 posts takes a while. */
 const SLOW = 240_000;
 
+/** Where the map's picture is kept for a person to look at (artifacts/shots). */
+const SHOTS =
+	process.env.CAIRN_SHOTS_DIR ??
+	path.join( __dirname, '..', '..', 'artifacts', 'shots' );
+
 const host = ( page: Page ): Locator =>
 	page.locator( '.wp-block-cairn-map' ).first();
 
 /** The requests a page makes to the index and to the feeds, decoded. */
 function recordRequests( page: Page ) {
-	const seen = { tiles: [] as string[], places: [] as string[], feeds: [] as string[] };
+	const seen = {
+		tiles: [] as string[],
+		places: [] as string[],
+		feeds: [] as string[],
+	};
 	page.on( 'request', ( request: Request ) => {
 		const url = decodeURIComponent( request.url() );
 		if ( url.includes( '/cairn/v1/tiles/' ) ) {
@@ -188,6 +198,9 @@ test.describe.serial( 'a map of 10,000 posts', () => {
 				.toBe( COUNT );
 			const drawn = await drawnMarkers( page );
 			expect( drawn.clusterCounts.length ).toBeGreaterThan( 1 );
+			await host( page ).screenshot( {
+				path: path.join( SHOTS, 'posts-tiles.png' ),
+			} );
 			expect( seen.tiles.length ).toBeGreaterThan( 0 );
 			for ( const url of seen.tiles ) {
 				expect( url ).toMatch( /\/tiles\/4\/\d+\/\d+/ );
