@@ -25,11 +25,12 @@ import {
 	watchPageErrors,
 } from './utils/front-map';
 import {
-	createPublishedPage,
-	FAKE_PUBLIC_TOKEN,
-	mapBlock,
-	saveSettings,
-} from './utils/map-page';
+	addDemoPlaces,
+	demoPlacesState,
+	removeDemoPlaces,
+	useFakeToken,
+} from './utils/demo-places';
+import { createPublishedPage, mapBlock, saveSettings } from './utils/map-page';
 import { drawnMarkers } from './utils/places';
 
 const GROUP = 'index-without-cron-spec';
@@ -109,37 +110,25 @@ test.describe.serial( 'a tiled map with no WP-Cron', () => {
 
 	test.beforeAll( async ( { requestUtils } ) => {
 		test.setTimeout( 4 * SLOW );
-		const settings = ( await requestUtils.rest( {
-			path: '/wp/v2/settings',
-			timeout: SLOW,
-		} ) ) as { cairn_maps_access_token?: string };
-		previousToken = settings.cairn_maps_access_token ?? '';
-		await saveSettings(
+		previousToken = await useFakeToken( requestUtils, SLOW );
+		const added = await addDemoPlaces(
 			requestUtils,
-			{ cairn_maps_access_token: FAKE_PUBLIC_TOKEN },
-			SLOW
-		);
-		const started = Date.now();
-		const added = ( await requestUtils.rest( {
-			method: 'POST',
-			path: '/cairn-dev/v1/demo-places',
-			data: {
+			{
 				count: COUNT,
 				group: GROUP,
 				name: 'Index without cron spec',
 				box: BOX,
 			},
-			timeout: SLOW,
-		} ) ) as { total: number; added: number; seconds: number };
-		const seconds = ( Date.now() - started ) / 1000;
+			SLOW
+		);
 		test.info().annotations.push( {
 			type: 'seed',
-			description: `${ added.added } places written in ${ seconds.toFixed(
+			description: `${ added.added } places written in ${ added.took.toFixed(
 				1
 			) } s (${ added.seconds } s in PHP)`,
 		} );
 		process.stderr.write(
-			`[index-without-cron] ${ added.added } places written in ${ seconds.toFixed(
+			`[index-without-cron] ${ added.added } places written in ${ added.took.toFixed(
 				1
 			) } s (${ added.seconds } s in PHP)\n`
 		);
@@ -160,12 +149,7 @@ test.describe.serial( 'a tiled map with no WP-Cron', () => {
 
 	test.afterAll( async ( { requestUtils } ) => {
 		test.setTimeout( 4 * SLOW );
-		await requestUtils.rest( {
-			method: 'DELETE',
-			path: '/cairn-dev/v1/demo-places',
-			params: { group: GROUP },
-			timeout: SLOW,
-		} );
+		await removeDemoPlaces( requestUtils, { group: GROUP }, SLOW );
 		if ( pageId ) {
 			await requestUtils.rest( {
 				method: 'DELETE',
@@ -182,11 +166,11 @@ test.describe.serial( 'a tiled map with no WP-Cron', () => {
 		// The removal started a rebuild: admin page loads finish it (a few hundred places left),
 		// so the shared site keeps a complete index.
 		for ( let load = 0; load < MAX_LOADS; load++ ) {
-			const state = ( await requestUtils.rest( {
-				path: '/cairn-dev/v1/demo-places',
-				params: { group: GROUP },
-				timeout: SLOW,
-			} ) ) as { index: { pending?: boolean } };
+			const state = await demoPlacesState(
+				requestUtils,
+				{ group: GROUP },
+				SLOW
+			);
 			if ( ! state.index.pending ) {
 				return;
 			}
@@ -220,11 +204,11 @@ test.describe.serial( 'a tiled map with no WP-Cron', () => {
 		);
 		// The shared site may hold other specs' places too: Site Health names every place the index
 		// holds, and the index holds each of the group's 12,000.
-		const held = ( await requestUtils.rest( {
-			path: '/cairn-dev/v1/demo-places',
-			params: { group: GROUP },
-			timeout: SLOW,
-		} ) ) as { index: { places: number; indexed: number } };
+		const held = await demoPlacesState(
+			requestUtils,
+			{ group: GROUP },
+			SLOW
+		);
 		expect( held.index.indexed ).toBe( COUNT );
 		expect( held.index.places ).toBeGreaterThanOrEqual( COUNT );
 		expect( seen.at( -1 )!.state ).toBe(

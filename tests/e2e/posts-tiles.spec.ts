@@ -22,11 +22,12 @@ import {
 	watchPageErrors,
 } from './utils/front-map';
 import {
-	createPublishedPage,
-	FAKE_PUBLIC_TOKEN,
-	mapBlock,
-	saveSettings,
-} from './utils/map-page';
+	addDemoPlaces,
+	demoPlacesState,
+	removeDemoPlaces,
+	useFakeToken,
+} from './utils/demo-places';
+import { createPublishedPage, mapBlock, saveSettings } from './utils/map-page';
 import {
 	drawnMarkers,
 	placesEventCount,
@@ -79,42 +80,26 @@ test.describe.serial( 'a map of 10,000 posts', () => {
 
 	test.beforeAll( async ( { requestUtils } ) => {
 		test.setTimeout( 3 * SLOW );
-		const settings = ( await requestUtils.rest( {
-			path: '/wp/v2/settings',
-			timeout: SLOW,
-		} ) ) as { cairn_maps_access_token?: string };
-		previousToken = settings.cairn_maps_access_token ?? '';
-		await saveSettings(
+		previousToken = await useFakeToken( requestUtils, SLOW );
+		const places = { group: CATEGORY, type: 'post' as const };
+		const added = await addDemoPlaces(
 			requestUtils,
-			{ cairn_maps_access_token: FAKE_PUBLIC_TOKEN },
-			SLOW
-		);
-		const started = Date.now();
-		const added = ( await requestUtils.rest( {
-			method: 'POST',
-			path: '/cairn-dev/v1/demo-places',
-			data: {
+			{
+				...places,
 				count: COUNT,
-				group: CATEGORY,
 				name: 'Posts tiles spec',
 				box: BOX,
-				type: 'post',
 				index: true,
 			},
-			timeout: SLOW,
-		} ) ) as { total: number; added: number; seconds: number };
+			SLOW
+		);
 		process.stderr.write(
-			`[posts-tiles] ${ added.added } posts written and indexed in ${ (
-				( Date.now() - started ) /
-				1000
-			).toFixed( 1 ) } s (${ added.seconds } s in PHP)\n`
+			`[posts-tiles] ${ added.added } posts written and indexed in ${ added.took.toFixed(
+				1
+			) } s (${ added.seconds } s in PHP)\n`
 		);
 		expect( added.total ).toBe( COUNT );
-		const held = ( await requestUtils.rest( {
-			path: '/cairn-dev/v1/demo-places',
-			params: { group: CATEGORY, type: 'post' },
-			timeout: SLOW,
-		} ) ) as { index: { pending?: boolean; indexed: number } };
+		const held = await demoPlacesState( requestUtils, places, SLOW );
 		expect( held.index.pending ).toBe( false );
 		expect( held.index.indexed ).toBe( COUNT );
 		const page = await createPublishedPage(
@@ -139,12 +124,11 @@ test.describe.serial( 'a map of 10,000 posts', () => {
 
 	test.afterAll( async ( { requestUtils } ) => {
 		test.setTimeout( 3 * SLOW );
-		await requestUtils.rest( {
-			method: 'DELETE',
-			path: '/cairn-dev/v1/demo-places',
-			params: { group: CATEGORY, type: 'post', index: 'true' },
-			timeout: SLOW,
-		} );
+		await removeDemoPlaces(
+			requestUtils,
+			{ group: CATEGORY, type: 'post', index: true },
+			SLOW
+		);
 		if ( pageId ) {
 			await requestUtils.rest( {
 				method: 'DELETE',
