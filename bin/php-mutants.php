@@ -186,6 +186,14 @@ return array(
 		'tests'   => 'Post_Places_IndexTest::test_(the_index_holds_the_public_posts_apart_from_the_markers|tiles_show_the_selection)',
 	),
 	array(
+		'id'      => 'tiles-unknown-types-kept',
+		'what'    => 'tiles of invented post types kept (a flood of post_type= values fills the cache)',
+		'file'    => 'plugin/Index/Tile_Service.php',
+		'search'  => 'array_merge( $filter->groups(), self::type_slugs( $filter->types() ), $filter->terms() )',
+		'replace' => 'array_merge( $filter->groups(), $filter->terms() )',
+		'tests'   => 'Post_Places_IndexTest::test_unknown_post_types_and_terms_are_never_kept',
+	),
+	array(
 		'id'      => 'index-version-without-posts',
 		'what'    => 'a posts selection\'s addresses without the posts\' version (a moved post kept for good)',
 		'file'    => 'plugin/Index/Index_Version.php',

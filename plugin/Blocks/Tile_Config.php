@@ -118,16 +118,10 @@ final class Tile_Config {
 			return $none;
 		}
 		$groups = Post_Places_Repository::group_taxonomies( $types );
-		$terms  = array();
-		foreach ( (array) ( $content['terms'] ?? array() ) as $taxonomy => $slugs ) {
-			if ( array() === (array) $slugs ) {
-				continue;
-			}
-			if ( ! in_array( (string) $taxonomy, $groups, true ) ) {
+		$terms  = Feed_Url::term_keys( (array) ( $content['terms'] ?? array() ) );
+		foreach ( $terms as $key ) {
+			if ( ! in_array( explode( ':', $key, 2 )[0], $groups, true ) ) {
 				return null;
-			}
-			foreach ( (array) $slugs as $slug ) {
-				$terms[] = $taxonomy . ':' . $slug;
 			}
 		}
 		return array(

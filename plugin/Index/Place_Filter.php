@@ -226,7 +226,7 @@ final class Place_Filter {
 	 *
 	 * @param string[] $slugs The combination's slugs.
 	 */
-	public static function type_of( array $slugs ): ?string {
+	private static function type_of( array $slugs ): ?string {
 		foreach ( $slugs as $slug ) {
 			if ( 0 === strpos( $slug, Place_Source::TYPE_PREFIX ) ) {
 				return substr( $slug, strlen( Place_Source::TYPE_PREFIX ) );

@@ -338,21 +338,15 @@ final class Tile_Builder {
 	 * @param Place_Filter $filter The filter.
 	 */
 	private function where( Place_Filter $filter ): ?string {
-		$sql    = '';
-		$shown  = array();
-		$hidden = array();
-		foreach ( array( 0 => array() ) + $this->combos() as $id => $slugs ) {
-			if ( $filter->shows( $slugs ) ) {
-				$shown[] = $id;
-			} else {
-				$hidden[] = $id;
-			}
-		}
+		$sql   = '';
+		$terms = new Search_Terms();
+		$shown = $terms->passing( $filter );
 		if ( array() === $shown ) {
 			return null;
 		}
-		if ( array() !== $hidden ) {
-			$sql .= count( $shown ) <= count( $hidden ) ? ' AND p.combo IN (' . implode( ',', array_map( 'intval', $shown ) ) . ')' : ' AND p.combo NOT IN (' . implode( ',', array_map( 'intval', $hidden ) ) . ')';
+		if ( null !== $shown ) {
+			$hidden = array_diff( array_merge( array( 0 ), array_keys( $terms->combos() ) ), $shown );
+			$sql   .= count( $shown ) <= count( $hidden ) ? ' AND p.combo IN (' . implode( ',', array_map( 'intval', $shown ) ) . ')' : ' AND p.combo NOT IN (' . implode( ',', array_map( 'intval', $hidden ) ) . ')';
 		}
 		$circle = $filter->circle();
 		if ( null !== $circle ) {
@@ -363,7 +357,6 @@ final class Tile_Builder {
 		}
 		global $wpdb;
 		$words = Index_Schema::table( 'cairn_place_words' );
-		$terms = new Search_Terms();
 		foreach ( $filter->words() as $word ) {
 			$named    = $terms->named( $word );
 			$by_group = array() === $named ? '' : ' OR p.combo IN (' . implode( ',', array_map( 'intval', $named ) ) . ')';

@@ -97,9 +97,19 @@ final class Tile_Service {
 		if ( array() === $filter->types() ) {
 			return $copy;
 		}
-		$types = array_values( array_filter( $filter->types(), static fn( $type ) => isset( $known[ Place_Source::TYPE_PREFIX . $type ] ) ) );
+		$types = array_map( static fn( string $slug ): string => substr( $slug, strlen( Place_Source::TYPE_PREFIX ) ), self::known_of( self::type_slugs( $filter->types() ), $known ) );
 		$terms = self::known_of( $filter->terms(), $known );
-		return $types === $filter->types() && $terms === $filter->terms() ? $copy : $copy->with_posts( $filter->shows_markers(), array() === $types ? $filter->types() : $types, $terms );
+		return $types === $filter->types() && $terms === $filter->terms() ? $copy : $copy->with_posts( $filter->shows_markers(), $types, $terms );
+	}
+
+	/**
+	 * Post types as the combinations hold them (`@post`).
+	 *
+	 * @param string[] $types Post types.
+	 * @return string[]
+	 */
+	private static function type_slugs( array $types ): array {
+		return array_map( static fn( string $type ): string => Place_Source::TYPE_PREFIX . $type, $types );
 	}
 
 	/**
@@ -132,10 +142,7 @@ final class Tile_Service {
 			return false;
 		}
 		$known = $this->known_slugs();
-		foreach ( $filter->types() as $type ) {
-			$known[ $type ] = isset( $known[ Place_Source::TYPE_PREFIX . $type ] );
-		}
-		return array() === array_filter( array_merge( $filter->groups(), $filter->types(), $filter->terms() ), static fn( $slug ) => empty( $known[ $slug ] ) );
+		return array() === array_filter( array_merge( $filter->groups(), self::type_slugs( $filter->types() ), $filter->terms() ), static fn( $slug ) => ! isset( $known[ $slug ] ) );
 	}
 
 	/**

@@ -26,7 +26,7 @@ export interface DemoPlacesState {
 }
 
 /**
- * Brings a group to `count` places; returns what the route says and how long the request took.
+ * Brings a group to `count` places; returns what the route says (`seconds`: its own PHP time).
  * @param requestUtils
  * @param places
  * @param places.count
@@ -44,15 +44,13 @@ export async function addDemoPlaces(
 		index?: boolean;
 	},
 	timeout: number
-): Promise< { total: number; added: number; seconds: number; took: number } > {
-	const started = Date.now();
-	const added = ( await requestUtils.rest( {
+): Promise< { total: number; added: number; seconds: number } > {
+	return ( await requestUtils.rest( {
 		method: 'POST',
 		path: '/cairn-dev/v1/demo-places',
 		data: places,
 		timeout,
 	} ) ) as { total: number; added: number; seconds: number };
-	return { ...added, took: ( Date.now() - started ) / 1000 };
 }
 
 /**
@@ -98,23 +96,29 @@ export async function removeDemoPlaces(
 }
 
 /**
- * Saves the stand-in Mapbox token (the maps service fixture answers it); returns the token the
- * site had, to put back after.
+ * Saves the stand-in Mapbox token (the maps service fixture answers it); returns what puts the
+ * site's own token back.
  * @param requestUtils
  * @param timeout      ms.
  */
 export async function useFakeToken(
 	requestUtils: RequestUtils,
 	timeout: number
-): Promise< string > {
+): Promise< () => Promise< void > > {
 	const settings = ( await requestUtils.rest( {
 		path: '/wp/v2/settings',
 		timeout,
 	} ) ) as { cairn_maps_access_token?: string };
+	const previous = settings.cairn_maps_access_token ?? '';
 	await saveSettings(
 		requestUtils,
 		{ cairn_maps_access_token: FAKE_PUBLIC_TOKEN },
 		timeout
 	);
-	return settings.cairn_maps_access_token ?? '';
+	return () =>
+		saveSettings(
+			requestUtils,
+			{ cairn_maps_access_token: previous },
+			timeout
+		);
 }

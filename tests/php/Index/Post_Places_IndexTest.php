@@ -12,7 +12,10 @@ defined( 'ABSPATH' ) || exit;
 use Cairn\Maps\Blocks\Map_Block;
 use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Tile_Service;
 use Cairn\Maps\Plugin;
+use Cairn\Maps\Support\Limits;
+use Cairn\Maps\Support\Map_Schema;
 use Cairn\Maps\Tests\TestCase;
 
 /**
@@ -268,6 +271,28 @@ final class Post_Places_IndexTest extends TestCase {
 		$this->assertSame( 3, $this->index()->count( $posts->with_posts( false, array( 'post' ), array( 'category:walks' ) ) ), 'a new category' );
 		wp_trash_post( $id );
 		$this->assertSame( 3, $this->index()->count( $posts ), 'trashed' );
+	}
+
+	/**
+	 * Post types and terms no place has never make a tile of their own (a flood of invented
+	 * `post_type=` values stores nothing), while the real selection's tiles are kept.
+	 */
+	public function test_unknown_post_types_and_terms_are_never_kept(): void {
+		$service = new Tile_Service( $this->index() );
+		$posts   = ( new Place_Filter() )->with_posts( false, array( 'post' ), array() );
+		$radius  = (int) Map_Schema::defaults()['cluster']['radius'];
+		$maxzoom = (int) Limits::get( 'cluster.maxZoom' );
+		$this->assertTrue( $service->keeps( $radius, $maxzoom, $service->known( $posts ), true ) );
+		foreach ( array(
+			$posts->with_posts( false, array( 'post', 'nosuch' ), array() ),
+			$posts->with_posts( false, array( 'nosuch' ), array() ),
+			$posts->with_posts( false, array( 'post' ), array( 'category:nosuch' ) ),
+		) as $invented ) {
+			$known = $service->known( $invented );
+			$this->assertTrue( $known->key() === $service->known( $posts )->key() || ! $service->keeps( $radius, $maxzoom, $known, true ), $invented->key() );
+		}
+		$this->assertSame( array( 'post' ), $service->known( $posts->with_posts( false, array( 'post', 'nosuch' ), array() ) )->types(), 'an unknown type beside a known one is dropped from the key' );
+		$this->assertFalse( $service->keeps( $radius, $maxzoom, $service->known( $posts->with_posts( false, array( 'nosuch' ), array() ) ), true ), 'a selection of unknown types only is never kept' );
 	}
 
 	/**
