@@ -194,6 +194,14 @@ return array(
 		'tests'   => 'Post_Places_IndexTest::test_unknown_post_types_and_terms_are_never_kept',
 	),
 	array(
+		'id'      => 'search-word-rows-twice',
+		'what'    => 'a place read once per title word a prefix starts (its search tiles and counts count it twice)',
+		'file'    => 'plugin/Index/Place_Search.php',
+		'search'  => "\$test .= \$wpdb->prepare( ' AND p.prev NOT LIKE %s', \$lead['like'] );",
+		'replace' => "\$test .= '';",
+		'tests'   => 'Place_Index_ScaleTest::test_twenty_thousand_markers',
+	),
+	array(
 		'id'      => 'index-version-without-posts',
 		'what'    => 'a posts selection\'s addresses without the posts\' version (a moved post kept for good)',
 		'file'    => 'plugin/Index/Index_Version.php',

@@ -17,8 +17,11 @@ defined( 'ABSPATH' ) || exit;
  *   group combination, plain title, folded title for ordering);
  * - `cairn_place_combos`: the distinct sets of group slugs of places;
  * - `cairn_place_words`: the folded words of each place's title, each row with its place's
- *   combination, position and title key, so that a search counts, bounds and orders a word's
- *   places from the word's own rows (clustered by word) without reading a place;
+ *   combination, position, Morton code and title key, so that a search counts, bounds, orders
+ *   and clusters a word's places from the word's own rows (clustered by word) without reading a
+ *   place; and with `prev`, the place's word before it in byte order ('' for the first): of a
+ *   place's words that a prefix starts, the first is the one whose `prev` the prefix does not
+ *   start (they are consecutive in that order), so a prefix reads one row a place;
  * - `cairn_place_cells`: places counted and summed per grid cell, combination and level;
  * - `cairn_tile_stamps`: when a cell's places last changed, for levels 0..17.
  *
@@ -30,9 +33,11 @@ final class Index_Schema {
 	 * The version of the tables; another value in OPTION makes ensure() run dbDelta, and the
 	 * index is rebuilt. 2: words and title keys folded by the shared rule (Place_Words, 0.7.0).
 	 * 3: words carry their place's combination, position and title key (0.9.0). 4: the places of
-	 * posts too (0.10.0: the tables are the same; the rebuild reads the posts).
+	 * posts too (0.10.0: the tables are the same; the rebuild reads the posts). 5: words carry
+	 * their place's Morton code and the place's word before them (0.10.0: a search's tiles and
+	 * counts read one row a place from the words alone).
 	 */
-	public const VERSION = '4';
+	public const VERSION = '5';
 
 	/**
 	 * The option holding the version the tables were last created at.
@@ -127,6 +132,8 @@ final class Index_Schema {
   combo int(10) unsigned NOT NULL DEFAULT 0,
   lat double NOT NULL DEFAULT 0,
   lng double NOT NULL DEFAULT 0,
+  code bigint(20) unsigned NOT NULL DEFAULT 0,
+  prev varchar(32) NOT NULL DEFAULT '',
   sort_key varchar(191) NOT NULL DEFAULT '',
   PRIMARY KEY  (word,post_id),
   KEY post_id (post_id),

@@ -276,6 +276,40 @@ class Place_Search {
 	}
 
 	/**
+	 * A search's places as rows of the words table alone, one a place (the tiles of a search,
+	 * Tile_Builder): ` FROM … WHERE …` over `p` (word rows: `post_id`, `code`, `lat`, `lng`,
+	 * `combo`) of the places whose titles pass, and the combinations that pass by a group's name
+	 * instead (a one-word search naming groups: their places are not in `from`). Null when the
+	 * filter has no search word, or no word to drive it (every word names groups).
+	 *
+	 * @param Place_Filter $filter The filter.
+	 * @return array{from: string, named: int[]}|null
+	 */
+	public function word_rows( Place_Filter $filter ): ?array {
+		if ( array() === $filter->words() ) {
+			return null;
+		}
+		$match = $this->match( $filter );
+		if ( null === $match ) {
+			return null;
+		}
+		$split = $match->split_named();
+		if ( null !== $split ) {
+			return array(
+				'from'  => $this->from( $split['titles'], null, false, true ),
+				'named' => (array) $split['named']->combos,
+			);
+		}
+		if ( null === $match->driver ) {
+			return null;
+		}
+		return array(
+			'from'  => $this->from( $match, null, false, true ),
+			'named' => array(),
+		);
+	}
+
+	/**
 	 * How many title words a LIKE pattern matches, counted up to SPARSE + 1.
 	 *
 	 * @param string $like LIKE pattern.
@@ -1054,16 +1088,18 @@ class Place_Search {
 	/**
 	 * ` FROM … WHERE …` of the places passing a filter, in the boxes when given: driven by the
 	 * rarest word's places, or walking the title index ($walk), or over the boxes' Morton ranges.
-	 * Each place comes once, but with $alone: then the driving word's own rows are `p` (a word's
-	 * row carries its place's combination, position and title key, but not the title), read
-	 * streamed in the word's primary-key range without touching a place; a place whose title has
-	 * two words one of the search words starts comes twice (for counts that stop early, see
-	 * capped(); pages take DISTINCT rows). Without a driving word $alone changes nothing.
+	 * Each place comes once, also with $alone: then the driving word's own rows are `p` (a word's
+	 * row carries its place's combination, position, Morton code and title key, but not the
+	 * title), read streamed in the word's primary-key range without touching a place, and of a
+	 * place's words the prefix starts only the first (its `prev` is not one). (Should the
+	 * column's collation find two folded spellings equal, a place may still come twice: counts
+	 * that stop early see it, capped(); pages take DISTINCT rows.) Without a driving word $alone
+	 * changes nothing.
 	 *
 	 * @param Place_Match              $match The filter.
 	 * @param array<int, float[]>|null $boxes Boxes, or null.
 	 * @param bool                     $walk  Walk the title index (MariaDB/MySQL is told to).
-	 * @param bool                     $alone The driving word's rows alone, duplicates and all.
+	 * @param bool                     $alone The driving word's rows alone.
 	 */
 	private function from( Place_Match $match, ?array $boxes, bool $walk = false, bool $alone = false ): string {
 		global $wpdb;
@@ -1088,7 +1124,11 @@ class Place_Search {
 			}
 			$lead = $match->words[ $driver ];
 			$test = isset( $lead['equals'] ) && $alone ? $wpdb->prepare( 'p.word = %s', $lead['equals'] ) : $wpdb->prepare( "{$row}.word LIKE %s", $lead['like'] ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- an alias.
-			$sql  = $alone
+			if ( $alone && ! isset( $lead['equals'] ) ) {
+				// One row a place: the first of its words the prefix starts (Index_Schema, `prev`).
+				$test .= $wpdb->prepare( ' AND p.prev NOT LIKE %s', $lead['like'] );
+			}
+			$sql = $alone
 				? " FROM {$words} p WHERE {$test}{$also}"
 				: " FROM (SELECT DISTINCT d.post_id FROM {$words} d WHERE {$test}{$also}) m {$join} {$places} p ON p.post_id = m.post_id WHERE 1 = 1";
 		} else {

@@ -226,23 +226,28 @@ final class Place_Store {
 
 	/**
 	 * Inserts the words of places (which have none stored), each with its place's combination,
-	 * position and title key (what a search reads from the words alone).
+	 * position, Morton code and title key (what a search reads from the words alone), and the
+	 * place's word before it in byte order (`prev`, Index_Schema).
 	 *
-	 * @param array<int, array{lat: float, lng: float, combo: int, title: string}> $rows Rows of places by post id.
+	 * @param array<int, array{code: int, lat: float, lng: float, combo: int, title: string}> $rows Rows of places by post id.
 	 */
 	public function insert_words( array $rows ): void {
 		global $wpdb;
 		$values = array();
 		foreach ( $rows as $post_id => $row ) {
-			$place = $wpdb->prepare( '%d,%s,%s,%s', $row['combo'], self::number( $row['lat'] ), self::number( $row['lng'] ), self::sort_key( $row['title'] ) );
-			foreach ( Place_Words::words( $row['title'] ) as $word ) {
-				$values[] = $wpdb->prepare( '(%s,%d,', $word, $post_id ) . $place . ')';
+			$place = $wpdb->prepare( '%d,%s,%s,%d,%s', $row['combo'], self::number( $row['lat'] ), self::number( $row['lng'] ), $row['code'], self::sort_key( $row['title'] ) );
+			$words = Place_Words::words( $row['title'] );
+			sort( $words, SORT_STRING );
+			$prev = '';
+			foreach ( $words as $word ) {
+				$values[] = $wpdb->prepare( '(%s,%d,%s,', $word, $post_id, $prev ) . $place . ')';
+				$prev     = $word;
 			}
 		}
 		foreach ( array_chunk( $values, 2 * self::INSERT_ROWS ) as $chunk ) {
 			// Folded words may still be equal for the column's collation (ß, ss): the first stays.
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- prepared values.
-			$this->run( 'INSERT IGNORE INTO ' . $this->table( 'cairn_place_words' ) . ' (word, post_id, combo, lat, lng, sort_key) VALUES ' . implode( ',', $chunk ) );
+			$this->run( 'INSERT IGNORE INTO ' . $this->table( 'cairn_place_words' ) . ' (word, post_id, prev, combo, lat, lng, code, sort_key) VALUES ' . implode( ',', $chunk ) );
 		}
 	}
 

@@ -39,7 +39,10 @@ use Cairn\Maps\Support\Limits;
  * A search (Place_Filter::words()) keeps the places where every query word starts a word of the
  * title (`cairn_place_words`, `word LIKE 'w%'`, a range of the primary key) or of one of the
  * place's group names (their combinations, found in PHP from the group names): computed per
- * request over the tile's places, never stored.
+ * request, never stored. Its clusters are counted from the driving word's rows alone
+ * (Place_Search::word_rows(): one row a place, carrying its Morton code, position and
+ * combination), so a broad prefix reads the rows of the places it matches, not every place of
+ * the zone; the places of the groups a one-word search names come from the aggregates.
  *
  * A circle (Place_Filter::circle(), since 0.8.0) keeps the places of its bounding box
  * (Place_Search::circle_boxes()) whose distance, on a plane tangent at their mean latitude, is
@@ -85,6 +88,20 @@ final class Tile_Builder {
 	private Wpdb_Rows $rows;
 
 	/**
+	 * The filter's terms, read once per tile.
+	 *
+	 * @var Search_Terms
+	 */
+	private Search_Terms $terms;
+
+	/**
+	 * A search's places as word rows (Place_Search::word_rows(), with the circle), for this tile.
+	 *
+	 * @var array{from: string, named: int[]}|null
+	 */
+	private ?array $words = null;
+
+	/**
 	 * Creates the builder.
 	 *
 	 * @param Place_Index $index The place index.
@@ -92,6 +109,7 @@ final class Tile_Builder {
 	public function __construct( Place_Index $index ) {
 		$this->index = $index;
 		$this->rows  = new Wpdb_Rows();
+		$this->terms = new Search_Terms();
 	}
 
 	/**
@@ -106,11 +124,13 @@ final class Tile_Builder {
 	 */
 	public function build( int $z, int $x, int $y, int $radius, int $maxzoom, Place_Filter $filter ): string {
 		$this->combos = null;
-		$where        = $this->where( $filter );
+		$this->terms->forget();
+		$where = $this->where( $filter );
 		if ( null === $where ) {
 			return self::collection( array() );
 		}
-		$range = Morton::tile_range( $z, $x, $y );
+		$this->words = $this->word_rows( $filter );
+		$range       = Morton::tile_range( $z, $x, $y );
 		if ( $z > $maxzoom ) {
 			return self::collection( $this->points( array( $range ), $where, $this->max_features() ) );
 		}
@@ -123,7 +143,7 @@ final class Tile_Builder {
 			$places += $sums[0];
 		}
 		if ( $places <= self::EXACT_PLACES ) {
-			$nodes = Cluster_Tree::cluster( $this->leaves( $zone, $where ), $maxzoom, $z, $radius, Grid_Clusters::TILE_SIZE );
+			$nodes = Cluster_Tree::cluster( $this->leaves( $zone, $filter, $where ), $maxzoom, $z, $radius, Grid_Clusters::TILE_SIZE );
 			$base  = Grid_Clusters::ID_BASE;
 		} else {
 			$nodes = array();
@@ -240,18 +260,29 @@ final class Tile_Builder {
 	 * The places of a zone as Cluster_Tree leaves, in post-id order (the order supercluster is
 	 * given the feed in).
 	 *
-	 * @param array{0: int, 1: list<int>} $zone  The zone (zone()).
-	 * @param string                      $where The filter's SQL.
+	 * @param array{0: int, 1: list<int>} $zone   The zone (zone()).
+	 * @param Place_Filter                $filter The filter.
+	 * @param string                      $where  The filter's SQL.
 	 * @return list<array{0: int, 1: int, 2: int, 3: int, 4: int}>
 	 */
-	private function leaves( array $zone, string $where ): array {
-		global $wpdb;
+	private function leaves( array $zone, Place_Filter $filter, string $where ): array {
 		$table = Index_Schema::table( 'cairn_places' );
 		$sql   = Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $zone[1], 2 * ( Morton::LEVEL - $zone[0] ) ) );
-		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; integers, the words prepared in where().
-		$rows  = $this->rows->rows( "SELECT p.post_id, p.lat, p.lng FROM $table p WHERE $sql $where ORDER BY p.post_id" );
+		if ( null === $this->words ) {
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; integers, the words prepared in where().
+			$rows = (array) $this->rows->rows( "SELECT p.post_id, p.lat, p.lng FROM $table p WHERE $sql $where ORDER BY p.post_id" );
+		} else {
+			// A search: its titles' word rows, and the places of the groups it names.
+			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared -- built by Place_Search::from() (prepared) and of integers.
+			$rows = (array) $this->rows->rows( 'SELECT p.post_id, p.lat, p.lng' . $this->words['from'] . " AND $sql" );
+			if ( array() !== $this->words['named'] ) {
+				// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- as above.
+				$rows = array_merge( $rows, (array) $this->rows->rows( "SELECT p.post_id, p.lat, p.lng FROM $table p WHERE $sql" . $this->named_where( $filter ) ) );
+			}
+			usort( $rows, static fn( array $a, array $b ): int => (int) $a[0] <=> (int) $b[0] );
+		}
 		$nodes = array();
-		foreach ( (array) $rows as $row ) {
+		foreach ( $rows as $row ) {
 			$nodes[] = array( Cluster_Tree::x( (float) $row[2] ), Cluster_Tree::y( (float) $row[1] ), 1, (int) $row[0], -1 );
 		}
 		return $nodes;
@@ -284,9 +315,39 @@ final class Tile_Builder {
 	 * @return array<int, array{0: int, 1: float, 2: float}>
 	 */
 	private function cells( array $zone, int $level, Place_Filter $filter, string $where ): array {
+		if ( null === $this->words ) {
+			return $this->cell_sums( $zone, $level, $filter->by_groups_only(), $where );
+		}
+		// A search: its titles' places from their word rows, one a place (no place is read), and
+		// the places of groups its word names from the aggregates.
+		global $wpdb;
+		$ranges = Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $zone[1], 2 * ( Morton::LEVEL - $zone[0] ) ) );
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- built by Place_Search::from() (prepared) and of integers.
+		$rows  = $this->rows->rows( $wpdb->prepare( 'SELECT p.code >> %d AS cell, COUNT(*) AS n, SUM(p.lat) AS slat, SUM(p.lng) AS slng' . $this->words['from'] . " AND $ranges GROUP BY 1", 2 * ( Morton::LEVEL - $level ) ) );
+		$cells = self::sums( $rows );
+		if ( array() !== $this->words['named'] ) {
+			$named = $this->cell_sums( $zone, $level, null === $filter->circle(), $this->named_where( $filter ) );
+			foreach ( $named as $cell => $sums ) {
+				$cells[ $cell ] = isset( $cells[ $cell ] ) ? array( $cells[ $cell ][0] + $sums[0], $cells[ $cell ][1] + $sums[1], $cells[ $cell ][2] + $sums[2] ) : $sums;
+			}
+		}
+		return $cells;
+	}
+
+	/**
+	 * Places per cell of the tile, over the places (or the stored aggregates when $aggregates
+	 * and the level has them) passing SQL conditions.
+	 *
+	 * @param array{0: int, 1: list<int>} $zone       The zone (zone()).
+	 * @param int                         $level      The cells' level.
+	 * @param bool                        $aggregates Whether `cairn_place_cells` can answer ($where tests `p.combo` only).
+	 * @param string                      $where      SQL conditions over `p`.
+	 * @return array<int, array{0: int, 1: float, 2: float}>
+	 */
+	private function cell_sums( array $zone, int $level, bool $aggregates, string $where ): array {
 		global $wpdb;
 		$shift = 2 * ( Morton::LEVEL - $level );
-		if ( $filter->by_groups_only() && in_array( $level, Place_Index::CELL_LEVELS, true ) ) {
+		if ( $aggregates && in_array( $level, Place_Index::CELL_LEVELS, true ) ) {
 			$table = Index_Schema::table( 'cairn_place_cells' );
 			$sql   = Cell_Counts::ranges_sql( 'p.cell', Box_Cover::merge( $zone[1], 2 * ( $level - $zone[0] ) ) );
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the plugin's own tables; $sql and $where are built from integers only.
@@ -297,6 +358,16 @@ final class Tile_Builder {
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- as above; the words are prepared in where().
 			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.code >> %d AS cell, COUNT(*) AS n, SUM(p.lat) AS slat, SUM(p.lng) AS slng FROM $table p WHERE $sql $where GROUP BY 1", $shift ) );
 		}
+		return self::sums( $rows );
+	}
+
+	/**
+	 * Rows of cell, places, sum of latitudes, sum of longitudes as cell => [places, sums].
+	 *
+	 * @param array<int, array<int, mixed>>|null $rows Rows.
+	 * @return array<int, array{0: int, 1: float, 2: float}>
+	 */
+	private static function sums( ?array $rows ): array {
 		$cells = array();
 		foreach ( (array) $rows as $row ) {
 			if ( (int) $row[1] > 0 ) {
@@ -304,6 +375,40 @@ final class Tile_Builder {
 			}
 		}
 		return $cells;
+	}
+
+	/**
+	 * A search's places as word rows (Place_Search::word_rows()), the circle's test added; null
+	 * when the search cannot be read from the words alone (or there is none).
+	 *
+	 * @param Place_Filter $filter The filter.
+	 * @return array{from: string, named: int[]}|null
+	 */
+	private function word_rows( Place_Filter $filter ): ?array {
+		if ( $filter->by_groups_only() ) {
+			return null;
+		}
+		$rows = ( new Place_Search( $this->terms ) )->word_rows( $filter );
+		if ( null === $rows ) {
+			return null;
+		}
+		$circle = $filter->circle();
+		if ( null !== $circle ) {
+			$rows['from'] .= ' AND ' . self::circle_sql( $circle );
+		}
+		return $rows;
+	}
+
+	/**
+	 * The SQL conditions over `p` of the places a search passes by their groups' names (the
+	 * circle's test included).
+	 *
+	 * @param Place_Filter $filter The filter.
+	 */
+	private function named_where( Place_Filter $filter ): string {
+		$circle = $filter->circle();
+		$named  = null === $this->words ? array() : $this->words['named'];
+		return ' AND p.combo IN (' . implode( ',', array_map( 'intval', $named ) ) . ')' . ( null === $circle ? '' : ' AND ' . self::circle_sql( $circle ) );
 	}
 
 	/**
@@ -339,7 +444,7 @@ final class Tile_Builder {
 	 */
 	private function where( Place_Filter $filter ): ?string {
 		$sql   = '';
-		$terms = new Search_Terms();
+		$terms = $this->terms;
 		$shown = $terms->passing( $filter );
 		if ( array() === $shown ) {
 			return null;

@@ -13,6 +13,7 @@ use Cairn\Maps\Index\Index_Schema;
 use Cairn\Maps\Index\Place_Filter;
 use Cairn\Maps\Index\Morton;
 use Cairn\Maps\Index\Place_Index;
+use Cairn\Maps\Index\Place_Search;
 use Cairn\Maps\Markers\Post_Type;
 use Cairn\Maps\Plugin;
 use Cairn\Maps\Tests\Feed\Geojson_FeedTest;
@@ -61,6 +62,8 @@ final class Place_Index_ScaleTest extends TestCase {
 		}
 		$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) SELECT ID, %d FROM {$wpdb->posts} WHERE post_type = %s AND MOD(ID, 3) > 0", $tt['red'], Post_Type::POST_TYPE ) );
 		$wpdb->query( $wpdb->prepare( "INSERT INTO {$wpdb->term_relationships} (object_id, term_taxonomy_id) SELECT ID, %d FROM {$wpdb->posts} WHERE post_type = %s AND MOD(ID, 3) = 2", $tt['blue'], Post_Type::POST_TYPE ) );
+		// A seventh with two words that one prefix starts ("m": "misty", "moor"; "marker" is gone).
+		$wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->posts} SET post_title = CONCAT('Misty Moor ', ID) WHERE post_type = %s AND MOD(ID, 7) = 0", Post_Type::POST_TYPE ) );
 
 		$this->assertFalse( $index->is_ready(), 'markers changed behind WordPress\' back: a rebuild is pending' );
 		$peak  = 0;
@@ -88,6 +91,45 @@ final class Place_Index_ScaleTest extends TestCase {
 			$recount  = $wpdb->get_var( $wpdb->prepare( "SELECT CONCAT(COUNT(*), ':', SUM(n)) FROM (SELECT FLOOR(code / %d) AS cell, combo, COUNT(*) AS n FROM $places GROUP BY FLOOR(code / %d), combo) AS r", $div, $div ) );
 			$recorded = $wpdb->get_var( $wpdb->prepare( "SELECT CONCAT(COUNT(*), ':', SUM(n)) FROM $cells WHERE level = %d", $level ) );
 			$this->assertSame( $recount, $recorded, "level $level" );
+		}
+
+		// Each word row carries its place's code and position; `prev` chains a place's words.
+		$words = Index_Schema::table( 'cairn_place_words' );
+		$this->assertSame( '0', $wpdb->get_var( "SELECT COUNT(*) FROM $words w JOIN $places p ON p.post_id = w.post_id WHERE w.code <> p.code OR w.lat <> p.lat OR w.lng <> p.lng OR w.combo <> p.combo" ) );
+		$this->assertSame( (string) $count, $wpdb->get_var( "SELECT COUNT(*) FROM $words WHERE prev = ''" ), 'one first word a place' );
+
+		// A search's world tile counts each place it finds once, from the words alone when its
+		// zone holds more than Tile_Builder::EXACT_PLACES (at 20,000): a title with two words
+		// the prefix starts, a word naming a group, a group hidden.
+		$moors           = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = %s AND MOD(ID, 7) = 0", Post_Type::POST_TYPE ) );
+		$red             = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->term_relationships} WHERE term_taxonomy_id = %d", $tt['red'] ) );
+		$blue            = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->term_relationships} WHERE term_taxonomy_id = %d", $tt['blue'] ) );
+		$ungrouped_moors = (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = %s AND MOD(ID, 7) = 0 AND MOD(ID, 3) = 0", Post_Type::POST_TYPE ) );
+		$searches        = array(
+			'every title, misty moors once' => array( array( 'q' => 'm' ), $count ),
+			'the moors'                     => array( array( 'q' => 'MOO' ), $moors ),
+			'a group by its name'           => array( array( 'q' => 're' ), $red ),
+			'blue by its name and a title'  => array( array( 'q' => 'b' ), $blue ),
+			'moors, grouped ones hidden'    => array(
+				array(
+					'q'      => 'moor',
+					'hidden' => 'red,blue',
+				),
+				$ungrouped_moors,
+			),
+			'two words'                     => array( array( 'q' => 'moor mist' ), $moors ),
+		);
+		foreach ( $searches as $label => $search ) {
+			$response = $this->rest( 'GET', '/cairn/v1/tiles/0/0/0', $search[0] );
+			$this->assertSame( 200, $response->get_status(), $label );
+			$found = 0;
+			foreach ( $response->get_data()['features'] as $feature ) {
+				$found += $feature['properties']['point_count'] ?? 1;
+			}
+			$this->assertSame( $search[1], $found, $label );
+			$summary = $this->rest( 'GET', '/cairn/v1/places/summary', $search[0] )->get_data();
+			$this->assertSame( min( $search[1], Place_Search::cap() ), $summary['matches'], "$label: the panel's count" );
+			$this->assertSame( $search[1] > Place_Search::cap(), $summary['capped'], "$label: capped or not" );
 		}
 
 		// One marker moved and regrouped through WordPress, timed with its queries.
