@@ -358,9 +358,9 @@ class Places_List {
 			esc_attr( $list_id ),
 			esc_html(
 				sprintf(
-					/* translators: %d: number of markers on the map. */
-					_n( '%d place on this map', '%d places on this map', $list['total'], 'cairn-maps' ),
-					$list['total']
+					/* translators: %s: number of places on the map ("10,000"). */
+					_n( '%s place on this map', '%s places on this map', $list['total'], 'cairn-maps' ),
+					number_format_i18n( $list['total'] )
 				)
 			)
 		);

@@ -176,6 +176,10 @@ test.describe.serial( 'a map of 10,000 posts', () => {
 				.toBe( COUNT );
 			const drawn = await drawnMarkers( page );
 			expect( drawn.clusterCounts.length ).toBeGreaterThan( 1 );
+			// The count as the page's language (en-US) writes it.
+			await expect(
+				host( page ).locator( '.wp-block-cairn-map__markers-title' )
+			).toHaveText( '10,000 places on this map', { timeout: SLOW } );
 			await host( page ).screenshot( {
 				path: path.join( SHOTS, 'posts-tiles.png' ),
 			} );

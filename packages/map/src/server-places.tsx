@@ -35,14 +35,15 @@ export function ServerPlaces( {
 		<div className="wp-block-cairn-map__markers" id={ listId }>
 			<h2 className="wp-block-cairn-map__markers-title">
 				{ sprintf(
-					/* translators: %d: number of markers on the map. */
+					/* translators: %s: number of places on the map ("10,000"). */
 					_n(
-						'%d place on this map',
-						'%d places on this map',
+						'%s place on this map',
+						'%s places on this map',
 						total,
 						'cairn-maps'
 					),
-					total
+					// Plain digits: the server and the browser render the same text (hydration).
+					String( total )
 				) }
 			</h2>
 			{ items.length > 0 && (

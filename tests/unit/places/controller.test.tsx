@@ -650,13 +650,13 @@ describe( 'places panel: what the visitor uses', () => {
 					domain: 'cairn-maps',
 					plural_forms: 'nplurals=2; plural=(n != 1);',
 				},
-				'%d place on this map': [
-					'%d Ort auf dieser Karte',
-					'%d Orte auf dieser Karte',
+				'%s place on this map': [
+					'%s Ort auf dieser Karte',
+					'%s Orte auf dieser Karte',
 				],
 				'Search places': [ 'Orte suchen' ],
 				'Places in view': [ 'Orte im Blick' ],
-				'%d place in view': [ '%d Ort im Blick', '%d Orte im Blick' ],
+				'%s place in view': [ '%s Ort im Blick', '%s Orte im Blick' ],
 				'%1$s, %2$d group hidden': [
 					'%1$s, %2$d Gruppe ausgeblendet',
 					'%1$s, %2$d Gruppen ausgeblendet',

@@ -20,6 +20,7 @@ import type { ShapesHandle } from '../shapes/handle';
 import type { GroupStyle, MapConfig } from '../types';
 import { MARKERS_SOURCE } from '../markers-layer';
 import { LIMITS } from '../limits';
+import { formatCount } from '../count';
 import { engineOf } from '../engine/registry';
 import { clipSearch } from './words';
 import {
@@ -466,44 +467,44 @@ export class PlacesController {
 			);
 		} else if ( mode === 'search' && list.capped ) {
 			text = sprintf(
-				/* translators: 1: number of places (10000), 2: the search text. */
+				/* translators: 1: number of places ("10,000"), 2: the search text. */
 				_n(
-					'More than %1$d place matches “%2$s”',
-					'More than %1$d places match “%2$s”',
+					'More than %1$s place matches “%2$s”',
+					'More than %1$s places match “%2$s”',
 					list.total,
 					'cairn-maps'
 				),
-				list.total,
+				formatCount( list.total, this.locale ),
 				search.trim().slice( 0, 100 )
 			);
 		} else if ( mode === 'search' ) {
 			text = sprintf(
-				/* translators: 1: number of places, 2: the search text. */
+				/* translators: 1: number of places ("1,234"), 2: the search text. */
 				_n(
-					'%1$d place matches “%2$s”',
-					'%1$d places match “%2$s”',
+					'%1$s place matches “%2$s”',
+					'%1$s places match “%2$s”',
 					list.total,
 					'cairn-maps'
 				),
-				list.total,
+				formatCount( list.total, this.locale ),
 				search.trim().slice( 0, 100 )
 			);
 		} else if ( mode === 'view' ) {
 			text = sprintf(
-				/* translators: %d: number of places. */
+				/* translators: %s: number of places ("1,234"). */
 				_n(
-					'%d place in view',
-					'%d places in view',
+					'%s place in view',
+					'%s places in view',
 					list.total,
 					'cairn-maps'
 				),
-				list.total
+				formatCount( list.total, this.locale )
 			);
 		} else {
 			text = sprintf(
-				/* translators: %d: number of places. */
-				_n( '%d place', '%d places', list.total, 'cairn-maps' ),
-				list.total
+				/* translators: %s: number of places ("1,234"). */
+				_n( '%s place', '%s places', list.total, 'cairn-maps' ),
+				formatCount( list.total, this.locale )
 			);
 		}
 		if ( hidden.length > 0 ) {

@@ -21,6 +21,7 @@ import type { NearState } from './controller';
 import { LIMITS } from '../limits';
 import { METRES_PER_MILE, formatUnit } from '../shapes/units';
 import { withQuery } from './tile-urls';
+import { formatCount } from '../count';
 
 export const NEAR_PARAM = 'cairn-near';
 export const RADIUS_PARAM = 'cairn-radius';
@@ -174,50 +175,50 @@ export function nearAnnouncement(
 	if ( near.radius <= 0 ) {
 		return near.text
 			? sprintf(
-					/* translators: 1: number of places, 2: a place the visitor typed. */
+					/* translators: 1: number of places ("1,234"), 2: a place the visitor typed. */
 					_n(
-						'%1$d place, nearest to “%2$s” first',
-						'%1$d places, nearest to “%2$s” first',
+						'%1$s place, nearest to “%2$s” first',
+						'%1$s places, nearest to “%2$s” first',
 						total,
 						'cairn-maps'
 					),
-					total,
+					formatCount( total, lang ),
 					text
 				)
 			: sprintf(
-					/* translators: %d: number of places. */
+					/* translators: %s: number of places ("1,234"). */
 					_n(
-						'%d place, nearest to you first',
-						'%d places, nearest to you first',
+						'%s place, nearest to you first',
+						'%s places, nearest to you first',
 						total,
 						'cairn-maps'
 					),
-					total
+					formatCount( total, lang )
 				);
 	}
 	const radius = formatRadius( near.radius, units, lang );
 	return near.text
 		? sprintf(
-				/* translators: 1: number of places, 2: a distance ("25 km"), 3: a place the visitor typed. */
+				/* translators: 1: number of places ("1,234"), 2: a distance ("25 km"), 3: a place the visitor typed. */
 				_n(
-					'%1$d place within %2$s of “%3$s”',
-					'%1$d places within %2$s of “%3$s”',
+					'%1$s place within %2$s of “%3$s”',
+					'%1$s places within %2$s of “%3$s”',
 					total,
 					'cairn-maps'
 				),
-				total,
+				formatCount( total, lang ),
 				radius,
 				text
 			)
 		: sprintf(
-				/* translators: 1: number of places, 2: a distance ("25 km"). */
+				/* translators: 1: number of places ("1,234"), 2: a distance ("25 km"). */
 				_n(
-					'%1$d place within %2$s of you',
-					'%1$d places within %2$s of you',
+					'%1$s place within %2$s of you',
+					'%1$s places within %2$s of you',
 					total,
 					'cairn-maps'
 				),
-				total,
+				formatCount( total, lang ),
 				radius
 			);
 }

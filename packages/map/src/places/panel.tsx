@@ -13,6 +13,7 @@ import type { PlacesController, PlacesGroup, PlacesState } from './controller';
 import { PlaceCard } from './place-card';
 import { FEET_PER_METRE, METRES_PER_MILE, formatUnit } from '../shapes/units';
 import { formatRadius, radiusChoices } from './near';
+import { formatCount } from '../count';
 
 export interface PlacesPanelProps {
 	places: PlacesController;
@@ -240,6 +241,7 @@ function GroupLegend( {
 	state: PlacesState;
 } ) {
 	const label = useId();
+	const lang = locale( places );
 	return (
 		<div
 			className="wp-block-cairn-map__groups"
@@ -276,9 +278,9 @@ function GroupLegend( {
 						{ group.name }{ ' ' }
 						<span className="wp-block-cairn-map__group-count">
 							{ sprintf(
-								/* translators: %d: number of places in the group. */
-								__( '(%d)', 'cairn-maps' ),
-								group.count
+								/* translators: %s: number of places in the group ("1,234"). */
+								__( '(%s)', 'cairn-maps' ),
+								formatCount( group.count, lang )
 							) }
 						</span>
 					</button>
@@ -415,14 +417,14 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 		<div className="wp-block-cairn-map__markers wp-block-cairn-map__panel">
 			<h2 className="wp-block-cairn-map__markers-title">
 				{ sprintf(
-					/* translators: %d: number of places on the map. */
+					/* translators: %s: number of places on the map ("10,000"). */
 					_n(
-						'%d place on this map',
-						'%d places on this map',
+						'%s place on this map',
+						'%s places on this map',
 						state.total,
 						'cairn-maps'
 					),
-					state.total
+					formatCount( state.total, lang )
 				) }
 			</h2>
 			{ places.languages.length >= 2 && (
