@@ -103,6 +103,9 @@ test( 'tileUrl fills the template, braces plain or percent-encoded', () => {
  * @param root0.list
  * @param root0.rebuild
  * @param root0.peak
+ * @param clusters
+ * @param root0.searchTiles
+ * @param root0.near
  */
 function run(
 	markers,
@@ -115,10 +118,14 @@ function run(
 		list = 90,
 		rebuild = 600,
 		peak = 8,
-	} = {}
+		searchTiles = 250,
+		near = 100,
+	} = {},
+	clusters = undefined
 ) {
 	return {
 		markers,
+		clusters,
 		seed: { markers, seconds: 1, inserted: markers },
 		index: { skipped: false, seconds: 2 },
 		config: { tiles: '/t/{z}/{x}/{y}', fromRoute: true },
@@ -145,6 +152,13 @@ function run(
 			p95_ms: list,
 			world_ms: 50,
 			world_total: markers,
+		},
+		search_tiles: { p50_ms: searchTiles / 2, p95_ms: searchTiles },
+		near: { first: { p50_ms: near / 2, p95_ms: near } },
+		visitor_geocode: {
+			cached: { p50_ms: 5, p95_ms: 9 },
+			towns: 24,
+			answered_with_a_place: 24,
 		},
 		move: {
 			save_ms: rebuild - 100,
@@ -179,6 +193,8 @@ test( 'API targets: checked at the largest size, each failing on its own number'
 		move_rebuild: { rebuild: 1001 },
 		search: { search: 151 },
 		list_move: { list: 151 },
+		search_tiles: { searchTiles: 301 },
+		near: { near: 151 },
 		peak: { peak: 33 },
 	};
 	for ( const [ id, numbers ] of Object.entries( failing ) ) {
@@ -361,5 +377,60 @@ test( 'API targets: the 304 through nginx proxy_cache against the static file, w
 			( t ) => 'tile_304_proxy' === t.id
 		),
 		undefined
+	);
+} );
+
+test( 'clusters: supercluster compared with itself matches at every zoom', async () => {
+	const { compareClusters, superclusterOf, tileBounds, tileOf } =
+		await import( './api/clusters.mjs' );
+	const { places } = await import( '../bin/cluster-vectors.mjs' );
+	const flat = new Float64Array( places().flat() );
+	const options = { radius: 80, maxZoom: 16 };
+	const index = superclusterOf( flat, options );
+	// A "server" whose tiles are supercluster's own marks, each in the tile holding it.
+	const result = await compareClusters( flat, options, async ( z, x, y ) =>
+		index
+			.getClusters( tileBounds( z, x, y ), z )
+			.filter(
+				( mark ) =>
+					tileOf( ...mark.geometry.coordinates, z ).join() ===
+					`${ x },${ y }`
+			)
+			.map( ( mark ) =>
+				mark.properties.cluster
+					? {
+							...mark,
+							properties: {
+								...mark.properties,
+								expansion_zoom: index.getClusterExpansionZoom(
+									mark.properties.cluster_id
+								),
+							},
+						}
+					: mark
+			)
+	);
+	assert.equal( result.zooms.length, 13 );
+	assert.equal(
+		result.zooms[ 0 ].places,
+		10000,
+		'the world at z0 holds every place'
+	);
+	for ( const zoom of result.zooms ) {
+		assert.equal( zoom.ratio, zoom.marks ? 1 : null, `z${ zoom.zoom }` );
+		assert.equal( zoom.spacing_px, zoom.supercluster_spacing_px );
+		assert.equal( zoom.matched, zoom.clusters );
+		assert.equal( zoom.same_expansion, zoom.matched );
+	}
+	const pass = targets( [ run( 1000000, {}, result ) ] ).filter( ( t ) =>
+		t.id.startsWith( 'clusters_' )
+	);
+	assert.deepEqual(
+		pass.map( ( t ) => [ t.id, t.pass ] ),
+		[
+			[ 'clusters_marks', true ],
+			[ 'clusters_spacing', true ],
+			[ 'clusters_expansion', null ],
+		]
 	);
 } );

@@ -35,6 +35,9 @@ export const TARGETS = {
 	// Issue 34: a radius search's summary and list together, and a visitor's cached address.
 	near_p95_ms: 150,
 	geocode_cached_p95_ms: 30,
+	// Issue 33: marks per zoom within 20 % of supercluster's, no two closer than radius / 2.
+	clusters_ratio: 0.2,
+	clusters_spacing: 0.5,
 	peak_mib: 32,
 	large: 1000000,
 };
@@ -206,6 +209,29 @@ export function table( runs ) {
 }
 
 /**
+ * Issue 33: per zoom, the tiles' marks beside supercluster's on the same places (out.clusters).
+ * @param runs
+ */
+export function clustersTable( runs ) {
+	const lines = [];
+	for ( const r of runs ) {
+		if ( ! r.clusters?.zooms ) {
+			continue;
+		}
+		lines.push(
+			`clusters at ${ r.markers.toLocaleString( 'en-US' ) } (radius ${ r.clusters.radius }, supercluster loaded in ${ r.clusters.supercluster_load_ms } ms; z0–${ r.clusters.window.from_zoom - 1 } the world, deeper ${ r.clusters.window.tiles }×${ r.clusters.window.tiles } tiles around [${ r.clusters.window.centre.map( ( n ) => n.toFixed( 2 ) ).join( ', ' ) }])`,
+			'zoom | tiles | marks (supercluster) | ratio | least spacing px (supercluster) | clusters matched | same expansion'
+		);
+		for ( const z of r.clusters.zooms ) {
+			lines.push(
+				`${ String( z.zoom ).padStart( 4 ) } | ${ String( z.tiles ).padStart( 5 ) } | ${ `${ z.marks } (${ z.supercluster_marks })`.padEnd( 20 ) } | ${ String( z.ratio ).padEnd( 5 ) } | ${ `${ z.spacing_px } (${ z.supercluster_spacing_px })`.padEnd( 31 ) } | ${ `${ z.matched }/${ z.clusters }`.padEnd( 16 ) } | ${ z.same_expansion }/${ z.matched }`
+			);
+		}
+	}
+	return lines.join( '\n' );
+}
+
+/**
  * The issue's targets, checked on the largest size measured (the 1M run) and on every size.
  * @param runs
  */
@@ -305,6 +331,40 @@ export function targets( runs ) {
 			largest.visitor_geocode.answered_with_a_place ===
 				largest.visitor_geocode.towns
 	);
+	const zooms = largest.clusters?.zooms ?? [];
+	if ( zooms.length ) {
+		const off = zooms.filter( ( z ) =>
+			null === z.ratio
+				? z.marks > 0
+				: Math.abs( z.ratio - 1 ) > TARGETS.clusters_ratio
+		);
+		const ratios = zooms
+			.map( ( z ) => z.ratio )
+			.filter( ( ratio ) => null !== ratio );
+		check(
+			'clusters_marks',
+			`marks per zoom within ${ TARGETS.clusters_ratio * 100 } % of supercluster's, z0–${ zooms[ zooms.length - 1 ].zoom } at ${ at }`,
+			off.length
+				? `off at z${ off.map( ( z ) => `${ z.zoom } (× ${ z.ratio })` ).join( ', z' ) }`
+				: `× ${ Math.min( ...ratios ) }–${ Math.max( ...ratios ) }`,
+			0 === off.length
+		);
+		const least = Math.min( ...zooms.map( ( z ) => z.spacing_px ) );
+		check(
+			'clusters_spacing',
+			`no two marks closer than radius × ${ TARGETS.clusters_spacing } (${ largest.clusters.radius * TARGETS.clusters_spacing } px) at any zoom at ${ at }`,
+			`${ least } px`,
+			least >= largest.clusters.radius * TARGETS.clusters_spacing
+		);
+		const matched = zooms.reduce( ( n, z ) => n + z.matched, 0 );
+		const same = zooms.reduce( ( n, z ) => n + z.same_expansion, 0 );
+		out.push( {
+			id: 'clusters_expansion',
+			label: `expansion_zoom equal to supercluster's, of the clusters matched to one of its (same count, within radius / 4) at ${ at }`,
+			value: `${ same } of ${ matched } (${ zooms.reduce( ( n, z ) => n + z.clusters, 0 ) } clusters)`,
+			pass: null,
+		} );
+	}
 	const peaks = runs.map( ( r ) =>
 		Math.max( ...Object.values( r.peak_bytes ) )
 	);
@@ -393,6 +453,10 @@ function main() {
 	out.push( '' );
 	out.push( table( runs ) );
 	out.push( '' );
+	const clusters = clustersTable( runs );
+	if ( clusters ) {
+		out.push( clusters, '' );
+	}
 	for ( const t of checks ) {
 		out.push(
 			`${ { true: 'PASS', false: 'FAIL' }[ t.pass ] ?? 'NOTE' }  ${ t.label }: ${ t.value }`

@@ -45,8 +45,11 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
+import { DEEPEST, compareClusters } from './clusters.mjs';
 
 const HERE = path.dirname( fileURLToPath( import.meta.url ) );
 const args = Object.fromEntries(
@@ -839,6 +842,45 @@ async function measureSearchTiles( cfg ) {
 }
 
 /**
+ * Issue 33: the tiles' clusters against supercluster's on every place of the index
+ * (bench/api/clusters.mjs): marks, spacing and expansion zooms per zoom, 0–12. BENCH_CLUSTERS=0
+ * leaves it out.
+ * @param cfg
+ */
+async function measureClusters( cfg ) {
+	if ( '0' === process.env.BENCH_CLUSTERS ) {
+		return { skipped: 'BENCH_CLUSTERS=0' };
+	}
+	const file = path.join(
+		fs.mkdtempSync( path.join( os.tmpdir(), 'cairn-bench-' ) ),
+		'places.bin'
+	);
+	const count = Number( wp( 'places-dump', file ).trim() );
+	const bytes = fs.readFileSync( file );
+	fs.rmSync( path.dirname( file ), { recursive: true, force: true } );
+	const places = new Float64Array(
+		bytes.buffer.slice( bytes.byteOffset, bytes.byteOffset + bytes.length )
+	);
+	const query = new URL( cfg.tiles, BASE ).searchParams;
+	const options = {
+		radius: Number( query.get( 'radius' ) ) || 80,
+		maxZoom: Number( query.get( 'maxzoom' ) ) || 14,
+	};
+	log(
+		`clusters: ${ count } places to supercluster (radius ${ options.radius }, max zoom ${ options.maxZoom }), tiles z0-${ DEEPEST }`
+	);
+	return compareClusters( places, options, async ( z, x, y ) => {
+		const answer = await get(
+			tileUrl( cfg.tiles, [ z, x, y ] ),
+			GZIP,
+			'clusters-tile'
+		);
+		expectStatus( [ answer ], 200, 'clusters tile' );
+		return json( answer )?.features ?? [];
+	} );
+}
+
+/**
  * The list in view after each move (zoom ≥ 4).
  * @param cfg
  * @param views
@@ -1209,6 +1251,7 @@ async function main() {
 	out.search = await measureSearch( cfg );
 	out.search_tiles = await measureSearchTiles( cfg );
 	out.list = await measureList( cfg, views );
+	out.clusters = await measureClusters( cfg );
 	out.near = await measureNear( cfg, out.seed?.cities || [] );
 	out.visitor_geocode = await measureVisitorGeocode();
 

@@ -406,6 +406,32 @@ switch ( $cairn_bench_command ) {
 		echo (string) get_option( 'cairn_maps_markers_version', '' ) . "\n";
 		exit( 0 );
 
+	case 'places-dump':
+		// Issue 33: every place of the index as little-endian doubles lng, lat in post-id order,
+		// to a file (bench/api/clusters.mjs gives them to supercluster). Streamed, not buffered.
+		require $cairn_bench_root . '/wp-load.php';
+		global $wpdb;
+		$file   = (string) ( $argv[2] ?? '' );
+		$handle = '' === $file ? false : fopen( $file, 'wb' );
+		if ( false === $handle || ! $wpdb->dbh instanceof mysqli ) {
+			fwrite( STDERR, "wp.php places-dump FILE: cannot write the file, or no mysqli\n" );
+			exit( 1 );
+		}
+		$result = mysqli_query( $wpdb->dbh, 'SELECT lng, lat FROM ' . $wpdb->prefix . 'cairn_places ORDER BY post_id', MYSQLI_USE_RESULT );
+		$count  = 0;
+		$buffer = '';
+		while ( $result && ( $row = mysqli_fetch_row( $result ) ) ) {
+			$buffer .= pack( 'e2', (float) $row[0], (float) $row[1] );
+			if ( 0 === ++$count % 10000 ) {
+				fwrite( $handle, $buffer );
+				$buffer = '';
+			}
+		}
+		fwrite( $handle, $buffer );
+		fclose( $handle );
+		echo $count . "\n";
+		exit( 0 );
+
 	case 'cache-rows':
 		// Issue 22: what the plugin stores beyond the index (bounded growth under a flood of URLs).
 		require $cairn_bench_root . '/wp-load.php';
