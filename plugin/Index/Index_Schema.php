@@ -21,7 +21,9 @@ defined( 'ABSPATH' ) || exit;
  *   and clusters a word's places from the word's own rows (clustered by word) without reading a
  *   place; and with `prev`, the place's word before it in byte order ('' for the first): of a
  *   place's words that a prefix starts, the first is the one whose `prev` the prefix does not
- *   start (they are consecutive in that order), so a prefix reads one row a place;
+ *   start (they are consecutive in that order), so a prefix reads one row a place; and a
+ *   key by word and Morton code holding what a tile reads (`word_code`), so the places of a
+ *   word in a tile are one range of it, read without touching a row;
  * - `cairn_place_cells`: places counted and summed per grid cell, combination and level;
  * - `cairn_tile_stamps`: when a cell's places last changed, for levels 0..17.
  *
@@ -34,8 +36,9 @@ final class Index_Schema {
 	 * index is rebuilt. 2: words and title keys folded by the shared rule (Place_Words, 0.7.0).
 	 * 3: words carry their place's combination, position and title key (0.9.0). 4: the places of
 	 * posts too (0.10.0: the tables are the same; the rebuild reads the posts). 5: words carry
-	 * their place's Morton code and the place's word before them (0.10.0: a search's tiles and
-	 * counts read one row a place from the words alone).
+	 * their place's Morton code and the place's word before them, with a key by word and code
+	 * that holds what a tile reads (0.10.0: a search's tiles read one row a place from the words
+	 * alone, and only the rows of their ground).
 	 */
 	public const VERSION = '5';
 
@@ -137,7 +140,8 @@ final class Index_Schema {
   sort_key varchar(191) NOT NULL DEFAULT '',
   PRIMARY KEY  (word,post_id),
   KEY post_id (post_id),
-  KEY word_sort (word,sort_key)
+  KEY word_sort (word,sort_key),
+  KEY word_code (word,code,prev,combo,lat,lng)
 ) $collate;",
 			"CREATE TABLE $cells (
   level tinyint(3) unsigned NOT NULL,

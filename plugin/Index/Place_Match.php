@@ -35,9 +35,10 @@ final class Place_Match {
 
 	/**
 	 * Search words: `like` (LIKE pattern of title words) and `named` (combinations whose group
-	 * names it starts); `equals`, one title word it starts, reads that word's rows alone.
+	 * names it starts); `equals`, one title word it starts, reads that word's rows alone;
+	 * `spellings`, every title word it starts (when they are few), reads their rows by name.
 	 *
-	 * @var array<int, array{like: string, named: int[], equals?: string}>
+	 * @var array<int, array{like: string, named: int[], equals?: string, spellings?: string[]}>
 	 */
 	public array $words;
 
