@@ -218,6 +218,14 @@ return array(
 		'tests'   => 'Tiles_ControllerTest::test_(a_changed_place_changes_its_tile_only|tiles_meeting_in_a_slot_are_both_kept)',
 	),
 	array(
+		'id'      => 'slot-cache-no-moves',
+		'what'    => 'a full pair of slots never moving an occupant on (a visitor\'s tiles thrown out by their neighbours)',
+		'file'    => 'plugin/Support/Slot_Cache.php',
+		'search'  => '$chain = $this->chain_to_free( $occupants );',
+		'replace' => '$chain = null;',
+		'tests'   => 'Slot_CacheTest::test_(a_map_session_of_tiles_is_kept_whole|an_occupant_with_a_free_other_slot_moves_there)',
+	),
+	array(
 		'id'      => 'tile-cache-evicts-newer',
 		'what'    => 'the tile cache moving the newer of a key\'s two occupants out first',
 		'file'    => 'plugin/Support/Slot_Cache.php',

@@ -13,10 +13,11 @@ defined( 'ABSPATH' ) || exit;
  * The plugin's one bounded cache, for answers anyone can ask for in any number (tiles, the places
  * list and summary): a two-way set-associative cache. A key picks two of `slots` slots, each
  * holding one entry (key, value, when stored); a value goes into a free one of its two, or the
- * one already holding its key; when both are taken, the older occupant moves to its other slot,
- * and so on (cuckoo hashing, a few steps at most). (Direct-mapped, 512 slots rebuilt
- * 121 of a visitor's 475 tiles on the warm pass of bench:api:tiles: two tiles meeting in one slot
- * threw each other out; two slots without moves, 30 of 475 in 1024 slots, Slot_CacheTest.)
+ * one already holding its key; when both are taken, the shortest chain of occupants that can each
+ * move to their other slot until one reaches a free slot moves (cuckoo hashing, searched
+ * breadth-first, a few steps at most). (Direct-mapped, 512 slots rebuilt 121 of a visitor's 475
+ * tiles on the warm pass of bench:api:tiles: two tiles meeting in one slot threw each other out;
+ * two slots without moves lost 30 of 475 in 1024 slots, a random walk of moves 3: Slot_CacheTest.)
  *
  * Storage is bounded by construction whatever is asked for: `slots` entries, in the persistent
  * object cache when the site has one (in `group`), else as transients (two option rows a slot,
@@ -32,6 +33,11 @@ final class Slot_Cache {
 	 * Entries moved at most to make room for one (cuckoo steps).
 	 */
 	private const MOVES = 8;
+
+	/**
+	 * Slots read at most looking for those moves.
+	 */
+	private const READS = 64;
 
 	/**
 	 * The object cache group (and transient prefix).
@@ -99,37 +105,68 @@ final class Slot_Cache {
 	 * @param mixed  $value The value (not null).
 	 */
 	public function set( string $key, $value ): void {
-		$slots   = $this->slots_of( $key );
-		$entries = array();
-		foreach ( $slots as $slot ) {
-			$entry = $this->read( $slot );
-			if ( null === $entry || $entry[0] === $key ) {
-				$this->write( $slot, array( $key, $value, time() ) );
+		$entry     = array( $key, $value, time() );
+		$occupants = array();
+		foreach ( $this->slots_of( $key ) as $slot ) {
+			$found = $this->read( $slot );
+			if ( null === $found || $found[0] === $key ) {
+				$this->write( $slot, $entry );
 				return;
 			}
-			$entries[ $slot ] = $entry;
+			$occupants[ $slot ] = $found;
 		}
-		// Both taken: the older occupant moves to its other slot, whose occupant moves to its
-		// other one, and so on (cuckoo hashing), at most MOVES times; the entry still without a
-		// slot then is dropped. At the default load, three keys meeting in two slots all stay.
-		uasort( $entries, static fn( array $a, array $b ): int => $a[2] <=> $b[2] );
-		$slot    = (string) array_key_first( $entries );
-		$entry   = array( $key, $value, time() );
-		$written = array();
-		for ( $move = 0; $move < self::MOVES; $move++ ) {
-			$out = $move > 0 ? $this->read( $slot ) : $entries[ $slot ];
-			$this->write( $slot, $entry );
-			if ( null === $out || $out[0] === $entry[0] ) {
-				return;
-			}
-			$written[ $slot ] = true;
-			$other            = array_values( array_diff( $this->slots_of( $out[0] ), array( $slot ) ) );
-			if ( array() === $other || isset( $written[ $other[0] ] ) ) {
-				return; // A walk never throws out what it has just placed (the new entry first).
-			}
-			$slot  = $other[0];
-			$entry = $out;
+		// Both taken: the shortest chain of moves that frees one of them, each occupant to its
+		// other slot (cuckoo hashing, searched breadth-first, the older occupant's chains first);
+		// without one within MOVES moves, the older occupant gives way.
+		uasort( $occupants, static fn( array $a, array $b ): int => $a[2] <=> $b[2] );
+		$chain = $this->chain_to_free( $occupants );
+		if ( null === $chain ) {
+			$this->write( (string) array_key_first( $occupants ), $entry );
+			return;
 		}
+		list( $path, $free ) = $chain;
+		for ( $step = count( $path ) - 1; $step >= 0; $step-- ) {
+			$this->write( $free, $path[ $step ][1] );
+			$free = $path[ $step ][0];
+		}
+		$this->write( $free, $entry );
+	}
+
+	/**
+	 * Breadth-first, from the occupants of a key's two slots: the shortest chain of occupied slots
+	 * whose occupants can each move one step on (to their other slot) into a free one, at most
+	 * MOVES long and READS slots read.
+	 *
+	 * @param array<string, array{0: string, 1: mixed, 2: int}> $occupants Slot => occupant, in the order to try.
+	 * @return array{0: list<array{0: string, 1: array{0: string, 1: mixed, 2: int}}>, 1: string}|null The chain (slot and occupant) and the free slot.
+	 */
+	private function chain_to_free( array $occupants ): ?array {
+		$queue = array();
+		$seen  = array();
+		foreach ( $occupants as $slot => $occupant ) {
+			$queue[]                = array( array( (string) $slot, $occupant ) );
+			$seen[ (string) $slot ] = true;
+		}
+		$reads = 0;
+		while ( array() !== $queue ) {
+			$path                    = array_shift( $queue );
+			list( $slot, $occupant ) = $path[ count( $path ) - 1 ];
+			foreach ( $this->slots_of( $occupant[0] ) as $other ) {
+				if ( isset( $seen[ $other ] ) ) {
+					continue;
+				}
+				$seen[ $other ] = true;
+				$next           = $this->read( $other );
+				++$reads;
+				if ( null === $next ) {
+					return array( $path, $other );
+				}
+				if ( count( $path ) < self::MOVES && $reads < self::READS ) {
+					$queue[] = array_merge( $path, array( array( $other, $next ) ) );
+				}
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -94,9 +94,9 @@ final class Slot_CacheTest extends TestCase {
 	}
 
 	/**
-	 * A visitor's 475 tiles (the warm pass of bench:api:tiles) in the default 1024 slots: every
-	 * but a few is found again (3 here). With two slots a key and no moves, 30 were thrown out by
-	 * two others.
+	 * A visitor's 475 tiles (the warm pass of bench:api:tiles) in the default 1024 slots: every one
+	 * is found again. With two slots a key and no moves, 30 were thrown out by two others; a
+	 * random walk of moves (0.9.0) still lost 3, where the breadth-first chain finds room.
 	 */
 	public function test_a_map_session_of_tiles_is_kept_whole(): void {
 		$cache = new Slot_Cache( 'cairn_test_session', 1024, false );
@@ -107,7 +107,7 @@ final class Slot_CacheTest extends TestCase {
 		for ( $i = 0; $i < 475; $i++ ) {
 			$lost += $i === $cache->get( md5( "tile $i" ) ) ? 0 : 1;
 		}
-		$this->assertLessThanOrEqual( 6, $lost, "$lost of 475 tiles lost" );
+		$this->assertSame( 0, $lost, "$lost of 475 tiles lost" );
 		fwrite( STDERR, "\n[slot cache] 475 keys in 1024 slots: $lost lost\n" ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_read_fwrite
 	}
 
