@@ -236,6 +236,10 @@ test.describe( 'a German site', () => {
 			wp.data
 				.dispatch( 'core/preferences' )
 				.set?.( 'core/edit-post', 'welcomeGuide', false );
+			// The theme's page patterns ("Choose a pattern") would cover the inspector.
+			wp.data
+				.dispatch( 'core/preferences' )
+				.set?.( 'core', 'enableChoosePatternModal', false );
 			const block = wp.blocks.createBlock( 'cairn/map' );
 			wp.data.dispatch( 'core/block-editor' ).insertBlocks?.( [ block ] );
 			wp.data
@@ -246,6 +250,13 @@ test.describe( 'a German site', () => {
 		await expect(
 			inspector.locator( '.block-editor-block-card' )
 		).toContainText( DE.blockTitle );
+		// The modal of the theme's page patterns opens as the editor mounts when the page was
+		// still empty then; the preference above keeps it shut on later loads.
+		const patterns = page.locator( '.editor-start-page-options__modal' );
+		if ( await patterns.isVisible() ) {
+			await page.keyboard.press( 'Escape' );
+			await expect( patterns ).toBeHidden();
+		}
 		await inspector.getByRole( 'button', { name: DE.clustering } ).click();
 		await expect(
 			inspector.getByRole( 'checkbox', { name: DE.groupClose } )

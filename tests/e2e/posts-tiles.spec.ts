@@ -180,6 +180,9 @@ test.describe.serial( 'a map of 10,000 posts', () => {
 			await expect(
 				host( page ).locator( '.wp-block-cairn-map__markers-title' )
 			).toHaveText( '10,000 places on this map', { timeout: SLOW } );
+			await expect(
+				host( page ).locator( '.wp-block-cairn-map__page-info' )
+			).toHaveText( 'Places 1–50 of 10,000' );
 			await host( page ).screenshot( {
 				path: path.join( SHOTS, 'posts-tiles.png' ),
 			} );

@@ -497,24 +497,24 @@ export function PlacesPanel( { places }: PlacesPanelProps ) {
 					<span className="wp-block-cairn-map__page-info">
 						{ list.capped
 							? sprintf(
-									/* translators: 1: first place shown, 2: last place shown, 3: number of places (10000): more match. */
+									/* translators: 1: first place shown, 2: last place shown, 3: number of places ("10,000"): more match. */
 									__(
-										'Places %1$d–%2$d of %3$d+',
+										'Places %1$s–%2$s of %3$s+',
 										'cairn-maps'
 									),
-									first,
-									last,
-									list.total
+									formatCount( first, lang ),
+									formatCount( last, lang ),
+									formatCount( list.total, lang )
 								)
 							: sprintf(
-									/* translators: 1: first place shown, 2: last place shown, 3: number of places. */
+									/* translators: 1: first place shown, 2: last place shown, 3: number of places in all. */
 									__(
-										'Places %1$d–%2$d of %3$d',
+										'Places %1$s–%2$s of %3$s',
 										'cairn-maps'
 									),
-									first,
-									last,
-									list.total
+									formatCount( first, lang ),
+									formatCount( last, lang ),
+									formatCount( list.total, lang )
 								) }
 					</span>{ ' ' }
 					<button
