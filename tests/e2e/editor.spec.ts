@@ -14,6 +14,7 @@ import { MapsService, expect, test } from './fixtures/maps-service';
 import {
 	FAKE_PUBLIC_TOKEN,
 	dismissWelcomeGuide,
+	publishPost,
 	setToken,
 	waitForMapState,
 } from './utils/map-page';
@@ -602,7 +603,7 @@ test.describe( 'map block in the editor', () => {
 
 		// Save, reload: no validation warning, every attribute kept.
 		const saved = await mapAttributes( editor );
-		await editor.publishPost();
+		await publishPost( editor, page );
 		const pageId = new URL( page.url() ).searchParams.get( 'post' );
 		const savedPage = ( await requestUtils.rest( {
 			path: `/wp/v2/pages/${ pageId }`,

@@ -49,6 +49,7 @@ import {
 	createPublishedPage,
 	dismissWelcomeGuide,
 	mapBlock,
+	publishPost,
 	waitForMapState,
 } from './utils/map-page';
 import { startOnFreePort } from './utils/free-port';
@@ -449,7 +450,7 @@ test.describe( 'release zip', () => {
 			).toHaveAttribute( 'data-cairn-state', 'ready', {
 				timeout: 90_000,
 			} );
-			await editor.publishPost();
+			await publishPost( editor, page );
 			const link = await page.evaluate( () =>
 				(
 					window as unknown as {

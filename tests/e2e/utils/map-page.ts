@@ -3,7 +3,10 @@
  * map's state, and read what the canvas shows.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { RequestUtils } from '@wordpress/e2e-test-utils-playwright';
+import type {
+	Editor,
+	RequestUtils,
+} from '@wordpress/e2e-test-utils-playwright';
 
 import { FAKE_PUBLIC_TOKEN } from '../fixtures/maps-service';
 
@@ -146,4 +149,23 @@ export async function dismissWelcomeGuide( page: Page ): Promise< void > {
 	// while the guide shows, so a click here raced it (the handler closed the guide, then the
 	// click waited for a button that was gone). This assertion lets the handler close it.
 	await expect( guide ).toBeHidden();
+}
+
+/**
+ * Publishes the post in the editor (`editor.publishPost()`), waiting for the "published" notice
+ * as long as the site needs: Playground answers one request at a time, and with both shards
+ * running the save can take longer than an action's 20 s (playwright.config.ts, actionTimeout).
+ * @param editor The editor.
+ * @param page   Its page.
+ */
+export async function publishPost(
+	editor: Editor,
+	page: Page
+): Promise< void > {
+	page.setDefaultTimeout( 120_000 );
+	try {
+		await editor.publishPost();
+	} finally {
+		page.setDefaultTimeout( 20_000 );
+	}
 }
