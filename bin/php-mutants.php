@@ -202,6 +202,14 @@ return array(
 		'tests'   => 'Place_Index_ScaleTest::test_twenty_thousand_markers',
 	),
 	array(
+		'id'      => 'search-tiles-join-places',
+		'what'    => 'a search\'s tiles counted by joining every place of their zone to the words (a million for the world tile)',
+		'file'    => 'plugin/Index/Tile_Builder.php',
+		'search'  => '$rows = ( new Place_Search( $this->terms ) )->word_rows( $filter );',
+		'replace' => '$rows = null;',
+		'tests'   => 'Place_Index_ScaleTest::test_twenty_thousand_markers',
+	),
+	array(
 		'id'      => 'index-version-without-posts',
 		'what'    => 'a posts selection\'s addresses without the posts\' version (a moved post kept for good)',
 		'file'    => 'plugin/Index/Index_Version.php',

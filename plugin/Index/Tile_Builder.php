@@ -129,16 +129,16 @@ final class Tile_Builder {
 		if ( null === $where ) {
 			return self::collection( array() );
 		}
-		$this->words = $this->word_rows( $filter );
-		$range       = Morton::tile_range( $z, $x, $y );
+		$range = Morton::tile_range( $z, $x, $y );
 		if ( $z > $maxzoom ) {
 			return self::collection( $this->points( array( $range ), $where, $this->max_features() ) );
 		}
-		$stages = min( $maxzoom, $z + self::STAGES );
-		$level  = min( Morton::LEVEL, $stages + Grid_Clusters::cell_depth( $radius ) );
-		$zone   = self::zone( $z, $x, $y, $radius );
-		$cells  = $this->cells( $zone, $level, $filter, $where );
-		$places = 0;
+		$this->words = $this->word_rows( $filter );
+		$stages      = min( $maxzoom, $z + self::STAGES );
+		$level       = min( Morton::LEVEL, $stages + Grid_Clusters::cell_depth( $radius ) );
+		$zone        = self::zone( $z, $x, $y, $radius );
+		$cells       = $this->cells( $zone, $level, $filter, $where );
+		$places      = 0;
 		foreach ( $cells as $sums ) {
 			$places += $sums[0];
 		}
@@ -257,6 +257,15 @@ final class Tile_Builder {
 	}
 
 	/**
+	 * The SQL test that `p.code` lies in a zone (its covering tiles merged into ranges).
+	 *
+	 * @param array{0: int, 1: list<int>} $zone The zone (zone()).
+	 */
+	private static function zone_sql( array $zone ): string {
+		return Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $zone[1], 2 * ( Morton::LEVEL - $zone[0] ) ) );
+	}
+
+	/**
 	 * The places of a zone as Cluster_Tree leaves, in post-id order (the order supercluster is
 	 * given the feed in).
 	 *
@@ -267,7 +276,7 @@ final class Tile_Builder {
 	 */
 	private function leaves( array $zone, Place_Filter $filter, string $where ): array {
 		$table = Index_Schema::table( 'cairn_places' );
-		$sql   = Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $zone[1], 2 * ( Morton::LEVEL - $zone[0] ) ) );
+		$sql   = self::zone_sql( $zone );
 		if ( null === $this->words ) {
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- the plugin's own table; integers, the words prepared in where().
 			$rows = (array) $this->rows->rows( "SELECT p.post_id, p.lat, p.lng FROM $table p WHERE $sql $where ORDER BY p.post_id" );
@@ -321,7 +330,7 @@ final class Tile_Builder {
 		// A search: its titles' places from their word rows, one a place (no place is read), and
 		// the places of groups its word names from the aggregates.
 		global $wpdb;
-		$ranges = Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $zone[1], 2 * ( Morton::LEVEL - $zone[0] ) ) );
+		$ranges = self::zone_sql( $zone );
 		// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared, WordPress.DB.PreparedSQL.NotPrepared -- built by Place_Search::from() (prepared) and of integers.
 		$rows  = $this->rows->rows( $wpdb->prepare( 'SELECT p.code >> %d AS cell, COUNT(*) AS n, SUM(p.lat) AS slat, SUM(p.lng) AS slng' . $this->words['from'] . " AND $ranges GROUP BY 1", 2 * ( Morton::LEVEL - $level ) ) );
 		$cells = self::sums( $rows );
@@ -354,7 +363,7 @@ final class Tile_Builder {
 			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.cell AS cell, SUM(p.n) AS n, SUM(p.sum_lat) AS slat, SUM(p.sum_lng) AS slng FROM $table p WHERE p.level = %d AND $sql $where GROUP BY p.cell", $level ) );
 		} else {
 			$table = Index_Schema::table( 'cairn_places' );
-			$sql   = Cell_Counts::ranges_sql( 'p.code', Box_Cover::merge( $zone[1], 2 * ( Morton::LEVEL - $zone[0] ) ) );
+			$sql   = self::zone_sql( $zone );
 			// phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- as above; the words are prepared in where().
 			$rows = $this->rows->rows( $wpdb->prepare( "SELECT p.code >> %d AS cell, COUNT(*) AS n, SUM(p.lat) AS slat, SUM(p.lng) AS slng FROM $table p WHERE $sql $where GROUP BY 1", $shift ) );
 		}
@@ -385,9 +394,6 @@ final class Tile_Builder {
 	 * @return array{from: string, named: int[]}|null
 	 */
 	private function word_rows( Place_Filter $filter ): ?array {
-		if ( $filter->by_groups_only() ) {
-			return null;
-		}
 		$rows = ( new Place_Search( $this->terms ) )->word_rows( $filter );
 		if ( null === $rows ) {
 			return null;

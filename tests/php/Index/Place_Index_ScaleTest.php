@@ -120,7 +120,24 @@ final class Place_Index_ScaleTest extends TestCase {
 			'two words'                     => array( array( 'q' => 'moor mist' ), $moors ),
 		);
 		foreach ( $searches as $label => $search ) {
+			$grouped = array();
+			$capture = static function ( $sql ) use ( &$grouped ) {
+				if ( false !== strpos( (string) $sql, 'GROUP BY' ) ) {
+					$grouped[] = (string) $sql;
+				}
+				return $sql;
+			};
+			add_filter( 'query', $capture );
 			$response = $this->rest( 'GET', '/cairn/v1/tiles/0/0/0', $search[0] );
+			remove_filter( 'query', $capture );
+			// The cells of its titles are counted from the words alone (no place is read), by
+			// spelling where its word starts a few title words ("re" and "b" start none).
+			$this->assertNotEmpty( $grouped, $label );
+			$this->assertMatchesRegularExpression( "/ FROM {$words} p WHERE p\\.word /", $grouped[0], "$label: counted from the words" );
+			$this->assertStringNotContainsString( Index_Schema::table( 'cairn_places' ) . ' ', $grouped[0], "$label: no place read" );
+			if ( ! in_array( $search[0]['q'], array( 're', 'b' ), true ) ) {
+				$this->assertStringContainsString( 'p.word IN (', $grouped[0], "$label: by spelling" );
+			}
 			$this->assertSame( 200, $response->get_status(), $label );
 			$found = 0;
 			foreach ( $response->get_data()['features'] as $feature ) {
