@@ -130,8 +130,7 @@ final class Place_Index_ScaleTest extends TestCase {
 			add_filter( 'query', $capture );
 			$response = $this->rest( 'GET', '/cairn/v1/tiles/0/0/0', $search[0] );
 			remove_filter( 'query', $capture );
-			// The cells of its titles are counted from the words alone (no place is read), by
-			// spelling where its word starts a few title words ("re" and "b" start none).
+			// Counted from the word rows, never from the places; word by word for m, moo and moor.
 			$this->assertNotEmpty( $grouped, $label );
 			$this->assertMatchesRegularExpression( "/ FROM {$words} p WHERE p\\.word /", $grouped[0], "$label: counted from the words" );
 			$this->assertStringNotContainsString( Index_Schema::table( 'cairn_places' ) . ' ', $grouped[0], "$label: no place read" );
