@@ -32,6 +32,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { compileInsteadOfFileCache } from './lib/php-wasm-compile.mjs';
 import { scriptFolder } from './start.mjs';
 
 export const ROOT = path.resolve(
@@ -336,6 +337,9 @@ export async function startReleaseSite( {
 			}). Its log:\n${ tail() }`
 		);
 	}
+
+	// Each request about twice as fast: see bin/lib/php-wasm-compile.mjs.
+	compileInsteadOfFileCache( siteCore );
 
 	// A fresh site has no salts yet and may refuse its very first log-in: one proven log-in
 	// now spares the browser that trap (bin/seed.mjs explains).
