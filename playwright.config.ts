@@ -4,8 +4,8 @@
  *
  * The browser is Debian's Chromium (Playwright cannot download its own here) with WebGL on the
  * CPU through SwiftShader, so mapbox-gl renders headless; the page itself is composited in
- * software (--disable-gpu-compositing), which costs less CPU than compositing through SwiftShader. The background-networking flags stop
- * Chromium from flooding the closed network with refused connections.
+ * software (--disable-gpu-compositing, see below). The background-networking flags stop Chromium
+ * from flooding the closed network with refused connections.
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
